@@ -1,0 +1,44 @@
+// Benchmarks (npm run bench). Each case measures our code and its floor (bare JSON.parse, a raw read of
+// the same bytes, …) in the same run, and prints the ratio, so the figures do not depend on the machine.
+import { performance } from 'node:perf_hooks';
+
+export interface Case {
+  name: string;
+  /** the floor: the least work that could possibly do the job */
+  floor: { name: string; run: () => unknown };
+  ours: { name: string; run: () => unknown };
+  target?: number;
+}
+export interface Figure { name: string; extra?: string; value: string; target?: string; ok?: boolean }
+
+/** Median time of `run` over enough repetitions to last ~minMs (at least 3). */
+export function time(run: () => unknown, minMs = 300): number {
+  run(); // warm
+  const samples: number[] = [];
+  const end = performance.now() + minMs;
+  while (samples.length < 3 || (performance.now() < end && samples.length < 200)) {
+    const t = performance.now();
+    run();
+    samples.push(performance.now() - t);
+  }
+  samples.sort((a, b) => a - b);
+  return samples[Math.floor(samples.length / 2)]!;
+}
+
+export function ratioCase(c: Case): Figure {
+  const f = time(c.floor.run);
+  const o = time(c.ours.run);
+  const r = o / f;
+  return {
+    name: c.name, extra: `${c.ours.name} ${o.toFixed(2)} ms vs ${c.floor.name} ${f.toFixed(2)} ms`,
+    value: `${r.toFixed(2)}x`, ...(c.target !== undefined ? { target: `<= ${c.target}x`, ok: r <= c.target } : {}),
+  };
+}
+
+export function print(figs: Figure[]): void {
+  for (const f of figs) {
+    const status = f.ok === undefined ? '' : f.ok ? '  ok' : '  OVER TARGET';
+    console.log(`${f.name.padEnd(52)} ${f.value.padStart(10)}${f.target ? `  (target ${f.target})` : ''}${status}`);
+    if (f.extra) console.log(`${''.padEnd(4)}${f.extra}`);
+  }
+}

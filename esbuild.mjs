@@ -1,0 +1,70 @@
+// One build script for everything: the extension bundle, the CLI, the webview bundle, the JSON Schema
+// generated from the zod schemas, and (with --tests) the unit, integration and bench bundles.
+//   node esbuild.mjs                 development build (sourcemaps)
+//   node esbuild.mjs --production    minified, no sourcemaps (what `npm run package` ships)
+//   node esbuild.mjs --watch         rebuild on change
+//   node esbuild.mjs --tests         also build test/ and bench/ into out/
+import * as esbuild from 'esbuild';
+import fs from 'node:fs';
+import path from 'node:path';
+import { createRequire } from 'node:module';
+
+const production = process.argv.includes('--production');
+const watch = process.argv.includes('--watch');
+const tests = process.argv.includes('--tests') || watch;
+const require = createRequire(import.meta.url);
+
+const node = {
+  bundle: true, platform: 'node', format: 'cjs', target: 'node20',
+  sourcemap: !production, sourcesContent: false, minify: production, logLevel: 'warning',
+};
+
+/** Writes the JSON Schema generated from the zod schemas (the editor's completion and hover use it). */
+const schemaPlugin = {
+  name: 'json-schema',
+  setup(build) {
+    build.onEnd(async result => {
+      if (result.errors.length || !fs.existsSync('src/core/request/jsonSchema.ts')) return;
+      const tmp = path.resolve('out', 'gen-schema.cjs');
+      await esbuild.build({ ...node, sourcemap: false, minify: false, entryPoints: ['src/core/request/jsonSchema.ts'], outfile: tmp });
+      delete require.cache[tmp];
+      const { requestJsonSchema } = require(tmp);
+      fs.mkdirSync('dist', { recursive: true });
+      fs.writeFileSync('dist/request.schema.json', JSON.stringify(requestJsonSchema(), null, 1));
+    });
+  },
+};
+
+function listTests(dir, suffix) {
+  if (!fs.existsSync(dir)) return [];
+  return fs.readdirSync(dir, { recursive: true }).filter(f => f.endsWith(suffix)).map(f => path.join(dir, f));
+}
+
+const contexts = [
+  { ...node, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'], plugins: [schemaPlugin] },
+  { ...node, entryPoints: ['src/cli.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
+];
+if (fs.existsSync('src/webview/main.ts')) {
+  contexts.push({
+    bundle: true, platform: 'browser', format: 'iife', target: 'es2022', minify: production,
+    sourcemap: !production, sourcesContent: false, logLevel: 'warning',
+    entryPoints: ['src/webview/main.ts'], outfile: 'dist/webview/main.js',
+  });
+}
+if (tests) {
+  const testNode = { ...node, sourcemap: 'inline', minify: false, packages: 'external', outbase: '.', outdir: 'out' };
+  contexts.push(
+    { ...testNode, entryPoints: [...listTests('test/unit', '.test.ts'), ...listTests('test/fake', '.ts'), ...listTests('bench', '.ts')] },
+    // the integration suite runs inside the extension host: only `vscode` and `mocha` come from outside
+    { ...node, sourcemap: 'inline', outbase: '.', outdir: 'out', external: ['vscode', 'mocha'], entryPoints: listTests('test/integration', '.ts') },
+  );
+}
+
+const t0 = Date.now();
+if (watch) {
+  for (const c of contexts) await (await esbuild.context(c)).watch();
+  console.log('[esbuild] watching…');
+} else {
+  await Promise.all(contexts.map(c => esbuild.build(c)));
+  console.log(`[esbuild] ${production ? 'production' : 'development'} build${tests ? ' + tests' : ''} in ${Date.now() - t0} ms`);
+}

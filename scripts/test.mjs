@@ -1,0 +1,45 @@
+// `npm test`: type-check, unit tests in plain Node, and the suites inside a real VS Code; ends with one
+// summary line `N passed, N failed` over all of them (the type-check counts as one test).
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import Mocha from 'mocha';
+
+const step = (name, cmd, args) => {
+  console.log(`\n== ${name}`);
+  return spawnSync(cmd, args, { stdio: 'inherit' }).status === 0;
+};
+let passed = 0;
+let failed = 0;
+
+if (step('type-check (tsc --noEmit)', 'npx', ['tsc', '--noEmit', '-p', '.'])) passed++; else failed++;
+if (!step('build (esbuild --tests)', 'node', ['esbuild.mjs', '--tests'])) {
+  console.log(`\n${passed} passed, ${failed + 1} failed`);
+  process.exit(1);
+}
+
+console.log('\n== unit tests (mocha, plain Node ' + process.version + ')');
+const mocha = new Mocha({ reporter: process.env.CI ? 'dot' : 'spec', timeout: 10000 });
+for (const f of fs.readdirSync('out/test/unit', { recursive: true }).filter(f => f.endsWith('.test.js')).sort()) {
+  mocha.addFile(path.resolve('out/test/unit', f));
+}
+const unitFailures = await new Promise(resolve => mocha.run(resolve));
+const unitTotal = mocha.suite.total();
+passed += unitTotal - unitFailures;
+failed += unitFailures;
+
+if (process.env.PROMPTWRIGHT_SKIP_VSCODE === '1') {
+  console.log('\n== VS Code suites skipped (PROMPTWRIGHT_SKIP_VSCODE=1)');
+} else {
+  console.log('\n== VS Code suites (code-server ' + 'real extension host + DOM)');
+  const statsFile = 'test-results/vscode-stats.json';
+  fs.rmSync(statsFile, { force: true });
+  const ok = spawnSync('node', ['test/harness/run.mjs'], { stdio: 'inherit' }).status === 0;
+  let stats = { passes: 0, failures: 1 };
+  try { stats = JSON.parse(fs.readFileSync(statsFile, 'utf8')); } catch { /* the harness died before writing */ }
+  if (!ok && stats.failures === 0) stats.failures = 1;
+  passed += stats.passes;
+  failed += stats.failures;
+}
+console.log(`\n${passed} passed, ${failed} failed`);
+process.exit(failed ? 1 : 0);

@@ -1,0 +1,380 @@
+// A local fake of the service, following the spec in ../shared/seeds: messages (JSON and SSE), token
+// counting, session resources, rate limits; auth and version-header checks; error bodies with request-id;
+// rate-limit headers; and fault injection. Used by the unit tests, the VS Code suites, the benchmarks,
+// and by `npm start` as a clearly labelled offline demo backend. Listens on 127.0.0.1 only.
+//
+// Scenario words in the last user message steer a streamed reply (handy in the demo too):
+//   #thinking  a thinking block first        #tool      a tool_use block (stop_reason tool_use)
+//   #cite      a text block with a citation  #long=N    N text deltas       #slow=MS  MS between events
+//   #cut       connection cut mid-stream      #error     an `error` event mid-stream
+//   #stall     stops sending mid-stream       #refusal   stop_reason refusal   #pause  stop_reason pause_turn
+//   #xss       text, thinking and tool input carrying script and event-handler payloads
+import * as http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface FakeRequest {
+  method: string;
+  path: string;
+  query: Record<string, string>;
+  headers: http.IncomingHttpHeaders;
+  body: unknown;
+  at: number;
+}
+
+export interface Fault {
+  /** applies to requests whose path ends with this (default: any) */
+  path?: string;
+  status: number;
+  errorType?: string;
+  message?: string;
+  headers?: Record<string, string>;
+  /** a raw body instead of the spec's error body */
+  rawBody?: string;
+}
+
+export interface Resource {
+  id?: string;
+  type: 'github_repository' | 'file' | 'memory_store';
+  [k: string]: unknown;
+}
+
+export interface FakeOptions {
+  apiKey?: string;
+  adminKey?: string;
+  /** default delay between streamed events, ms */
+  eventDelayMs?: number;
+}
+
+export interface Fake {
+  url: string;
+  apiKey: string;
+  adminKey: string;
+  requests: FakeRequest[];
+  /** queue a fault for the next matching request(s) */
+  fail(fault: Fault, times?: number): void;
+  sessions: Map<string, Resource[]>;
+  clear(): void;
+  close(): Promise<void>;
+}
+
+const ERROR_TYPES: Record<number, string> = {
+  400: 'invalid_request_error', 401: 'authentication_error', 403: 'permission_error', 404: 'not_found_error',
+  409: 'conflict_error', 413: 'request_too_large', 429: 'rate_limit_error', 500: 'api_error', 529: 'overloaded_error',
+};
+const COUNT_FIELDS = new Set(['messages', 'model', 'system', 'thinking', 'tools', 'cache_control']);
+
+export function makeResources(n: number, sessionId: string): Resource[] {
+  const out: Resource[] = [];
+  const base = Date.UTC(2026, 3, 1);
+  for (let i = 0; i < n; i++) {
+    const ts = new Date(base + i * 60000).toISOString();
+    const k = i % 3;
+    if (k === 0) out.push({ id: `sesrsc_${sessionId}_${i}`, type: 'file', file_id: `file_${i}`, mount_path: `/mnt/session/uploads/file_${i}`, created_at: ts, updated_at: ts });
+    else if (k === 1) out.push({ id: `sesrsc_${sessionId}_${i}`, type: 'github_repository', url: `https://github.com/example/repo-${i}`, mount_path: `/workspace/repo-${i}`, checkout: i % 2 ? { type: 'branch', name: 'main' } : { type: 'commit', sha: 'a'.repeat(40) }, created_at: ts, updated_at: ts });
+    else out.push({ type: 'memory_store', memory_store_id: `memstore_${i}`, name: `notes-${i}`, access: 'read_only', description: 'Team notes', instructions: 'Consult before answering.', mount_path: `/mnt/memory/notes-${i}` });
+  }
+  return out;
+}
+
+export async function startFake(opts: FakeOptions = {}): Promise<Fake> {
+  const apiKey = opts.apiKey ?? 'test-key';
+  const adminKey = opts.adminKey ?? 'sk-vendor-admin-test';
+  const requests: FakeRequest[] = [];
+  const faults: Fault[] = [];
+  const sessions = new Map<string, Resource[]>([
+    ['ses_demo', makeResources(5, 'demo')],
+    ['ses_big', makeResources(2500, 'big')],
+  ]);
+  let n = 0;
+  const sockets = new Set<import('node:net').Socket>();
+
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', c => chunks.push(c as Buffer));
+    req.on('end', () => {
+      void handle(req, res, Buffer.concat(chunks).toString('utf8')).catch(e => {
+        if (!res.headersSent) send(res, 500, { type: 'error', error: { type: 'api_error', message: String(e) } });
+      });
+    });
+  });
+  server.on('connection', s => { sockets.add(s); s.on('close', () => sockets.delete(s)); });
+
+  function headers(extra: Record<string, string> = {}): Record<string, string> {
+    n++;
+    const reset = new Date(Date.now() + 60000).toISOString();
+    return {
+      'request-id': `req_fake_${String(n).padStart(6, '0')}`,
+      'vendor-organization-id': 'org_fake',
+      'vendor-ratelimit-requests-limit': '600',
+      'vendor-ratelimit-requests-remaining': String(Math.max(0, 600 - n)),
+      'vendor-ratelimit-requests-reset': reset,
+      ...extra,
+    };
+  }
+  function send(res: http.ServerResponse, status: number, body: unknown, extra: Record<string, string> = {}) {
+    const text = typeof body === 'string' ? body : JSON.stringify(body);
+    res.writeHead(status, { 'content-type': 'application/json', ...headers(extra) });
+    res.end(text);
+  }
+  function error(res: http.ServerResponse, status: number, message: string, type = ERROR_TYPES[status] ?? 'api_error', extra: Record<string, string> = {}) {
+    send(res, status, { type: 'error', error: { type, message } }, extra);
+  }
+
+  async function handle(req: http.IncomingMessage, res: http.ServerResponse, raw: string) {
+    const u = new URL(req.url ?? '/', 'http://fake');
+    let body: unknown = undefined;
+    if (raw) {
+      try { body = JSON.parse(raw); } catch { return error(res, 400, 'request body is not valid JSON'); }
+    }
+    const rec: FakeRequest = { method: req.method ?? 'GET', path: u.pathname, query: Object.fromEntries(u.searchParams), headers: req.headers, body, at: Date.now() };
+    requests.push(rec);
+
+    // auth happens before anything else (seed 002 §5 rule 5; §8: auth failures use no quota)
+    const key = req.headers['x-api-key'];
+    const isAdminPath = u.pathname.startsWith('/v1/organizations');
+    if (typeof key !== 'string' || key === '' || (key !== apiKey && key !== adminKey)) return error(res, 401, 'invalid x-api-key');
+    if (isAdminPath && key !== adminKey) return error(res, 403, 'this endpoint needs an Admin API key');
+    if (req.headers['vendor-version'] !== '2023-06-01') return error(res, 400, `vendor-version header must be 2023-06-01, got ${String(req.headers['vendor-version'])}`);
+
+    const fi = faults.findIndex(f => !f.path || u.pathname.endsWith(f.path));
+    if (fi >= 0) {
+      const f = faults.splice(fi, 1)[0]!;
+      if (f.rawBody !== undefined) { res.writeHead(f.status, headers(f.headers)); res.end(f.rawBody); return; }
+      return error(res, f.status, f.message ?? `injected ${f.status}`, f.errorType, f.headers);
+    }
+
+    if (req.method === 'POST' && u.pathname === '/v1/messages/count_tokens') {
+      if (!body || typeof body !== 'object') return error(res, 400, 'body must be an object');
+      for (const k of Object.keys(body)) if (!COUNT_FIELDS.has(k)) return error(res, 400, `${k}: Extra inputs are not permitted`);
+      const b = body as Record<string, unknown>;
+      if (!Array.isArray(b.messages)) return error(res, 400, 'messages: Field required');
+      if (typeof b.model !== 'string') return error(res, 400, 'model: Field required');
+      return send(res, 200, { input_tokens: countTokens(b) });
+    }
+    if (req.method === 'POST' && u.pathname === '/v1/messages') {
+      const b = body as Record<string, unknown> | undefined;
+      if (!b || !Array.isArray(b.messages) || typeof b.model !== 'string' || typeof b.max_tokens !== 'number') {
+        return error(res, 400, 'max_tokens, messages and model are required');
+      }
+      if (b.model.includes('3-haiku-2024')) return error(res, 404, `model: ${b.model} has been retired`, 'not_found_error');
+      const plan = planReply(b);
+      if (b.stream === true) return stream(res, plan, opts.eventDelayMs ?? 0);
+      return send(res, 200, plan.message);
+    }
+    const sm = /^\/v1\/sessions\/([^/]+)\/resources(?:\/([^/]+))?$/.exec(u.pathname);
+    if (sm) {
+      const sid = decodeURIComponent(sm[1]!);
+      const list = sessions.get(sid);
+      if (!list) return error(res, 404, `session ${sid} not found`);
+      if (req.method === 'GET' && sm[2]) {
+        const r = list.find(x => x.id === decodeURIComponent(sm[2]!));
+        return r ? send(res, 200, r) : error(res, 404, `resource ${sm[2]} not found`);
+      }
+      if (req.method === 'GET') {
+        const limitRaw = u.searchParams.get('limit');
+        const limit = limitRaw === null ? list.length : Number(limitRaw);
+        if (!Number.isInteger(limit) || limit < 1 || limit > 1000) return error(res, 400, `limit: must be between 1 and 1000, got ${limitRaw}`);
+        const page = u.searchParams.get('page');
+        let offset = 0;
+        if (page !== null) {
+          const m = /^cur_(\d+)$/.exec(Buffer.from(page, 'base64url').toString());
+          if (!m) return error(res, 400, 'page: cannot be decoded');
+          offset = Number(m[1]);
+        }
+        const data = list.slice(offset, offset + limit);
+        const next = offset + limit < list.length ? Buffer.from(`cur_${offset + limit}`).toString('base64url') : null;
+        return send(res, 200, { data, next_page: next });
+      }
+      if (req.method === 'POST') {
+        const b = body as Record<string, unknown> | undefined;
+        if (!b || b.type !== 'file' || typeof b.file_id !== 'string' || !b.file_id) return error(res, 400, 'type must be "file" and file_id is required');
+        if (b.mount_path !== undefined && typeof b.mount_path !== 'string') return error(res, 400, 'mount_path must be a string');
+        const ts = new Date().toISOString();
+        const r: Resource = { id: `sesrsc_new_${list.length}`, type: 'file', file_id: b.file_id, mount_path: (b.mount_path as string | undefined) ?? `/mnt/session/uploads/${b.file_id}`, created_at: ts, updated_at: ts };
+        list.push(r);
+        return send(res, 200, r);
+      }
+    }
+    if (req.method === 'GET' && u.pathname === '/v1/organizations/rate_limits') {
+      let data = ORG_LIMITS;
+      const gt = u.searchParams.get('group_type');
+      const model = u.searchParams.get('model');
+      if (gt) data = data.filter(d => d.group_type === gt);
+      if (model) {
+        data = data.filter(d => d.models?.includes(model));
+        if (!data.length) return error(res, 404, `model ${model} matches no rate limit group`);
+      }
+      return send(res, 200, { data, next_page: null });
+    }
+    const wm = /^\/v1\/organizations\/workspaces\/([^/]+)\/rate_limits$/.exec(u.pathname);
+    if (req.method === 'GET' && wm) {
+      if (wm[1] !== 'wrkspc_demo') return error(res, 404, `workspace ${wm[1]} not found`);
+      return send(res, 200, { data: WORKSPACE_LIMITS, next_page: null });
+    }
+    return error(res, 404, `no route for ${req.method} ${u.pathname}`);
+  }
+
+  await new Promise<void>(resolve => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    apiKey, adminKey, requests, sessions,
+    fail(f, times = 1) { for (let i = 0; i < times; i++) faults.push(f); },
+    clear() { requests.length = 0; faults.length = 0; },
+    close: () => new Promise<void>(resolve => { for (const s of sockets) s.destroy(); server.close(() => resolve()); }),
+  };
+}
+
+/** A deterministic stand-in for the service's token count: about four characters a token. */
+export function countTokens(b: Record<string, unknown>): number {
+  const parts = [b.system, b.messages, b.tools, b.thinking].filter(x => x !== undefined);
+  return Math.max(1, Math.ceil(JSON.stringify(parts).length / 4));
+}
+
+interface Plan {
+  message: Record<string, unknown> & { content: Record<string, unknown>[] };
+  deltasPerText: string[][];
+  fault?: 'cut' | 'error' | 'stall';
+  delayMs?: number;
+}
+
+function lastUserText(b: Record<string, unknown>): string {
+  const msgs = b.messages as { role?: string; content?: unknown }[];
+  for (let i = msgs.length - 1; i >= 0; i--) {
+    const m = msgs[i];
+    if (m?.role !== 'user') continue;
+    if (typeof m.content === 'string') return m.content;
+    if (Array.isArray(m.content)) return m.content.map(c => (c && typeof c === 'object' && 'text' in c ? String((c as { text: unknown }).text) : '')).join(' ');
+  }
+  return '';
+}
+
+function planReply(b: Record<string, unknown>): Plan {
+  const said = lastUserText(b);
+  const words = (said.match(/#\w+(=\d+)?/g) ?? []).map(w => w.slice(1));
+  const has = (w: string) => words.some(x => x === w || x.startsWith(`${w}=`));
+  const num = (w: string) => Number(words.find(x => x.startsWith(`${w}=`))?.split('=')[1] ?? NaN);
+  const xss = has('xss');
+  const content: Record<string, unknown>[] = [];
+  const deltas: string[][] = [];
+  if (has('thinking')) {
+    const t = xss ? 'Thinking <img src=x onerror="alert(1)"> about it.' : 'Let me think about this step by step.';
+    content.push({ type: 'thinking', thinking: t, signature: 'sig_fake_abc' });
+    deltas.push(chunk(t, 8));
+  }
+  const longN = num('long');
+  let text: string;
+  if (Number.isFinite(longN) && longN > 0) {
+    const pieces = Array.from({ length: longN }, (_, i) => `w${i} `);
+    text = pieces.join('');
+    deltas.push(pieces);
+  } else {
+    text = xss ? 'Hello <script>window.__pwned=1</script><img src=x onerror="window.__pwned=2"> **bold** [link](javascript:alert(1))'
+      : `Hello! You said: ${said.replace(/#\w+(=\d+)?/g, '').trim() || '(nothing)'}`;
+    deltas.push(chunk(text, 6));
+  }
+  const textBlock: Record<string, unknown> = { type: 'text', text };
+  if (has('cite')) textBlock.citations = [{ type: 'char_location', cited_text: 'the cited text', document_index: 0, document_title: 'Doc', start_char_index: 0, end_char_index: 14 }];
+  content.push(textBlock);
+  let stop = 'end_turn';
+  if (has('tool')) {
+    const input = xss ? { q: '<script>alert(1)</script>' } : { location: 'Paris', unit: 'celsius' };
+    content.push({ type: 'tool_use', id: 'toolu_fake_01', name: 'get_weather', input });
+    deltas.push(chunk(JSON.stringify(input), 5));
+    stop = 'tool_use';
+  }
+  if (has('refusal')) stop = 'refusal';
+  if (has('pause')) stop = 'pause_turn';
+  const message = {
+    id: `msg_fake_${Date.now().toString(36)}`, type: 'message', role: 'assistant', model: b.model, content,
+    stop_reason: stop, stop_sequence: null,
+    ...(stop === 'refusal' ? { stop_details: { type: 'refusal', category: null, explanation: null } } : {}),
+    usage: { input_tokens: countTokens(b), output_tokens: Math.max(1, Math.ceil(text.length / 4)), cache_creation_input_tokens: 0, cache_read_input_tokens: 0, service_tier: 'standard' },
+  };
+  const fault = has('cut') ? 'cut' : has('error') ? 'error' : has('stall') ? 'stall' : undefined;
+  const slow = num('slow');
+  return { message, deltasPerText: deltas, ...(fault ? { fault } : {}), ...(Number.isFinite(slow) ? { delayMs: slow } : {}) };
+}
+
+function chunk(s: string, size: number): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < s.length; i += size) out.push(s.slice(i, i + size));
+  return out.length ? out : [''];
+}
+
+/** The SSE events of a streamed reply in the public Messages streaming format. */
+export function sseEvents(plan: Plan): { event: string; data: unknown }[] {
+  const m = plan.message;
+  const ev: { event: string; data: unknown }[] = [];
+  const usage = m.usage as Record<string, number>;
+  ev.push({ event: 'message_start', data: { type: 'message_start', message: { ...m, content: [], stop_reason: null, stop_sequence: null, usage: { ...usage, output_tokens: 1 } } } });
+  m.content.forEach((block, index) => {
+    const pieces = plan.deltasPerText[index] ?? [];
+    let start: Record<string, unknown>;
+    if (block.type === 'text') start = { type: 'text', text: '' };
+    else if (block.type === 'thinking') start = { type: 'thinking', thinking: '', signature: '' };
+    else start = { ...block, input: {} };
+    ev.push({ event: 'content_block_start', data: { type: 'content_block_start', index, content_block: start } });
+    if (index === 0) ev.push({ event: 'ping', data: { type: 'ping' } });
+    for (const p of pieces) {
+      const delta = block.type === 'text' ? { type: 'text_delta', text: p } : block.type === 'thinking' ? { type: 'thinking_delta', thinking: p } : { type: 'input_json_delta', partial_json: p };
+      ev.push({ event: 'content_block_delta', data: { type: 'content_block_delta', index, delta } });
+    }
+    if (block.type === 'thinking') ev.push({ event: 'content_block_delta', data: { type: 'content_block_delta', index, delta: { type: 'signature_delta', signature: block.signature } } });
+    if (block.type === 'text' && Array.isArray(block.citations)) {
+      for (const c of block.citations) ev.push({ event: 'content_block_delta', data: { type: 'content_block_delta', index, delta: { type: 'citations_delta', citation: c } } });
+    }
+    ev.push({ event: 'content_block_stop', data: { type: 'content_block_stop', index } });
+  });
+  ev.push({ event: 'message_delta', data: { type: 'message_delta', delta: { stop_reason: m.stop_reason, stop_sequence: m.stop_sequence, ...(m.stop_details ? { stop_details: m.stop_details } : {}) }, usage: { output_tokens: usage.output_tokens } } });
+  ev.push({ event: 'message_stop', data: { type: 'message_stop' } });
+  return ev;
+}
+
+export function encodeSse(events: { event: string; data: unknown }[]): string {
+  return events.map(e => `event: ${e.event}\ndata: ${JSON.stringify(e.data)}\n\n`).join('');
+}
+
+async function stream(res: http.ServerResponse, plan: Plan, defaultDelay: number) {
+  const events = sseEvents(plan);
+  const delay = plan.delayMs ?? defaultDelay;
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', ...headersForStream() });
+  const faultAt = Math.floor(events.length / 2);
+  let closed = false;
+  res.on('close', () => { closed = true; });
+  // batch events into writes when there is no delay, as a real server's TCP writes would
+  const batch: string[] = [];
+  for (let i = 0; i < events.length; i++) {
+    if (closed) return;
+    if (plan.fault && i === faultAt) {
+      if (batch.length) res.write(batch.splice(0).join(''));
+      if (plan.fault === 'cut') { res.socket?.destroy(); return; }
+      if (plan.fault === 'error') { res.end(encodeSse([{ event: 'error', data: { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } } }])); return; }
+      if (plan.fault === 'stall') return; // keeps the socket open and silent
+    }
+    batch.push(encodeSse([events[i]!]));
+    if (delay > 0) {
+      res.write(batch.splice(0).join(''));
+      await new Promise(r => setTimeout(r, delay));
+    } else if (batch.length >= 64) {
+      res.write(batch.splice(0).join(''));
+    }
+  }
+  res.end(batch.join(''));
+}
+
+let streamN = 0;
+function headersForStream(): Record<string, string> {
+  streamN++;
+  return { 'request-id': `req_fake_stream_${streamN}`, 'vendor-organization-id': 'org_fake' };
+}
+
+const ORG_LIMITS = [
+  { type: 'rate_limit', group_type: 'model_group', models: ['model-opus-4-7', 'model-opus-4-6', 'model-opus-4-5', 'model-opus-4-5-20251101'], limits: [{ type: 'requests_per_minute', value: 4000 }, { type: 'input_tokens_per_minute', value: 2000000 }, { type: 'output_tokens_per_minute', value: 400000 }] },
+  { type: 'rate_limit', group_type: 'model_group', models: ['model-sonnet-4-6', 'model-sonnet-4-5', 'model-sonnet-4-5-20250929'], limits: [{ type: 'requests_per_minute', value: 4000 }, { type: 'input_tokens_per_minute', value: 2000000 }, { type: 'output_tokens_per_minute', value: 400000 }] },
+  { type: 'rate_limit', group_type: 'batch', models: null, limits: [{ type: 'enqueued_batch_requests', value: 500000 }] },
+  { type: 'rate_limit', group_type: 'token_count', models: null, limits: [{ type: 'requests_per_minute', value: 2000 }] },
+];
+const WORKSPACE_LIMITS = [
+  { type: 'workspace_rate_limit', group_type: 'model_group', models: ORG_LIMITS[0]!.models, limits: [{ type: 'requests_per_minute', value: 1000, org_limit: 4000 }] },
+];

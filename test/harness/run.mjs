@@ -1,0 +1,97 @@
+// Runs the project's VS Code tests in a real VS Code (code-server) and writes test-results/vscode-stats.json.
+//  phase 1: the mocha suite in out/test/integration runs inside the real Node extension host
+//           (extensionTestsPath), the same suite `npm run test:electron` runs through @vscode/test-electron;
+//  phase 2: the UI suite in test/ui drives the workbench through the DOM with playwright (status bar,
+//           command palette, webviews, tree views) and writes screenshots to test-results/.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import util from 'node:util';
+import { fileURLToPath } from 'node:url';
+import Mocha from 'mocha';
+import { ensureInstalled, startCodeServer, launchBrowser, workbenchUrl, log } from './vscode.mjs';
+import { ui } from '../ui/context.mjs';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const RESULTS = path.join(ROOT, 'test-results');
+const TIMEOUT_MS = Number(process.env.HARNESS_TEST_TIMEOUT_MS || 300000);
+fs.mkdirSync(RESULTS, { recursive: true });
+
+/** A fresh copy of the fixture workspace, so tests may edit files. */
+export function freshWorkspace() {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'promptwright-ws-'));
+  fs.cpSync(path.join(ROOT, 'test', 'fixtures', 'workspace'), dir, { recursive: true });
+  return dir;
+}
+
+// workbench chatter that is not the suite's output (it is all kept in test-results/extension-host.log)
+const NOISE = /^\s+at |open-vsx|Creating a socket|connection token|\[AccountPolicyGate\]|\[AgentHost|\[Service Worker\]|reconnection-grace|builtin extensions cache/;
+
+async function phaseExtensionHost(cs) {
+  const ws = freshWorkspace();
+  const { page, close } = await launchBrowser();
+  let stats = { passes: 0, failures: 1, note: 'suite did not report' };
+  const lines = [];
+  let done;
+  const exited = new Promise(r => (done = r));
+  await page.exposeFunction('codeAutomationLog', (_type, args) => {
+    const line = util.format(...(Array.isArray(args) ? args : [args]));
+    lines.push(line);
+    const m = /^@@PROMPTWRIGHT_STATS (.*)$/.exec(line);
+    if (m) stats = JSON.parse(m[1]);
+    else if (!NOISE.test(line)) console.log(line);
+  });
+  await page.exposeFunction('codeAutomationExit', code => done(code));
+  const timer = setTimeout(() => done('timeout'), TIMEOUT_MS);
+  await page.goto(workbenchUrl(cs.base, ws, {
+    devPath: ROOT, testsPath: path.join(ROOT, 'out', 'test', 'integration'),
+    env: { PROMPTWRIGHT_TEST: '1', PROMPTWRIGHT_RESULTS: RESULTS },
+  }));
+  const code = await exited;
+  clearTimeout(timer);
+  await page.screenshot({ path: path.join(RESULTS, 'extension-host-suite.png') }).catch(() => {});
+  await close();
+  fs.writeFileSync(path.join(RESULTS, 'extension-host.log'), lines.join('\n'));
+  if (code !== 0 && stats.failures === 0) stats.failures = 1; // exit code wins over the count
+  log(`extension-host suite: exit ${code}, ${stats.passes} passed, ${stats.failures} failed`);
+  return stats;
+}
+
+async function phaseUi(cs) {
+  const files = fs.readdirSync(path.join(ROOT, 'test', 'ui')).filter(f => f.endsWith('.test.mjs')).sort();
+  Object.assign(ui, { base: cs.base, root: ROOT, results: RESULTS, freshWorkspace, workbenchUrl, launchBrowser });
+  const mocha = new Mocha({ ui: 'bdd', timeout: 120000, reporter: 'spec', color: false });
+  for (const f of files) mocha.addFile(path.join(ROOT, 'test', 'ui', f));
+  await mocha.loadFilesAsync();
+  const failures = await new Promise(resolve => mocha.run(resolve));
+  const total = mocha.suite.total();
+  return { passes: total - failures, failures };
+}
+
+const statsFile = path.join(RESULTS, 'vscode-stats.json');
+fs.rmSync(statsFile, { force: true });
+let cs;
+let result = { passes: 0, failures: 1 };
+try {
+  ensureInstalled();
+  const { startFake } = await import('../../out/test/fake/server.js');
+  const fake = await startFake();
+  ui.fake = fake;
+  cs = await startCodeServer({
+    testDriver: true,
+    logFile: path.join(RESULTS, 'code-server.log'),
+    userSettings: { 'promptwright.baseUrl': fake.url, 'workbench.colorTheme': 'Default Dark Modern' },
+  });
+  log(`code-server up at ${cs.base}; fake service at ${fake.url}`);
+  const a = await phaseExtensionHost(cs);
+  const b = await phaseUi(cs);
+  result = { passes: a.passes + b.passes, failures: a.failures + b.failures };
+  await fake.close();
+} catch (e) {
+  console.error(e && e.stack || e);
+} finally {
+  cs?.stop();
+}
+fs.writeFileSync(statsFile, JSON.stringify(result));
+log(`VS Code suites: ${result.passes} passed, ${result.failures} failed`);
+process.exit(result.failures ? 1 : 0);

@@ -1,0 +1,28 @@
+import * as vscode from 'vscode';
+import type { PromptwrightApi } from '../../src/extension';
+
+export const EXTENSION_ID = 'promptwright.promptwright';
+
+export async function api(): Promise<PromptwrightApi> {
+  const ext = vscode.extensions.getExtension<PromptwrightApi>(EXTENSION_ID);
+  if (!ext) throw new Error(`${EXTENSION_ID} is not installed in this extension host`);
+  return ext.activate();
+}
+
+export function workspaceUri(...segments: string[]): vscode.Uri {
+  const folder = vscode.workspace.workspaceFolders?.[0];
+  if (!folder) throw new Error('the test workspace has no folder');
+  return vscode.Uri.joinPath(folder.uri, ...segments);
+}
+
+/** Polls until fn returns a truthy value (or throws after timeoutMs with the last value in the message). */
+export async function waitFor<T>(what: string, fn: () => T | Promise<T>, timeoutMs = 10000): Promise<NonNullable<T>> {
+  const end = Date.now() + timeoutMs;
+  let last: T | undefined;
+  while (Date.now() < end) {
+    last = await fn();
+    if (last) return last as NonNullable<T>;
+    await new Promise(r => setTimeout(r, 50));
+  }
+  throw new Error(`timed out waiting for ${what}; last value: ${JSON.stringify(last)}`);
+}

@@ -1,0 +1,39 @@
+// DOM helpers for the UI suites (selectors checked on VS Code 1.139; see ../shared/vscode-harness/README.md).
+import { ui } from './context.mjs';
+
+/** Opens the workbench on `folder` with the extension loaded from source, and opens `file` if given. */
+export async function openWorkbench(folder, file, viewport) {
+  const { page, close } = await ui.launchBrowser(viewport);
+  page.on('pageerror', e => console.log('  [pageerror]', e.message));
+  await page.goto(ui.workbenchUrl(ui.base, folder, { devPath: ui.root }));
+  await page.locator('.monaco-workbench .part.statusbar').waitFor({ timeout: 90000 });
+  if (file) await openFile(page, file);
+  return { page, close, folder };
+}
+
+export async function openFile(page, name) {
+  await page.locator('.monaco-workbench').click({ position: { x: 700, y: 300 } }).catch(() => {});
+  await page.keyboard.press('Control+P');
+  const input = page.locator('.quick-input-widget .quick-input-box input');
+  await input.waitFor({ state: 'visible', timeout: 15000 });
+  await input.fill(name);
+  await page.locator('.quick-input-widget .monaco-list-row', { hasText: name }).first().waitFor({ timeout: 15000 });
+  await page.keyboard.press('Enter');
+  await page.locator('.tabs-container .tab', { hasText: name }).first().waitFor({ timeout: 15000 });
+  await page.locator('.editor-group-container.active .monaco-editor .view-lines .view-line').first().waitFor({ timeout: 15000 });
+}
+
+/** Runs a command by its palette title (e.g. "Promptwright: Show Log"). */
+export async function runCommand(page, title) {
+  await page.keyboard.press('F1');
+  const input = page.locator('.quick-input-widget .quick-input-box input');
+  await input.waitFor({ state: 'visible', timeout: 15000 });
+  await input.fill(`>${title}`);
+  await page.locator('.quick-input-widget .monaco-list-row', { hasText: title }).first().waitFor({ timeout: 15000 });
+  await page.keyboard.press('Enter');
+}
+
+/** The text of the active editor (monaco renders spaces as U+00A0). */
+export async function editorText(page) {
+  return (await page.locator('.editor-group-container.active .monaco-editor .view-lines').first().innerText()).replace(/\u00a0/g, ' ');
+}

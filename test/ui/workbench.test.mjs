@@ -1,0 +1,22 @@
+// UI suite: the workbench with Promptwright loaded from source, driven through the DOM.
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { ui } from './context.mjs';
+import { openWorkbench, runCommand } from './drive.mjs';
+
+describe('workbench (DOM)', function () {
+  let session;
+  before(async function () {
+    session = await openWorkbench(ui.freshWorkspace(), 'hello.prompt.json');
+  });
+  after(async () => { await session?.close(); });
+
+  it('runs "Promptwright: Show Log" from the command palette and shows the log channel', async () => {
+    const { page } = session;
+    await runCommand(page, 'Promptwright: Show Log');
+    const line = page.locator('.part.panel .view-lines', { hasText: 'Promptwright 0.' });
+    await line.first().waitFor({ timeout: 20000 });
+    assert.match((await line.first().innerText()).replace(/\u00a0/g, ' '), /Promptwright \d+\.\d+\.\d+ activated/);
+    await page.screenshot({ path: path.join(ui.results, 'workbench.png') });
+  });
+});
