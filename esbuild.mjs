@@ -16,6 +16,8 @@ const require = createRequire(import.meta.url);
 
 const node = {
   bundle: true, platform: 'node', format: 'cjs', target: 'node20',
+  // jsonc-parser's UMD main cannot be bundled; its ESM build can
+  mainFields: ['module', 'main'],
   sourcemap: !production, sourcesContent: false, minify: production, logLevel: 'warning',
 };
 
@@ -28,9 +30,10 @@ const schemaPlugin = {
       const tmp = path.resolve('out', 'gen-schema.cjs');
       await esbuild.build({ ...node, sourcemap: false, minify: false, entryPoints: ['src/core/request/jsonSchema.ts'], outfile: tmp });
       delete require.cache[tmp];
-      const { requestJsonSchema } = require(tmp);
-      fs.mkdirSync('dist', { recursive: true });
+      const { requestJsonSchema, contentBlockSnippets } = require(tmp);
+      fs.mkdirSync('dist/snippets', { recursive: true });
       fs.writeFileSync('dist/request.schema.json', JSON.stringify(requestJsonSchema(), null, 1));
+      for (const f of ['json', 'yaml']) fs.writeFileSync(`dist/snippets/${f}.json`, JSON.stringify(contentBlockSnippets(f), null, 1));
     });
   },
 };
@@ -42,7 +45,7 @@ function listTests(dir, suffix) {
 
 const contexts = [
   { ...node, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'], plugins: [schemaPlugin] },
-  { ...node, entryPoints: ['src/cli.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' } },
+  { ...node, entryPoints: ['src/cli.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' }, define: { PROMPTWRIGHT_VERSION: JSON.stringify(JSON.parse(fs.readFileSync('package.json', 'utf8')).version) } },
 ];
 if (fs.existsSync('src/webview/main.ts')) {
   contexts.push({

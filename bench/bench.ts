@@ -12,7 +12,7 @@ export interface Case {
 export interface Figure { name: string; extra?: string; value: string; target?: string; ok?: boolean }
 
 /** Median time of `run` over enough repetitions to last ~minMs (at least 3). */
-export function time(run: () => unknown, minMs = 300): number {
+export function time(run: () => unknown, minMs = 1000): number {
   run(); // warm
   const samples: number[] = [];
   const end = performance.now() + minMs;

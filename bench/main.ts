@@ -1,7 +1,52 @@
+import * as YAML from 'yaml';
+import { performance } from 'node:perf_hooks';
+import { validateText } from '../src/core/request/validate';
 import { print, ratioCase, type Figure } from './bench';
 
+/** A realistic request of about `bytes` bytes: alternating turns with text, tool use and tool results. */
+export function bigRequest(bytes: number): object {
+  const messages: object[] = [];
+  let size = 0;
+  for (let i = 0; size < bytes; i++) {
+    const m = i % 4 === 1
+      ? { role: 'assistant', content: [{ type: 'text', text: `Let me look that up (${i}).` }, { type: 'tool_use', id: `toolu_${i}`, name: 'search', input: { q: `query ${i}` } }] }
+      : i % 4 === 2
+        ? { role: 'user', content: [{ type: 'tool_result', tool_use_id: `toolu_${i - 1}`, content: [{ type: 'text', text: `Result ${i}: lorem ipsum dolor sit amet, consectetur adipiscing elit.` }] }] }
+        : { role: i % 2 ? 'assistant' : 'user', content: `Turn ${i}: the quick brown fox jumps over the lazy dog, again and again, to fill the file.` };
+    messages.push(m);
+    size += JSON.stringify(m).length + 2;
+  }
+  if (messages.length % 2 === 0) messages.push({ role: 'user', content: 'last' });
+  return { model: 'model-opus-4-7', max_tokens: 4096, system: 'You are terse.', tools: [{ name: 'search', input_schema: { type: 'object', properties: { q: { type: 'string' } } } }], messages };
+}
+
 const figs: Figure[] = [];
-// harness self-check: the floor against itself must print ~1.00x
-const text = JSON.stringify({ messages: Array.from({ length: 2000 }, (_, i) => ({ role: i % 2 ? 'assistant' : 'user', content: `turn ${i}` })) });
-figs.push(ratioCase({ name: 'harness self-check (JSON.parse vs JSON.parse)', floor: { name: 'JSON.parse', run: () => JSON.parse(text) }, ours: { name: 'JSON.parse', run: () => JSON.parse(text) } }));
+for (const mb of [1, 10]) {
+  const text = JSON.stringify(bigRequest(mb * 1_000_000), null, 2);
+  const r = validateText(text, 'json');
+  if (r.problems.length) throw new Error(`bench input has problems: ${JSON.stringify(r.problems.slice(0, 3))}`);
+  figs.push(ratioCase({ name: `JSON ${mb} MB: parse+validate+ranges vs JSON.parse`, target: 3, floor: { name: 'JSON.parse', run: () => JSON.parse(text) }, ours: { name: 'validateText', run: () => validateText(text, 'json') } }));
+}
+{
+  // a file with problems: ranges are found for each of them
+  const obj = bigRequest(1_000_000) as { messages: { role: string }[] };
+  for (let i = 0; i < obj.messages.length; i += 1000) obj.messages[i]!.role = 'system';
+  const text = JSON.stringify(obj, null, 2);
+  const n = validateText(text, 'json').problems.length;
+  figs.push(ratioCase({ name: `JSON 1 MB with ${n} problems vs JSON.parse`, floor: { name: 'JSON.parse', run: () => JSON.parse(text) }, ours: { name: 'validateText', run: () => validateText(text, 'json') } }));
+}
+{
+  const text = YAML.stringify(bigRequest(1_000_000));
+  figs.push(ratioCase({ name: `YAML ${(text.length / 1e6).toFixed(1)} MB: parse+validate+ranges vs yaml.parse`, target: 3, floor: { name: 'yaml.parse', run: () => YAML.parse(text) }, ours: { name: 'validateText', run: () => validateText(text, 'yaml') } }));
+}
+{
+  const messages = Array.from({ length: 100_000 }, (_, i) => ({ role: i % 2 ? 'assistant' : 'user', content: `message ${i}` }));
+  messages.push({ role: 'user', content: 'end' });
+  messages.splice(0, 1);
+  const text = JSON.stringify({ model: 'model-opus-4-7', max_tokens: 10, messages: messages.slice(0, 100_000) });
+  const t0 = performance.now();
+  const r = validateText(text, 'json');
+  const ms = performance.now() - t0;
+  figs.push({ name: '100,000-message file: parse+validate', value: `${ms.toFixed(0)} ms`, target: '<= 1000 ms', ok: ms <= 1000, extra: `${(text.length / 1e6).toFixed(1)} MB, ${r.problems.length} problems` });
+}
 print(figs);

@@ -1,22 +1,31 @@
 import * as vscode from 'vscode';
 import { Log } from './vscode/log';
 import { Config } from './vscode/config';
+import { RequestDiagnostics } from './vscode/requestDiagnostics';
+import { QuickFixes } from './vscode/quickFixes';
+import { newRequestFile } from './vscode/commands';
 
 /** What activate() returns: a small surface the integration tests use to observe the extension. */
 export interface PromptwrightApi {
   readonly log: Log;
   readonly config: Config;
+  readonly diagnostics: RequestDiagnostics;
 }
 
 export function activate(context: vscode.ExtensionContext): PromptwrightApi {
   const log = new Log();
   const config = new Config();
+  const diagnostics = new RequestDiagnostics(config, log);
+  const selector: vscode.DocumentSelector = [{ language: 'json' }, { language: 'yaml' }, { language: 'jsonc' }];
   context.subscriptions.push(
     log,
+    diagnostics,
+    vscode.languages.registerCodeActionsProvider(selector, new QuickFixes(diagnostics), { providedCodeActionKinds: QuickFixes.kinds }),
     vscode.commands.registerCommand('promptwright.showLog', () => log.show()),
+    vscode.commands.registerCommand('promptwright.newRequestFile', () => newRequestFile()),
   );
   log.info(`Promptwright ${context.extension.packageJSON.version as string} activated`);
-  return { log, config };
+  return { log, config, diagnostics };
 }
 
 export function deactivate(): void {

@@ -3,15 +3,29 @@ import * as vscode from 'vscode';
 export const SECTION = 'promptwright';
 export const DEFAULT_PATTERNS = ['**/*.prompt.json', '**/*.prompt.yaml', '**/*.prompt.yml'];
 
-/** Typed access to the extension's settings. */
+/** Typed access to the extension's settings (read fresh each time, so changes apply at once). */
 export class Config {
   private get c(): vscode.WorkspaceConfiguration {
     return vscode.workspace.getConfiguration(SECTION);
   }
-  get requestFilePatterns(): string[] {
-    const v = this.c.get<unknown>('requestFilePatterns');
-    return Array.isArray(v) && v.every(x => typeof x === 'string') && v.length ? v : DEFAULT_PATTERNS;
+  private strings(key: string, fallback: string[]): string[] {
+    const v = this.c.get<unknown>(key);
+    return Array.isArray(v) && v.every(x => typeof x === 'string') ? v : fallback;
   }
+  private num(key: string, fallback: number, min: number, max: number): number {
+    const v = this.c.get<unknown>(key);
+    return typeof v === 'number' && Number.isFinite(v) ? Math.min(max, Math.max(min, v)) : fallback;
+  }
+  get requestFilePatterns(): string[] {
+    const v = this.strings('requestFilePatterns', DEFAULT_PATTERNS);
+    return v.length ? v : DEFAULT_PATTERNS;
+  }
+  get betas(): string[] { return this.strings('betas', []).map(s => s.trim()).filter(Boolean); }
+  get validationDebounceMs(): number { return this.num('validation.debounceMs', 250, 0, 5000); }
+  get baseUrl(): string { return String(this.c.get('baseUrl') ?? '').trim().replace(/\/+$/, ''); }
+  get apiVersion(): string { return String(this.c.get('apiVersion') ?? '2023-06-01').trim() || '2023-06-01'; }
+  get maxRetries(): number { return this.num('maxRetries', 2, 0, 10); }
+  get streamIdleTimeoutSeconds(): number { return this.num('streamIdleTimeoutSeconds', 60, 1, 3600); }
   /** True when the event changes any of the named settings. */
   static affects(e: vscode.ConfigurationChangeEvent, ...keys: string[]): boolean {
     return keys.some(k => e.affectsConfiguration(`${SECTION}.${k}`));
@@ -20,6 +34,6 @@ export class Config {
 
 /** Whether a document is a message-request file by the configured glob patterns. */
 export function isRequestFile(doc: vscode.TextDocument, config: Config): boolean {
-  if (doc.uri.scheme !== 'file' && doc.uri.scheme !== 'untitled' && doc.uri.scheme !== 'vscode-remote') return false;
+  if (doc.uri.scheme !== 'file' && doc.uri.scheme !== 'vscode-remote' && doc.uri.scheme !== 'untitled') return false;
   return config.requestFilePatterns.some(pattern => vscode.languages.match({ pattern }, doc) > 0);
 }

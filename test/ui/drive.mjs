@@ -29,11 +29,21 @@ export async function runCommand(page, title) {
   const input = page.locator('.quick-input-widget .quick-input-box input');
   await input.waitFor({ state: 'visible', timeout: 15000 });
   await input.fill(`>${title}`);
-  await page.locator('.quick-input-widget .monaco-list-row', { hasText: title }).first().waitFor({ timeout: 15000 });
-  await page.keyboard.press('Enter');
+  // click the row whose label is exactly the title (Enter would run whatever row is selected)
+  const row = page.locator('.quick-input-widget .monaco-list-row').filter({ has: page.locator('.label-name', { hasText: new RegExp(`^${title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) }) }).first();
+  await row.waitFor({ timeout: 15000 });
+  await row.click();
 }
 
 /** The text of the active editor (monaco renders spaces as U+00A0). */
 export async function editorText(page) {
   return (await page.locator('.editor-group-container.active .monaco-editor .view-lines').first().innerText()).replace(/\u00a0/g, ' ');
+}
+
+/** mocha afterEach hook body: a screenshot of the page when the test failed. */
+export async function screenshotOnFailure(ctx, page) {
+  if (ctx.currentTest?.state === 'failed' && page) {
+    const name = ctx.currentTest.fullTitle().replace(/[^a-z0-9]+/gi, '-').slice(0, 80);
+    await page.screenshot({ path: `${ui.results}/FAILED-${name}.png` }).catch(() => {});
+  }
 }

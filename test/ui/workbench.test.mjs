@@ -2,13 +2,14 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { ui } from './context.mjs';
-import { openWorkbench, runCommand } from './drive.mjs';
+import { openWorkbench, runCommand, screenshotOnFailure } from './drive.mjs';
 
 describe('workbench (DOM)', function () {
   let session;
   before(async function () {
     session = await openWorkbench(ui.freshWorkspace(), 'hello.prompt.json');
   });
+  afterEach(async function () { await screenshotOnFailure(this, session?.page); });
   after(async () => { await session?.close(); });
 
   it('runs "Promptwright: Show Log" from the command palette and shows the log channel', async () => {

@@ -1,3 +1,5 @@
+import { runCheck } from './check';
+
 export interface CliIo {
   stdout: { write(s: string): unknown };
   stderr: { write(s: string): unknown };
@@ -7,14 +9,20 @@ export interface CliIo {
 export const USAGE = `usage: promptwright <command> [options]
 
 commands:
+  check <files or globs...> [--format text|json]
+                   validate request files; exit 1 when any has an error
   --version        print the version
+
+environment:
+  PROMPTWRIGHT_BETAS     comma-separated vendor-beta values (some rules depend on them)
 `;
 
 declare const PROMPTWRIGHT_VERSION: string | undefined;
 
 /** The CLI entry; returns the process exit code. */
 export async function runCli(argv: string[], io: CliIo): Promise<number> {
-  const [cmd] = argv;
+  const [cmd, ...rest] = argv;
+  if (cmd === 'check') return runCheck(rest, io);
   if (cmd === '--version' || cmd === '-v') {
     io.stdout.write(`${typeof PROMPTWRIGHT_VERSION === 'string' ? PROMPTWRIGHT_VERSION : 'dev'}\n`);
     return 0;

@@ -1,0 +1,124 @@
+// The model facts of the spec, as data: one table that is easy to update when the service changes.
+// Sources: doc1 §2.1 (ids), §2.2 rules 4-5, §4.3 (effort and thinking), §8 (context windows);
+// doc3 §9.4 (retired and deprecated models).
+import type { Effort } from './schema';
+
+export type ThinkingMode =
+  | 'any'              // no rule stated
+  | 'adaptive-only'    // manual budget_tokens not supported (opus-4-7)
+  | 'adaptive-preferred' // budget_tokens accepted but deprecated (opus-4-6, sonnet-4-6)
+  | 'manual'           // manual thinking with budget_tokens (opus-4-5)
+  | 'adaptive-default-no-disable'; // adaptive by default; thinking disabled is rejected (mythos-preview)
+
+export interface ModelInfo {
+  id: string;
+  /** the undated alias a dated id belongs to (dated ids follow their model's rules) */
+  base?: string;
+  status: 'active' | 'deprecated' | 'retired';
+  /** ISO date of a scheduled retirement */
+  retires?: string;
+  /** effort levels accepted; undefined = effort not supported */
+  effort?: readonly Effort[];
+  thinking: ThinkingMode;
+  contextWindow: number;
+  prefill: boolean;
+  temperatureAndTopPExclusive: boolean;
+}
+
+const STD: readonly Effort[] = ['low', 'medium', 'high'];
+const WITH_MAX: readonly Effort[] = ['low', 'medium', 'high', 'max'];
+const K200 = 200_000;
+const M1 = 1_000_000;
+
+const base = (id: string, o: Partial<ModelInfo> = {}): ModelInfo => ({ id, status: 'active', thinking: 'any', contextWindow: K200, prefill: true, temperatureAndTopPExclusive: false, ...o });
+
+/** Every model id the spec names. */
+export const MODELS: readonly ModelInfo[] = [
+  base('model-opus-4-7', { effort: ['low', 'medium', 'high', 'xhigh', 'max'], thinking: 'adaptive-only' }),
+  base('model-mythos-preview', { effort: WITH_MAX, thinking: 'adaptive-default-no-disable' }),
+  base('model-opus-4-6', { effort: WITH_MAX, thinking: 'adaptive-preferred', contextWindow: M1, prefill: false }),
+  base('model-sonnet-4-6', { effort: WITH_MAX, thinking: 'adaptive-preferred', contextWindow: M1 }),
+  base('model-haiku-4-5'),
+  base('model-haiku-4-5-20251001', { base: 'model-haiku-4-5' }),
+  base('model-opus-4-5', { effort: STD, thinking: 'manual' }),
+  base('model-opus-4-5-20251101', { base: 'model-opus-4-5', effort: STD, thinking: 'manual' }),
+  base('model-sonnet-4-5'),
+  base('model-sonnet-4-5-20250929', { base: 'model-sonnet-4-5' }),
+  base('model-opus-4-1', { temperatureAndTopPExclusive: true }),
+  base('model-opus-4-1-20250805', { base: 'model-opus-4-1', temperatureAndTopPExclusive: true }),
+  base('model-opus-4-0', { status: 'deprecated', retires: '2026-06-15' }),
+  base('model-opus-4-20250514', { base: 'model-opus-4-0', status: 'deprecated', retires: '2026-06-15' }),
+  base('model-sonnet-4-0', { status: 'deprecated', retires: '2026-06-15' }),
+  base('model-sonnet-4-20250514', { base: 'model-sonnet-4-0', status: 'deprecated', retires: '2026-06-15' }),
+  base('model-3-haiku-20240307', { status: 'retired' }),
+  base('model-3-7-sonnet-20250219', { status: 'retired' }),
+  base('model-3-5-haiku-20241022', { status: 'retired' }),
+  base('model-3-opus-20240229', { status: 'retired' }),
+];
+
+/** Retired families named without ids (doc3 §9.4): the 3.5 sonnet models, the 2.0, 2.1 and 3 sonnet generations. */
+const RETIRED_PATTERNS: readonly RegExp[] = [/^model-3-5-sonnet\b/, /^model-2[-.][01]\b/, /^model-3-sonnet\b/];
+
+/** Models to offer in place of a retired or deprecated one, best first. */
+export const CURRENT_MODELS = ['model-opus-4-7', 'model-sonnet-4-6', 'model-haiku-4-5'] as const;
+
+const byId = new Map(MODELS.map(m => [m.id, m]));
+
+export interface ModelLookup {
+  /** the facts that apply (a dated id unknown to the spec follows its undated model) */
+  info?: ModelInfo;
+  /** how the id was recognised */
+  match: 'exact' | 'dated' | 'retired-family' | 'unknown';
+}
+
+export function lookupModel(id: string): ModelLookup {
+  const exact = byId.get(id);
+  if (exact) return { info: exact, match: 'exact' };
+  if (RETIRED_PATTERNS.some(r => r.test(id))) return { info: base(id, { status: 'retired' }), match: 'retired-family' };
+  const dated = /^(.*)-\d{8}$/.exec(id);
+  if (dated) {
+    const b = byId.get(dated[1]!);
+    if (b) return { info: { ...b, id, base: b.id }, match: 'dated' };
+  }
+  return { match: 'unknown' };
+}
+
+export function effortOrder(e: Effort): number {
+  return ['low', 'medium', 'high', 'xhigh', 'max'].indexOf(e);
+}
+
+/** The supported effort closest to the wanted one (ties go to the lower, cheaper level). */
+export function nearestEffort(wanted: Effort, supported: readonly Effort[]): Effort | undefined {
+  let best: Effort | undefined;
+  let bestD = Infinity;
+  for (const s of supported) {
+    const dd = Math.abs(effortOrder(s) - effortOrder(wanted));
+    if (dd < bestD || (dd === bestD && best !== undefined && effortOrder(s) < effortOrder(best))) { best = s; bestD = dd; }
+  }
+  return best;
+}
+
+/** Levenshtein distance, for "did you mean" suggestions. */
+export function editDistance(a: string, b: string): number {
+  const dp = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    let prev = dp[0]!;
+    dp[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const tmp = dp[j]!;
+      dp[j] = Math.min(dp[j]! + 1, dp[j - 1]! + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
+      prev = tmp;
+    }
+  }
+  return dp[b.length]!;
+}
+
+export function closest(word: string, candidates: readonly string[], maxDistance = 3): string | undefined {
+  let best: string | undefined;
+  let bestD = maxDistance + 1;
+  for (const c of candidates) {
+    const dd = editDistance(word, c);
+    if (dd < bestD) { best = c; bestD = dd; }
+  }
+  return best;
+}

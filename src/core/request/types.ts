@@ -1,0 +1,41 @@
+/** A path into the request value: object keys and array indexes (a JSON pointer's segments). */
+export type Path = (string | number)[];
+
+export type Severity = 'error' | 'warning' | 'info' | 'hint';
+
+/** A fix the editor can offer as a code action; turned into text edits by fixes.ts. */
+export type FixData =
+  | { kind: 'replace-value'; title: string; path: Path; value: unknown }
+  | { kind: 'remove-property'; title: string; path: Path }
+  | { kind: 'insert-property'; title: string; path: Path; key: string; value: unknown };
+
+/** A diagnostic in plain offsets (UTF-16 code units into the text), independent of any editor. */
+export interface Problem {
+  start: number;
+  end: number;
+  severity: Severity;
+  /** e.g. `doc1§2.2-r4`: the spec document, section and rule it enforces */
+  code: string;
+  message: string;
+  path: Path;
+  fixes?: FixData[];
+}
+
+/** Where a problem sits before it has offsets: on a value, on the key that holds it, or on its container. */
+export type Anchor = 'value' | 'key' | 'container';
+
+export interface PathProblem {
+  path: Path;
+  anchor: Anchor;
+  severity: Severity;
+  code: string;
+  message: string;
+  fixes?: FixData[];
+}
+
+export type Format = 'json' | 'yaml';
+
+/** JSON pointer (RFC 6901) of a path. */
+export function pointer(path: Path): string {
+  return path.map(p => `/${String(p).replace(/~/g, '~0').replace(/\//g, '~1')}`).join('');
+}

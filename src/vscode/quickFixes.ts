@@ -1,0 +1,31 @@
+import * as vscode from 'vscode';
+import { fixEdits } from '../core/request/fixes';
+import type { RequestDiagnostics } from './requestDiagnostics';
+
+/** Code actions for the problems that carry fixes (computed in core as plain text edits). */
+export class QuickFixes implements vscode.CodeActionProvider {
+  static readonly kinds = [vscode.CodeActionKind.QuickFix];
+  constructor(private readonly diagnostics: RequestDiagnostics) {}
+
+  provideCodeActions(doc: vscode.TextDocument, _range: vscode.Range, ctx: vscode.CodeActionContext): vscode.CodeAction[] {
+    const state = this.diagnostics.state(doc) ?? this.diagnostics.validateNow(doc);
+    if (!state) return [];
+    const actions: vscode.CodeAction[] = [];
+    const text = doc.getText();
+    for (const d of ctx.diagnostics) {
+      const problem = [...state.problems].find(([diag]) => diag.message === d.message && diag.range.isEqual(d.range))?.[1];
+      for (const fix of problem?.fixes ?? []) {
+        const edit = new vscode.WorkspaceEdit();
+        for (const e of fixEdits(text, state.validation.parsed.format, state.validation.parsed, fix)) {
+          edit.replace(doc.uri, new vscode.Range(doc.positionAt(e.start), doc.positionAt(e.end)), e.newText);
+        }
+        const action = new vscode.CodeAction(fix.title, vscode.CodeActionKind.QuickFix);
+        action.edit = edit;
+        action.diagnostics = [d];
+        action.isPreferred = problem?.fixes?.length === 1;
+        actions.push(action);
+      }
+    }
+    return actions;
+  }
+}

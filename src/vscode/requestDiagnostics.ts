@@ -1,0 +1,105 @@
+import * as vscode from 'vscode';
+import { formatOf } from '../core/request/parse';
+import { validateText, type Validation } from '../core/request/validate';
+import type { Problem, Severity } from '../core/request/types';
+import { Config, isRequestFile } from './config';
+import type { Log } from './log';
+
+const SEVERITY: Record<Severity, vscode.DiagnosticSeverity> = {
+  error: vscode.DiagnosticSeverity.Error, warning: vscode.DiagnosticSeverity.Warning,
+  info: vscode.DiagnosticSeverity.Information, hint: vscode.DiagnosticSeverity.Hint,
+};
+/** Syntax problems VS Code's own JSON language features already report in `json` documents. */
+const BUILTIN_JSON_CODES = new Set(['json-syntax', 'json-comment', 'json-trailing-comma']);
+
+export interface DocumentState {
+  version: number;
+  validation: Validation;
+  /** the problem behind each diagnostic (for quick fixes) */
+  problems: Map<vscode.Diagnostic, Problem>;
+}
+
+/** Validates request files on open and as the author types (debounced; stale runs are dropped). */
+export class RequestDiagnostics implements vscode.Disposable {
+  readonly collection = vscode.languages.createDiagnosticCollection('promptwright');
+  private readonly states = new Map<string, DocumentState>();
+  private readonly timers = new Map<string, NodeJS.Timeout>();
+  private readonly disposables: vscode.Disposable[] = [this.collection];
+  private readonly changed = new vscode.EventEmitter<vscode.TextDocument>();
+  /** fires after a document's diagnostics were updated */
+  readonly onDidValidate = this.changed.event;
+
+  constructor(private readonly config: Config, private readonly log: Log) {
+    this.disposables.push(
+      this.changed,
+      vscode.workspace.onDidOpenTextDocument(d => this.schedule(d, 0)),
+      vscode.workspace.onDidChangeTextDocument(e => { if (e.contentChanges.length) this.schedule(e.document); }),
+      vscode.workspace.onDidCloseTextDocument(d => this.forget(d.uri)),
+      vscode.workspace.onDidChangeConfiguration(e => {
+        if (Config.affects(e, 'requestFilePatterns', 'betas')) this.revalidateAll();
+      }),
+    );
+    this.revalidateAll();
+  }
+
+  state(doc: vscode.TextDocument): DocumentState | undefined {
+    const s = this.states.get(doc.uri.toString());
+    return s && s.version === doc.version ? s : undefined;
+  }
+
+  /** Validates now (used by commands and tests) and returns the state. */
+  validateNow(doc: vscode.TextDocument): DocumentState | undefined {
+    if (!isRequestFile(doc, this.config)) { this.forget(doc.uri); return undefined; }
+    const t0 = Date.now();
+    const validation = validateText(doc.getText(), formatOf(doc.fileName), { betas: this.config.betas });
+    const builtinJson = doc.languageId === 'json' && !!vscode.extensions.getExtension('vscode.json-language-features');
+    const problems = new Map<vscode.Diagnostic, Problem>();
+    const diags: vscode.Diagnostic[] = [];
+    for (const p of validation.problems) {
+      if (builtinJson && BUILTIN_JSON_CODES.has(p.code)) continue;
+      const d = new vscode.Diagnostic(new vscode.Range(doc.positionAt(p.start), doc.positionAt(p.end)), p.message, SEVERITY[p.severity]);
+      d.source = 'Promptwright';
+      d.code = p.code;
+      diags.push(d);
+      problems.set(d, p);
+    }
+    this.collection.set(doc.uri, diags);
+    const state = { version: doc.version, validation, problems };
+    this.states.set(doc.uri.toString(), state);
+    const ms = Date.now() - t0;
+    if (ms > 200) this.log.debug(`validated ${doc.uri.fsPath} (${doc.getText().length} chars) in ${ms} ms`);
+    this.changed.fire(doc);
+    return state;
+  }
+
+  private schedule(doc: vscode.TextDocument, delay?: number): void {
+    if (!isRequestFile(doc, this.config)) return;
+    const key = doc.uri.toString();
+    clearTimeout(this.timers.get(key));
+    // bigger files wait a little longer after the last keystroke, so typing never queues work
+    const wait = delay ?? this.config.validationDebounceMs + Math.min(1000, Math.floor(doc.getText().length / 20000));
+    const version = doc.version;
+    this.timers.set(key, setTimeout(() => {
+      this.timers.delete(key);
+      if (doc.isClosed || doc.version !== version) return; // a newer edit has its own timer
+      try { this.validateNow(doc); } catch (e) { this.log.error(`validation failed for ${doc.uri.fsPath}: ${String(e)}`); }
+    }, wait));
+  }
+
+  private revalidateAll(): void {
+    for (const doc of vscode.workspace.textDocuments) {
+      if (isRequestFile(doc, this.config)) this.schedule(doc, 0);
+      else this.forget(doc.uri);
+    }
+  }
+
+  private forget(uri: vscode.Uri): void {
+    this.collection.delete(uri);
+    this.states.delete(uri.toString());
+  }
+
+  dispose(): void {
+    for (const t of this.timers.values()) clearTimeout(t);
+    for (const d of this.disposables) d.dispose();
+  }
+}

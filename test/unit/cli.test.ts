@@ -1,0 +1,63 @@
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { runCli } from '../../src/core/cli/main';
+import { globToRegExp } from '../../src/core/cli/files';
+
+async function cli(args: string[], cwd: string, env: Record<string, string> = {}) {
+  let out = '', err = '';
+  const prev = process.cwd();
+  process.chdir(cwd);
+  try {
+    const code = await runCli(args, { stdout: { write: s => (out += s) }, stderr: { write: s => (err += s) }, env });
+    return { code, out, err };
+  } finally { process.chdir(prev); }
+}
+
+describe('promptwright check (CLI)', () => {
+  let dir: string;
+  before(() => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pw-cli-'));
+    fs.mkdirSync(path.join(dir, 'p'));
+    fs.writeFileSync(path.join(dir, 'p', 'ok.prompt.json'), JSON.stringify({ model: 'model-opus-4-7', max_tokens: 5, messages: [{ role: 'user', content: 'x' }] }));
+    fs.writeFileSync(path.join(dir, 'p', 'bad.prompt.yaml'), 'model: model-opus-4-7\nmax_tokens: 5\nmessages:\n  - role: system\n    content: x\n');
+    fs.writeFileSync(path.join(dir, 'p', 'latin1.prompt.json'), Buffer.from([0x7b, 0x22, 0xe9, 0x22, 0x7d]));
+  });
+  it('exit 0 when no file has errors', async () => {
+    const r = await cli(['check', 'p/ok.prompt.json'], dir);
+    assert.equal(r.code, 0);
+    assert.match(r.out, /1 file checked: 0 errors/);
+  });
+  it('exit 1 and text lines file:line:col when a file has an error', async () => {
+    const r = await cli(['check', 'p/*.prompt.yaml'], dir);
+    assert.equal(r.code, 1);
+    assert.match(r.out, /p\/bad\.prompt\.yaml:4:11: error doc1§2\.2: "role" must be one of "user", "assistant"/);
+  });
+  it('--format json prints records with 1-based positions and a JSON pointer', async () => {
+    const r = await cli(['check', '--format', 'json', 'p/bad.prompt.yaml'], dir);
+    const recs = JSON.parse(r.out) as Record<string, unknown>[];
+    assert.deepEqual(recs[0], { file: 'p/bad.prompt.yaml', line: 4, column: 11, endLine: 4, endColumn: 17, severity: 'error', code: 'doc1§2.2', message: recs[0]!.message, path: '/messages/0/role' });
+  });
+  it('invalid UTF-8 gets a clear error', async () => {
+    const r = await cli(['check', '--format=json', 'p/latin1.prompt.json'], dir);
+    const recs = JSON.parse(r.out) as { code: string; message: string; column: number }[];
+    assert.equal(recs[0]!.code, 'utf8');
+    assert.match(recs[0]!.message, /Invalid UTF-8 at byte 2/);
+    assert.equal(r.code, 1);
+  });
+  it('globs with ** and directories expand; unknown options and no match are reported', async () => {
+    const r = await cli(['check', '**/*.prompt.{json,yaml}'], dir);
+    assert.match(r.out, /3 files checked/);
+    assert.equal((await cli(['check', 'p'], dir)).out.includes('3 files checked'), true);
+    assert.equal((await cli(['check', '--nope', 'p'], dir)).code, 2);
+    const none = await cli(['check', 'nothing/*.json'], dir);
+    assert.equal(none.code, 1);
+    assert.match(none.err, /no files match/);
+  });
+  it('globToRegExp', () => {
+    assert.ok(globToRegExp('**/*.prompt.json').test('a/b/c.prompt.json'));
+    assert.ok(globToRegExp('**/*.prompt.json').test('c.prompt.json'));
+    assert.ok(!globToRegExp('*.json').test('a/c.json'));
+  });
+});
