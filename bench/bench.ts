@@ -25,6 +25,19 @@ export function time(run: () => unknown, minMs = 1000): number {
   return samples[Math.floor(samples.length / 2)]!;
 }
 
+/** Median time of an async `run`, interleaved with the floor so both see the same machine state. */
+export async function ratioAsync(name: string, floor: { name: string; run: () => Promise<unknown> }, ours: { name: string; run: () => Promise<unknown> }, target?: number, rounds = 61): Promise<Figure> {
+  for (let i = 0; i < 10; i++) { await floor.run(); await ours.run(); }
+  const f: number[] = [], o: number[] = [];
+  for (let i = 0; i < rounds; i++) {
+    let t = performance.now(); await floor.run(); f.push(performance.now() - t);
+    t = performance.now(); await ours.run(); o.push(performance.now() - t);
+  }
+  const med = (a: number[]) => a.sort((x, y) => x - y)[Math.floor(a.length / 2)]!;
+  const r = med(o) / med(f);
+  return { name, extra: `${ours.name} ${med(o).toFixed(2)} ms vs ${floor.name} ${med(f).toFixed(2)} ms`, value: `${r.toFixed(2)}x`, ...(target !== undefined ? { target: `<= ${target}x`, ok: r <= target } : {}) };
+}
+
 export function ratioCase(c: Case): Figure {
   const f = time(c.floor.run);
   const o = time(c.ours.run);

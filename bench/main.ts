@@ -1,7 +1,10 @@
 import * as YAML from 'yaml';
 import { performance } from 'node:perf_hooks';
 import { validateText } from '../src/core/request/validate';
-import { print, ratioCase, type Figure } from './bench';
+import { request } from 'undici';
+import { ApiClient } from '../src/core/api/client';
+import { startFake } from '../test/fake/server';
+import { print, ratioAsync, ratioCase, type Figure } from './bench';
 
 /** A realistic request of about `bytes` bytes: alternating turns with text, tool use and tool results. */
 export function bigRequest(bytes: number): object {
@@ -49,4 +52,19 @@ for (const mb of [1, 10]) {
   const ms = performance.now() - t0;
   figs.push({ name: '100,000-message file: parse+validate', value: `${ms.toFixed(0)} ms`, target: '<= 1000 ms', ok: ms <= 1000, extra: `${(text.length / 1e6).toFixed(1)} MB, ${r.problems.length} problems` });
 }
-print(figs);
+async function streaming(): Promise<void> {
+  const fake = await startFake();
+  try {
+    const body = { model: 'model-opus-4-7', max_tokens: 10, stream: true, messages: [{ role: 'user', content: 'bench #long=2000' }] };
+    const headers = { 'x-api-key': fake.apiKey, 'vendor-version': '2023-06-01', 'content-type': 'application/json' };
+    const client = new ApiClient({ baseUrl: fake.url, apiKey: fake.apiKey, maxRetries: 0 });
+    let deltas = 0;
+    figs.push(await ratioAsync('2,000-delta stream: client decode+accumulate vs raw read',
+      { name: 'raw read', run: async () => { const r = await request(`${fake.url}/v1/messages`, { method: 'POST', headers, body: JSON.stringify(body) }); for await (const _ of r.body) { /* bytes */ } } },
+      { name: 'client', run: async () => { deltas = 0; const s = await client.streamMessage(body); for await (const ev of s) if (ev.type === 'content_block_delta') deltas++; } },
+      1.5));
+    figs.push({ name: '  deltas received (of 2,000)', value: String(deltas), ok: deltas === 2000 });
+  } finally { await fake.close(); }
+}
+
+void streaming().then(() => print(figs));

@@ -4,18 +4,26 @@ import { Config } from './vscode/config';
 import { RequestDiagnostics } from './vscode/requestDiagnostics';
 import { QuickFixes } from './vscode/quickFixes';
 import { newRequestFile } from './vscode/commands';
+import { Keys } from './vscode/secrets';
+import { Api } from './vscode/api';
 
 /** What activate() returns: a small surface the integration tests use to observe the extension. */
 export interface PromptwrightApi {
   readonly log: Log;
   readonly config: Config;
   readonly diagnostics: RequestDiagnostics;
+  readonly keys: Keys;
+  readonly api: Api;
+  /** where the log channel's file is written */
+  readonly logUri: vscode.Uri;
 }
 
 export function activate(context: vscode.ExtensionContext): PromptwrightApi {
   const log = new Log();
   const config = new Config();
   const diagnostics = new RequestDiagnostics(config, log);
+  const keys = new Keys(context.secrets, log);
+  const api = new Api(config, keys, log);
   const selector: vscode.DocumentSelector = [{ language: 'json' }, { language: 'yaml' }, { language: 'jsonc' }];
   context.subscriptions.push(
     log,
@@ -23,9 +31,14 @@ export function activate(context: vscode.ExtensionContext): PromptwrightApi {
     vscode.languages.registerCodeActionsProvider(selector, new QuickFixes(diagnostics), { providedCodeActionKinds: QuickFixes.kinds }),
     vscode.commands.registerCommand('promptwright.showLog', () => log.show()),
     vscode.commands.registerCommand('promptwright.newRequestFile', () => newRequestFile()),
+    keys,
+    vscode.commands.registerCommand('promptwright.setApiKey', () => keys.prompt('api')),
+    vscode.commands.registerCommand('promptwright.clearApiKey', () => keys.clear('api')),
+    vscode.commands.registerCommand('promptwright.setAdminApiKey', () => keys.prompt('admin')),
+    vscode.commands.registerCommand('promptwright.clearAdminApiKey', () => keys.clear('admin')),
   );
   log.info(`Promptwright ${context.extension.packageJSON.version as string} activated`);
-  return { log, config, diagnostics };
+  return { log, config, diagnostics, keys, api, logUri: context.logUri };
 }
 
 export function deactivate(): void {

@@ -347,8 +347,12 @@ async function stream(res: http.ServerResponse, plan: Plan, defaultDelay: number
   for (let i = 0; i < events.length; i++) {
     if (closed) return;
     if (plan.fault && i === faultAt) {
+      if (plan.fault === 'cut') {
+        // flush what was sent so far, then drop the connection mid-stream
+        res.write(batch.splice(0).join('') || ': cut\n', () => setTimeout(() => res.socket?.destroy(), 20));
+        return;
+      }
       if (batch.length) res.write(batch.splice(0).join(''));
-      if (plan.fault === 'cut') { res.socket?.destroy(); return; }
       if (plan.fault === 'error') { res.end(encodeSse([{ event: 'error', data: { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } } }])); return; }
       if (plan.fault === 'stall') return; // keeps the socket open and silent
     }

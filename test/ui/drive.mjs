@@ -25,14 +25,27 @@ export async function openFile(page, name) {
 
 /** Runs a command by its palette title (e.g. "Promptwright: Show Log"). */
 export async function runCommand(page, title) {
-  await page.keyboard.press('F1');
   const input = page.locator('.quick-input-widget .quick-input-box input');
-  await input.waitFor({ state: 'visible', timeout: 15000 });
-  await input.fill(`>${title}`);
-  // click the row whose label is exactly the title (Enter would run whatever row is selected)
-  const row = page.locator('.quick-input-widget .monaco-list-row').filter({ has: page.locator('.label-name', { hasText: new RegExp(`^${title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`) }) }).first();
-  await row.waitFor({ timeout: 15000 });
-  await row.click();
+  const exact = new RegExp(`^${title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
+  for (let attempt = 1; ; attempt++) {
+    await page.keyboard.press('F1');
+    await input.waitFor({ state: 'visible', timeout: 15000 });
+    await input.fill(`>${title}`);
+    // click the row whose label is exactly the title (Enter would run whatever row is selected);
+    // let the filtered list settle first, or the click can land on a row being replaced
+    const row = page.locator('.quick-input-widget .monaco-list-row').filter({ has: page.locator('.label-name', { hasText: exact }) }).first();
+    await row.waitFor({ timeout: 15000 });
+    await page.waitForTimeout(250);
+    await row.click();
+    // picked: the palette's text is no longer the command filter (it closed, or a command's own input opened)
+    const picked = await page.waitForFunction(t => {
+      const w = document.querySelector('.quick-input-widget');
+      const i = w && w.querySelector('.quick-input-box input');
+      return !w || w.style.display === 'none' || !i || i.value !== t;
+    }, `>${title}`, { timeout: 3000 }).then(() => true, () => false);
+    if (picked || attempt >= 3) return;
+    await page.keyboard.press('Escape');
+  }
 }
 
 /** The text of the active editor (monaco renders spaces as U+00A0). */

@@ -4,6 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { runCli } from '../../src/core/cli/main';
 import { globToRegExp } from '../../src/core/cli/files';
+import { startFake, type Fake } from '../fake/server';
 
 async function cli(args: string[], cwd: string, env: Record<string, string> = {}) {
   let out = '', err = '';
@@ -59,5 +60,69 @@ describe('promptwright check (CLI)', () => {
     assert.ok(globToRegExp('**/*.prompt.json').test('a/b/c.prompt.json'));
     assert.ok(globToRegExp('**/*.prompt.json').test('c.prompt.json'));
     assert.ok(!globToRegExp('*.json').test('a/c.json'));
+  });
+});
+
+describe('promptwright count / run (CLI, against the fake service)', () => {
+  let dir: string;
+  let fake: Fake;
+  let env: Record<string, string>;
+  before(async () => {
+    fake = await startFake();
+    env = { PROMPTWRIGHT_BASE_URL: fake.url, PROMPTWRIGHT_API_KEY: fake.apiKey, PROMPTWRIGHT_MAX_RETRIES: '0' };
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pw-cli-run-'));
+    fs.writeFileSync(path.join(dir, 'a.prompt.json'), JSON.stringify({ model: 'model-opus-4-7', max_tokens: 50, messages: [{ role: 'user', content: 'Hi there #thinking #tool' }] }));
+    fs.writeFileSync(path.join(dir, 'cut.prompt.yaml'), 'model: model-opus-4-7\nmax_tokens: 50\nmessages:\n  - role: user\n    content: "x #error #long=30"\n');
+    fs.writeFileSync(path.join(dir, 'bad.prompt.json'), '{"model": "model-opus-4-7"}');
+  });
+  after(async () => { await fake.close(); });
+  it('count prints the input token count', async () => {
+    const r = await cli(['count', 'a.prompt.json'], dir, env);
+    assert.equal(r.code, 0, r.err);
+    assert.match(r.out, /^\d+\n$/);
+  });
+  it('run streams the text, shows thinking and tool use, and ends with usage and stop reason', async () => {
+    const r = await cli(['run', 'a.prompt.json'], dir, env);
+    assert.equal(r.code, 0, r.err);
+    assert.match(r.out, /\[thinking\] Let me think/);
+    assert.match(r.out, /Hello! You said: Hi there/);
+    assert.match(r.out, /\[tool_use get_weather\] \{"location":"Paris"/);
+    assert.match(r.err, /stop_reason: tool_use · input \d+ · output \d+ tokens · request-id req_fake_stream_/);
+  });
+  it('run keeps the partial reply when the stream fails, and says why', async () => {
+    const r = await cli(['run', 'cut.prompt.yaml'], dir, env);
+    assert.equal(r.code, 1);
+    assert.match(r.out, /w0 w1 /);
+    assert.match(r.err, /the stream failed: overloaded_error: Overloaded/);
+  });
+  it('a file with errors is not sent; a missing key says how to set it', async () => {
+    const n = fake.requests.length;
+    const r = await cli(['run', 'bad.prompt.json'], dir, env);
+    assert.equal(r.code, 1);
+    assert.match(r.err, /Missing required field "max_tokens"/);
+    assert.equal(fake.requests.length, n);
+    const k = await cli(['count', 'a.prompt.json'], dir, { PROMPTWRIGHT_BASE_URL: fake.url });
+    assert.match(k.err, /No API key/);
+  });
+});
+
+describe('promptwright run: Ctrl-C (the built dist/cli.js)', () => {
+  it('SIGINT cancels the stream cleanly: partial text, a note, exit 130', async function () {
+    this.timeout(20000);
+    const { spawn } = await import('node:child_process');
+    const fake = await startFake();
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pw-cli-int-'));
+    fs.writeFileSync(path.join(dir, 's.prompt.json'), JSON.stringify({ model: 'model-opus-4-7', max_tokens: 50, messages: [{ role: 'user', content: 'x #slow=40 #long=500' }] }));
+    try {
+      const child = spawn(process.execPath, [path.resolve('dist/cli.js'), 'run', 's.prompt.json'], { cwd: dir, env: { ...process.env, PROMPTWRIGHT_BASE_URL: fake.url, PROMPTWRIGHT_API_KEY: fake.apiKey } });
+      let out = '', err = '';
+      child.stdout.on('data', d => { out += String(d); if (out.includes('w5 ') && !child.killed) child.kill('SIGINT'); });
+      child.stderr.on('data', d => { err += String(d); });
+      const code = await new Promise<number | null>(r => child.on('exit', c => r(c)));
+      assert.equal(code, 130, err);
+      assert.match(out, /w0 w1 w2/);
+      assert.ok(!out.includes('w499'));
+      assert.match(err, /cancelled; the partial reply is above/);
+    } finally { await fake.close(); }
   });
 });

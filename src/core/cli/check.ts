@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { formatOf } from '../request/parse';
-import { pointer } from '../request/types';
+import { pointer, type Problem } from '../request/types';
 import { validateText } from '../request/validate';
 import { decodeUtf8, expandFiles } from './files';
 import type { CliIo } from './main';
@@ -31,7 +31,11 @@ export function checkFile(file: string, display: string, betas: string[]): Check
     return [{ file: display, line: at.line, column: at.column, endLine: at.line, endColumn: at.column + 1, severity: 'error', code: 'utf8', message: `Invalid UTF-8 at byte ${decoded.invalidAt}: the file must be UTF-8 text.`, path: '' }];
   }
   const text = decoded.text;
-  const { problems } = validateText(text, formatOf(file), { betas });
+  return toRecords(text, validateText(text, formatOf(file), { betas }).problems, display);
+}
+
+/** Problems as records with 1-based lines and columns and a JSON pointer. */
+export function toRecords(text: string, problems: readonly Problem[], display: string): CheckRecord[] {
   const lc = lineColumn(text);
   return problems.map(p => {
     const s = lc(p.start);

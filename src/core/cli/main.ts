@@ -1,9 +1,12 @@
 import { runCheck } from './check';
+import { runCount, runRun } from './api';
 
 export interface CliIo {
   stdout: { write(s: string): unknown };
   stderr: { write(s: string): unknown };
   env: Record<string, string | undefined>;
+  /** aborted on Ctrl-C */
+  signal?: AbortSignal;
 }
 
 export const USAGE = `usage: promptwright <command> [options]
@@ -11,10 +14,16 @@ export const USAGE = `usage: promptwright <command> [options]
 commands:
   check <files or globs...> [--format text|json]
                    validate request files; exit 1 when any has an error
+  count FILE       print the input token count (POST /v1/messages/count_tokens)
+  run FILE         stream the reply to stdout (Ctrl-C cancels); usage and stop reason at the end
   --version        print the version
 
 environment:
+  PROMPTWRIGHT_BASE_URL  the service address ({base_url})
+  PROMPTWRIGHT_API_KEY   API key (count, run)
   PROMPTWRIGHT_BETAS     comma-separated vendor-beta values (some rules depend on them)
+  PROMPTWRIGHT_MAX_RETRIES  retries after a failed attempt (default 2)
+  PROMPTWRIGHT_DEBUG     set to log each request to stderr (keys are never logged)
 `;
 
 declare const PROMPTWRIGHT_VERSION: string | undefined;
@@ -23,6 +32,8 @@ declare const PROMPTWRIGHT_VERSION: string | undefined;
 export async function runCli(argv: string[], io: CliIo): Promise<number> {
   const [cmd, ...rest] = argv;
   if (cmd === 'check') return runCheck(rest, io);
+  if (cmd === 'count') return runCount(rest, io);
+  if (cmd === 'run') return runRun(rest, io, io.signal);
   if (cmd === '--version' || cmd === '-v') {
     io.stdout.write(`${typeof PROMPTWRIGHT_VERSION === 'string' ? PROMPTWRIGHT_VERSION : 'dev'}\n`);
     return 0;

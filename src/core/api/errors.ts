@@ -1,0 +1,95 @@
+// Errors of the API client, typed by `error.type` (never by message text; doc3 §7), each carrying the
+// HTTP status, the message, the `request-id` header and what the user can do about it.
+import type { Message } from './types';
+
+export type ErrorAction = 'set-api-key' | 'set-admin-key' | 'set-base-url' | 'wait' | 'retry' | 'none';
+
+export class PromptwrightError extends Error {
+  override name = 'PromptwrightError';
+  /** what the UI should offer */
+  action: ErrorAction = 'none';
+}
+
+/** The service answered with a non-2xx status and (usually) `{error: {type, message}}`. */
+export class ApiError extends PromptwrightError {
+  override name = 'ApiError';
+  constructor(
+    readonly status: number,
+    /** `error.type` from the body, or a name for the status when the body has none */
+    readonly type: string,
+    message: string,
+    readonly requestId: string | undefined,
+    readonly headers: Record<string, string>,
+    /** seconds from `retry-after`, when present */
+    readonly retryAfter?: number,
+  ) {
+    super(message);
+    this.action = status === 401 ? 'set-api-key' : status === 429 ? 'wait' : status >= 500 ? 'retry' : 'none';
+  }
+
+  /** One line a person can act on: type, message, request-id and what to do. */
+  describe(): string {
+    return `${this.type} (${this.status}): ${this.message}${this.requestId ? ` [request-id ${this.requestId}]` : ''}${hintFor(this) ? ` — ${hintFor(this)}` : ''}`;
+  }
+}
+
+export function hintFor(e: ApiError): string {
+  switch (e.status) {
+    case 401: return 'the API key is missing, unknown, deleted or disabled: run "Promptwright: Set API Key".';
+    case 403: return 'the key lacks the scope this needs, or this endpoint needs an Admin API key ("Promptwright: Set Admin API Key").';
+    case 404: return 'not found (check the id, the model or the base URL).';
+    case 409: return 'conflict: change the request before retrying.';
+    case 429: return e.retryAfter !== undefined ? `rate limited: retry after ${e.retryAfter} s.` : 'rate limited: wait and retry.';
+    case 529: return 'the service is overloaded: retry later.';
+    default: return e.status >= 500 ? 'a service error: retry later.' : '';
+  }
+}
+
+/** No connection, DNS failure, reset before a response. Retried. */
+export class ConnectionError extends PromptwrightError {
+  override name = 'ConnectionError';
+  constructor(message: string, override readonly cause?: unknown) { super(message); this.action = 'retry'; }
+}
+
+/** Nothing arrived for too long (headers, or the next bytes of a stream). */
+export class TimeoutError extends PromptwrightError {
+  override name = 'TimeoutError';
+  constructor(message: string) { super(message); this.action = 'retry'; }
+}
+
+/** The caller cancelled. */
+export class AbortedError extends PromptwrightError {
+  override name = 'AbortedError';
+  constructor() { super('Cancelled.'); }
+}
+
+/** Settings are missing: no base URL, no key. */
+export class ConfigError extends PromptwrightError {
+  override name = 'ConfigError';
+  constructor(message: string, action: ErrorAction) { super(message); this.action = action; }
+}
+
+/** A stream that ended early (an `error` event, a cut connection, an idle timeout). Keeps what arrived. */
+export class StreamError extends PromptwrightError {
+  override name = 'StreamError';
+  constructor(
+    /** `error.type` of an `error` event, or `connection_error` / `idle_timeout` / `aborted` */
+    readonly type: string,
+    message: string,
+    readonly partial: Message | undefined,
+    readonly requestId: string | undefined,
+  ) {
+    super(message);
+    this.action = type === 'aborted' ? 'none' : 'retry';
+  }
+  describe(): string {
+    return `${this.type}: ${this.message}${this.requestId ? ` [request-id ${this.requestId}]` : ''}`;
+  }
+}
+
+/** A short description of any error for people (never includes secrets: messages are ours or the service's). */
+export function describeError(e: unknown): string {
+  if (e instanceof ApiError || e instanceof StreamError) return e.describe();
+  if (e instanceof Error) return e.message;
+  return String(e);
+}

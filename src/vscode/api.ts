@@ -1,0 +1,46 @@
+import * as vscode from 'vscode';
+import { ApiClient, type ClientOptions } from '../core/api/client';
+import { describeError, type PromptwrightError } from '../core/api/errors';
+import type { RateLimitInfo } from '../core/api/types';
+import type { Config } from './config';
+import type { Keys } from './secrets';
+import type { Log } from './log';
+
+/** Builds API clients from the settings and the keys in SecretStorage; shows errors people can act on. */
+export class Api {
+  lastRateLimit: RateLimitInfo | undefined;
+  constructor(private readonly config: Config, private readonly keys: Keys, private readonly log: Log) {}
+
+  async client(extra: Partial<ClientOptions> = {}): Promise<ApiClient> {
+    const [apiKey, adminKey] = await Promise.all([this.keys.get('api'), this.keys.get('admin')]);
+    return new ApiClient({
+      baseUrl: this.config.baseUrl,
+      ...(apiKey ? { apiKey } : {}),
+      ...(adminKey ? { adminKey } : {}),
+      apiVersion: this.config.apiVersion,
+      betas: this.config.betas,
+      maxRetries: this.config.maxRetries,
+      streamIdleTimeoutMs: this.config.streamIdleTimeoutSeconds * 1000,
+      onLog: l => this.log.info(l),
+      onRateLimit: i => { this.lastRateLimit = i; },
+      ...extra,
+    });
+  }
+
+  /** An error message with the button that fixes it (Set API Key, Open Settings, Show Log). */
+  async showError(e: unknown, what: string): Promise<void> {
+    const text = `${what}: ${describeError(e)}`;
+    this.log.error(text);
+    const action = (e as PromptwrightError)?.action;
+    const buttons: string[] = [];
+    if (action === 'set-api-key') buttons.push('Set API Key');
+    if (action === 'set-admin-key') buttons.push('Set Admin API Key');
+    if (action === 'set-base-url') buttons.push('Open Settings');
+    buttons.push('Show Log');
+    const pick = await vscode.window.showErrorMessage(text, ...buttons);
+    if (pick === 'Set API Key') await vscode.commands.executeCommand('promptwright.setApiKey');
+    else if (pick === 'Set Admin API Key') await vscode.commands.executeCommand('promptwright.setAdminApiKey');
+    else if (pick === 'Open Settings') await vscode.commands.executeCommand('workbench.action.openSettings', 'promptwright.baseUrl');
+    else if (pick === 'Show Log') this.log.show();
+  }
+}

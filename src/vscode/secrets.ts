@@ -1,0 +1,53 @@
+import * as vscode from 'vscode';
+import type { Log } from './log';
+
+export type KeyKind = 'api' | 'admin';
+const STORAGE_KEY: Record<KeyKind, string> = { api: 'promptwright.apiKey', admin: 'promptwright.adminApiKey' };
+const LABEL: Record<KeyKind, string> = { api: 'API key', admin: 'Admin API key' };
+
+/** API keys live in SecretStorage only: never in settings, logs, webviews or error messages. */
+export class Keys implements vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<KeyKind>();
+  readonly onDidChange = this.changed.event;
+  private readonly sub: vscode.Disposable;
+
+  constructor(private readonly secrets: vscode.SecretStorage, private readonly log: Log) {
+    this.sub = secrets.onDidChange(e => {
+      for (const k of ['api', 'admin'] as const) if (e.key === STORAGE_KEY[k]) this.changed.fire(k);
+    });
+  }
+
+  async get(kind: KeyKind): Promise<string | undefined> {
+    const v = await this.secrets.get(STORAGE_KEY[kind]);
+    this.log.addSecret(v); // whatever happens, the log never shows it
+    return v || undefined;
+  }
+
+  /** Asks for the key in a password box and stores it. */
+  async prompt(kind: KeyKind): Promise<boolean> {
+    const value = await vscode.window.showInputBox({
+      title: `Promptwright: Set ${LABEL[kind]}`,
+      prompt: kind === 'admin' ? 'Admin API key (starts with sk-vendor-admin); needed for rate limits. Stored in VS Code\'s secret storage.' : 'API key for the messages, token counting and sessions endpoints. Stored in VS Code\'s secret storage.',
+      password: true, ignoreFocusOut: true, placeHolder: kind === 'admin' ? 'sk-vendor-admin…' : 'your API key',
+      validateInput: v => (v.trim() ? (/\s/.test(v.trim()) ? 'A key has no spaces.' : undefined) : 'Enter a key, or press Escape.'),
+    });
+    if (!value?.trim()) return false;
+    await this.set(kind, value.trim());
+    void vscode.window.showInformationMessage(`Promptwright: ${LABEL[kind]} saved in secret storage.`);
+    return true;
+  }
+
+  async set(kind: KeyKind, value: string): Promise<void> {
+    this.log.addSecret(value);
+    await this.secrets.store(STORAGE_KEY[kind], value);
+    this.log.info(`${LABEL[kind]} set`);
+  }
+
+  async clear(kind: KeyKind): Promise<void> {
+    await this.secrets.delete(STORAGE_KEY[kind]);
+    this.log.info(`${LABEL[kind]} cleared`);
+    void vscode.window.showInformationMessage(`Promptwright: ${LABEL[kind]} cleared.`);
+  }
+
+  dispose(): void { this.sub.dispose(); this.changed.dispose(); }
+}
