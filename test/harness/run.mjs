@@ -16,6 +16,7 @@ const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '.
 const RESULTS = path.join(ROOT, 'test-results');
 const TIMEOUT_MS = Number(process.env.HARNESS_TEST_TIMEOUT_MS || 300000);
 fs.mkdirSync(RESULTS, { recursive: true });
+for (const f of fs.readdirSync(RESULTS)) if (f.startsWith('FAILED-')) fs.rmSync(path.join(RESULTS, f));
 
 /** A fresh copy of the fixture workspace, so tests may edit files. */
 export function freshWorkspace() {

@@ -27,25 +27,21 @@ export async function openFile(page, name) {
 export async function runCommand(page, title) {
   const input = page.locator('.quick-input-widget .quick-input-box input');
   const exact = new RegExp(`^${title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
-  for (let attempt = 1; ; attempt++) {
-    await page.keyboard.press('F1');
-    await input.waitFor({ state: 'visible', timeout: 15000 });
-    await input.fill(`>${title}`);
-    // click the row whose label is exactly the title (Enter would run whatever row is selected);
-    // let the filtered list settle first, or the click can land on a row being replaced
-    const row = page.locator('.quick-input-widget .monaco-list-row').filter({ has: page.locator('.label-name', { hasText: exact }) }).first();
-    await row.waitFor({ timeout: 15000 });
-    await page.waitForTimeout(250);
-    await row.click();
-    // picked: the palette's text is no longer the command filter (it closed, or a command's own input opened)
-    const picked = await page.waitForFunction(t => {
-      const w = document.querySelector('.quick-input-widget');
-      const i = w && w.querySelector('.quick-input-box input');
-      return !w || w.style.display === 'none' || !i || i.value !== t;
-    }, `>${title}`, { timeout: 3000 }).then(() => true, () => false);
-    if (picked || attempt >= 3) return;
-    await page.keyboard.press('Escape');
+  await page.keyboard.press('F1');
+  await input.waitFor({ state: 'visible', timeout: 15000 });
+  await input.fill(`>${title}`);
+  const rows = page.locator('.quick-input-widget .monaco-list-row');
+  await rows.filter({ has: page.locator('.label-name', { hasText: exact }) }).first().waitFor({ timeout: 15000 });
+  await page.waitForTimeout(400); // let the filtered list settle
+  // move the keyboard selection onto the row whose label is exactly the title, then Enter
+  // (clicking rows proved flaky; Enter alone runs whatever row happens to be first)
+  for (let i = 0; i < 20; i++) {
+    const focused = page.locator('.quick-input-widget .monaco-list-row.focused .label-name').first();
+    const label = (await focused.innerText().catch(() => '')).trim();
+    if (exact.test(label)) break;
+    await page.keyboard.press('ArrowDown');
   }
+  await page.keyboard.press('Enter');
 }
 
 /** The text of the active editor (monaco renders spaces as U+00A0). */
