@@ -4,6 +4,8 @@ import { validateText } from '../src/core/request/validate';
 import { request } from 'undici';
 import { ApiClient } from '../src/core/api/client';
 import { startFake } from '../test/fake/server';
+import { TokenCountScheduler } from '../src/core/tokens/scheduler';
+import { renderStatus } from '../src/core/tokens/status';
 import { print, ratioAsync, ratioCase, type Figure } from './bench';
 
 /** A realistic request of about `bytes` bytes: alternating turns with text, tool use and tool results. */
@@ -67,4 +69,30 @@ async function streaming(): Promise<void> {
   } finally { await fake.close(); }
 }
 
-void streaming().then(() => print(figs));
+async function tokenCounting(): Promise<void> {
+  // 50 keystrokes 30 ms apart with the default debounce (800 ms), real timers
+  let calls = 0;
+  const s = new TokenCountScheduler({ debounceMs: 800, onState: () => {}, count: async () => { calls++; return { tokens: 1 }; } });
+  let text = '';
+  for (let i = 0; i < 50; i++) { text += 'a'; s.update({ model: 'm', messages: [{ role: 'user', content: text }] }); await new Promise(r => setTimeout(r, 30)); }
+  await new Promise(r => setTimeout(r, 1000));
+  figs.push({ name: 'token count: calls for a 50-keystroke burst', value: String(calls), target: '1', ok: calls === 1 });
+  // extension-side latency: from the service's reply to the status bar text being ready
+  const lat: number[] = [];
+  let resolvedAt = 0;
+  for (let i = 0; i < 200; i++) {
+    const done = new Promise<void>(resolve => {
+      const sch = new TokenCountScheduler({
+        debounceMs: 0,
+        onState: st => { if (st.kind === 'count') { renderStatus(st, { model: 'model-opus-4-7', maxTokens: 1024 }); lat.push(performance.now() - resolvedAt); resolve(); } },
+        count: () => new Promise(r => setTimeout(() => { resolvedAt = performance.now(); r({ tokens: 1234 + i }); }, 0)),
+      });
+      sch.update({ model: 'model-opus-4-7', messages: [{ role: 'user', content: `x${i}` }] }, true);
+    });
+    await done;
+  }
+  lat.sort((a, b) => a - b);
+  figs.push({ name: 'token count: reply -> status text latency (median, p99)', value: `${lat[100]!.toFixed(3)} ms`, extra: `p99 ${lat[198]!.toFixed(3)} ms over 200 replies` });
+}
+
+void streaming().then(tokenCounting).then(() => print(figs));

@@ -6,6 +6,8 @@ import { QuickFixes } from './vscode/quickFixes';
 import { newRequestFile } from './vscode/commands';
 import { Keys } from './vscode/secrets';
 import { Api } from './vscode/api';
+import { TokenStatus } from './vscode/tokenStatus';
+import { TokenBreakdown } from './vscode/tokenBreakdown';
 
 /** What activate() returns: a small surface the integration tests use to observe the extension. */
 export interface PromptwrightApi {
@@ -14,6 +16,8 @@ export interface PromptwrightApi {
   readonly diagnostics: RequestDiagnostics;
   readonly keys: Keys;
   readonly api: Api;
+  readonly tokens: TokenStatus;
+  readonly breakdown: TokenBreakdown;
   /** where the log channel's file is written */
   readonly logUri: vscode.Uri;
 }
@@ -24,6 +28,8 @@ export function activate(context: vscode.ExtensionContext): PromptwrightApi {
   const diagnostics = new RequestDiagnostics(config, log);
   const keys = new Keys(context.secrets, log);
   const api = new Api(config, keys, log);
+  const tokens = new TokenStatus(config, keys, api, diagnostics, log);
+  const breakdown = new TokenBreakdown(config, api, diagnostics);
   const selector: vscode.DocumentSelector = [{ language: 'json' }, { language: 'yaml' }, { language: 'jsonc' }];
   context.subscriptions.push(
     log,
@@ -36,9 +42,13 @@ export function activate(context: vscode.ExtensionContext): PromptwrightApi {
     vscode.commands.registerCommand('promptwright.clearApiKey', () => keys.clear('api')),
     vscode.commands.registerCommand('promptwright.setAdminApiKey', () => keys.prompt('admin')),
     vscode.commands.registerCommand('promptwright.clearAdminApiKey', () => keys.clear('admin')),
+    tokens,
+    vscode.commands.registerCommand('promptwright.countTokens', () => tokens.countNow()),
+    breakdown,
+    vscode.commands.registerCommand('promptwright.tokenBreakdown', () => breakdown.run()),
   );
   log.info(`Promptwright ${context.extension.packageJSON.version as string} activated`);
-  return { log, config, diagnostics, keys, api, logUri: context.logUri };
+  return { log, config, diagnostics, keys, api, tokens, breakdown, logUri: context.logUri };
 }
 
 export function deactivate(): void {

@@ -26,6 +26,8 @@ export class Config {
   get apiVersion(): string { return String(this.c.get('apiVersion') ?? '2023-06-01').trim() || '2023-06-01'; }
   get maxRetries(): number { return this.num('maxRetries', 2, 0, 10); }
   get streamIdleTimeoutSeconds(): number { return this.num('streamIdleTimeoutSeconds', 60, 1, 3600); }
+  get tokenCountLive(): boolean { return this.c.get<boolean>('tokenCount.live') !== false; }
+  get tokenDebounceMs(): number { return this.num('tokenCount.debounceMs', 800, 100, 10000); }
   /** True when the event changes any of the named settings. */
   static affects(e: vscode.ConfigurationChangeEvent, ...keys: string[]): boolean {
     return keys.some(k => e.affectsConfiguration(`${SECTION}.${k}`));

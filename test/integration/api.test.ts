@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ConfigError } from '../../src/core/api/errors';
 import { startFake, type Fake } from '../fake/server';
-import { api, waitFor } from './helpers';
+import { api, setSetting, waitFor } from './helpers';
 
 function filesUnder(dir: string): string[] {
   if (!fs.existsSync(dir)) return [];
@@ -13,11 +13,12 @@ function filesUnder(dir: string): string[] {
 
 describe('API client in the extension (keys in SecretStorage)', () => {
   let fake: Fake;
+  let restore: () => Promise<void>;
   before(async () => {
     fake = await startFake({ apiKey: 'sk-test-SECRET-123456' });
-    await vscode.workspace.getConfiguration('promptwright').update('baseUrl', fake.url, vscode.ConfigurationTarget.Global);
+    restore = await setSetting('baseUrl', fake.url);
   });
-  after(async () => { await fake.close(); });
+  after(async () => { await restore(); await (await api()).keys.clear('api'); await fake.close(); });
 
   it('no key: a ConfigError that offers "Set API Key"', async () => {
     const a = await api();

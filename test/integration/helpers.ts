@@ -26,3 +26,11 @@ export async function waitFor<T>(what: string, fn: () => T | Promise<T>, timeout
   }
   throw new Error(`timed out waiting for ${what}; last value: ${JSON.stringify(last)}`);
 }
+
+/** Sets a promptwright user setting for a suite; the returned function puts the previous value back. */
+export async function setSetting(key: string, value: unknown): Promise<() => Promise<void>> {
+  const cfg = vscode.workspace.getConfiguration('promptwright');
+  const previous = cfg.inspect(key)?.globalValue;
+  await cfg.update(key, value, vscode.ConfigurationTarget.Global);
+  return () => Promise.resolve(vscode.workspace.getConfiguration('promptwright').update(key, previous, vscode.ConfigurationTarget.Global));
+}

@@ -7,8 +7,25 @@ export async function openWorkbench(folder, file, viewport) {
   page.on('pageerror', e => console.log('  [pageerror]', e.message));
   await page.goto(ui.workbenchUrl(ui.base, folder, { devPath: ui.root }));
   await page.locator('.monaco-workbench .part.statusbar').waitFor({ timeout: 90000 });
-  if (file) await openFile(page, file);
+  if (file) {
+    await openFile(page, file);
+    // the token count item appears once the extension host is up and Promptwright is active
+    if (/\.prompt\.(json|ya?ml)$/.test(file)) await tokenItem(page).waitFor({ timeout: 60000 });
+  }
   return { page, close, folder };
+}
+
+/** Promptwright's token count status bar item. */
+export const tokenItem = page => page.locator('[id="promptwright.promptwright.promptwright.tokens"]');
+
+/** Enters the API key through "Promptwright: Set API Key" (a password box). */
+export async function setApiKey(page, key) {
+  await runCommand(page, 'Promptwright: Set API Key');
+  const input = page.locator('.quick-input-widget .quick-input-box input');
+  await page.locator('.quick-input-widget', { hasText: 'Stored in VS Code' }).waitFor({ timeout: 10000 });
+  await input.fill(key);
+  await page.keyboard.press('Enter');
+  await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 10000 });
 }
 
 export async function openFile(page, name) {
@@ -55,4 +72,17 @@ export async function screenshotOnFailure(ctx, page) {
     const name = ctx.currentTest.fullTitle().replace(/[^a-z0-9]+/gi, '-').slice(0, 80);
     await page.screenshot({ path: `${ui.results}/FAILED-${name}.png` }).catch(() => {});
   }
+}
+
+/**
+ * Runs a palette command and waits for what it should show. In code-server's web workbench a command
+ * picked while the window is still settling is sometimes dropped (seen for commands that reveal the
+ * panel); one more try is made then, and the test fails if it still does not show.
+ */
+export async function runCommandExpect(page, title, locator, timeout = 20000) {
+  await runCommand(page, title);
+  if (await locator.first().waitFor({ timeout: 6000 }).then(() => true, () => false)) return;
+  console.log(`  [drive] "${title}" showed nothing in 6 s; running it once more`);
+  await runCommand(page, title);
+  await locator.first().waitFor({ timeout });
 }

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { ui } from './context.mjs';
-import { openWorkbench, runCommand, screenshotOnFailure } from './drive.mjs';
+import { openWorkbench, runCommandExpect, screenshotOnFailure } from './drive.mjs';
 
 describe('workbench (DOM)', function () {
   let session;
@@ -14,9 +14,8 @@ describe('workbench (DOM)', function () {
 
   it('runs "Promptwright: Show Log" from the command palette and shows the log channel', async () => {
     const { page } = session;
-    await runCommand(page, 'Promptwright: Show Log');
     const line = page.locator('.part.panel .view-lines', { hasText: 'Promptwright 0.' });
-    await line.first().waitFor({ timeout: 20000 });
+    await runCommandExpect(page, 'Promptwright: Show Log', line);
     assert.match((await line.first().innerText()).replace(/\u00a0/g, ' '), /Promptwright \d+\.\d+\.\d+ activated/);
     await page.screenshot({ path: path.join(ui.results, 'workbench.png') });
   });
