@@ -48,6 +48,9 @@ const contexts = [
   { ...node, entryPoints: ['src/cli.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' }, define: { PROMPTWRIGHT_VERSION: JSON.stringify(JSON.parse(fs.readFileSync('package.json', 'utf8')).version) } },
 ];
 if (fs.existsSync('src/webview/main.ts')) {
+  // codicons for the webview (served from dist/webview, inside the panel's localResourceRoots)
+  fs.mkdirSync('dist/webview', { recursive: true });
+  for (const f of ['codicon.css', 'codicon.ttf']) fs.copyFileSync(`node_modules/@vscode/codicons/dist/${f}`, `dist/webview/${f}`);
   contexts.push({
     bundle: true, platform: 'browser', format: 'iife', target: 'es2022', minify: production,
     sourcemap: !production, sourcesContent: false, logLevel: 'warning',

@@ -8,6 +8,8 @@ import { Keys } from './vscode/secrets';
 import { Api } from './vscode/api';
 import { TokenStatus } from './vscode/tokenStatus';
 import { TokenBreakdown } from './vscode/tokenBreakdown';
+import { ResponsePanel } from './vscode/responsePanel';
+import { Runner } from './vscode/runner';
 
 /** What activate() returns: a small surface the integration tests use to observe the extension. */
 export interface PromptwrightApi {
@@ -18,6 +20,7 @@ export interface PromptwrightApi {
   readonly api: Api;
   readonly tokens: TokenStatus;
   readonly breakdown: TokenBreakdown;
+  readonly runner: Runner;
   /** where the log channel's file is written */
   readonly logUri: vscode.Uri;
 }
@@ -30,6 +33,8 @@ export function activate(context: vscode.ExtensionContext): PromptwrightApi {
   const api = new Api(config, keys, log);
   const tokens = new TokenStatus(config, keys, api, diagnostics, log);
   const breakdown = new TokenBreakdown(config, api, diagnostics);
+  const panel = new ResponsePanel(context.extensionUri);
+  const runner = new Runner(config, api, diagnostics, panel, log);
   const selector: vscode.DocumentSelector = [{ language: 'json' }, { language: 'yaml' }, { language: 'jsonc' }];
   context.subscriptions.push(
     log,
@@ -46,9 +51,19 @@ export function activate(context: vscode.ExtensionContext): PromptwrightApi {
     vscode.commands.registerCommand('promptwright.countTokens', () => tokens.countNow()),
     breakdown,
     vscode.commands.registerCommand('promptwright.tokenBreakdown', () => breakdown.run()),
+    panel,
+    runner,
+    vscode.commands.registerCommand('promptwright.sendRequest', (uri?: vscode.Uri) => runner.send(uri instanceof vscode.Uri ? uri : undefined)),
+    vscode.commands.registerCommand('promptwright.cancelRequest', () => runner.cancel()),
+    vscode.commands.registerCommand('promptwright.rerunRequest', () => runner.rerun()),
+    vscode.commands.registerCommand('promptwright.continueRequest', () => runner.continueRun()),
+    vscode.commands.registerCommand('promptwright.appendReply', () => runner.append()),
+    vscode.commands.registerCommand('promptwright.copyReplyText', () => runner.copyText()),
+    vscode.commands.registerCommand('promptwright.copyAsCurl', () => runner.copyCurl()),
+    vscode.commands.registerCommand('promptwright.saveTranscript', () => runner.saveTranscript()),
   );
   log.info(`Promptwright ${context.extension.packageJSON.version as string} activated`);
-  return { log, config, diagnostics, keys, api, tokens, breakdown, logUri: context.logUri };
+  return { log, config, diagnostics, keys, api, tokens, breakdown, runner, logUri: context.logUri };
 }
 
 export function deactivate(): void {

@@ -29,14 +29,23 @@ export async function setApiKey(page, key) {
 }
 
 export async function openFile(page, name) {
-  await page.locator('.monaco-workbench').click({ position: { x: 700, y: 300 } }).catch(() => {});
-  await page.keyboard.press('Control+P');
+  // focus the workbench outside any webview (keys typed in a webview's frame may not reach the workbench)
+  await page.locator('.part.statusbar').click({ position: { x: 400, y: 5 } }).catch(() => {});
+  await page.keyboard.press('Control+1'); // the first editor group, not the response panel's
   const input = page.locator('.quick-input-widget .quick-input-box input');
-  await input.waitFor({ state: 'visible', timeout: 15000 });
+  // quick open; if the key did not reach the workbench, the palette without '>' is quick open too
+  await page.keyboard.press('Control+P');
+  if (!(await input.waitFor({ state: 'visible', timeout: 3000 }).then(() => true, () => false))) {
+    await page.locator('.part.statusbar').click({ position: { x: 400, y: 5 } }).catch(() => {});
+    await page.keyboard.press('F1');
+    await input.waitFor({ state: 'visible', timeout: 15000 });
+  }
   await input.fill(name);
-  await page.locator('.quick-input-widget .monaco-list-row', { hasText: name }).first().waitFor({ timeout: 15000 });
+  // Enter opens the focused row: wait until the filtered list has settled with the file on top
+  await page.locator('.quick-input-widget .monaco-list-row.focused', { hasText: name }).first().waitFor({ timeout: 15000 });
+  await page.waitForTimeout(150);
   await page.keyboard.press('Enter');
-  await page.locator('.tabs-container .tab', { hasText: name }).first().waitFor({ timeout: 15000 });
+  await page.locator('.editor-group-container.active .tabs-container .tab.active', { hasText: name }).first().waitFor({ timeout: 15000 });
   await page.locator('.editor-group-container.active .monaco-editor .view-lines .view-line').first().waitFor({ timeout: 15000 });
 }
 

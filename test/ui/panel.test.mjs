@@ -1,0 +1,91 @@
+// UI suite: Send Request and the response panel, read through the webview's DOM.
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { ui } from './context.mjs';
+import { openFile, openWorkbench, runCommand, screenshotOnFailure, setApiKey } from './drive.mjs';
+
+const panel = page => page.frameLocator('iframe.webview').last().frameLocator('iframe#active-frame');
+
+/** Waits until the panel shows a run of `file` with the given status (not the previous run's). */
+async function waitRun(page, file, status, timeout = 30000) {
+  const p = panel(page);
+  await p.locator('#meta', { hasText: `file ${file}` }).waitFor({ timeout });
+  await p.locator('#meta-status', { hasText: status }).waitFor({ timeout });
+  return p;
+}
+
+describe('response panel (DOM)', function () {
+  let session;
+  before(async function () {
+    session = await openWorkbench(ui.freshWorkspace(), 'hello.prompt.json');
+    await setApiKey(session.page, ui.fake.apiKey);
+  });
+  afterEach(async function () { await screenshotOnFailure(this, session?.page); });
+  after(async () => { await session?.close(); });
+
+  it('streams text, thinking and tool use into the panel', async () => {
+    const { page } = session;
+    await openFile(page, 'chat.prompt.yaml');
+    await runCommand(page, 'Promptwright: Send Request');
+    const p = await waitRun(page, 'chat.prompt.yaml', 'done');
+    assert.match(await p.locator('.block-thinking').innerText(), /Let me think/);
+    assert.match(await p.locator('.block-text').innerText(), /Hello! You said: What's the weather in Paris\?/);
+    assert.match(await p.locator('.block-tool_use').innerText(), /get_weather[\s\S]*"location": "Paris"/);
+    assert.match(await p.locator('#meta').innerText(), /stop_reason\s+tool_use/);
+    assert.match(await p.locator('#meta').innerText(), /request-id\s+req_fake_stream_/);
+    assert.match(await p.locator('#usage').innerText(), /output tokens/);
+    await page.screenshot({ path: path.join(ui.results, 'panel-dark.png') });
+  });
+
+  it('model output is inert: script and event-handler payloads in text, thinking and tool input do nothing', async () => {
+    const { page } = session;
+    await openFile(page, 'xss.prompt.json');
+    await runCommand(page, 'Promptwright: Send Request');
+    const p = await waitRun(page, 'xss.prompt.json', 'done');
+    const text = await p.locator('.block-text').innerText();
+    assert.match(text, /<script>window.__pwned=1<\/script>/, 'the payload shows as text');
+    const dangerous = await p.locator('#blocks script, #blocks img, #blocks iframe, #blocks [onerror], #blocks [onclick], #blocks a[href^="javascript:"]').count();
+    assert.equal(dangerous, 0);
+    const pwned = await p.locator('body').evaluate(() => window.__pwned);
+    assert.equal(pwned, undefined);
+    assert.match(await p.locator('.block-thinking').innerText(), /<img src=x onerror=/);
+    assert.match(await p.locator('.block-tool_use').innerText(), /<script>alert\(1\)<\/script>/);
+  });
+
+  it('Cancel in the panel stops a slow stream and keeps the partial text', async () => {
+    const { page } = session;
+    await openFile(page, 'slow.prompt.json');
+    await runCommand(page, 'Promptwright: Send Request');
+    const p = await waitRun(page, 'slow.prompt.json', 'streaming');
+    await p.locator('.block-text', { hasText: 'w5 ' }).waitFor({ timeout: 30000 });
+    await p.locator('#btn-cancel').click();
+    await p.locator('#meta-status', { hasText: 'cancelled' }).waitFor({ timeout: 10000 });
+    const t = await p.locator('.block-text').innerText();
+    assert.match(t, /^w0 w1 w2 w3 w4 w5/);
+    assert.ok(!t.includes('w299'));
+    assert.match(await p.locator('#banner').innerText(), /Cancelled/);
+  });
+
+  it('an error event mid-stream keeps the partial reply under a clear banner', async () => {
+    const { page } = session;
+    await openFile(page, 'broken-stream.prompt.json');
+    await runCommand(page, 'Promptwright: Send Request');
+    const p = await waitRun(page, 'broken-stream.prompt.json', 'failed');
+    assert.match(await p.locator('#banner').innerText(), /The stream failed; the partial reply is kept below[\s\S]*overloaded_error: Overloaded/);
+    assert.match(await p.locator('.block-text').innerText(), /w0 w1 w2/);
+  });
+
+  it('looks at home in a light theme too', async () => {
+    const { page } = session;
+    await openFile(page, 'chat.prompt.yaml');
+    await runCommand(page, 'Preferences: Toggle between Light/Dark Themes');
+    await runCommand(page, 'Promptwright: Send Request');
+    await waitRun(page, 'chat.prompt.yaml', 'done');
+    await page.waitForTimeout(500);
+    await page.screenshot({ path: path.join(ui.results, 'panel-light.png') });
+    const bg = await panel(page).locator('body').evaluate(b => getComputedStyle(b).backgroundColor);
+    const [r, g, b] = bg.match(/\d+/g).map(Number);
+    assert.ok(r + g + b > 600, `light background expected, got ${bg}`);
+    await runCommand(page, 'Preferences: Toggle between Light/Dark Themes');
+  });
+});
