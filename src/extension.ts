@@ -10,6 +10,7 @@ import { TokenStatus } from './vscode/tokenStatus';
 import { TokenBreakdown } from './vscode/tokenBreakdown';
 import { ResponsePanel } from './vscode/responsePanel';
 import { Runner } from './vscode/runner';
+import { RateLimitsTree, ResourceDocuments, SessionsTree, type TreeNode } from './vscode/sessionsTree';
 
 /** What activate() returns: a small surface the integration tests use to observe the extension. */
 export interface PromptwrightApi {
@@ -21,6 +22,8 @@ export interface PromptwrightApi {
   readonly tokens: TokenStatus;
   readonly breakdown: TokenBreakdown;
   readonly runner: Runner;
+  readonly sessions: SessionsTree;
+  readonly rateLimits: RateLimitsTree;
   /** where the log channel's file is written */
   readonly logUri: vscode.Uri;
 }
@@ -35,6 +38,9 @@ export function activate(context: vscode.ExtensionContext): PromptwrightApi {
   const breakdown = new TokenBreakdown(config, api, diagnostics);
   const panel = new ResponsePanel(context.extensionUri);
   const runner = new Runner(config, api, diagnostics, panel, log);
+  const sessions = new SessionsTree(context.workspaceState, api, () => config.resourcePageSize);
+  const resourceDocs = new ResourceDocuments(api);
+  const rateLimits = new RateLimitsTree(context.workspaceState, api, keys);
   const selector: vscode.DocumentSelector = [{ language: 'json' }, { language: 'yaml' }, { language: 'jsonc' }];
   context.subscriptions.push(
     log,
@@ -61,9 +67,22 @@ export function activate(context: vscode.ExtensionContext): PromptwrightApi {
     vscode.commands.registerCommand('promptwright.copyReplyText', () => runner.copyText()),
     vscode.commands.registerCommand('promptwright.copyAsCurl', () => runner.copyCurl()),
     vscode.commands.registerCommand('promptwright.saveTranscript', () => runner.saveTranscript()),
+    sessions,
+    rateLimits,
+    vscode.workspace.registerTextDocumentContentProvider(ResourceDocuments.scheme, resourceDocs),
+    vscode.commands.registerCommand('promptwright.addSession', (id?: string) => sessions.addSession(typeof id === 'string' ? id : undefined)),
+    vscode.commands.registerCommand('promptwright.removeSession', (n?: TreeNode) => sessions.removeSession(n)),
+    vscode.commands.registerCommand('promptwright.refreshSessions', (n?: TreeNode) => sessions.refresh(n)),
+    vscode.commands.registerCommand('promptwright.loadMoreResources', (n?: TreeNode) => sessions.loadMore(n)),
+    vscode.commands.registerCommand('promptwright.loadAllResources', (n?: TreeNode) => sessions.loadMore(n, true)),
+    vscode.commands.registerCommand('promptwright.attachFile', (n?: TreeNode) => sessions.attachFile(n)),
+    vscode.commands.registerCommand('promptwright.openResource', (n: TreeNode) => resourceDocs.open(n)),
+    vscode.commands.registerCommand('promptwright.addRateLimitWorkspace', (id?: string) => rateLimits.addWorkspace(typeof id === 'string' ? id : undefined)),
+    vscode.commands.registerCommand('promptwright.removeRateLimitWorkspace', (n?: TreeNode) => rateLimits.removeWorkspace(n)),
+    vscode.commands.registerCommand('promptwright.refreshRateLimits', () => rateLimits.refresh()),
   );
   log.info(`Promptwright ${context.extension.packageJSON.version as string} activated`);
-  return { log, config, diagnostics, keys, api, tokens, breakdown, runner, logUri: context.logUri };
+  return { log, config, diagnostics, keys, api, tokens, breakdown, runner, sessions, rateLimits, logUri: context.logUri };
 }
 
 export function deactivate(): void {

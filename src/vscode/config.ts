@@ -28,6 +28,7 @@ export class Config {
   get streamIdleTimeoutSeconds(): number { return this.num('streamIdleTimeoutSeconds', 60, 1, 3600); }
   get tokenCountLive(): boolean { return this.c.get<boolean>('tokenCount.live') !== false; }
   get tokenDebounceMs(): number { return this.num('tokenCount.debounceMs', 800, 100, 10000); }
+  get resourcePageSize(): number { return Math.round(this.num('sessions.pageSize', 100, 1, 1000)); }
   get transcriptFolder(): string { return String(this.c.get('transcripts.folder') ?? '').trim(); }
   /** True when the event changes any of the named settings. */
   static affects(e: vscode.ConfigurationChangeEvent, ...keys: string[]): boolean {

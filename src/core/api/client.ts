@@ -61,11 +61,11 @@ export class ApiClient {
   }
 
   /** GET /v1/sessions/{id}/resources, a page at a time, following next_page. Stops (and aborts) when the consumer stops. */
-  async *resourcePages(sessionId: string, opts: { limit?: number; signal?: AbortSignal } = {}): AsyncGenerator<Page<SessionResource>> {
+  async *resourcePages(sessionId: string, opts: { limit?: number; signal?: AbortSignal; page?: string } = {}): AsyncGenerator<Page<SessionResource>> {
     if (opts.limit !== undefined && (!Number.isInteger(opts.limit) || opts.limit < 1 || opts.limit > 1000)) {
       throw new RangeError(`limit must be a whole number from 1 to 1000, got ${opts.limit}`);
     }
-    yield* this.pages<SessionResource>(`/v1/sessions/${encodeURIComponent(sessionId)}/resources`, { ...(opts.limit ? { limit: String(opts.limit) } : {}) }, { signal: opts.signal, sessions: true });
+    yield* this.pages<SessionResource>(`/v1/sessions/${encodeURIComponent(sessionId)}/resources`, { ...(opts.limit ? { limit: String(opts.limit) } : {}) }, { signal: opts.signal, sessions: true, ...(opts.page ? { page: opts.page } : {}) });
   }
 
   async getResource(sessionId: string, resourceId: string, c: CallOptions = {}): Promise<SessionResource> {
@@ -100,12 +100,12 @@ export class ApiClient {
     return out;
   }
 
-  private async *pages<T>(path: string, query: Record<string, string>, o: { signal?: AbortSignal; sessions?: boolean; admin?: boolean }): AsyncGenerator<Page<T>> {
+  private async *pages<T>(path: string, query: Record<string, string>, o: { signal?: AbortSignal; sessions?: boolean; admin?: boolean; page?: string }): AsyncGenerator<Page<T>> {
     const ctl = new AbortController();
     const onAbort = () => ctl.abort();
     o.signal?.addEventListener('abort', onAbort, { once: true });
     try {
-      let page: string | null | undefined;
+      let page: string | null | undefined = o.page;
       do {
         const q = new URLSearchParams(query);
         if (page) q.set('page', page);

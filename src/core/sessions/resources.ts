@@ -1,0 +1,82 @@
+// Session resources (doc2 §2.1, §4.1) for the tree: how each one is described, and a pager that loads
+// a page at a time, resumes from the last cursor after an error, and never loads everything unless asked.
+import type { Page, SessionResource } from '../api/types';
+
+export interface ResourceView {
+  label: string;
+  description: string;
+  icon: 'repo' | 'file' | 'database' | 'question';
+  /** every field, for the tooltip */
+  fields: [string, string][];
+}
+
+const s = (v: unknown) => (v === undefined || v === null ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v));
+
+export function describeResource(r: SessionResource): ResourceView {
+  const fields = Object.entries(r).map(([k, v]) => [k, s(v)] as [string, string]);
+  if (r.type === 'github_repository') {
+    const url = s(r.url);
+    const co = r.checkout as { type?: string; name?: string; sha?: string } | undefined;
+    const checkout = co?.type === 'branch' ? `branch ${s(co.name)}` : co?.type === 'commit' ? `commit ${s(co.sha).slice(0, 12)}` : '';
+    return { label: url.replace(/^https?:\/\/(www\.)?github\.com\//, '') || s(r.id), description: [checkout, s(r.mount_path)].filter(Boolean).join(' · '), icon: 'repo', fields };
+  }
+  if (r.type === 'file') return { label: s(r.file_id) || s(r.id), description: s(r.mount_path), icon: 'file', fields };
+  if (r.type === 'memory_store') {
+    return { label: s(r.name) || s(r.memory_store_id), description: [s(r.access).replace('_', '-'), s(r.mount_path)].filter(Boolean).join(' · '), icon: 'database', fields };
+  }
+  return { label: s(r.id) || s(r.type), description: s(r.type), icon: 'question', fields };
+}
+
+export type FetchPage = (cursor: string | undefined) => Promise<Page<SessionResource>>;
+
+export class ResourcePager {
+  readonly items: SessionResource[] = [];
+  /** the cursor of the next page; undefined before the first load; null when there is no more */
+  cursor: string | null | undefined;
+  loading = false;
+  error: unknown;
+
+  constructor(private readonly fetch: FetchPage) {}
+
+  get done(): boolean { return this.cursor === null; }
+
+  /** Loads the next page (the first page on the first call). After an error it retries the same page. */
+  async loadMore(): Promise<void> {
+    if (this.done || this.loading) return;
+    this.loading = true;
+    try {
+      const page = await this.fetch(this.cursor ?? undefined);
+      this.items.push(...page.data);
+      this.cursor = page.next_page ?? null;
+      this.error = undefined;
+    } catch (e) {
+      this.error = e;
+    } finally {
+      this.loading = false;
+    }
+  }
+
+  /** Loads every remaining page (only when asked: "Load all"). Stops at the first error. */
+  async loadAll(signal?: AbortSignal): Promise<void> {
+    while (!this.done && !signal?.aborted) {
+      await this.loadMore();
+      if (this.error) return;
+    }
+  }
+
+  reset(): void {
+    this.items.length = 0;
+    this.cursor = undefined;
+    this.error = undefined;
+  }
+}
+
+/** Validates Attach File input (doc2 §4.1): a file_id, and an optional absolute mount path. */
+export function checkAttachInput(fileId: string, mountPath: string): string | undefined {
+  if (!fileId.trim()) return 'A file_id is required (a previously uploaded file).';
+  if (/\s/.test(fileId.trim())) return 'A file_id has no spaces.';
+  if (mountPath.trim() && !mountPath.trim().startsWith('/')) return 'The mount path is absolute, e.g. /mnt/session/uploads/report.pdf.';
+  return undefined;
+}
+
+export const defaultMountPath = (fileId: string) => `/mnt/session/uploads/${fileId}`;

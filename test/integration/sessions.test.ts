@@ -1,0 +1,81 @@
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import { startFake, type Fake } from '../fake/server';
+import { api, setSetting } from './helpers';
+
+describe('session resources and rate limits views (real extension host)', () => {
+  let fake: Fake;
+  const restore: (() => Promise<void>)[] = [];
+  before(async () => {
+    fake = await startFake({ apiKey: 'sk-sessions-test', adminKey: 'sk-vendor-admin-sessions' });
+    restore.push(await setSetting('baseUrl', fake.url), await setSetting('sessions.pageSize', 1000));
+    const a = await api();
+    await a.keys.set('api', fake.apiKey);
+  });
+  after(async () => { for (const r of restore) await r(); const a = await api(); await a.keys.clear('api'); await a.keys.clear('admin'); await fake.close(); });
+
+  it('lists a session\'s resources with icons and descriptions; Load more pages through 2,500', async () => {
+    const a = await api();
+    await vscode.commands.executeCommand('promptwright.addSession', 'ses_big');
+    const roots = await a.sessions.getChildren();
+    const big = roots.find(r => r.kind === 'session' && r.id === 'ses_big')!;
+    let kids = await a.sessions.getChildren(big);
+    assert.equal(kids.filter(k => k.kind === 'resource').length, 1000);
+    assert.equal(kids.at(-1)!.kind, 'more');
+    const item = a.sessions.getTreeItem(kids[0]!);
+    assert.equal(item.label, 'file_0');
+    assert.equal((item.iconPath as vscode.ThemeIcon).id, 'file');
+    assert.equal(a.sessions.getTreeItem(kids[1]!).description, 'branch main · /workspace/repo-1');
+    assert.equal(a.sessions.getTreeItem(kids[4]!).description, 'commit aaaaaaaaaaaa · /workspace/repo-4');
+    await vscode.commands.executeCommand('promptwright.loadMoreResources', kids.at(-1));
+    kids = await a.sessions.getChildren(big);
+    assert.equal(kids.filter(k => k.kind === 'resource').length, 2000);
+    await vscode.commands.executeCommand('promptwright.loadAllResources', kids.at(-1));
+    kids = await a.sessions.getChildren(big);
+    assert.equal(kids.filter(k => k.kind === 'resource').length, 2500);
+    assert.equal(kids.some(k => k.kind === 'more'), false);
+    const pages = fake.requests.filter(r => r.path === '/v1/sessions/ses_big/resources');
+    assert.equal(pages.length, 3);
+    assert.equal(pages[0]!.headers['vendor-beta'], 'managed-agents-2026-04-01');
+  });
+
+  it('opens a resource\'s details as read-only JSON', async () => {
+    const a = await api();
+    const big = (await a.sessions.getChildren()).find(r => r.kind === 'session' && r.id === 'ses_big')!;
+    const first = (await a.sessions.getChildren(big))[0]!;
+    const doc = await vscode.commands.executeCommand<vscode.TextDocument>('promptwright.openResource', first);
+    assert.equal(doc.uri.scheme, 'promptwright-resource');
+    assert.equal(JSON.parse(doc.getText()).id, 'sesrsc_big_0');
+    assert.equal(doc.languageId, 'json');
+  });
+
+  it('an error becomes a node with type, message and request-id', async () => {
+    const a = await api();
+    await vscode.commands.executeCommand('promptwright.addSession', 'ses_missing');
+    const node = (await a.sessions.getChildren()).find(r => r.kind === 'session' && r.id === 'ses_missing')!;
+    const kids = await a.sessions.getChildren(node);
+    assert.equal(kids[0]!.kind, 'error');
+    assert.match(String(a.sessions.getTreeItem(kids[0]!).label), /not_found_error \(404\): session ses_missing not found \[request-id req_fake_/);
+    await vscode.commands.executeCommand('promptwright.removeSession', node);
+    assert.equal((await a.sessions.getChildren()).some(r => r.kind === 'session' && r.id === 'ses_missing'), false);
+  });
+
+  it('rate limits: nothing without an Admin key; the organization\'s limits and a workspace\'s overrides with one', async () => {
+    const a = await api();
+    await a.keys.clear('admin');
+    assert.deepEqual(await a.rateLimits.getChildren(), []);
+    await a.keys.set('admin', fake.adminKey);
+    await vscode.commands.executeCommand('promptwright.addRateLimitWorkspace', 'wrkspc_demo');
+    const [org, ws] = await a.rateLimits.getChildren();
+    const groups = await a.rateLimits.getChildren(org);
+    assert.deepEqual(groups.map(g => a.rateLimits.getTreeItem(g).label), ['model_group', 'model_group', 'batch', 'token_count']);
+    const wsGroups = await a.rateLimits.getChildren(ws);
+    const first = await a.rateLimits.getChildren(wsGroups[0]);
+    assert.deepEqual(first.map(l => [a.rateLimits.getTreeItem(l).label, a.rateLimits.getTreeItem(l).description]), [
+      ['requests_per_minute: 1,000', 'override · organization 4,000'],
+      ['input_tokens_per_minute: 2,000,000', 'inherited from the organization'],
+      ['output_tokens_per_minute: 400,000', 'inherited from the organization'],
+    ]);
+    assert.match(String(a.rateLimits.getTreeItem(wsGroups[1]!).description), /inherits the organization's limits/);
+  });
+});
