@@ -37,9 +37,12 @@ export class TokenStatus implements vscode.Disposable {
       this.changed,
       vscode.window.onDidChangeActiveTextEditor(() => this.follow()),
       diagnostics.onDidValidate(d => { if (d === this.doc) void this.refresh(false); }),
-      keys.onDidChange(() => void this.refresh(false)),
+      keys.onDidChange(() => { this.scheduler.clearCache(); void this.refresh(false); }),
       vscode.workspace.onDidGrantWorkspaceTrust(() => void this.refresh(false)),
-      vscode.workspace.onDidChangeConfiguration(e => { if (Config.affects(e, 'tokenCount', 'baseUrl', 'requestFilePatterns')) this.follow(); }),
+      vscode.workspace.onDidChangeConfiguration(e => {
+        if (Config.affects(e, 'baseUrl', 'apiVersion', 'betas')) this.scheduler.clearCache();
+        if (Config.affects(e, 'tokenCount', 'baseUrl', 'requestFilePatterns')) this.follow();
+      }),
     );
     this.follow();
   }

@@ -81,7 +81,8 @@ try {
   cs = await startCodeServer({
     testDriver: true,
     logFile: path.join(RESULTS, 'code-server.log'),
-    userSettings: { 'promptwright.baseUrl': fake.url, 'workbench.colorTheme': 'Default Dark Modern' },
+    // a debounce far above the typing delay, so a loaded machine cannot split a typed burst
+    userSettings: { 'promptwright.baseUrl': fake.url, 'promptwright.tokenCount.debounceMs': 1500, 'workbench.colorTheme': 'Default Dark Modern' },
   });
   log(`code-server up at ${cs.base}; fake service at ${fake.url}`);
   const a = await phaseExtensionHost(cs);

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { PromptwrightApi } from '../../src/extension';
+import { startFake, type Fake, type FakeOptions } from '../fake/server';
 
 export const EXTENSION_ID = 'promptwright.promptwright';
 
@@ -33,4 +34,27 @@ export async function setSetting(key: string, value: unknown): Promise<() => Pro
   const previous = cfg.inspect(key)?.globalValue;
   await cfg.update(key, value, vscode.ConfigurationTarget.Global);
   return () => Promise.resolve(vscode.workspace.getConfiguration('promptwright').update(key, previous, vscode.ConfigurationTarget.Global));
+}
+
+/**
+ * Mocha hooks for a suite that talks to its own fake service: starts it, points `promptwright.baseUrl`
+ * (and any other settings given) at it, stores the API key, and undoes all of that afterwards.
+ */
+export function useFake(opts: FakeOptions, settings: Record<string, unknown> = {}): { fake: Fake } {
+  const holder = {} as { fake: Fake };
+  const restore: (() => Promise<void>)[] = [];
+  before(async () => {
+    holder.fake = await startFake(opts);
+    restore.push(await setSetting('baseUrl', holder.fake.url));
+    for (const [k, v] of Object.entries(settings)) restore.push(await setSetting(k, v));
+    await (await api()).keys.set('api', holder.fake.apiKey);
+  });
+  after(async () => {
+    for (const r of restore.splice(0)) await r();
+    const a = await api();
+    await a.keys.clear('api');
+    await a.keys.clear('admin');
+    await holder.fake.close();
+  });
+  return holder;
 }

@@ -1,8 +1,8 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import * as YAML from 'yaml';
-import { startFake, type Fake } from '../fake/server';
-import { api, setSetting, workspaceUri, waitFor } from './helpers';
+import type { Fake } from '../fake/server';
+import { api, useFake, workspaceUri, waitFor } from './helpers';
 
 async function writeRequest(name: string, text: string): Promise<vscode.Uri> {
   const uri = workspaceUri(name);
@@ -12,14 +12,9 @@ async function writeRequest(name: string, text: string): Promise<vscode.Uri> {
 const req = (content: string) => JSON.stringify({ model: 'model-opus-4-7', max_tokens: 100, messages: [{ role: 'user', content }] }, null, 2);
 
 describe('Send Request (real extension host)', () => {
+  const env = useFake({ apiKey: 'sk-run-test' }, { maxRetries: 1 });
   let fake: Fake;
-  const restore: (() => Promise<void>)[] = [];
-  before(async () => {
-    fake = await startFake({ apiKey: 'sk-run-test' });
-    restore.push(await setSetting('baseUrl', fake.url), await setSetting('maxRetries', 1));
-    await (await api()).keys.set('api', fake.apiKey);
-  });
-  after(async () => { for (const r of restore) await r(); await (await api()).keys.clear('api'); await fake.close(); });
+  before(() => { fake = env.fake; });
 
   it('streams text, thinking and tool use into the run, with request-id and timings', async () => {
     const a = await api();

@@ -1,18 +1,12 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { startFake, type Fake } from '../fake/server';
-import { api, setSetting } from './helpers';
+import type { Fake } from '../fake/server';
+import { api, useFake } from './helpers';
 
 describe('session resources and rate limits views (real extension host)', () => {
+  const env = useFake({ apiKey: 'sk-sessions-test', adminKey: 'sk-vendor-admin-sessions' }, { 'sessions.pageSize': 1000 });
   let fake: Fake;
-  const restore: (() => Promise<void>)[] = [];
-  before(async () => {
-    fake = await startFake({ apiKey: 'sk-sessions-test', adminKey: 'sk-vendor-admin-sessions' });
-    restore.push(await setSetting('baseUrl', fake.url), await setSetting('sessions.pageSize', 1000));
-    const a = await api();
-    await a.keys.set('api', fake.apiKey);
-  });
-  after(async () => { for (const r of restore) await r(); const a = await api(); await a.keys.clear('api'); await a.keys.clear('admin'); await fake.close(); });
+  before(() => { fake = env.fake; });
 
   it('lists a session\'s resources with icons and descriptions; Load more pages through 2,500', async () => {
     const a = await api();

@@ -2,13 +2,10 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { ui } from './context.mjs';
-import { openWorkbench, runCommand, screenshotOnFailure } from './drive.mjs';
+import { runCommand, workbenchSession } from './drive.mjs';
 
 describe('diagnostics (DOM)', function () {
-  let session;
-  before(async function () { session = await openWorkbench(ui.freshWorkspace(), 'defective.prompt.json'); });
-  afterEach(async function () { await screenshotOnFailure(this, session?.page); });
-  after(async () => { await session?.close(); });
+  const session = workbenchSession('defective.prompt.json');
 
   it('shows the problems in the Problems panel with their spec codes', async () => {
     const { page } = session;

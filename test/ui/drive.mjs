@@ -95,3 +95,19 @@ export async function runCommandExpect(page, title, locator, timeout = 20000) {
   await runCommand(page, title);
   await locator.first().waitFor({ timeout });
 }
+
+/**
+ * Mocha hooks for a suite that works in one workbench window: opens it on a fresh copy of the fixture
+ * workspace with `file` open (and the API key entered, when asked), screenshots failures, closes it.
+ * Returns an object whose `page` is set once the window is open.
+ */
+export function workbenchSession(file, { withApiKey = false } = {}) {
+  const s = {};
+  before(async function () {
+    Object.assign(s, await openWorkbench(ui.freshWorkspace(), file));
+    if (withApiKey) await setApiKey(s.page, ui.fake.apiKey);
+  });
+  afterEach(async function () { await screenshotOnFailure(this, s.page); });
+  after(async () => { await s.close?.(); });
+  return s;
+}

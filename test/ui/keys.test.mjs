@@ -1,13 +1,10 @@
 // UI suite: the API key is entered in a password box and never shown.
 import assert from 'node:assert/strict';
 import { ui } from './context.mjs';
-import { openWorkbench, runCommand, screenshotOnFailure } from './drive.mjs';
+import { runCommand, workbenchSession } from './drive.mjs';
 
 describe('API key (DOM)', function () {
-  let session;
-  before(async function () { session = await openWorkbench(ui.freshWorkspace(), 'hello.prompt.json'); });
-  afterEach(async function () { await screenshotOnFailure(this, session?.page); });
-  after(async () => { await session?.close(); });
+  const session = workbenchSession('hello.prompt.json');
 
   it('"Set API Key" asks in a password box and confirms without showing the key', async () => {
     const { page } = session;

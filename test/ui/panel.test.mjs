@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { ui } from './context.mjs';
-import { openFile, openWorkbench, runCommand, screenshotOnFailure, setApiKey } from './drive.mjs';
+import { openFile, runCommand, workbenchSession } from './drive.mjs';
 
 const panel = page => page.frameLocator('iframe.webview').last().frameLocator('iframe#active-frame');
 
@@ -15,13 +15,7 @@ async function waitRun(page, file, status, timeout = 30000) {
 }
 
 describe('response panel (DOM)', function () {
-  let session;
-  before(async function () {
-    session = await openWorkbench(ui.freshWorkspace(), 'hello.prompt.json');
-    await setApiKey(session.page, ui.fake.apiKey);
-  });
-  afterEach(async function () { await screenshotOnFailure(this, session?.page); });
-  after(async () => { await session?.close(); });
+  const session = workbenchSession('hello.prompt.json', { withApiKey: true });
 
   it('streams text, thinking and tool use into the panel', async () => {
     const { page } = session;

@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { ui } from './context.mjs';
-import { openWorkbench, runCommand, screenshotOnFailure, setApiKey } from './drive.mjs';
+import { runCommand, workbenchSession } from './drive.mjs';
 
 const rows = page => page.locator('.part.sidebar .pane-body .monaco-list-row[role="treeitem"]');
 
@@ -15,13 +15,7 @@ async function answer(page, text) {
 }
 
 describe('session resources and rate limits views (DOM)', function () {
-  let session;
-  before(async function () {
-    session = await openWorkbench(ui.freshWorkspace(), 'hello.prompt.json');
-    await setApiKey(session.page, ui.fake.apiKey);
-  });
-  afterEach(async function () { await screenshotOnFailure(this, session?.page); });
-  after(async () => { await session?.close(); });
+  const session = workbenchSession('hello.prompt.json', { withApiKey: true });
 
   it('shows a session\'s resources with icons and descriptions, and attaches a file', async () => {
     const { page } = session;

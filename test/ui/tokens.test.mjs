@@ -2,15 +2,12 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { ui } from './context.mjs';
-import { openWorkbench, runCommand, screenshotOnFailure, setApiKey, tokenItem } from './drive.mjs';
+import { runCommand, setApiKey, tokenItem, workbenchSession } from './drive.mjs';
 
 const counts = () => ui.fake.requests.filter(r => r.path === '/v1/messages/count_tokens').length;
 
 describe('token count in the status bar (DOM)', function () {
-  let session;
-  before(async function () { session = await openWorkbench(ui.freshWorkspace(), 'hello.prompt.json'); });
-  afterEach(async function () { await screenshotOnFailure(this, session?.page); });
-  after(async () => { await session?.close(); });
+  const session = workbenchSession('hello.prompt.json');
 
   it('shows an estimate without a key, then the service count once the key is set', async () => {
     const { page } = session;

@@ -2,15 +2,10 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { ui } from './context.mjs';
-import { openWorkbench, runCommandExpect, screenshotOnFailure } from './drive.mjs';
+import { runCommandExpect, workbenchSession } from './drive.mjs';
 
 describe('workbench (DOM)', function () {
-  let session;
-  before(async function () {
-    session = await openWorkbench(ui.freshWorkspace(), 'hello.prompt.json');
-  });
-  afterEach(async function () { await screenshotOnFailure(this, session?.page); });
-  after(async () => { await session?.close(); });
+  const session = workbenchSession('hello.prompt.json');
 
   it('runs "Promptwright: Show Log" from the command palette and shows the log channel', async () => {
     const { page } = session;

@@ -95,7 +95,10 @@ export class TokenCountScheduler {
     else this.timer = this.clock.setTimeout(run, this.o.debounceMs);
   }
 
-  /** Forget the cache and the last count (another document became active). */
+  /** Forget every cached count (the service or the key changed: old numbers may not apply). */
+  clearCache(): void { this.cache.clear(); }
+
+  /** Forget the in-flight call and the last count (another document became active). */
   reset(): void {
     this.generation++;
     this.clock.clearTimeout(this.timer);
