@@ -18,6 +18,8 @@ const node = {
   bundle: true, platform: 'node', format: 'cjs', target: 'node20',
   // jsonc-parser's UMD main cannot be bundled; its ESM build can
   mainFields: ['module', 'main'],
+  // zod probes `navigator` (for Cloudflare); VS Code's extension host warns on any access to it
+  define: { navigator: 'undefined' },
   sourcemap: !production, sourcesContent: false, minify: production, logLevel: 'warning',
 };
 
@@ -45,7 +47,7 @@ function listTests(dir, suffix) {
 
 const contexts = [
   { ...node, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'], plugins: [schemaPlugin] },
-  { ...node, entryPoints: ['src/cli.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' }, define: { PROMPTWRIGHT_VERSION: JSON.stringify(JSON.parse(fs.readFileSync('package.json', 'utf8')).version) } },
+  { ...node, entryPoints: ['src/cli.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' }, define: { navigator: 'undefined', PROMPTWRIGHT_VERSION: JSON.stringify(JSON.parse(fs.readFileSync('package.json', 'utf8')).version) } },
 ];
 if (fs.existsSync('src/webview/main.ts')) {
   // codicons for the webview (served from dist/webview, inside the panel's localResourceRoots)

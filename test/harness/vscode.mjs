@@ -81,6 +81,7 @@ export async function startCodeServer(o = {}) {
     'telemetry.telemetryLevel': 'off', 'workbench.startupEditor': 'none', 'security.workspace.trust.enabled': false,
     'extensions.autoUpdate': false, 'extensions.autoCheckUpdates': false, 'update.mode': 'none',
     'workbench.tips.enabled': false, 'chat.disableAIFeatures': true, 'workbench.enableExperiments': false,
+    'git.openRepositoryInParentFolders': 'never',
     ...o.userSettings,
   };
   fs.writeFileSync(path.join(state, 'user-data/User/settings.json'), JSON.stringify(settings, null, 2));

@@ -69,6 +69,20 @@ describe('response panel (DOM)', function () {
     assert.match(await p.locator('.block-text').innerText(), /w0 w1 w2/);
   });
 
+  it('20,000 deltas arriving as fast as the fake can send them all reach the panel, in order', async () => {
+    const { page } = session;
+    await openFile(page, 'big.prompt.json');
+    const t0 = Date.now();
+    await runCommand(page, 'Promptwright: Send Request');
+    const p = await waitRun(page, 'big.prompt.json', 'done', 60000);
+    const words = (await p.locator('.block-text').innerText()).trim().split(/\s+/);
+    assert.equal(words.length, 20000);
+    assert.equal(words[0], 'w0');
+    assert.equal(words[19999], 'w19999');
+    assert.ok(words.every((w, i) => w === `w${i}`), 'every delta, in order');
+    console.log(`      (20,000 deltas rendered in ${Date.now() - t0} ms including the round trip)`);
+  });
+
   it('looks at home in a light theme too', async () => {
     const { page } = session;
     await openFile(page, 'chat.prompt.yaml');
