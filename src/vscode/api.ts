@@ -8,7 +8,6 @@ import type { Log } from './log';
 
 /** Builds API clients from the settings and the keys in SecretStorage; shows errors people can act on. */
 export class Api {
-  lastRateLimit: RateLimitInfo | undefined;
   constructor(private readonly config: Config, private readonly keys: Keys, private readonly log: Log) {}
 
   async client(extra: Partial<ClientOptions> = {}): Promise<ApiClient> {
@@ -22,7 +21,7 @@ export class Api {
       maxRetries: this.config.maxRetries,
       streamIdleTimeoutMs: this.config.streamIdleTimeoutSeconds * 1000,
       onLog: l => this.log.info(l),
-      onRateLimit: i => { this.lastRateLimit = i; },
+      onRateLimit: (i: RateLimitInfo) => { if (i.remaining !== undefined) this.log.debug(`rate limit: ${i.remaining} of ${i.limit ?? '?'} requests left until ${i.reset ?? '?'}`); },
       ...extra,
     });
   }
