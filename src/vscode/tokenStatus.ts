@@ -16,6 +16,10 @@ export class TokenStatus implements vscode.Disposable {
   private doc: vscode.TextDocument | undefined;
   private meta: StatusMeta = {};
   private body: Record<string, unknown> | undefined;
+  /** bumped by every refresh: an older one that awaited the key steps aside */
+  private refreshes = 0;
+  /** "Count Tokens" was asked for: whichever refresh runs last carries it out */
+  private explicitPending = false;
   /** the state shown (tests read it) */
   state: CountState = { kind: 'idle' };
   private readonly changed = new vscode.EventEmitter<CountState>();
@@ -67,9 +71,11 @@ export class TokenStatus implements vscode.Disposable {
     void this.refresh(false);
   }
 
-  private async refresh(explicit: boolean): Promise<void> {
+  private async refresh(explicitRequest: boolean): Promise<void> {
     const doc = this.doc;
     if (!doc) return;
+    if (explicitRequest) this.explicitPending = true;
+    const gen = ++this.refreshes;
     const st = this.diagnostics.state(doc) ?? this.diagnostics.validateNow(doc);
     const v = st?.validation;
     const parsesCleanly = v && v.parsed.value !== undefined && !v.parsed.problems.some(p => p.severity === 'error');
@@ -78,9 +84,12 @@ export class TokenStatus implements vscode.Disposable {
     this.meta = body ? { ...(typeof body.model === 'string' ? { model: body.model } : {}), ...(typeof body.max_tokens === 'number' ? { maxTokens: body.max_tokens } : {}) } : this.meta;
     if (!body) { this.scheduler.update(undefined); return; }
     // what may be sent, and whether it can be
-    const reason = !this.config.baseUrl ? 'no-base-url' : !(await this.keys.get('api')) ? 'no-key'
+    const hasKey = !!(await this.keys.get('api'));
+    if (gen !== this.refreshes || doc !== this.doc) return; // a newer refresh took over (and carries any explicit request)
+    const explicit = this.explicitPending;
+    const reason = !this.config.baseUrl ? 'no-base-url' : !hasKey ? 'no-key'
       : explicit ? undefined : !vscode.workspace.isTrusted ? 'untrusted' : !this.config.tokenCountLive ? 'live-off' : undefined;
-    if (doc !== this.doc || body !== this.body) return; // superseded while reading the key
+    this.explicitPending = false;
     if (reason) { this.scheduler.reset(); this.show({ kind: 'estimate', tokens: estimateTokens(body), reason }); return; }
     this.scheduler.update(body, explicit);
   }

@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { Fake } from '../fake/server';
-import { api, useFake, workspaceUri, waitFor } from './helpers';
+import { api, setSetting, useFake, workspaceUri, waitFor } from './helpers';
 
 const counts = (fake: Fake) => fake.requests.filter(r => r.path === '/v1/messages/count_tokens').length;
 
@@ -75,14 +75,17 @@ describe('live token count in the status bar (real extension host)', () => {
 
   it('with live counting off, an estimate marked ≈; "Count Tokens" sends once', async () => {
     const a = await api();
-    await vscode.workspace.getConfiguration('promptwright').update('tokenCount.live', false, vscode.ConfigurationTarget.Global);
-    await waitFor('estimate', () => a.tokens.state.kind === 'estimate', 8000);
-    assert.match(a.tokens.item.text, /≈ \d+ tokens/);
-    const before = counts(fake);
-    await vscode.commands.executeCommand('promptwright.countTokens');
-    await waitFor('explicit count', () => a.tokens.state.kind === 'count', 8000);
-    assert.ok(counts(fake) - before <= 1);
-    await vscode.workspace.getConfiguration('promptwright').update('tokenCount.live', undefined, vscode.ConfigurationTarget.Global);
+    const restoreLive = await setSetting('tokenCount.live', false);
+    try {
+      await waitFor('estimate', () => a.tokens.state.kind === 'estimate', 8000);
+      assert.match(a.tokens.item.text, /≈ \d+ tokens/);
+      const before = counts(fake);
+      await vscode.commands.executeCommand('promptwright.countTokens');
+      await waitFor('explicit count', () => a.tokens.state.kind === 'count', 8000);
+      assert.ok(counts(fake) - before <= 1);
+    } finally {
+      await restoreLive();
+    }
   });
 
   it('without a key: an estimate and a call to action, not an error loop', async () => {
