@@ -341,8 +341,13 @@ function parseEvent(name: string, data: string): StreamEvent | undefined {
     const mid = data.indexOf(TEXT_DELTA_MID, TEXT_DELTA_HEAD.length);
     const index = mid > 0 ? Number(data.slice(TEXT_DELTA_HEAD.length, mid)) : NaN;
     if (Number.isInteger(index)) {
+      const lit = data.slice(mid + TEXT_DELTA_MID.length, -2);
+      // a string literal without escapes is its own text; otherwise JSON decodes the escapes
+      if (lit.length >= 2 && lit.charCodeAt(0) === 34 && lit.charCodeAt(lit.length - 1) === 34 && lit.indexOf('\\') < 0 && lit.indexOf('"', 1) === lit.length - 1) {
+        return { type: 'content_block_delta', index, delta: { type: 'text_delta', text: lit.slice(1, -1) } };
+      }
       try {
-        const text = JSON.parse(data.slice(mid + TEXT_DELTA_MID.length, -2)) as unknown;
+        const text = JSON.parse(lit) as unknown;
         if (typeof text === 'string') return { type: 'content_block_delta', index, delta: { type: 'text_delta', text } };
       } catch { /* not that shape after all: parse it whole */ }
     }

@@ -139,6 +139,11 @@ describe('API client against the fake service', () => {
       assert.equal(m.stop_reason, 'tool_use');
       assert.equal((fake.requests[0]!.body as { stream: boolean }).stream, true);
     });
+    it('text deltas with escapes (quotes, backslashes, newlines, unicode) decode exactly', async () => {
+      const said = 'say "hi"\nthen \\ and \u00e9 — ok';
+      const m = await (await client().streamMessage(req(said))).finalMessage();
+      assert.equal(m.content[0]!.text, `Hello! You said: ${said}`);
+    });
     it('a 529 before the stream starts is retried', async () => {
       fake.fail({ status: 529 });
       const m = await (await client().streamMessage(req('hi'))).finalMessage();
