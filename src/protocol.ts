@@ -2,6 +2,11 @@
 // `vscode` or the DOM here. The webview posts `ready` first; the extension posts nothing before that.
 import type { Message, StreamEvent } from './core/api/types';
 
+// The webview imports this module only: the event and message shapes, and the accumulator that turns
+// events into a message (pure code, the same the API client uses, so both sides agree exactly).
+export type { ContentBlock, Message, StreamEvent } from './core/api/types';
+export { MessageAccumulator } from './core/api/accumulator';
+
 export interface ErrorInfo {
   /** `error.type` (or connection_error, idle_timeout, aborted, …) */
   type: string;

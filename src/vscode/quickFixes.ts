@@ -8,7 +8,7 @@ export class QuickFixes implements vscode.CodeActionProvider {
   constructor(private readonly diagnostics: RequestDiagnostics) {}
 
   provideCodeActions(doc: vscode.TextDocument, _range: vscode.Range, ctx: vscode.CodeActionContext): vscode.CodeAction[] {
-    const state = this.diagnostics.state(doc) ?? this.diagnostics.validateNow(doc);
+    const state = this.diagnostics.current(doc);
     if (!state) return [];
     const actions: vscode.CodeAction[] = [];
     const text = doc.getText();

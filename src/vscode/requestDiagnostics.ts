@@ -47,6 +47,11 @@ export class RequestDiagnostics implements vscode.Disposable {
     return s && s.version === doc.version ? s : undefined;
   }
 
+  /** The validation of the document as it is now: the stored one if current, else validated now. */
+  current(doc: vscode.TextDocument): DocumentState | undefined {
+    return this.state(doc) ?? this.validateNow(doc);
+  }
+
   /** Validates now (used by commands and tests) and returns the state. */
   validateNow(doc: vscode.TextDocument): DocumentState | undefined {
     if (!isRequestFile(doc, this.config)) { this.forget(doc.uri); return undefined; }

@@ -53,7 +53,7 @@ export class Runner implements vscode.Disposable {
     }
     let body = bodyOverride;
     if (!body) {
-      const st = this.diagnostics.validateNow(doc);
+      const st = this.diagnostics.current(doc);
       const v = st?.validation;
       const value = v?.parsed.value;
       if (!v || !value || typeof value !== 'object' || Array.isArray(value)) {
@@ -84,7 +84,6 @@ export class Runner implements vscode.Disposable {
       const first = firstToken !== undefined && view.timings.firstTokenMs === undefined ? (view.timings.firstTokenMs = firstToken) : undefined;
       this.panel.post({ type: 'events', runId, events, ...(first !== undefined ? { firstTokenMs: first } : {}) });
     });
-    let stream: Awaited<ReturnType<Awaited<ReturnType<Api['client']>>['streamMessage']>> | undefined;
     try {
       const client = await this.api.client({
         onRetry: e => {
@@ -92,7 +91,7 @@ export class Runner implements vscode.Disposable {
           this.panel.post({ type: 'retry', runId, retry: { inMs: e.delayMs, attempt: e.attempt, maxAttempts: e.maxAttempts, error, at: Date.now() } });
         },
       });
-      stream = await client.streamMessage(body, { signal: ctl.signal });
+      const stream = await client.streamMessage(body, { signal: ctl.signal });
       view.requestId = stream.requestId;
       for await (const ev of stream) {
         if (firstToken === undefined && ev.type === 'content_block_delta') firstToken = Date.now() - t0;

@@ -10,17 +10,26 @@ export class Keys implements vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<KeyKind>();
   readonly onDidChange = this.changed.event;
   private readonly sub: vscode.Disposable;
+  /** read once per change: every token count and request asks for the key */
+  private readonly cache = new Map<KeyKind, Promise<string | undefined>>();
 
   constructor(private readonly secrets: vscode.SecretStorage, private readonly log: Log) {
     this.sub = secrets.onDidChange(e => {
-      for (const k of ['api', 'admin'] as const) if (e.key === STORAGE_KEY[k]) this.changed.fire(k);
+      for (const k of ['api', 'admin'] as const) if (e.key === STORAGE_KEY[k]) { this.cache.delete(k); this.changed.fire(k); }
     });
   }
 
-  async get(kind: KeyKind): Promise<string | undefined> {
-    const v = await this.secrets.get(STORAGE_KEY[kind]);
-    this.log.addSecret(v); // whatever happens, the log never shows it
-    return v || undefined;
+  get(kind: KeyKind): Promise<string | undefined> {
+    let p = this.cache.get(kind);
+    if (!p) {
+      p = Promise.resolve(this.secrets.get(STORAGE_KEY[kind])).then(v => {
+        this.log.addSecret(v); // whatever happens, the log never shows it
+        return v || undefined;
+      });
+      p.catch(() => this.cache.delete(kind));
+      this.cache.set(kind, p);
+    }
+    return p;
   }
 
   /** Asks for the key in a password box and stores it. */
@@ -39,12 +48,16 @@ export class Keys implements vscode.Disposable {
 
   async set(kind: KeyKind, value: string): Promise<void> {
     this.log.addSecret(value);
+    this.cache.delete(kind);
     await this.secrets.store(STORAGE_KEY[kind], value);
+    this.cache.delete(kind);
     this.log.info(`${LABEL[kind]} set`);
   }
 
   async clear(kind: KeyKind): Promise<void> {
+    this.cache.delete(kind);
     await this.secrets.delete(STORAGE_KEY[kind]);
+    this.cache.delete(kind);
     this.log.info(`${LABEL[kind]} cleared`);
     void vscode.window.showInformationMessage(`Promptwright: ${LABEL[kind]} cleared.`);
   }

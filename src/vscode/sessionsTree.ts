@@ -20,10 +20,6 @@ type Node =
   | { kind: 'group'; owner: string; group: GroupView }
   | { kind: 'limiter'; label: string; description: string };
 
-function errorText(e: unknown): string {
-  return describeError(e);
-}
-
 /** The "Session Resources" view: session ids the author added, their resources a page at a time. */
 export class SessionsTree implements vscode.TreeDataProvider<Node>, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<Node | undefined>();
@@ -145,9 +141,9 @@ export class SessionsTree implements vscode.TreeDataProvider<Node>, vscode.Dispo
       }
       case 'error': {
         const e = n.error as PromptwrightError;
-        const it = new vscode.TreeItem(errorText(n.error), vscode.TreeItemCollapsibleState.None);
+        const it = new vscode.TreeItem(describeError(n.error), vscode.TreeItemCollapsibleState.None);
         it.iconPath = new vscode.ThemeIcon('error', new vscode.ThemeColor('errorForeground'));
-        it.tooltip = `${errorText(n.error)}\n\n${e?.action === 'set-api-key' || (e instanceof ApiError && e.status === 401) ? 'Run "Promptwright: Set API Key".' : e instanceof ApiError && e.status === 403 ? 'The key lacks the scope this needs, or this needs an Admin API key.' : 'Click to retry.'}`;
+        it.tooltip = `${describeError(n.error)}\n\n${e?.action === 'set-api-key' || (e instanceof ApiError && e.status === 401) ? 'Run "Promptwright: Set API Key".' : e instanceof ApiError && e.status === 403 ? 'The key lacks the scope this needs, or this needs an Admin API key.' : 'Click to retry.'}`;
         it.contextValue = 'error';
         it.command = e?.action === 'set-api-key' || (e instanceof ApiError && e.status === 401)
           ? { command: 'promptwright.setApiKey', title: 'Set API Key' }
@@ -274,7 +270,7 @@ export class RateLimitsTree implements vscode.TreeDataProvider<Node>, vscode.Dis
       }
       case 'limiter': { const it = new vscode.TreeItem(n.label); it.description = n.description; it.iconPath = new vscode.ThemeIcon('symbol-number'); return it; }
       case 'error': {
-        const it = new vscode.TreeItem(errorText(n.error));
+        const it = new vscode.TreeItem(describeError(n.error));
         it.iconPath = new vscode.ThemeIcon('error', new vscode.ThemeColor('errorForeground'));
         const e = n.error as PromptwrightError;
         it.command = e?.action === 'set-admin-key' || (e instanceof ApiError && (e.status === 401 || e.status === 403)) ? { command: 'promptwright.setAdminApiKey', title: 'Set Admin API Key' } : { command: 'promptwright.refreshRateLimits', title: 'Retry' };

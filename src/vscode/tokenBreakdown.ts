@@ -25,7 +25,7 @@ export class TokenBreakdown implements vscode.CodeLensProvider, vscode.Disposabl
     const ed = vscode.window.activeTextEditor;
     if (!ed || !isRequestFile(ed.document, this.config)) { void vscode.window.showInformationMessage('Promptwright: open a request file to see where its tokens go.'); return undefined; }
     const doc = ed.document;
-    const st = this.diagnostics.state(doc) ?? this.diagnostics.validateNow(doc);
+    const st = this.diagnostics.current(doc);
     const body = st?.validation.parsed.value;
     if (!body || typeof body !== 'object' || Array.isArray(body) || st.validation.parsed.problems.some(p => p.severity === 'error')) {
       void vscode.window.showWarningMessage('Promptwright: fix the syntax errors first; the breakdown needs a request that parses.');

@@ -76,7 +76,7 @@ export class TokenStatus implements vscode.Disposable {
     if (!doc) return;
     if (explicitRequest) this.explicitPending = true;
     const gen = ++this.refreshes;
-    const st = this.diagnostics.state(doc) ?? this.diagnostics.validateNow(doc);
+    const st = this.diagnostics.current(doc);
     const v = st?.validation;
     const parsesCleanly = v && v.parsed.value !== undefined && !v.parsed.problems.some(p => p.severity === 'error');
     const body = parsesCleanly && typeof v.parsed.value === 'object' && v.parsed.value !== null && !Array.isArray(v.parsed.value) ? (v.parsed.value as Record<string, unknown>) : undefined;

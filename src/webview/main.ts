@@ -1,8 +1,6 @@
 // The response panel's script. It talks to the extension only through the typed protocol, builds every
 // node with textContent (model output is never parsed as HTML), and applies event batches once per frame.
-import { MessageAccumulator } from '../core/api/accumulator';
-import type { ContentBlock, Message, StreamEvent } from '../core/api/types';
-import type { Action, FromWebview, RunView, ToWebview } from '../protocol';
+import { MessageAccumulator, type Action, type ContentBlock, type FromWebview, type Message, type RunView, type StreamEvent, type ToWebview } from '../protocol';
 import { inline, link, renderMarkdown } from './markdown';
 
 interface VsCodeApi { postMessage(m: FromWebview): void; getState(): unknown; setState(s: unknown): void }

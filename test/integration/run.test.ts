@@ -9,6 +9,11 @@ async function writeRequest(name: string, text: string): Promise<vscode.Uri> {
   await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(text));
   return uri;
 }
+/** Writes a request file, makes it the active editor, and sends it (resolves when the run ends). */
+async function send(name: string, text: string): Promise<void> {
+  await vscode.window.showTextDocument(await writeRequest(name, text));
+  await vscode.commands.executeCommand('promptwright.sendRequest');
+}
 const req = (content: string) => JSON.stringify({ model: 'model-opus-4-7', max_tokens: 100, messages: [{ role: 'user', content }] }, null, 2);
 
 describe('Send Request (real extension host)', () => {
@@ -18,9 +23,7 @@ describe('Send Request (real extension host)', () => {
 
   it('streams text, thinking and tool use into the run, with request-id and timings', async () => {
     const a = await api();
-    const uri = await writeRequest('run1.prompt.json', req('Weather? #thinking #tool'));
-    await vscode.window.showTextDocument(uri);
-    await vscode.commands.executeCommand('promptwright.sendRequest');
+    await send('run1.prompt.json', req('Weather? #thinking #tool'));
     const run = a.runner.current!;
     assert.equal(run.view.outcome, 'done');
     assert.deepEqual(run.message!.content.map(b => b.type), ['thinking', 'text', 'tool_use']);
@@ -52,9 +55,7 @@ describe('Send Request (real extension host)', () => {
 
   it('an error event mid-stream keeps the partial text and reports the error', async () => {
     const a = await api();
-    const uri = await writeRequest('run2.prompt.json', req('go #error #long=50'));
-    await vscode.window.showTextDocument(uri);
-    await vscode.commands.executeCommand('promptwright.sendRequest');
+    await send('run2.prompt.json', req('go #error #long=50'));
     const run = a.runner.current!;
     assert.equal(run.view.outcome, 'error');
     assert.equal(run.view.error!.type, 'overloaded_error');

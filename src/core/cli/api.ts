@@ -9,8 +9,7 @@ import { decodeUtf8 } from './files';
 import type { CliIo } from './main';
 
 /** The client from environment variables (the CLI has no SecretStorage). */
-export function clientFromEnv(env: Record<string, string | undefined>, signal?: AbortSignal): ApiClient {
-  void signal;
+export function clientFromEnv(env: Record<string, string | undefined>): ApiClient {
   return new ApiClient({
     baseUrl: env.PROMPTWRIGHT_BASE_URL ?? '',
     ...(env.PROMPTWRIGHT_API_KEY ? { apiKey: env.PROMPTWRIGHT_API_KEY } : {}),

@@ -52,8 +52,8 @@ function yamlEdits(text: string, parsed: Parsed, fix: FixData): TextEdit[] {
     const val = parsed.locate(fix.path);
     if (!key || !val) return wholeDocument(text, fix);
     const before = text.slice(lineStart(text, key.start), key.start);
-    if (before.trim() !== '' && before.trim() !== '-') return wholeDocument(text, fix); // flow style: let the library do it
-    if (before.trim() === '-') return wholeDocument(text, fix);
+    // flow style, or the first key of a list item: let the library do it
+    if (before.trim() !== '') return wholeDocument(text, fix);
     return [{ start: lineStart(text, key.start), end: lineEndIncl(text, Math.max(val.end - 1, key.end)), newText: '' }];
   }
   // insert-property into a block mapping: a new line after the mapping's last pair, at its indentation

@@ -262,11 +262,7 @@ export function locateJson(text: string, path: Path, key = false): Span | undefi
 function parseYaml(text: string): Parsed {
   const problems: Problem[] = [];
   const docs = YAML.parseAllDocuments(text, { uniqueKeys: true, merge: true, prettyErrors: false, strict: true });
-  const list = Array.isArray(docs) ? docs : [];
-  if (!Array.isArray(docs)) {
-    // an empty stream
-    return { format: 'yaml', value: undefined, problems, locate: () => undefined };
-  }
+  const list = (Array.isArray(docs) ? docs : []) as YAML.Document.Parsed[]; // an empty stream has no documents
   const doc = list[0];
   for (const extra of list.slice(1)) {
     const r = extra.range;

@@ -20,7 +20,7 @@ export function checkRules(body: unknown, ctx: RuleContext): PathProblem[] {
   const out: PathProblem[] = [];
   if (!isObj(body)) return out;
   const model = typeof body.model === 'string' ? body.model : undefined;
-  const info = model !== undefined ? modelRules(model, body, ctx, out) : undefined;
+  const info = model !== undefined ? modelRules(model, ctx, out) : undefined;
   messageRules(body, info, out);
   if (info) effortAndThinking(body, info, out);
   samplingRules(body, info, out);
@@ -30,7 +30,7 @@ export function checkRules(body: unknown, ctx: RuleContext): PathProblem[] {
   return out;
 }
 
-function modelRules(model: string, body: Obj, ctx: RuleContext, out: PathProblem[]): ModelInfo | undefined {
+function modelRules(model: string, ctx: RuleContext, out: PathProblem[]): ModelInfo | undefined {
   const { info, match } = lookupModel(model);
   const replace = (why: string): FixData[] => CURRENT_MODELS.map(m => ({ kind: 'replace-value', title: `Use ${m}${why}`, path: ['model'], value: m }));
   if (!info) {
@@ -51,7 +51,6 @@ function modelRules(model: string, body: Obj, ctx: RuleContext, out: PathProblem
   if (match === 'dated' && info.base) {
     out.push({ path: ['model'], anchor: 'value', severity: 'hint', code: 'doc1§2.1-model', message: `Dated id not listed in the spec; checked with the rules of ${info.base}.` });
   }
-  void body;
   return info;
 }
 

@@ -145,56 +145,44 @@ export const WebSearchToolResultBlock = obj({
   cache_control: cache, caller: Caller.optional(),
 }).describe('Web search results (§2.4).');
 
-export const WebFetchToolResultBlock = obj({
-  type: lit('web_fetch_tool_result'), tool_use_id: toolUseId,
-  content: byType('web fetch result', [
-    errorOf('web_fetch_tool_result_error', WEB_FETCH_ERRORS),
-    obj({ type: lit('web_fetch_result'), content: DocumentBlock, url: d(z.string(), 'The fetched URL.'), retrieved_at: d(z.string(), 'When it was fetched (ISO 8601).').nullable().optional() }),
-  ] as const, 'The fetched document, or an error.'),
-  cache_control: cache, caller: Caller.optional(),
-}).describe('Web fetch result (§2.4).');
+/** A server tool result block: `tool_use_id`, and `content` picked by its `type` (a result or an error). */
+const resultBlock = <T extends readonly [Branch, ...Branch[]]>(type: string, what: string, branches: T, contentDesc: string, desc: string, extra: z.ZodRawShape = {}) =>
+  obj({ type: lit(type), tool_use_id: toolUseId, content: byType(what, branches, contentDesc), cache_control: cache, ...extra }).describe(desc);
+
+export const WebFetchToolResultBlock = resultBlock('web_fetch_tool_result', 'web fetch result', [
+  errorOf('web_fetch_tool_result_error', WEB_FETCH_ERRORS),
+  obj({ type: lit('web_fetch_result'), content: DocumentBlock, url: d(z.string(), 'The fetched URL.'), retrieved_at: d(z.string(), 'When it was fetched (ISO 8601).').nullable().optional() }),
+] as const, 'The fetched document, or an error.', 'Web fetch result (§2.4).', { caller: Caller.optional() });
 
 const outputFile = (type: string) => obj({ type: lit(type), file_id: d(z.string(), 'Id of an output file.') });
 const returnCode = d(z.number().int(), 'Process exit code.');
-export const CodeExecutionToolResultBlock = obj({
-  type: lit('code_execution_tool_result'), tool_use_id: toolUseId,
-  content: byType('code execution result', [
-    errorOf('code_execution_tool_result_error', CODE_EXECUTION_ERRORS),
-    obj({ type: lit('code_execution_result'), content: z.array(outputFile('code_execution_output')), return_code: returnCode, stderr: z.string(), stdout: z.string() }),
-    obj({ type: lit('encrypted_code_execution_result'), content: z.array(outputFile('code_execution_output')), encrypted_stdout: z.string(), return_code: returnCode, stderr: z.string() }),
-  ] as const, 'The execution result, or an error.'),
-  cache_control: cache,
-}).describe('Code execution result (§2.4).');
+/** `<prefix>_result`: output files, return code, stderr and stdout (code and bash execution). */
+const executionResult = (prefix: string) =>
+  obj({ type: lit(`${prefix}_result`), content: z.array(outputFile(`${prefix}_output`)), return_code: returnCode, stderr: z.string(), stdout: z.string() });
 
-export const BashCodeExecutionToolResultBlock = obj({
-  type: lit('bash_code_execution_tool_result'), tool_use_id: toolUseId,
-  content: byType('bash execution result', [
-    errorOf('bash_code_execution_tool_result_error', BASH_ERRORS),
-    obj({ type: lit('bash_code_execution_result'), content: z.array(outputFile('bash_code_execution_output')), return_code: returnCode, stderr: z.string(), stdout: z.string() }),
-  ] as const, 'The bash result, or an error.'),
-  cache_control: cache,
-}).describe('Bash code execution result (§2.4).');
+export const CodeExecutionToolResultBlock = resultBlock('code_execution_tool_result', 'code execution result', [
+  errorOf('code_execution_tool_result_error', CODE_EXECUTION_ERRORS),
+  executionResult('code_execution'),
+  obj({ type: lit('encrypted_code_execution_result'), content: z.array(outputFile('code_execution_output')), encrypted_stdout: z.string(), return_code: returnCode, stderr: z.string() }),
+] as const, 'The execution result, or an error.', 'Code execution result (§2.4).');
+
+export const BashCodeExecutionToolResultBlock = resultBlock('bash_code_execution_tool_result', 'bash execution result', [
+  errorOf('bash_code_execution_tool_result_error', BASH_ERRORS),
+  executionResult('bash_code_execution'),
+] as const, 'The bash result, or an error.', 'Bash code execution result (§2.4).');
 
 const optNum = z.number().int().nullable().optional();
-export const TextEditorCodeExecutionToolResultBlock = obj({
-  type: lit('text_editor_code_execution_tool_result'), tool_use_id: toolUseId,
-  content: byType('text editor result', [
-    errorOf('text_editor_code_execution_tool_result_error', TEXT_EDITOR_ERRORS, { error_message: z.string().nullable().optional() }),
-    obj({ type: lit('text_editor_code_execution_view_result'), content: z.string(), file_type: z.enum(['text', 'image', 'pdf']), num_lines: optNum, start_line: optNum, total_lines: optNum }),
-    obj({ type: lit('text_editor_code_execution_create_result'), is_file_update: z.boolean() }),
-    obj({ type: lit('text_editor_code_execution_str_replace_result'), lines: z.array(z.string()).nullable().optional(), new_lines: optNum, new_start: optNum, old_lines: optNum, old_start: optNum }),
-  ] as const, 'View, create or str-replace result, or an error.'),
-  cache_control: cache,
-}).describe('Text editor code execution result (§2.4).');
+export const TextEditorCodeExecutionToolResultBlock = resultBlock('text_editor_code_execution_tool_result', 'text editor result', [
+  errorOf('text_editor_code_execution_tool_result_error', TEXT_EDITOR_ERRORS, { error_message: z.string().nullable().optional() }),
+  obj({ type: lit('text_editor_code_execution_view_result'), content: z.string(), file_type: z.enum(['text', 'image', 'pdf']), num_lines: optNum, start_line: optNum, total_lines: optNum }),
+  obj({ type: lit('text_editor_code_execution_create_result'), is_file_update: z.boolean() }),
+  obj({ type: lit('text_editor_code_execution_str_replace_result'), lines: z.array(z.string()).nullable().optional(), new_lines: optNum, new_start: optNum, old_lines: optNum, old_start: optNum }),
+] as const, 'View, create or str-replace result, or an error.', 'Text editor code execution result (§2.4).');
 
-export const ToolSearchToolResultBlock = obj({
-  type: lit('tool_search_tool_result'), tool_use_id: toolUseId,
-  content: byType('tool search result', [
-    errorOf('tool_search_tool_result_error', TOOL_SEARCH_ERRORS),
-    obj({ type: lit('tool_search_tool_search_result'), tool_references: z.array(ToolReferenceBlock) }),
-  ] as const, 'Tool references found, or an error.'),
-  cache_control: cache,
-}).describe('Tool search result (§2.4).');
+export const ToolSearchToolResultBlock = resultBlock('tool_search_tool_result', 'tool search result', [
+  errorOf('tool_search_tool_result_error', TOOL_SEARCH_ERRORS),
+  obj({ type: lit('tool_search_tool_search_result'), tool_references: z.array(ToolReferenceBlock) }),
+] as const, 'Tool references found, or an error.', 'Tool search result (§2.4).');
 
 export const ContainerUploadBlock = obj({ type: lit('container_upload'), file_id: d(z.string(), 'File placed in the container\'s input directory.'), cache_control: cache }).describe('Upload a file into the code execution container (§2.4).');
 

@@ -131,7 +131,7 @@ export class TokenCountScheduler {
     }
   }
 
-  /** Tells the state a retry wait began (from the client's onRetry), unless a newer update superseded it. */
+  /** Tells the state a retry wait began (from the client's onRetry, for the call in flight). */
   retrying(inMs: number, why: string): void {
     this.o.onState({ kind: 'retrying', inMs, why, ...(this.last !== undefined ? { previous: this.last } : {}) });
   }
