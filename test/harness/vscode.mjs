@@ -17,6 +17,18 @@ const CS_DIR = path.join(CACHE, `cs-${CODE_SERVER_VERSION}`);
 const CS_BIN = path.join(CS_DIR, 'node_modules', '.bin', 'code-server');
 
 const t0 = Date.now();
+
+/**
+ * The environment for the tools the harness installs and starts. npm passes its own settings to the
+ * scripts it runs as npm_* variables; the nested npm that installs code-server would read them as its
+ * config, so code-server's install script saw the outer npm's user agent ("node/v20") and refused to
+ * install. Node 24 goes first on PATH, and nothing of the outer npm is passed on.
+ */
+export function toolEnv(extra = {}) {
+  const env = {};
+  for (const [k, v] of Object.entries(process.env)) if (!/^npm_/i.test(k) && k !== 'NODE' && k !== 'INIT_CWD') env[k] = v;
+  return { ...env, PATH: `${path.join(N24, 'bin')}:${process.env.PATH}`, ...extra };
+}
 export const log = (...a) => console.log(`[harness ${((Date.now() - t0) / 1000).toFixed(1)}s]`, ...a);
 
 function run(cmd, args, opts = {}) {
@@ -50,7 +62,7 @@ export function ensureInstalled() {
   if (!fs.existsSync(marker)) {
     log(`npm install code-server@${CODE_SERVER_VERSION} (once; builds native modules, ~2-4 min)`);
     fs.rmSync(CS_DIR, { recursive: true, force: true });
-    const env = { ...process.env, PATH: `${path.join(N24, 'bin')}:${process.env.PATH}`, npm_config_nodedir: N24 };
+    const env = toolEnv({ npm_config_nodedir: N24 });
     run('npm', ['install', '--prefix', CS_DIR, '--no-audit', '--no-fund', '--loglevel=error', '--foreground-scripts', `code-server@${CODE_SERVER_VERSION}`], { env, quiet: true });
     fs.writeFileSync(marker, new Date().toISOString());
   }
@@ -86,7 +98,7 @@ export async function startCodeServer(o = {}) {
   };
   fs.writeFileSync(path.join(state, 'user-data/User/settings.json'), JSON.stringify(settings, null, 2));
   fs.writeFileSync(path.join(state, 'config.yaml'), 'auth: none\n');
-  const env = { ...process.env, PATH: `${path.join(N24, 'bin')}:${process.env.PATH}`, XDG_CONFIG_HOME: path.join(state, 'xdg-config'), XDG_DATA_HOME: path.join(state, 'xdg-data'), ...o.env };
+  const env = { ...toolEnv(), XDG_CONFIG_HOME: path.join(state, 'xdg-config'), XDG_DATA_HOME: path.join(state, 'xdg-data'), ...o.env };
   const common = ['--config', path.join(state, 'config.yaml'), '--user-data-dir', path.join(state, 'user-data'), '--extensions-dir', path.join(state, 'extensions')];
   if (o.vsix) run(CS_BIN, [...common, '--install-extension', o.vsix, '--force'], { env, quiet: true });
   const args = [...common, '--bind-addr', `127.0.0.1:${port}`, '--auth', 'none', '--disable-telemetry', '--disable-update-check',
