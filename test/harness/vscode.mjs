@@ -98,7 +98,9 @@ export async function startCodeServer(o = {}) {
   };
   fs.writeFileSync(path.join(state, 'user-data/User/settings.json'), JSON.stringify(settings, null, 2));
   fs.writeFileSync(path.join(state, 'config.yaml'), 'auth: none\n');
-  const env = { ...toolEnv(), XDG_CONFIG_HOME: path.join(state, 'xdg-config'), XDG_DATA_HOME: path.join(state, 'xdg-data'), ...o.env };
+  // code-server reads PORT itself and would listen there instead of on --bind-addr
+  const { PORT: _port, ...inherited } = toolEnv();
+  const env = { ...inherited, XDG_CONFIG_HOME: path.join(state, 'xdg-config'), XDG_DATA_HOME: path.join(state, 'xdg-data'), ...o.env };
   const common = ['--config', path.join(state, 'config.yaml'), '--user-data-dir', path.join(state, 'user-data'), '--extensions-dir', path.join(state, 'extensions')];
   if (o.vsix) run(CS_BIN, [...common, '--install-extension', o.vsix, '--force'], { env, quiet: true });
   const args = [...common, '--bind-addr', `127.0.0.1:${port}`, '--auth', 'none', '--disable-telemetry', '--disable-update-check',
