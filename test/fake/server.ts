@@ -148,6 +148,7 @@ export async function startFake(opts: FakeOptions = {}): Promise<Fake> {
       for (const k of Object.keys(body)) if (!COUNT_FIELDS.has(k)) return error(res, 400, `${k}: Extra inputs are not permitted`);
       const b = body as Record<string, unknown>;
       if (!Array.isArray(b.messages)) return error(res, 400, 'messages: Field required');
+      if (!b.messages.length) return error(res, 400, 'messages: at least one message is required');
       if (typeof b.model !== 'string') return error(res, 400, 'model: Field required');
       return send(res, 200, { input_tokens: countTokens(b) });
     }
@@ -156,6 +157,7 @@ export async function startFake(opts: FakeOptions = {}): Promise<Fake> {
       if (!b || !Array.isArray(b.messages) || typeof b.model !== 'string' || typeof b.max_tokens !== 'number') {
         return error(res, 400, 'max_tokens, messages and model are required');
       }
+      if (!b.messages.length) return error(res, 400, 'messages: at least one message is required');
       if (b.model.includes('3-haiku-2024')) return error(res, 404, `model: ${b.model} has been retired`, 'not_found_error');
       const plan = planReply(b);
       if (b.stream === true) return stream(res, plan, opts.eventDelayMs ?? 0);

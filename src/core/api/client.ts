@@ -2,6 +2,7 @@
 // x-api-key, vendor-version, content-type for bodies, vendor-beta when configured. Every call takes an
 // AbortSignal, follows the retry rules (retry.ts), and throws typed errors that carry the request-id.
 import { request, type Dispatcher } from 'undici';
+import { pickCountFields } from '../request/count';
 import { MessageAccumulator } from './accumulator';
 import { AbortedError, ApiError, ConfigError, ConnectionError, StreamError, TimeoutError } from './errors';
 import { withRetry, type RetryEvent } from './retry';
@@ -10,8 +11,6 @@ import type { Message, Page, RateLimitEntry, RateLimitInfo, SessionResource, Str
 
 export const API_VERSION = '2023-06-01';
 export const SESSIONS_BETA = 'managed-agents-2026-04-01';
-/** The fields POST /v1/messages/count_tokens takes (doc1 §4.2). */
-export const COUNT_FIELDS = ['messages', 'model', 'system', 'thinking', 'tools', 'cache_control'] as const;
 
 export interface ClientOptions {
   baseUrl: string;
@@ -187,12 +186,6 @@ export class ApiClient {
     try { text = await res.body.text(); } catch { /* keep what we have */ }
     throw apiErrorFrom(res.statusCode, text, h, requestId);
   }
-}
-
-export function pickCountFields(body: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const k of COUNT_FIELDS) if (body[k] !== undefined) out[k] = body[k];
-  return out;
 }
 
 function flatHeaders(h: Record<string, string | string[] | undefined>): Record<string, string> {

@@ -7,8 +7,21 @@ import type { FixData, Format, Path } from './types';
 
 export interface TextEdit { start: number; end: number; newText: string }
 
-export function fixEdits(text: string, format: Format, parsed: Parsed, fix: FixData): TextEdit[] {
+/** A fix that is a change of the file (all but `add-beta`, which changes a setting). */
+export type EditFix = Exclude<FixData, { kind: 'add-beta' }>;
+
+export function fixEdits(text: string, format: Format, parsed: Parsed, fix: EditFix): TextEdit[] {
+  if (fix.kind === 'rename-property') return renameKey(text, format, parsed, fix);
   return format === 'json' ? jsonEdits(text, fix) : yamlEdits(text, parsed, fix);
+}
+
+/** Replaces the key's text only: the value, comments and layout stay. */
+function renameKey(text: string, format: Format, parsed: Parsed, fix: Extract<FixData, { kind: 'rename-property' }>): TextEdit[] {
+  const span = parsed.locate(fix.path, true);
+  if (!span) return [];
+  const plain = /^[A-Za-z_][A-Za-z0-9_-]*$/.test(fix.key);
+  const newText = format === 'json' || !plain ? JSON.stringify(fix.key) : fix.key;
+  return [{ start: span.start, end: span.end, newText }];
 }
 
 /** Indentation used by the file (first indented line), for inserted text. */
@@ -19,7 +32,7 @@ export function detectIndent(text: string): { insertSpaces: boolean; tabSize: nu
   return ws.startsWith('\t') ? { insertSpaces: false, tabSize: 1 } : { insertSpaces: true, tabSize: Math.min(ws.length, 8) };
 }
 
-function jsonEdits(text: string, fix: FixData): TextEdit[] {
+function jsonEdits(text: string, fix: Exclude<EditFix, { kind: 'rename-property' }>): TextEdit[] {
   const eol = text.includes('\r\n') ? '\r\n' : '\n';
   const formattingOptions = { ...detectIndent(text), eol };
   const path = fix.kind === 'insert-property' ? [...fix.path, fix.key] : fix.path;
@@ -41,7 +54,7 @@ export function yamlInline(value: unknown): string {
   return s;
 }
 
-function yamlEdits(text: string, parsed: Parsed, fix: FixData): TextEdit[] {
+function yamlEdits(text: string, parsed: Parsed, fix: Exclude<EditFix, { kind: 'rename-property' }>): TextEdit[] {
   if (fix.kind === 'replace-value') {
     const span = parsed.locate(fix.path);
     if (!span) return wholeDocument(text, fix);
@@ -79,7 +92,7 @@ function trimEndWs(text: string, start: number, end: number): number {
 }
 
 /** Fallback: change the document through the yaml library (comments are kept) and replace the text. */
-function wholeDocument(text: string, fix: FixData): TextEdit[] {
+function wholeDocument(text: string, fix: Exclude<EditFix, { kind: 'rename-property' }>): TextEdit[] {
   const doc = YAML.parseDocument(text);
   const path: Path = fix.kind === 'insert-property' ? [...fix.path, fix.key] : fix.path;
   if (fix.kind === 'remove-property') doc.deleteIn(path);

@@ -1,15 +1,30 @@
-// zod issues -> problems with a path, an anchor and a message that names the real problem.
+// zod issues -> problems with a path, an anchor, a rule name and a message that names the real problem.
 import type { z } from 'zod';
+import { BETA_BLOCK_TYPES, BETA_TOOL_TYPES } from './betas';
+import { closest } from './models';
+import type { RuleContext } from './rules';
 import { describe } from './schema';
-import type { FixData, Path, PathProblem } from './types';
+import type { FixData, Path, PathProblem, RuleId } from './types';
 
 type Issue = z.core.$ZodIssue;
+type Schema = z.core.$ZodType;
 
 /** Default values inserted by the "add missing field" quick fix. */
 const DEFAULTS: Record<string, unknown> = {
-  model: 'model-opus-4-7', max_tokens: 1024, messages: [{ role: 'user', content: '' }], role: 'user', content: '',
-  text: '', name: 'tool_name', input_schema: { type: 'object', properties: {} }, tool_use_id: '', id: '', input: {},
-  type: 'ephemeral', budget_tokens: 1024, source: { type: 'text', media_type: 'text/plain', data: '' },
+  model: 'model-opus-4-7',
+  max_tokens: 1024,
+  messages: [{ role: 'user', content: '' }],
+  role: 'user',
+  content: '',
+  text: '',
+  name: 'tool_name',
+  input_schema: { type: 'object', properties: {} },
+  tool_use_id: '',
+  id: '',
+  input: {},
+  type: 'ephemeral',
+  budget_tokens: 1024,
+  source: { type: 'text', media_type: 'text/plain', data: '' },
 };
 
 export function getAt(value: unknown, path: Path): unknown {
@@ -28,88 +43,256 @@ const fieldName = (path: Path) => {
 
 function expectedText(expected: string): string {
   switch (expected) {
-    case 'object': return 'an object';
-    case 'array': return 'an array';
-    case 'int': return 'an integer';
-    case 'number': return 'a number';
-    case 'string': return 'a string';
-    case 'boolean': return 'true or false';
-    case 'null': return 'null';
-    default: return expected;
+    case 'object':
+      return 'an object';
+    case 'array':
+      return 'an array';
+    case 'int':
+      return 'an integer';
+    case 'number':
+      return 'a number';
+    case 'string':
+      return 'a string';
+    case 'boolean':
+      return 'true or false';
+    case 'null':
+      return 'null';
+    default:
+      return expected;
   }
 }
 
 function defaultFor(key: string, expected: string): unknown {
   if (key in DEFAULTS) return DEFAULTS[key];
-  return expected === 'number' || expected === 'int' ? 0 : expected === 'array' ? [] : expected === 'object' ? {} : expected === 'boolean' ? false : '';
+  if (expected === 'number' || expected === 'int') return 0;
+  if (expected === 'array') return [];
+  if (expected === 'object') return {};
+  return expected === 'boolean' ? false : '';
 }
 
-/** Converts the issues of one safeParse into problems; `root` is the value that was parsed. */
-export function issuesToProblems(issues: readonly Issue[], root: unknown, section: (path: Path) => string): PathProblem[] {
-  const out: PathProblem[] = [];
-  for (const iss of issues) convert(iss, iss.path as Path, root, section, out);
-  return out;
+interface Context {
+  root: unknown;
+  schema: Schema;
+  ctx: RuleContext;
+  out: PathProblem[];
 }
 
-function convert(iss: Issue, path: Path, root: unknown, section: (path: Path) => string, out: PathProblem[]): void {
-  const code = section(path);
-  const input = getAt(root, path);
+/** Converts the issues of one safeParse of `schema` into problems; `root` is the value that was parsed. */
+export function issuesToProblems(issues: readonly Issue[], root: unknown, ctx: RuleContext, schema: Schema): PathProblem[] {
+  const c: Context = { root, schema, ctx, out: [] };
+  for (const iss of issues) convert(iss, iss.path as Path, c);
+  return c.out;
+}
+
+function convert(iss: Issue, path: Path, c: Context): void {
+  const input = getAt(c.root, path);
+  const push = (code: RuleId, message: string, extra: Partial<PathProblem> = {}) =>
+    c.out.push({ path, anchor: 'value', severity: 'error', code, message, ...extra });
   switch (iss.code) {
     case 'invalid_type': {
       const parentPath = path.slice(0, -1);
-      const parent = getAt(root, parentPath);
+      const parent = getAt(c.root, parentPath);
       const key = path[path.length - 1];
-      if (input === undefined && typeof key === 'string' && parent !== null && typeof parent === 'object' && !Array.isArray(parent) && !(key in parent)) {
-        const fix: FixData = { kind: 'insert-property', title: `Add "${key}"`, path: parentPath, key, value: defaultFor(key, iss.expected) };
-        out.push({ path: parentPath, anchor: 'container', severity: 'error', code, message: `Missing required field "${key}" (${expectedText(iss.expected)}).`, fixes: [fix] });
+      const isObj = parent !== null && typeof parent === 'object' && !Array.isArray(parent);
+      if (input === undefined && typeof key === 'string' && isObj && !(key in parent)) {
+        const value = defaultFor(key, iss.expected);
+        const fix: FixData = { kind: 'insert-property', title: `Add "${key}"`, path: parentPath, key, value };
+        const message = `Missing required field "${key}" (${expectedText(iss.expected)}).`;
+        push('missing-field', message, { path: parentPath, anchor: 'container', fixes: [fix] });
         return;
       }
+      if (input === null && typeof key === 'string') {
+        push('missing-field', `${cap(fieldName(path))} is required: it must be ${expectedText(iss.expected)}, not null.`);
+        return;
+      }
+      if (typeof input === 'number' && !Number.isFinite(input)) {
+        push('out-of-range', `${cap(fieldName(path))} must be ${numberRange(schemaAt(c.schema, c.root, path))}; ` +
+          `this one is ${describe(input)}.`);
+        return;
+      }
+      // a `type`-picked union given something that is not an object: byType's own message
       if (iss.message && !iss.message.startsWith('Invalid input')) {
-        out.push({ path, anchor: 'value', severity: 'error', code, message: iss.message });
+        push('wrong-type', iss.message);
         return;
       }
-      out.push({ path, anchor: 'value', severity: 'error', code, message: `${cap(fieldName(path))} must be ${expectedText(iss.expected)}, not ${describe(input)}.` });
+      push('wrong-type', `${cap(fieldName(path))} must be ${expectedText(iss.expected)}, not ${describe(input)}.`);
       return;
     }
     case 'unrecognized_keys':
-      for (const k of iss.keys) {
-        out.push({ path: [...path, k], anchor: 'key', severity: 'error', code, message: `Unknown field "${k}" here: the API rejects fields it does not know.`, fixes: [{ kind: 'remove-property', title: `Remove "${k}"`, path: [...path, k] }] });
-      }
+      for (const k of iss.keys) unknownField(path, k, c);
       return;
     case 'invalid_value': {
+      // a schema that words its own message (e.g. role)
+      if (iss.message && !iss.message.startsWith('Invalid ')) {
+        push('invalid-value', iss.message);
+        return;
+      }
       const values = iss.values.map(v => JSON.stringify(v));
-      const msg = values.length === 1 ? `${cap(fieldName(path))} must be ${values[0]}, not ${describe(input)}.` : `${cap(fieldName(path))} must be one of ${values.join(', ')}; got ${describe(input)}.`;
-      out.push({ path, anchor: 'value', severity: 'error', code, message: msg });
+      const msg =
+        values.length === 1
+          ? `${cap(fieldName(path))} must be ${values[0]}, not ${describe(input)}.`
+          : `${cap(fieldName(path))} must be one of ${values.join(', ')}; got ${describe(input)}.`;
+      push('invalid-value', msg);
       return;
     }
     case 'too_small':
     case 'too_big': {
-      const small = iss.code === 'too_small';
-      const bound = small ? (iss as { minimum: number | bigint }).minimum : (iss as { maximum: number | bigint }).maximum;
-      const what = iss.origin === 'array' ? `at ${small ? 'least' : 'most'} ${Number(bound).toLocaleString('en-US')} items` : iss.origin === 'string' ? `at ${small ? 'least' : 'most'} ${bound} characters` : `${small ? '≥' : '≤'} ${bound}`;
-      out.push({ path, anchor: 'value', severity: 'error', code, message: `${cap(fieldName(path))} must be ${what}${Array.isArray(input) ? ` (it has ${input.length.toLocaleString('en-US')})` : ''}.` });
+      sizeProblem(iss, path, input, push);
       return;
     }
     case 'invalid_union': {
       // a `type`-picked union with no matching branch already carries our message
       if (!iss.errors.length) {
-        out.push({ path, anchor: 'value', severity: 'error', code, message: iss.message });
+        unknownType(iss.message, path, input, c);
         return;
       }
       // a plain union (e.g. string | array): follow the branch that got furthest, else name the choices
       const deeper = iss.errors.filter(branch => !branch.every(e => e.code === 'invalid_type' && e.path.length === 0));
       if (deeper.length >= 1) {
         const best = deeper.reduce((a, b) => (b.length < a.length ? b : a));
-        for (const e of best) convert(e, [...path, ...(e.path as Path)], root, section, out);
+        for (const e of best) convert(e, [...path, ...(e.path as Path)], c);
         return;
       }
       const kinds = iss.errors.map(b => (b[0]?.code === 'invalid_type' ? expectedText(b[0].expected) : 'another shape'));
-      out.push({ path, anchor: 'value', severity: 'error', code, message: `${cap(fieldName(path))} must be ${kinds.join(' or ')}, not ${describe(input)}.` });
+      push('wrong-type', `${cap(fieldName(path))} must be ${kinds.join(' or ')}, not ${describe(input)}.`);
       return;
     }
     default:
-      out.push({ path, anchor: 'value', severity: 'error', code, message: iss.message });
+      push('invalid-value', iss.message);
   }
+}
+
+function sizeProblem(
+  iss: z.core.$ZodIssueTooSmall | z.core.$ZodIssueTooBig,
+  path: Path,
+  input: unknown,
+  push: (code: RuleId, message: string) => void,
+): void {
+  const small = iss.code === 'too_small';
+  const bound = Number(small ? (iss as { minimum: number | bigint }).minimum : (iss as { maximum: number | bigint }).maximum);
+  const isMessages = path.length === 1 && path[0] === 'messages' && Array.isArray(input);
+  if (isMessages && small) {
+    push('empty-messages', 'The service requires at least one message: add a user turn to "messages".');
+    return;
+  }
+  if (isMessages) {
+    push('too-many-messages', `At most ${bound.toLocaleString('en-US')} messages per request (this one has ` +
+      `${(input as unknown[]).length.toLocaleString('en-US')}).`);
+    return;
+  }
+  const most = small ? 'least' : 'most';
+  const what =
+    iss.origin === 'array'
+      ? `at ${most} ${bound.toLocaleString('en-US')} items`
+      : iss.origin === 'string'
+        ? `at ${most} ${bound} characters`
+        : `${small ? '≥' : '≤'} ${bound}`;
+  const has = Array.isArray(input) ? ` (it has ${input.length.toLocaleString('en-US')})` : '';
+  push('out-of-range', `${cap(fieldName(path))} must be ${what}${has}.`);
+}
+
+/** An unknown key: a warning (the service documents more than the spec), with "did you mean" when near. */
+function unknownField(path: Path, key: string, c: Context): void {
+  const at = [...path, key];
+  const known = knownKeys(schemaAt(c.schema, c.root, path));
+  const near = known ? closest(key, known.filter(k => !(k in (getAt(c.root, path) as object))), 2) : undefined;
+  const fixes: FixData[] = [];
+  if (near) fixes.push({ kind: 'rename-property', title: `Rename to "${near}"`, path: at, key: near });
+  fixes.push({ kind: 'remove-property', title: `Remove "${key}"`, path: at });
+  const where = path.length ? `in ${fieldName(path)}` : 'in the request';
+  const message = near
+    ? `Unknown field "${key}" ${where}: did you mean "${near}"?`
+    : `Unknown field "${key}" ${where}: the spec does not describe it. If the service documents it, ignore this; ` +
+      'otherwise the service may reject the request.';
+  c.out.push({ path: at, anchor: 'key', severity: 'warning', code: 'unknown-field', message, fixes });
+}
+
+/** A `type` no branch knows: an error, unless a beta is known to bring it (then rules.ts warns). */
+function unknownType(message: string, path: Path, input: unknown, c: Context): void {
+  const type = input !== null && typeof input === 'object' ? (input as { type?: unknown }).type : undefined;
+  if (typeof type === 'string' && (type in BETA_BLOCK_TYPES || type in BETA_TOOL_TYPES)) return;
+  const at = typeof type === 'string' ? [...path, 'type'] : path;
+  c.out.push({ path: at, anchor: 'value', severity: 'error', code: 'unknown-type', message });
+}
+
+// ---- finding the schema of a path (for known keys and number bounds) ------------------------------------
+
+interface Def {
+  type: string;
+  shape?: Record<string, Schema>;
+  element?: Schema;
+  valueType?: Schema;
+  innerType?: Schema;
+  in?: Schema;
+  out?: Schema;
+  options?: Schema[];
+  transform?: (v: unknown, ctx: unknown) => unknown;
+}
+const defOf = (s: Schema): Def => (s as unknown as { _zod: { def: Def } })._zod.def;
+
+/** The schema that applies to the value at `path`, with unions resolved by the value found there. */
+export function schemaAt(root: Schema, value: unknown, path: Path): Schema | undefined {
+  let [s, v] = unwrap(root, value);
+  for (const seg of path) {
+    if (!s) return undefined;
+    const d = defOf(s);
+    const next = d.type === 'object' ? d.shape?.[seg] : d.type === 'array' ? d.element : d.type === 'record' ? d.valueType : undefined;
+    if (!next) return undefined;
+    [s, v] = unwrap(next, v !== null && typeof v === 'object' ? (v as Record<string | number, unknown>)[seg] : undefined);
+  }
+  return s;
+}
+
+function unwrap(schema: Schema, value: unknown): [Schema | undefined, unknown] {
+  let s: Schema | undefined = schema;
+  let v = value;
+  for (let guard = 0; s && guard < 32; guard++) {
+    const d = defOf(s);
+    if (d.type === 'optional' || d.type === 'nullable' || d.type === 'default' || d.type === 'readonly') s = d.innerType;
+    else if (d.type === 'pipe') {
+      const pre = d.in ? defOf(d.in) : undefined;
+      if (pre?.type === 'transform' && pre.transform) v = pre.transform(v, { value: v, issues: [] });
+      s = d.out;
+    } else if (d.type === 'union') s = pickOption(d.options ?? [], v);
+    else return [s, v];
+  }
+  return [s, v];
+}
+
+/** The union member that fits a value: by its `type` literal, else by JSON kind. */
+function pickOption(options: Schema[], v: unknown): Schema | undefined {
+  const kind = Array.isArray(v) ? 'array' : v !== null && typeof v === 'object' ? 'object' : typeof v;
+  const type = kind === 'object' ? (v as { type?: unknown }).type : undefined;
+  let byKind: Schema | undefined;
+  for (const o of options) {
+    const [u] = unwrap(o, v);
+    if (!u) continue;
+    const d = defOf(u);
+    if (d.type === kind && kind === 'object' && typeof type === 'string') {
+      const t = d.shape?.type ? defOf(d.shape.type) as Def & { values?: unknown[] } : undefined;
+      if (t?.values?.includes(type)) return u;
+    }
+    if (d.type === kind) byKind ??= u;
+  }
+  return byKind;
+}
+
+function knownKeys(s: Schema | undefined): string[] | undefined {
+  if (!s) return undefined;
+  const d = defOf(s);
+  return d.type === 'object' && d.shape ? Object.keys(d.shape) : undefined;
+}
+
+/** "an integer between 0 and 9,007,199,254,740,991" from a number schema's checks. */
+function numberRange(s: Schema | undefined): string {
+  type Check = { _zod: { def: { check: string; format?: string; value?: number } } };
+  const checks = ((s ? (defOf(s) as Def & { checks?: Check[] }).checks : undefined) ?? []).map(c => c._zod.def);
+  const int = checks.some(c => c.check === 'number_format' && (c.format === 'safeint' || c.format === 'int32'));
+  const min = checks.find(c => c.check === 'greater_than')?.value ?? (int ? Number.MIN_SAFE_INTEGER : undefined);
+  const max = checks.find(c => c.check === 'less_than')?.value ?? (int ? Number.MAX_SAFE_INTEGER : undefined);
+  const what = int ? 'an integer' : 'a finite number';
+  if (min === undefined || max === undefined) return what;
+  return `${what} between ${min.toLocaleString('en-US')} and ${max.toLocaleString('en-US')}`;
 }
 
 const cap = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);

@@ -23,6 +23,16 @@ export interface ModelInfo {
   contextWindow: number;
   prefill: boolean;
   temperatureAndTopPExclusive: boolean;
+  /**
+   * Outside the spec: users report that the service refuses temperature and top_p together on this
+   * model too (a warning, not an error, since the spec does not say so).
+   */
+  temperatureAndTopPReported?: boolean;
+  /**
+   * Outside the spec: the public SDKs document that models released after model-opus-4-6 take only
+   * temperature 1, no top_k, and top_p of at least 0.99 (a warning).
+   */
+  fixedSampling?: boolean;
 }
 
 const STD: readonly Effort[] = ['low', 'medium', 'high'];
@@ -34,16 +44,16 @@ const base = (id: string, o: Partial<ModelInfo> = {}): ModelInfo => ({ id, statu
 
 /** Every model id the spec names. */
 export const MODELS: readonly ModelInfo[] = [
-  base('model-opus-4-7', { effort: ['low', 'medium', 'high', 'xhigh', 'max'], thinking: 'adaptive-only' }),
-  base('model-mythos-preview', { effort: WITH_MAX, thinking: 'adaptive-default-no-disable' }),
+  base('model-opus-4-7', { effort: ['low', 'medium', 'high', 'xhigh', 'max'], thinking: 'adaptive-only', fixedSampling: true }),
+  base('model-mythos-preview', { effort: WITH_MAX, thinking: 'adaptive-default-no-disable', fixedSampling: true }),
   base('model-opus-4-6', { effort: WITH_MAX, thinking: 'adaptive-preferred', contextWindow: M1, prefill: false }),
-  base('model-sonnet-4-6', { effort: WITH_MAX, thinking: 'adaptive-preferred', contextWindow: M1 }),
+  base('model-sonnet-4-6', { effort: WITH_MAX, thinking: 'adaptive-preferred', contextWindow: M1, temperatureAndTopPReported: true }),
   base('model-haiku-4-5'),
   base('model-haiku-4-5-20251001', { base: 'model-haiku-4-5' }),
   base('model-opus-4-5', { effort: STD, thinking: 'manual' }),
   base('model-opus-4-5-20251101', { base: 'model-opus-4-5', effort: STD, thinking: 'manual' }),
-  base('model-sonnet-4-5'),
-  base('model-sonnet-4-5-20250929', { base: 'model-sonnet-4-5' }),
+  base('model-sonnet-4-5', { temperatureAndTopPReported: true }),
+  base('model-sonnet-4-5-20250929', { base: 'model-sonnet-4-5', temperatureAndTopPReported: true }),
   base('model-opus-4-1', { temperatureAndTopPExclusive: true }),
   base('model-opus-4-1-20250805', { base: 'model-opus-4-1', temperatureAndTopPExclusive: true }),
   base('model-opus-4-0', { status: 'deprecated', retires: '2026-06-15' }),
@@ -56,11 +66,27 @@ export const MODELS: readonly ModelInfo[] = [
   base('model-3-opus-20240229', { status: 'retired' }),
 ];
 
-/** Retired families named without ids (doc3 §9.4): the 3.5 sonnet models, the 2.0, 2.1 and 3 sonnet generations. */
-const RETIRED_PATTERNS: readonly RegExp[] = [/^model-3-5-sonnet\b/, /^model-2[-.][01]\b/, /^model-3-sonnet\b/];
+/**
+ * Retired families (doc3 §9.4): the listed 3.x models under any alias (`-latest`, other dates), the 3.5
+ * sonnet models, and the 2.0, 2.1 and 3 sonnet generations. An alias points at a model of its family, so
+ * the alias of a retired family is retired too.
+ */
+const RETIRED_PATTERNS: readonly RegExp[] = [
+  /^model-3-(opus|haiku|sonnet)(-|$)/,
+  /^model-3-5-(sonnet|haiku)(-|$)/,
+  /^model-3-7-sonnet(-|$)/,
+  /^model-2([-.]\d)?(-|$)/,
+];
 
 /** Models to offer in place of a retired or deprecated one, best first. */
 export const CURRENT_MODELS = ['model-opus-4-7', 'model-sonnet-4-6', 'model-haiku-4-5'] as const;
+
+/** Current models to offer instead of `id`: the same family first (a retired haiku becomes a haiku). */
+export function replacementsFor(id: string): string[] {
+  const family = /opus|sonnet|haiku/.exec(id)?.[0];
+  const same = CURRENT_MODELS.filter(m => family && m.includes(family));
+  return [...same, ...CURRENT_MODELS.filter(m => !same.includes(m))];
+}
 
 const byId = new Map(MODELS.map(m => [m.id, m]));
 

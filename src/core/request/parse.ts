@@ -20,6 +20,14 @@ export interface Parsed {
 /** The most alias expansions a YAML file may make before it is refused (a "billion laughs" guard). */
 export const MAX_YAML_ALIASES = 1000;
 
+/**
+ * Nesting Promptwright follows. Deeper values are still parsed (JSON.parse does not recurse) and checked
+ * by the schema, which never descends into free-form values such as a tool's `input`; what recurses in
+ * libraries (jsonc-parser's tree, the YAML composer) is not run on them. The spec states no depth limit,
+ * so a deep body is a warning, not an error.
+ */
+export const MAX_DEPTH = 512;
+
 export function formatOf(fileName: string): Format {
   return /\.ya?ml$/i.test(fileName) ? 'yaml' : 'json';
 }
@@ -33,16 +41,52 @@ export function parseRequest(text: string, format: Format): Parsed {
 function parseJson(text: string): Parsed {
   const bom = text.charCodeAt(0) === 0xfeff ? 1 : 0;
   let value: unknown;
-  let fast = true;
   try {
     value = JSON.parse(bom ? text.slice(1) : text);
-  } catch {
-    fast = false;
+  } catch (e) {
+    const tooDeepAt = jsonTooDeepAt(text);
+    return tooDeepAt < 0 ? parseJsonSlow(text) : parseJsonTooDeep(text, tooDeepAt, e);
   }
-  if (fast && countKeys(text) === countValueKeys(value)) {
-    return { format: 'json', value, problems: [], locate: (path, key) => locateJson(text, path, key) };
+  // valid JSON: ranges come from a scanner over the text; the parse tree is never built
+  const problems: Problem[] = [];
+  const shape = measure(value);
+  // JSON.parse keeps the last of duplicate keys silently: fewer keys in the value than in the text
+  if (countKeys(text) !== shape.keys) findDuplicateKeysInText(text, problems);
+  if (shape.depth > MAX_DEPTH) problems.push(tooDeep(text, jsonTooDeepAt(text)));
+  return { format: 'json', value, problems, locate: (path, key) => locateJson(text, path, key) };
+}
+
+function tooDeep(text: string, at: number): Problem {
+  return {
+    start: Math.max(0, at), end: Math.max(0, at) + 1, severity: 'warning', code: 'nesting-depth', path: [],
+    message: `Nested deeper than ${MAX_DEPTH} levels. The spec states no limit, but a service may refuse a body ` +
+      'this deep; Promptwright checks the fields of the request but not the inside of values this deep.',
+  };
+}
+
+/** Broken JSON nested too deep for a parse tree: the syntax error JSON.parse found, and the depth. */
+function parseJsonTooDeep(text: string, tooDeepAt: number, error: unknown): Parsed {
+  const message = error instanceof Error ? error.message : String(error);
+  const m = /at position (\d+)/.exec(message);
+  const at = m ? Number(m[1]) : text.length;
+  const syntax: Problem = {
+    start: at, end: at + 1, severity: 'error', code: 'json-syntax', path: [],
+    message: `${message.replace(/ in JSON at position.*$/, '').replace(/\.$/, '')}.`,
+  };
+  return { format: 'json', value: undefined, problems: [syntax, tooDeep(text, tooDeepAt)], locate: () => undefined };
+}
+
+/** Offset of the first bracket that opens a level deeper than MAX_DEPTH (strings skipped), or -1. */
+export function jsonTooDeepAt(text: string): number {
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 34) i = skipString(text, i);
+    else if (c === 123 || c === 91) {
+      if (++depth > MAX_DEPTH) return i;
+    } else if (c === 125 || c === 93) depth--;
   }
-  return parseJsonSlow(text);
+  return -1;
 }
 
 /** jsonc-parser path: every syntax error, comments and trailing commas as errors, duplicate keys. */
@@ -51,14 +95,11 @@ function parseJsonSlow(text: string): Parsed {
   const root = jsonc.parseTree(text, errors, { disallowComments: false, allowTrailingComma: true, allowEmptyContent: true });
   const problems: Problem[] = [];
   // comments and trailing commas: jsonc-parser accepts them with these options, the API does not
-  jsonc.visit(text, {
-    onComment: (offset, length) => problems.push({ start: offset, end: offset + length, severity: 'error', code: 'json-comment', message: 'Comments are not allowed: the API takes strict JSON. Remove the comment.', path: [] }),
-  }, { disallowComments: false });
-  findTrailingCommas(text, problems);
+  findCommentsAndTrailingCommas(text, problems);
   for (const e of errors) {
     problems.push({ start: e.offset, end: e.offset + Math.max(1, e.length), severity: 'error', code: 'json-syntax', message: jsonErrorMessage(e.error), path: [] });
   }
-  if (root) findDuplicateKeys(root, [], problems);
+  if (root) findDuplicateKeys(root, problems);
   const value = root ? jsonc.getNodeValue(root) : undefined;
   return {
     format: 'json', value, problems: problems.sort((a, b) => a.start - b.start),
@@ -96,36 +137,93 @@ function jsonErrorMessage(code: jsonc.ParseErrorCode): string {
 }
 
 // jsonc-parser's SyntaxKind is a const enum (not usable with isolatedModules): its values
-const COMMA = 5, CLOSE_BRACE = 2, CLOSE_BRACKET = 4, EOF = 17;
+const OPEN_BRACE = 1, CLOSE_BRACE = 2, OPEN_BRACKET = 3, CLOSE_BRACKET = 4, COMMA = 5, COLON = 6;
+const STRING = 10, LINE_COMMENT = 12, BLOCK_COMMENT = 13, LINE_BREAK = 14, TRIVIA = 15, EOF = 17;
 
-function findTrailingCommas(text: string, out: Problem[]): void {
-  const scanner = jsonc.createScanner(text, true);
+function findCommentsAndTrailingCommas(text: string, out: Problem[]): void {
+  const scanner = jsonc.createScanner(text, false);
   let lastComma = -1;
   for (let t: number = scanner.scan(); t !== EOF; t = scanner.scan()) {
-    if (t === COMMA) { lastComma = scanner.getTokenOffset(); continue; }
+    if (t === LINE_BREAK || t === TRIVIA) continue;
+    if (t === LINE_COMMENT || t === BLOCK_COMMENT) {
+      const start = scanner.getTokenOffset();
+      out.push({
+        start, end: start + scanner.getTokenLength(), severity: 'error', code: 'json-comment', path: [],
+        message: 'Comments are not allowed: the API takes strict JSON. Remove the comment.',
+      });
+      continue;
+    }
+    if (t === COMMA) {
+      lastComma = scanner.getTokenOffset();
+      continue;
+    }
     if ((t === CLOSE_BRACE || t === CLOSE_BRACKET) && lastComma >= 0) {
-      out.push({ start: lastComma, end: lastComma + 1, severity: 'error', code: 'json-trailing-comma', message: 'Trailing comma: the API takes strict JSON. Remove the comma.', path: [] });
+      out.push({
+        start: lastComma, end: lastComma + 1, severity: 'error', code: 'json-trailing-comma', path: [],
+        message: 'Trailing comma: the API takes strict JSON. Remove the comma.',
+      });
     }
     lastComma = -1;
   }
 }
 
-function findDuplicateKeys(node: jsonc.Node, path: Path, out: Problem[]): void {
-  if (node.type === 'object') {
-    const seen = new Map<string, jsonc.Node>();
+function duplicateKey(name: string, start: number, end: number, path: Path): Problem {
+  return {
+    start, end, severity: 'error', code: 'duplicate-key', path,
+    message: `Duplicate key "${name}": only the last one would count. Remove one of them.`,
+  };
+}
+
+/** Duplicate keys in a jsonc-parser tree, without recursion (the tree may be deep). */
+function findDuplicateKeys(root: jsonc.Node, out: Problem[]): void {
+  const stack: { node: jsonc.Node; path: Path }[] = [{ node: root, path: [] }];
+  for (let item = stack.pop(); item; item = stack.pop()) {
+    const { node, path } = item;
+    if (node.type === 'array') {
+      (node.children ?? []).forEach((c, i) => stack.push({ node: c, path: [...path, i] }));
+      continue;
+    }
+    if (node.type !== 'object') continue;
+    const seen = new Set<string>();
     for (const prop of node.children ?? []) {
-      const k = prop.children?.[0];
-      const v = prop.children?.[1];
+      const [k, v] = prop.children ?? [];
       if (!k) continue;
       const name = String(k.value);
-      const first = seen.get(name);
-      if (first) {
-        out.push({ start: k.offset, end: k.offset + k.length, severity: 'error', code: 'duplicate-key', message: `Duplicate key "${name}": only the last one would count. Remove one of them.`, path: [...path, name] });
-      } else seen.set(name, k);
-      if (v) findDuplicateKeys(v, [...path, name], out);
+      if (seen.has(name)) out.push(duplicateKey(name, k.offset, k.offset + k.length, [...path, name]));
+      seen.add(name);
+      if (v) stack.push({ node: v, path: [...path, name] });
     }
-  } else if (node.type === 'array') {
-    (node.children ?? []).forEach((c, i) => findDuplicateKeys(c, [...path, i], out));
+  }
+}
+
+/** Duplicate keys in valid JSON text, in one pass of jsonc-parser's scanner (no tree, no recursion). */
+function findDuplicateKeysInText(text: string, out: Problem[]): void {
+  interface Frame { keys?: Set<string>; path: Path; index: number; key?: string }
+  const stack: Frame[] = [];
+  const scanner = jsonc.createScanner(text, true);
+  let expectKey = false;
+  const childPath = (f: Frame | undefined): Path => (!f ? [] : f.keys ? [...f.path, f.key ?? ''] : [...f.path, f.index]);
+  for (let t: number = scanner.scan(); t !== EOF; t = scanner.scan()) {
+    const top = stack[stack.length - 1];
+    if (t === OPEN_BRACE || t === OPEN_BRACKET) {
+      stack.push({ path: childPath(top), index: 0, ...(t === OPEN_BRACE ? { keys: new Set<string>() } : {}) });
+      expectKey = t === OPEN_BRACE;
+    } else if (t === CLOSE_BRACE || t === CLOSE_BRACKET) {
+      stack.pop();
+      expectKey = false;
+    } else if (t === COMMA) {
+      if (top && !top.keys) top.index++;
+      expectKey = !!top?.keys;
+    } else if (t === STRING && expectKey && top?.keys) {
+      const name = scanner.getTokenValue();
+      const start = scanner.getTokenOffset();
+      if (top.keys.has(name)) out.push(duplicateKey(name, start, start + scanner.getTokenLength(), [...top.path, name]));
+      top.keys.add(name);
+      top.key = name;
+      expectKey = false;
+    } else if (t === COLON) {
+      expectKey = false;
+    }
   }
 }
 
@@ -146,20 +244,32 @@ function countKeys(text: string): number {
   return n;
 }
 
-function countValueKeys(v: unknown): number {
-  if (v === null || typeof v !== 'object') return 0;
-  let n = 0;
-  if (Array.isArray(v)) {
-    for (let i = 0; i < v.length; i++) { const x: unknown = v[i]; if (x !== null && typeof x === 'object') n += countValueKeys(x); }
-    return n;
+/** The number of object keys in a value and how deep it nests, without recursion (values may be deep). */
+export function measure(root: unknown): { keys: number; depth: number } {
+  let keys = 0;
+  let depth = 0;
+  const values: unknown[] = [root];
+  const depths: number[] = [1];
+  while (values.length) {
+    const v = values.pop();
+    const d = depths.pop()!;
+    if (v === null || typeof v !== 'object') continue;
+    if (d > depth) depth = d;
+    if (Array.isArray(v)) {
+      for (let i = 0; i < v.length; i++) {
+        const x: unknown = v[i];
+        if (x !== null && typeof x === 'object') { values.push(x); depths.push(d + 1); }
+      }
+      continue;
+    }
+    const ks = Object.keys(v);
+    keys += ks.length;
+    for (let i = 0; i < ks.length; i++) {
+      const x = (v as Record<string, unknown>)[ks[i]!];
+      if (x !== null && typeof x === 'object') { values.push(x); depths.push(d + 1); }
+    }
   }
-  const keys = Object.keys(v);
-  n = keys.length;
-  for (let i = 0; i < keys.length; i++) {
-    const x = (v as Record<string, unknown>)[keys[i]!];
-    if (x !== null && typeof x === 'object') n += countValueKeys(x);
-  }
-  return n;
+  return { keys, depth };
 }
 
 const isWs = (c: number) => c === 32 || c === 10 || c === 13 || c === 9;
@@ -261,34 +371,89 @@ export function locateJson(text: string, path: Path, key = false): Span | undefi
 
 function parseYaml(text: string): Parsed {
   const problems: Problem[] = [];
+  // The YAML composer recurses once per level of nesting, and deep enough it can exhaust the stack
+  // in ways that cannot be caught (V8 aborts the process when a regular expression is compiled at the
+  // stack limit), so files nested past MAX_DEPTH never reach it.
+  const tooDeepAt = yamlTooDeepAt(text);
+  if (tooDeepAt >= 0) return { format: 'yaml', value: undefined, problems: [yamlTooDeep(text, tooDeepAt)], locate: () => undefined };
   const docs = YAML.parseAllDocuments(text, { uniqueKeys: true, merge: true, prettyErrors: false, strict: true });
   const list = (Array.isArray(docs) ? docs : []) as YAML.Document.Parsed[]; // an empty stream has no documents
   const doc = list[0];
   for (const extra of list.slice(1)) {
     const r = extra.range;
-    problems.push({ start: r[0], end: Math.max(r[0] + 1, r[1]), severity: 'error', code: 'yaml-multiple-documents', message: 'A request file holds one YAML document; this file has more than one. Remove the extra `---` document(s).', path: [] });
+    problems.push({
+      start: r[0], end: Math.max(r[0] + 1, r[1]), severity: 'error', code: 'yaml-multiple-documents', path: [],
+      message: 'A request file holds one YAML document; this file has more than one. Remove the extra `---` document(s).',
+    });
   }
   if (!doc) return { format: 'yaml', value: undefined, problems, locate: () => undefined };
+  // the YAML composer recurses: past its stack it reports an error of its own instead of a value
+  if (doc.errors.some(e => isStackOverflow(e.message))) {
+    problems.push(yamlTooDeep(text, Math.max(0, yamlTooDeepAt(text))));
+    return { format: 'yaml', value: undefined, problems, locate: () => undefined };
+  }
   for (const e of doc.errors) problems.push(yamlProblem(e, 'error'));
   for (const w of doc.warnings) problems.push(yamlProblem(w, 'warning'));
   let value: unknown;
-  if (doc.errors.length === 0) {
-    try {
-      value = doc.toJS({ maxAliasCount: MAX_YAML_ALIASES });
-    } catch (e) {
-      const msg = e instanceof Error ? e.message : String(e);
-      const first = findFirstAlias(doc.contents);
-      problems.push({
-        start: first?.[0] ?? 0, end: first?.[1] ?? 1, severity: 'error', code: 'yaml-alias',
-        message: /alias/i.test(msg) ? `Too many alias expansions (more than ${MAX_YAML_ALIASES}): the file would expand to an enormous request ("billion laughs"). Write the values out instead.` : `YAML: ${msg}`,
-        path: [],
-      });
-    }
-  } else {
-    // keep what can be read, so the schema still checks the rest of the file
-    try { value = doc.toJS({ maxAliasCount: MAX_YAML_ALIASES }); } catch { value = undefined; }
+  try {
+    value = doc.toJS({ maxAliasCount: MAX_YAML_ALIASES });
+  } catch (e) {
+    const msg = e instanceof Error ? e.message : String(e);
+    // with syntax errors, keep what can be read (nothing here), so the errors above stand alone
+    if (doc.errors.length === 0) problems.push(isStackOverflow(msg) ? yamlTooDeep(text, 0) : aliasProblem(doc, msg));
   }
   return { format: 'yaml', value, problems, locate: (path, key) => locateYaml(doc, path, key) };
+}
+
+const isStackOverflow = (message: string) => /call stack/i.test(message);
+
+function yamlTooDeep(text: string, at: number): Problem {
+  return {
+    start: at, end: at + 1, severity: 'error', code: 'nesting-depth', path: [],
+    message: `Nested deeper than ${MAX_DEPTH} levels: Promptwright cannot read YAML this deep, so it cannot ` +
+      'become a request body. Flatten it, or write this part in JSON.',
+  };
+}
+
+/**
+ * Where YAML nesting passes MAX_DEPTH, or -1. An upper estimate in one pass: every flow bracket outside
+ * comments, plus the stack of block indentations, plus compact entries ("- - x", "? ? x") on a line.
+ */
+function yamlTooDeepAt(text: string): number {
+  const indents: number[] = [];
+  let flow = 0;
+  for (let lineStart = 0; lineStart < text.length; ) {
+    let end = text.indexOf('\n', lineStart);
+    if (end < 0) end = text.length;
+    let i = lineStart;
+    while (i < end && text.charCodeAt(i) === 32) i++;
+    if (flow <= 0 && i < end && text.charCodeAt(i) !== 35 && text.charCodeAt(i) !== 13) {
+      while (indents.length && indents[indents.length - 1]! >= i - lineStart) indents.pop();
+      indents.push(i - lineStart);
+    }
+    let compact = 0;
+    for (; i < end; i++) {
+      const c = text.charCodeAt(i);
+      if (c === 35 && (i === lineStart || text.charCodeAt(i - 1) === 32)) break; // a comment
+      if (c === 91 || c === 123) flow++;
+      else if (c === 93 || c === 125) flow--;
+      else if ((c === 45 || c === 63) && text.charCodeAt(i + 1) === 32) compact++;
+      if (Math.max(0, flow) + indents.length + compact > MAX_DEPTH) return i;
+    }
+    lineStart = end + 1;
+  }
+  return -1;
+}
+
+function aliasProblem(doc: YAML.Document.Parsed, msg: string): Problem {
+  const first = findFirstAlias(doc.contents);
+  return {
+    start: first?.[0] ?? 0, end: first?.[1] ?? 1, severity: 'error', code: 'yaml-alias', path: [],
+    message: /alias/i.test(msg)
+      ? `Too many alias expansions (more than ${MAX_YAML_ALIASES}): the file would expand to an enormous request ` +
+        '("billion laughs"). Write the values out instead.'
+      : `YAML: ${msg}`,
+  };
 }
 
 function yamlProblem(e: YAML.YAMLError, severity: 'error' | 'warning'): Problem {

@@ -1,21 +1,26 @@
+import type { RuleId, Severity } from './catalog';
+
+export type { RuleId, Severity };
+
 /** A path into the request value: object keys and array indexes (a JSON pointer's segments). */
 export type Path = (string | number)[];
-
-export type Severity = 'error' | 'warning' | 'info' | 'hint';
 
 /** A fix the editor can offer as a code action; turned into text edits by fixes.ts. */
 export type FixData =
   | { kind: 'replace-value'; title: string; path: Path; value: unknown }
   | { kind: 'remove-property'; title: string; path: Path }
-  | { kind: 'insert-property'; title: string; path: Path; key: string; value: unknown };
+  | { kind: 'insert-property'; title: string; path: Path; key: string; value: unknown }
+  | { kind: 'rename-property'; title: string; path: Path; key: string }
+  /** not a text edit: the editor adds the value to the setting promptwright.betas */
+  | { kind: 'add-beta'; title: string; beta: string };
 
 /** A diagnostic in plain offsets (UTF-16 code units into the text), independent of any editor. */
 export interface Problem {
   start: number;
   end: number;
   severity: Severity;
-  /** e.g. `doc1§2.2-r4`: the spec document, section and rule it enforces */
-  code: string;
+  /** the rule's stable name (catalog.ts, RULES.md) */
+  code: RuleId;
   message: string;
   path: Path;
   fixes?: FixData[];
@@ -28,7 +33,7 @@ export interface PathProblem {
   path: Path;
   anchor: Anchor;
   severity: Severity;
-  code: string;
+  code: RuleId;
   message: string;
   fixes?: FixData[];
 }

@@ -1,50 +1,122 @@
 // parse -> schema (zod) -> rules -> problems with exact source ranges. Pure: no editor, no I/O.
-import { parseRequest, type Parsed } from './parse';
+import { pickCountFields } from './count';
 import { issuesToProblems } from './issues';
+import { parseRequest, type Parsed } from './parse';
 import { checkRules, type RuleContext } from './rules';
-import { RequestBody } from './schema';
-import type { Format, Path, PathProblem, Problem } from './types';
+import { CountTokensBody, RequestBody } from './schema';
+import type { Format, PathProblem, Problem } from './types';
 
-export interface ValidateOptions extends Partial<RuleContext> {}
+/** Which endpoint the body is checked for: the create-message body, or what count_tokens takes of it. */
+export type Endpoint = 'messages' | 'count_tokens';
+
+export interface ValidateOptions extends Partial<RuleContext> {
+  endpoint?: Endpoint;
+}
 
 export interface Validation {
   parsed: Parsed;
   problems: Problem[];
 }
 
-/** Which spec section a schema problem at this path belongs to (the diagnostic's code). */
-export function sectionOf(path: Path): string {
-  if (path.length <= 1) return 'doc1§2.1';
-  const has = (k: string) => path.includes(k);
-  if (has('cache_control')) return 'doc1§2.3';
-  if (has('citations') && path[0] === 'messages') return 'doc1§2.5';
-  if (path[0] === 'tools') return 'doc1§2.6';
-  if (path[0] === 'messages' && path.length >= 4 && path[2] === 'content') return 'doc1§2.4';
-  if (path[0] === 'messages') return 'doc1§2.2';
-  if (path[0] === 'output_config' || path[0] === 'thinking') return 'doc1§4.3';
-  if (path[0] === 'system' && path.length > 1) return 'doc1§2.4';
-  return 'doc1§2.1';
+/**
+ * Validates a request file's text. Never throws: a failure of Promptwright's own code becomes one
+ * `internal-error` problem (with the exception's message), so one bad file never costs the others.
+ */
+export function validateText(text: string, format: Format, opts: ValidateOptions = {}): Validation {
+  try {
+    return validateUnguarded(text, format, opts);
+  } catch (e) {
+    const message = e instanceof Error ? e.message : String(e);
+    const problem: Problem = {
+      start: 0, end: Math.min(1, text.length), severity: 'warning', code: 'internal-error', path: [],
+      message: `Promptwright could not check this file (${message}). Please report it with the file attached.`,
+    };
+    return { parsed: { format, value: undefined, problems: [], locate: () => undefined }, problems: [problem] };
+  }
 }
 
-export function validateText(text: string, format: Format, opts: ValidateOptions = {}): Validation {
+function validateUnguarded(text: string, format: Format, opts: ValidateOptions): Validation {
   const parsed = parseRequest(text, format);
   const ctx: RuleContext = { now: opts.now ?? new Date(), betas: opts.betas ?? [] };
-  const problems: Problem[] = [...parsed.problems];
+  const problems: Problem[] = [...parsed.problems, ...loneSurrogates(text, format)];
   const v = parsed.value;
   if (v === undefined) {
-    if (!parsed.problems.length) problems.push({ start: 0, end: Math.min(1, text.length), severity: 'error', code: 'doc1§2.1', message: 'The file is empty: a request needs "model", "max_tokens" and "messages".', path: [] });
+    if (!parsed.problems.length) {
+      problems.push({
+        start: 0, end: Math.min(1, text.length), severity: 'error', code: 'empty-file', path: [],
+        message: 'The file is empty: a request needs "model", "max_tokens" and "messages".',
+      });
+    }
     return { parsed, problems: clamp(problems, text.length) };
   }
   if (v === null || typeof v !== 'object' || Array.isArray(v)) {
     const r = parsed.locate([]) ?? { start: 0, end: 1 };
-    problems.push({ ...r, severity: 'error', code: 'doc1§2.1', message: 'A request file holds one object: the body of POST /v1/messages with "model", "max_tokens" and "messages".', path: [] });
+    problems.push({
+      ...r, severity: 'error', code: 'not-an-object', path: [],
+      message: 'A request file holds one object: the body of POST /v1/messages with "model", "max_tokens" and "messages".',
+    });
     return { parsed, problems: clamp(problems, text.length) };
   }
-  const result = RequestBody.safeParse(v, { reportInput: true });
-  const pathProblems: PathProblem[] = result.success ? [] : issuesToProblems(result.error.issues, v, sectionOf);
-  pathProblems.push(...checkRules(v, ctx));
+  const count = opts.endpoint === 'count_tokens';
+  const body = count ? pickCountFields(v as Record<string, unknown>) : v;
+  const schema = count ? CountTokensBody : RequestBody;
+  const result = schema.safeParse(body, { reportInput: true });
+  const pathProblems: PathProblem[] = result.success ? [] : issuesToProblems(result.error.issues, body, ctx, schema);
+  pathProblems.push(...checkRules(body, ctx));
   for (const p of pathProblems) problems.push(place(parsed, p));
   return { parsed, problems: clamp(problems, text.length) };
+}
+
+/**
+ * Strings that hold half of a surrogate pair: raw in the text (an editor can hold them) or written as a
+ * `\uD800`-style escape. JSON allows them, but they are not Unicode text: the service may replace them.
+ */
+function loneSurrogates(text: string, format: Format): Problem[] {
+  const raw = text.isWellFormed() ? -1 : firstLoneSurrogate(text);
+  // in YAML only double-quoted strings have escapes; the escape check is for JSON
+  const escaped = format === 'json' && /\\u[dD][89a-fA-F]/.test(text) ? firstLoneEscape(text) : -1;
+  const at = [raw, escaped].filter(i => i >= 0).sort((a, b) => a - b)[0];
+  if (at === undefined) return [];
+  const end = at === escaped ? at + 6 : at + 1;
+  return [{
+    start: at, end, severity: 'warning', code: 'lone-surrogate', path: [],
+    message: `A string holds half of a UTF-16 surrogate pair (${JSON.stringify(text.slice(at, end)).slice(1, -1)}), which is ` +
+      'not Unicode text: the service may replace it with U+FFFD or refuse it. Write the character itself, or both ' +
+      'halves of the pair.',
+  }];
+}
+
+function firstLoneSurrogate(text: string): number {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 0xd800 && c <= 0xdbff) {
+      const n = text.charCodeAt(i + 1);
+      if (n >= 0xdc00 && n <= 0xdfff) { i++; continue; }
+      return i;
+    }
+    if (c >= 0xdc00 && c <= 0xdfff) return i;
+  }
+  return -1;
+}
+
+/** Offset of the first `\uXXXX` escape that is half of a pair without its other half (-1 if none). */
+function firstLoneEscape(text: string): number {
+  const re = /\\u([dD][89a-fA-F][0-9a-fA-F]{2})/g;
+  for (let m = re.exec(text); m; m = re.exec(text)) {
+    if (precededByOddBackslashes(text, m.index)) continue;
+    const unit = parseInt(m[1]!, 16);
+    if (unit >= 0xdc00) return m.index; // a low half with no high half before it (pairs are skipped below)
+    const next = /^\\u([dD][c-fC-F][0-9a-fA-F]{2})/.exec(text.slice(m.index + 6, m.index + 12));
+    if (!next) return m.index;
+    re.lastIndex = m.index + 12;
+  }
+  return -1;
+}
+
+function precededByOddBackslashes(text: string, i: number): boolean {
+  let n = 0;
+  for (let j = i - 1; j >= 0 && text.charCodeAt(j) === 92; j--) n++;
+  return n % 2 === 1;
 }
 
 /** Keeps every range inside the text (parsers may point one past the end) and sorts by position. */

@@ -3,7 +3,7 @@
 // hash of the exact body sent (so undo, re-open or switching back costs no call). Pure: the clock and
 // the count function are injected, so it is tested with a fake clock.
 import { createHash } from 'node:crypto';
-import { pickCountFields } from '../api/client';
+import { pickCountFields } from '../request/count';
 
 export type CountState =
   | { kind: 'idle' }
@@ -80,7 +80,14 @@ export class TokenCountScheduler {
       return;
     }
     const sent = pickCountFields(body);
-    const key = bodyHash(sent);
+    let key: string;
+    try {
+      key = bodyHash(sent);
+    } catch (e) {
+      // JSON.stringify recurses: a body nested thousands of levels deep cannot be sent at all
+      this.o.onState({ kind: 'error', message: `This request cannot be sent as JSON (${(e as Error).message}).` });
+      return;
+    }
     const hit = this.cache.get(key);
     if (hit) {
       // refresh LRU order

@@ -1,0 +1,84 @@
+// Every diagnostic Promptwright reports, by a short stable name: the `code` users see in the Problems
+// panel and in `promptwright check`, each explained in RULES.md under a heading of the same name (a unit
+// test keeps the two in step). The spec sections behind each rule are cited in the code that checks it.
+
+export type Severity = 'error' | 'warning' | 'info' | 'hint';
+
+interface RuleInfo {
+  severity: Severity;
+  /** one line, for listings */
+  summary: string;
+}
+
+export const RULES = {
+  // ---- reading the file ----------------------------------------------------------------------------------
+  'empty-file': { severity: 'error', summary: 'The file is empty.' },
+  'not-an-object': { severity: 'error', summary: 'The file does not hold one JSON/YAML object.' },
+  'json-syntax': { severity: 'error', summary: 'The file is not valid JSON.' },
+  'json-comment': { severity: 'error', summary: 'A comment in a JSON request file.' },
+  'json-trailing-comma': { severity: 'error', summary: 'A trailing comma in a JSON request file.' },
+  'duplicate-key': { severity: 'error', summary: 'The same key twice in one object.' },
+  'yaml-syntax': { severity: 'error', summary: 'The file is not valid YAML.' },
+  'yaml-multiple-documents': { severity: 'error', summary: 'More than one YAML document in a request file.' },
+  'yaml-alias': { severity: 'error', summary: 'YAML aliases that expand to an enormous request.' },
+  'nesting-depth': { severity: 'warning', summary: 'Values nested deeper than Promptwright reads (512 levels).' },
+  'invalid-utf8': { severity: 'error', summary: 'The file is not UTF-8 text.' },
+  'lone-surrogate': { severity: 'warning', summary: 'A string holds half of a UTF-16 surrogate pair.' },
+  'internal-error': { severity: 'warning', summary: 'Promptwright failed while checking the file.' },
+  // ---- the shape of the body (the zod schema) ----------------------------------------------------------
+  'missing-field': { severity: 'error', summary: 'A required field is absent.' },
+  'wrong-type': { severity: 'error', summary: 'A value of the wrong JSON type.' },
+  'invalid-value': { severity: 'error', summary: 'A value outside the set the spec allows.' },
+  'out-of-range': { severity: 'error', summary: 'A number, list or text outside its bounds.' },
+  'empty-messages': { severity: 'error', summary: 'No messages at all.' },
+  'too-many-messages': { severity: 'error', summary: 'More than 100,000 messages.' },
+  'unknown-type': { severity: 'error', summary: 'A block, tool or source `type` the service does not know.' },
+  'unknown-field': { severity: 'warning', summary: 'A field the spec does not describe.' },
+  'unknown-value': { severity: 'warning', summary: 'A value the spec does not list for an open field.' },
+  'beta-feature': { severity: 'warning', summary: 'A field or block that needs a beta header.' },
+  'outside-spec': { severity: 'warning', summary: 'A type the public SDKs know but the spec does not describe.' },
+  // ---- models -------------------------------------------------------------------------------------------
+  'retired-model': { severity: 'error', summary: 'The model is retired: requests to it fail.' },
+  'deprecated-model': { severity: 'warning', summary: 'The model is deprecated, with a retirement date.' },
+  'unknown-model': { severity: 'info', summary: 'A model id the spec does not list.' },
+  'dated-model': { severity: 'hint', summary: 'A dated model id checked with its model’s rules.' },
+  // ---- messages and content -------------------------------------------------------------------------------
+  'consecutive-roles': { severity: 'warning', summary: 'Two turns of the same role in a row.' },
+  'prefill-unsupported': { severity: 'error', summary: 'An assistant prefill on a model without prefill.' },
+  'orphan-tool-result': { severity: 'error', summary: 'A tool_result without its tool_use.' },
+  'orphan-server-tool-result': { severity: 'warning', summary: 'A server tool result without its call.' },
+  'nested-cache-control': { severity: 'error', summary: 'cache_control on a nested block where it is refused.' },
+  'citation-block-range': { severity: 'error', summary: 'A citation whose end block is not after its start.' },
+  // ---- effort, thinking, sampling ------------------------------------------------------------------------
+  'effort-unsupported': { severity: 'error', summary: 'Effort on a model without effort.' },
+  'effort-unavailable': { severity: 'error', summary: 'An effort level the model does not offer.' },
+  'effort-max-tokens': { severity: 'info', summary: 'xhigh/max effort with a small max_tokens.' },
+  'thinking-disabled-rejected': { severity: 'error', summary: 'thinking disabled on a model that refuses it.' },
+  'manual-thinking-unsupported': { severity: 'error', summary: 'budget_tokens thinking on an adaptive-only model.' },
+  'budget-tokens-deprecated': { severity: 'warning', summary: 'budget_tokens thinking where it is deprecated.' },
+  'manual-thinking-expected': { severity: 'warning', summary: 'Adaptive thinking on a manual-thinking model.' },
+  'budget-exceeds-max-tokens': { severity: 'warning', summary: 'A thinking budget that leaves no room to answer.' },
+  'top-p-with-thinking': { severity: 'error', summary: 'top_p outside 0.95–1 with extended thinking.' },
+  'temperature-with-top-p': { severity: 'error', summary: 'temperature and top_p together where refused.' },
+  'sampling-unsupported': { severity: 'warning', summary: 'A sampling setting newer models are reported to refuse.' },
+  'max-tokens-zero': { severity: 'info', summary: 'max_tokens 0 only fills the prompt cache.' },
+  // ---- tools ----------------------------------------------------------------------------------------------
+  'duplicate-tool-name': { severity: 'error', summary: 'Two tools with the same name.' },
+  'builtin-tool-name': { severity: 'error', summary: 'A built-in tool without its fixed name.' },
+  'exclusive-domains': { severity: 'error', summary: 'allowed_domains and blocked_domains together.' },
+  'country-code': { severity: 'error', summary: 'user_location.country is not a two-letter code.' },
+  'time-zone': { severity: 'warning', summary: 'user_location.timezone is not a known IANA zone.' },
+  // ---- other fields ---------------------------------------------------------------------------------------
+  'user-id-email': { severity: 'warning', summary: 'metadata.user_id looks like an e-mail address.' },
+  'cache-diagnosis-beta': { severity: 'info', summary: 'diagnostics without the cache-diagnosis beta.' },
+  'retired-1m-beta': { severity: 'warning', summary: 'The retired 1M-context beta on a 200k model.' },
+} as const satisfies Record<string, RuleInfo>;
+
+export type RuleId = keyof typeof RULES;
+
+/** Where each rule is explained (RULES.md, one heading per rule). */
+export const RULES_URL = 'https://github.com/promptwright/promptwright/blob/main/RULES.md';
+
+export function ruleUrl(id: RuleId): string {
+  return `${RULES_URL}#${id}`;
+}
