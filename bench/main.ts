@@ -7,6 +7,8 @@ import { startFake } from '../test/fake/server';
 import { TokenCountScheduler } from '../src/core/tokens/scheduler';
 import { EventBatcher } from '../src/core/run/batcher';
 import { renderStatus } from '../src/core/tokens/status';
+import { createParser } from 'eventsource-parser';
+import { SseDecoder } from '../src/core/api/sse';
 import { print, ratioAsync, ratioCase, type Figure } from './bench';
 
 /** A realistic request of about `bytes` bytes: alternating turns with text, tool use and tool results. */
@@ -54,6 +56,27 @@ for (const mb of [1, 10]) {
   const r = validateText(text, 'json');
   const ms = performance.now() - t0;
   figs.push({ name: '100,000-message file: parse+validate', value: `${ms.toFixed(0)} ms`, target: '<= 1000 ms', ok: ms <= 1000, extra: `${(text.length / 1e6).toFixed(1)} MB, ${r.problems.length} problems` });
+}
+{
+  // one 1 MB `data:` line fed in 64-byte chunks: the decoder must stay linear whatever the chunking
+  const enc = new TextEncoder();
+  const bytes = enc.encode(`event: message\ndata: ${'x'.repeat(1_000_000)}\n\n`);
+  const chunks: Uint8Array[] = [];
+  for (let i = 0; i < bytes.length; i += 64) chunks.push(bytes.subarray(i, i + 64));
+  const text = new TextDecoder();
+  let ours = 0, theirs = 0;
+  figs.push(ratioCase({
+    name: 'SSE: a 1 MB line in 64-byte chunks vs eventsource-parser', target: 2,
+    floor: { name: 'eventsource-parser', run: () => {
+      const p = createParser({ onEvent: e => { theirs = e.data.length; } });
+      for (const c of chunks) p.feed(text.decode(c, { stream: true }));
+    } },
+    ours: { name: 'SseDecoder', run: () => {
+      const d = new SseDecoder();
+      for (const c of chunks) for (const e of d.push(c)) ours = e.data.length;
+    } },
+  }));
+  if (ours !== 1_000_000 || theirs !== 1_000_000) throw new Error(`SSE bench lost data: ${ours} / ${theirs}`);
 }
 async function streaming(): Promise<void> {
   const fake = await startFake();

@@ -22,7 +22,7 @@ describe('promptwright check (CLI)', () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pw-cli-'));
     fs.mkdirSync(path.join(dir, 'p'));
     fs.writeFileSync(path.join(dir, 'p', 'ok.prompt.json'), JSON.stringify({ model: 'model-opus-4-7', max_tokens: 5, messages: [{ role: 'user', content: 'x' }] }));
-    fs.writeFileSync(path.join(dir, 'p', 'bad.prompt.yaml'), 'model: model-opus-4-7\nmax_tokens: 5\nmessages:\n  - role: system\n    content: x\n');
+    fs.writeFileSync(path.join(dir, 'p', 'bad.prompt.yaml'), 'model: model-opus-4-7\nmax_tokens: 5\nmessages:\n  - role: tool\n    content: x\n');
     fs.writeFileSync(path.join(dir, 'p', 'latin1.prompt.json'), Buffer.from([0x7b, 0x22, 0xe9, 0x22, 0x7d]));
   });
   it('exit 0 when no file has errors', async () => {
@@ -33,17 +33,17 @@ describe('promptwright check (CLI)', () => {
   it('exit 1 and text lines file:line:col when a file has an error', async () => {
     const r = await cli(['check', 'p/*.prompt.yaml'], dir);
     assert.equal(r.code, 1);
-    assert.match(r.out, /p\/bad\.prompt\.yaml:4:11: error doc1§2\.2: "role" must be one of "user", "assistant"/);
+    assert.match(r.out, /p\/bad\.prompt\.yaml:4:11: error invalid-value: "role" must be "user" or "assistant"/);
   });
   it('--format json prints records with 1-based positions and a JSON pointer', async () => {
     const r = await cli(['check', '--format', 'json', 'p/bad.prompt.yaml'], dir);
     const recs = JSON.parse(r.out) as Record<string, unknown>[];
-    assert.deepEqual(recs[0], { file: 'p/bad.prompt.yaml', line: 4, column: 11, endLine: 4, endColumn: 17, severity: 'error', code: 'doc1§2.2', message: recs[0]!.message, path: '/messages/0/role' });
+    assert.deepEqual(recs[0], { file: 'p/bad.prompt.yaml', line: 4, column: 11, endLine: 4, endColumn: 15, severity: 'error', code: 'invalid-value', message: recs[0]!.message, path: '/messages/0/role' });
   });
   it('invalid UTF-8 gets a clear error', async () => {
     const r = await cli(['check', '--format=json', 'p/latin1.prompt.json'], dir);
     const recs = JSON.parse(r.out) as { code: string; message: string; column: number }[];
-    assert.equal(recs[0]!.code, 'utf8');
+    assert.equal(recs[0]!.code, 'invalid-utf8');
     assert.match(recs[0]!.message, /Invalid UTF-8 at byte 2/);
     assert.equal(r.code, 1);
   });
@@ -55,6 +55,25 @@ describe('promptwright check (CLI)', () => {
     const none = await cli(['check', 'nothing/*.json'], dir);
     assert.equal(none.code, 1);
     assert.match(none.err, /no files match/);
+  });
+  it('one bad file never costs the others: a 100,000-deep file and an unreadable one are reported, the rest checked', async () => {
+    const deep = `{"model":"model-opus-4-7","max_tokens":5,"messages":[{"role":"user","content":"x"}],"metadata":${'['.repeat(100_000)}`;
+    fs.writeFileSync(path.join(dir, 'p', 'deep.prompt.json'), deep);
+    try {
+      const r = await cli(['check', '--format', 'json', 'p/deep.prompt.json', '/proc/self/mem', 'p/ok.prompt.json', 'p/bad.prompt.yaml'], dir);
+      const recs = JSON.parse(r.out) as { file: string; code: string; severity: string }[];
+      const mem = recs.find(x => x.file.endsWith('proc/self/mem'))?.file;
+      assert.deepEqual([...new Set(recs.map(x => x.file))].sort(), [mem, 'p/bad.prompt.yaml', 'p/deep.prompt.json'].sort());
+      assert.ok(recs.some(x => x.file === 'p/deep.prompt.json' && x.code === 'json-syntax'));
+      assert.ok(recs.some(x => x.file === 'p/deep.prompt.json' && x.code === 'nesting-depth'));
+      assert.ok(recs.some(x => x.file === mem && x.code === 'internal-error'));
+      assert.ok(recs.some(x => x.file === 'p/bad.prompt.yaml' && x.code === 'invalid-value'));
+      assert.equal(r.code, 1);
+      const text = await cli(['check', '/proc/self/mem', 'p/ok.prompt.json'], dir);
+      assert.match(text.out, /1 file checked: 0 errors, 0 other problems; 1 file could not be checked/);
+    } finally {
+      fs.rmSync(path.join(dir, 'p', 'deep.prompt.json'));
+    }
   });
   it('globToRegExp', () => {
     assert.ok(globToRegExp('**/*.prompt.json').test('a/b/c.prompt.json'));
@@ -95,14 +114,37 @@ describe('promptwright count / run (CLI, against the fake service)', () => {
     assert.match(r.out, /w0 w1 /);
     assert.match(r.err, /the stream failed: overloaded_error: Overloaded/);
   });
-  it('a file with errors is not sent; a missing key says how to set it', async () => {
+  it('run: a file with errors is not sent, unless --force; a missing key names the environment variable', async () => {
+    fs.writeFileSync(path.join(dir, 'nomax.prompt.json'), JSON.stringify({ model: 'model-opus-4-7', messages: [{ role: 'user', content: 'hi' }] }));
     const n = fake.requests.length;
-    const r = await cli(['run', 'bad.prompt.json'], dir, env);
+    const r = await cli(['run', 'nomax.prompt.json'], dir, env);
     assert.equal(r.code, 1);
     assert.match(r.err, /Missing required field "max_tokens"/);
+    assert.match(r.err, /not sent .*--force sends it anyway/);
     assert.equal(fake.requests.length, n);
+    const forced = await cli(['run', '--force', 'nomax.prompt.json'], dir, env);
+    assert.equal(fake.requests.length, n + 1);
+    assert.match(forced.err, /sending despite 1 error\(s\) \(--force\)/);
+    assert.match(forced.err, /invalid_request_error \(400\)/); // the fake, like the service, wants max_tokens
     const k = await cli(['count', 'a.prompt.json'], dir, { PROMPTWRIGHT_BASE_URL: fake.url });
-    assert.match(k.err, /No API key/);
+    assert.match(k.err, /no API key: set the environment variable PROMPTWRIGHT_API_KEY/);
+    assert.doesNotMatch(k.err, /Set API Key/);
+    const u = await cli(['count', 'a.prompt.json'], dir, { PROMPTWRIGHT_API_KEY: 'k' });
+    assert.match(u.err, /PROMPTWRIGHT_BASE_URL/);
+    assert.equal((await cli(['run', 'a.prompt.json', '--nope'], dir, env)).code, 2);
+  });
+  it('count takes what count_tokens takes: a file without max_tokens is counted', async () => {
+    fs.writeFileSync(path.join(dir, 'count.prompt.yaml'), 'model: model-opus-4-7\nmessages:\n  - role: user\n    content: count me\n');
+    const r = await cli(['count', 'count.prompt.yaml'], dir, env);
+    assert.equal(r.code, 0, r.err);
+    assert.match(r.out, /^\d+\n$/);
+    const sent = fake.requests[fake.requests.length - 1]!;
+    assert.equal(sent.path, '/v1/messages/count_tokens');
+    assert.deepEqual(Object.keys(sent.body as object).sort(), ['messages', 'model']);
+    const none = await cli(['count', 'bad.prompt.json'], dir, env);
+    assert.equal(none.code, 1);
+    assert.match(none.err, /Missing required field "messages"/);
+    assert.doesNotMatch(none.err, /max_tokens/);
   });
 });
 

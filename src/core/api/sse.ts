@@ -9,7 +9,11 @@ export interface SseEvent {
 
 export class SseDecoder {
   private readonly utf8 = new TextDecoder('utf-8');
-  private buf = '';
+  /**
+   * Pieces of a line whose end has not arrived yet. They are joined once, when it does: re-joining a
+   * growing buffer on every chunk made a 1 MB line in 64-byte chunks quadratic (seconds, not ms).
+   */
+  private partial: string[] = [];
   private pendingCR = false;
   private event = '';
   private data: string[] = [];
@@ -24,40 +28,50 @@ export class SseDecoder {
   /** Flushes at end of input (an unterminated last event is dropped, as the format says). */
   end(): SseEvent[] {
     const out = this.feed(this.utf8.decode());
-    if (this.buf.length) { const line = this.buf; this.buf = ''; this.line(line, out); }
+    if (this.partial.length) this.line(this.takeLine(''), out);
     return out;
+  }
+
+  private takeLine(tail: string): string {
+    if (!this.partial.length) return tail;
+    this.partial.push(tail);
+    const line = this.partial.join('');
+    this.partial = [];
+    return line;
   }
 
   private feed(text: string): SseEvent[] {
     const out: SseEvent[] = [];
     if (!text) return out;
-    if (this.bom) { this.bom = false; if (text.charCodeAt(0) === 0xfeff) text = text.slice(1); }
+    if (this.bom) {
+      this.bom = false;
+      if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+    }
     let start = 0;
     if (this.pendingCR) {
       this.pendingCR = false;
       if (text.charCodeAt(0) === 10) start = 1; // the LF of a CRLF split across chunks
     }
-    const s = this.buf + text.slice(start);
-    let lineStart = 0;
-    if (s.indexOf('\r', this.buf.length) < 0) {
+    if (text.indexOf('\r', start) < 0) {
       // the common case (LF only): jump from line end to line end
-      for (let nl = s.indexOf('\n', this.buf.length); nl >= 0; nl = s.indexOf('\n', lineStart)) {
-        this.line(s.slice(lineStart, nl), out);
-        lineStart = nl + 1;
+      for (let nl = text.indexOf('\n', start); nl >= 0; nl = text.indexOf('\n', start)) {
+        this.line(this.takeLine(text.slice(start, nl)), out);
+        start = nl + 1;
       }
     } else {
-      for (let i = this.buf.length; i < s.length; i++) {
-        const c = s.charCodeAt(i);
+      for (let i = start; i < text.length; i++) {
+        const c = text.charCodeAt(i);
         if (c !== 10 && c !== 13) continue;
-        this.line(s.slice(lineStart, i), out);
+        this.line(this.takeLine(text.slice(start, i)), out);
         if (c === 13) {
-          if (i + 1 < s.length) { if (s.charCodeAt(i + 1) === 10) i++; }
-          else this.pendingCR = true;
+          if (i + 1 < text.length) {
+            if (text.charCodeAt(i + 1) === 10) i++;
+          } else this.pendingCR = true;
         }
-        lineStart = i + 1;
+        start = i + 1;
       }
     }
-    this.buf = s.slice(lineStart);
+    if (start < text.length) this.partial.push(text.slice(start));
     return out;
   }
 

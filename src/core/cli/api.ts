@@ -1,12 +1,12 @@
 import * as fs from 'node:fs';
 import { ApiClient } from '../api/client';
-import { describeError, StreamError } from '../api/errors';
+import { ConfigError, describeError, StreamError } from '../api/errors';
 import type { Message } from '../api/types';
 import { formatOf } from '../request/parse';
-import { validateText } from '../request/validate';
+import { validateText, type Endpoint } from '../request/validate';
 import { toRecords } from './check';
 import { decodeUtf8 } from './files';
-import type { CliIo } from './main';
+import { betasFromEnv, type CliIo } from './io';
 
 /** The client from environment variables (the CLI has no SecretStorage). */
 export function clientFromEnv(env: Record<string, string | undefined>): ApiClient {
@@ -15,47 +15,79 @@ export function clientFromEnv(env: Record<string, string | undefined>): ApiClien
     ...(env.PROMPTWRIGHT_API_KEY ? { apiKey: env.PROMPTWRIGHT_API_KEY } : {}),
     ...(env.PROMPTWRIGHT_ADMIN_API_KEY ? { adminKey: env.PROMPTWRIGHT_ADMIN_API_KEY } : {}),
     apiVersion: env.PROMPTWRIGHT_API_VERSION || '2023-06-01',
-    betas: (env.PROMPTWRIGHT_BETAS ?? '').split(',').map(s => s.trim()).filter(Boolean),
+    betas: betasFromEnv(env),
     maxRetries: env.PROMPTWRIGHT_MAX_RETRIES !== undefined && env.PROMPTWRIGHT_MAX_RETRIES !== '' ? Number(env.PROMPTWRIGHT_MAX_RETRIES) : 2,
     ...(env.PROMPTWRIGHT_DEBUG ? { onLog: (l: string) => process.stderr.write(`[promptwright] ${l}\n`) } : {}),
   });
 }
 
-/** Reads and validates a request file; on errors prints them and returns undefined. */
-function loadRequest(file: string, io: CliIo): Record<string, unknown> | undefined {
-  if (!fs.existsSync(file)) { io.stderr.write(`promptwright: no such file: ${file}\n`); return undefined; }
-  const decoded = decodeUtf8(fs.readFileSync(file));
-  if ('invalidAt' in decoded) { io.stderr.write(`promptwright: ${file}: invalid UTF-8 at byte ${decoded.invalidAt}\n`); return undefined; }
-  const betas = (io.env.PROMPTWRIGHT_BETAS ?? '').split(',').map(x => x.trim()).filter(Boolean);
-  const v = validateText(decoded.text, formatOf(file), { betas });
-  const errors = toRecords(decoded.text, v.problems, file).filter(r => r.severity === 'error');
-  if (errors.length) {
-    for (const r of errors) io.stderr.write(`${r.file}:${r.line}:${r.column}: ${r.severity} ${r.code}: ${r.message}\n`);
+/**
+ * Reads and validates a request file for the endpoint it is sent to. Errors stop it (printed, undefined
+ * returned) unless `force` is set: then they are printed as such and the service decides.
+ */
+function loadRequest(file: string, io: CliIo, endpoint: Endpoint, force = false): Record<string, unknown> | undefined {
+  if (!fs.existsSync(file)) {
+    io.stderr.write(`promptwright: no such file: ${file}\n`);
     return undefined;
   }
-  return v.parsed.value as Record<string, unknown>;
+  const decoded = decodeUtf8(fs.readFileSync(file));
+  if ('invalidAt' in decoded) {
+    io.stderr.write(`promptwright: ${file}: invalid UTF-8 at byte ${decoded.invalidAt}\n`);
+    return undefined;
+  }
+  const v = validateText(decoded.text, formatOf(file), { betas: betasFromEnv(io.env), endpoint });
+  const errors = toRecords(decoded.text, v.problems, file).filter(r => r.severity === 'error');
+  for (const r of errors) io.stderr.write(`${r.file}:${r.line}:${r.column}: ${r.severity} ${r.code}: ${r.message}\n`);
+  const value = v.parsed.value;
+  const isBody = value !== null && typeof value === 'object' && !Array.isArray(value);
+  if (errors.length && !(force && isBody)) {
+    if (isBody) io.stderr.write('promptwright: not sent (the service would reject it); --force sends it anyway\n');
+    return undefined;
+  }
+  if (errors.length) io.stderr.write(`promptwright: sending despite ${errors.length} error(s) (--force)\n`);
+  return value as Record<string, unknown>;
+}
+
+/** A missing setting, said in the terms of a terminal (the editor's messages name its commands). */
+function describeForCli(e: unknown): string {
+  if (e instanceof ConfigError && e.action === 'set-api-key') return 'no API key: set the environment variable PROMPTWRIGHT_API_KEY.';
+  if (e instanceof ConfigError && e.action === 'set-admin-key') return 'no Admin key: set the environment variable PROMPTWRIGHT_ADMIN_KEY.';
+  if (e instanceof ConfigError && e.action === 'set-base-url') {
+    return 'no service address: set the environment variable PROMPTWRIGHT_BASE_URL (the spec\'s {base_url}).';
+  }
+  return describeError(e);
 }
 
 export async function runCount(args: string[], io: CliIo): Promise<number> {
   const file = args[0];
-  if (!file) { io.stderr.write('usage: promptwright count FILE\n'); return 2; }
-  const body = loadRequest(file, io);
+  if (!file) {
+    io.stderr.write('usage: promptwright count FILE\n');
+    return 2;
+  }
+  const body = loadRequest(file, io, 'count_tokens');
   if (!body) return 1;
   try {
-    const r = await clientFromEnv(io.env).countTokens(body);
+    const r = await clientFromEnv(io.env).countTokens(body, io.signal ? { signal: io.signal } : {});
     io.stdout.write(`${r.input_tokens}\n`);
     return 0;
   } catch (e) {
-    io.stderr.write(`promptwright count: ${describeError(e)}\n`);
+    io.stderr.write(`promptwright count: ${describeForCli(e)}\n`);
     return 1;
   }
 }
 
-export async function runRun(args: string[], io: CliIo, signal?: AbortSignal): Promise<number> {
-  const file = args[0];
-  if (!file) { io.stderr.write('usage: promptwright run FILE\n'); return 2; }
-  const body = loadRequest(file, io);
+export async function runRun(args: string[], io: CliIo): Promise<number> {
+  const force = args.includes('--force');
+  const rest = args.filter(a => a !== '--force');
+  const unknown = rest.find(a => a.startsWith('-'));
+  const file = rest[0];
+  if (!file || unknown || rest.length > 1) {
+    io.stderr.write(`${unknown ? `promptwright run: unknown option ${unknown}\n` : ''}usage: promptwright run FILE [--force]\n`);
+    return 2;
+  }
+  const body = loadRequest(file, io, 'messages', force);
   if (!body) return 1;
+  const signal = io.signal;
   const out = (s: string) => io.stdout.write(s);
   let kind = '';
   try {
@@ -88,7 +120,7 @@ export async function runRun(args: string[], io: CliIo, signal?: AbortSignal): P
       summary(e.partial, io, e.requestId);
       return e.type === 'aborted' ? 130 : 1;
     }
-    io.stderr.write(`promptwright run: ${describeError(e)}\n`);
+    io.stderr.write(`promptwright run: ${describeForCli(e)}\n`);
     return 1;
   }
 }

@@ -4,7 +4,7 @@ import { formatOf } from '../request/parse';
 import { pointer, type Problem } from '../request/types';
 import { validateText } from '../request/validate';
 import { decodeUtf8, expandFiles } from './files';
-import type { CliIo } from './main';
+import { betasFromEnv, plural, type CliIo } from './io';
 
 export interface CheckRecord {
   file: string; line: number; column: number; endLine: number; endColumn: number;
@@ -28,10 +28,22 @@ export function checkFile(file: string, display: string, betas: string[]): Check
   if ('invalidAt' in decoded) {
     const before = new TextDecoder().decode(bytes.subarray(0, decoded.invalidAt));
     const at = lineColumn(before)(before.length);
-    return [{ file: display, line: at.line, column: at.column, endLine: at.line, endColumn: at.column + 1, severity: 'error', code: 'utf8', message: `Invalid UTF-8 at byte ${decoded.invalidAt}: the file must be UTF-8 text.`, path: '' }];
+    const message = `Invalid UTF-8 at byte ${decoded.invalidAt}: the file must be UTF-8 text.`;
+    return [record(display, at.line, at.column, 'error', 'invalid-utf8', message)];
   }
   const text = decoded.text;
   return toRecords(text, validateText(text, formatOf(file), { betas }).problems, display);
+}
+
+function record(file: string, line: number, column: number, severity: string, code: string, message: string): CheckRecord {
+  return { file, line, column, endLine: line, endColumn: column + 1, severity, code, message, path: '' };
+}
+
+/** A file that could not be checked at all (unreadable, or a failure of ours): reported, and the rest go on. */
+function failedRecord(display: string, e: unknown): CheckRecord {
+  const err = e as { code?: string; message?: string };
+  const why = err?.code === 'EACCES' || err?.code === 'EISDIR' || err?.code === 'ENOENT' ? err.message : `internal error: ${err?.message ?? String(e)}`;
+  return record(display, 1, 1, 'error', 'internal-error', `Could not check this file (${why}).`);
 }
 
 /** Problems as records with 1-based lines and columns and a JSON pointer. */
@@ -58,14 +70,26 @@ export async function runCheck(args: string[], io: CliIo, cwd = process.cwd()): 
   if (!targets.length) { io.stderr.write('usage: promptwright check <files or globs...> [--format text|json]\n'); return 2; }
   const { files, unmatched } = expandFiles(targets, cwd);
   for (const u of unmatched) io.stderr.write(`promptwright check: no files match ${u}\n`);
-  const betas = (io.env.PROMPTWRIGHT_BETAS ?? '').split(',').map(s => s.trim()).filter(Boolean);
+  const betas = betasFromEnv(io.env);
   const all: CheckRecord[] = [];
-  for (const f of files) all.push(...checkFile(f, path.relative(cwd, f) || f, betas));
-  const errors = all.filter(r => r.severity === 'error').length;
+  let failed = 0;
+  for (const f of files) {
+    const display = path.relative(cwd, f) || f;
+    try {
+      all.push(...checkFile(f, display, betas));
+    } catch (e) {
+      // one bad file never costs the others their results
+      failed++;
+      all.push(failedRecord(display, e));
+    }
+  }
+  const errors = all.filter(r => r.severity === 'error').length - failed;
   if (format === 'json') io.stdout.write(`${JSON.stringify(all, null, 2)}\n`);
   else {
     for (const r of all) io.stdout.write(`${r.file}:${r.line}:${r.column}: ${r.severity} ${r.code}: ${r.message}\n`);
-    io.stdout.write(`${files.length} file${files.length === 1 ? '' : 's'} checked: ${errors} error${errors === 1 ? '' : 's'}, ${all.length - errors} other problem${all.length - errors === 1 ? '' : 's'}\n`);
+    const others = all.length - errors - failed;
+    const notChecked = failed ? `; ${plural(failed, 'file')} could not be checked` : '';
+    io.stdout.write(`${plural(files.length - failed, 'file')} checked: ${plural(errors, 'error')}, ${plural(others, 'other problem')}${notChecked}\n`);
   }
-  return errors > 0 || (files.length === 0) ? 1 : 0;
+  return errors > 0 || failed > 0 || files.length === 0 ? 1 : 0;
 }

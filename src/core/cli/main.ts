@@ -1,21 +1,19 @@
-import { runCheck } from './check';
 import { runCount, runRun } from './api';
+import { runCheck } from './check';
+import type { CliIo } from './io';
 
-export interface CliIo {
-  stdout: { write(s: string): unknown };
-  stderr: { write(s: string): unknown };
-  env: Record<string, string | undefined>;
-  /** aborted on Ctrl-C */
-  signal?: AbortSignal;
-}
+export type { CliIo } from './io';
 
 export const USAGE = `usage: promptwright <command> [options]
 
 commands:
   check <files or globs...> [--format text|json]
-                   validate request files; exit 1 when any has an error
-  count FILE       print the input token count (POST /v1/messages/count_tokens)
-  run FILE         stream the reply to stdout (Ctrl-C cancels); usage and stop reason at the end
+                   validate request files; exit 1 when any has an error (or could not be checked)
+  count FILE       print the input token count (POST /v1/messages/count_tokens); only what that
+                   endpoint takes is checked first (no max_tokens needed)
+  run FILE [--force]
+                   stream the reply to stdout (Ctrl-C cancels); usage and stop reason at the end.
+                   A file with errors is not sent unless --force is given (the service decides)
   --version        print the version
 
 environment:
@@ -33,7 +31,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   const [cmd, ...rest] = argv;
   if (cmd === 'check') return runCheck(rest, io);
   if (cmd === 'count') return runCount(rest, io);
-  if (cmd === 'run') return runRun(rest, io, io.signal);
+  if (cmd === 'run') return runRun(rest, io);
   if (cmd === '--version' || cmd === '-v') {
     io.stdout.write(`${typeof PROMPTWRIGHT_VERSION === 'string' ? PROMPTWRIGHT_VERSION : 'dev'}\n`);
     return 0;

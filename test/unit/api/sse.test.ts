@@ -29,6 +29,14 @@ function recorded(): { bytes: Uint8Array; events: { event: string; data: unknown
 }
 
 describe('SSE decoder', () => {
+  it('a 1 MB line in 64-byte chunks arrives whole, once (lines are joined once, when they end)', () => {
+    const bytes = enc.encode(`event: message\ndata: ${'é'.repeat(500_000)}\r\n\r\n`);
+    const chunks: Uint8Array[] = [];
+    for (let i = 0; i < bytes.length; i += 64) chunks.push(bytes.subarray(i, i + 64));
+    const got = decodeAll(chunks);
+    assert.equal(got.length, 1);
+    assert.equal(got[0]!.data, 'é'.repeat(500_000));
+  });
   it('decodes a recorded stream split at every byte offset into the same events', () => {
     const { bytes, events } = recorded();
     const whole = decodeAll([bytes]);

@@ -1,0 +1,17 @@
+// What every CLI command shares: its streams and environment, and the few helpers that read them.
+// Commands import this module, never main.ts, so imports run one way: main -> commands -> io.
+
+export interface CliIo {
+  stdout: { write(s: string): unknown };
+  stderr: { write(s: string): unknown };
+  env: Record<string, string | undefined>;
+  /** aborted on Ctrl-C */
+  signal?: AbortSignal;
+}
+
+/** PROMPTWRIGHT_BETAS: comma-separated vendor-beta values. */
+export function betasFromEnv(env: CliIo['env']): string[] {
+  return (env.PROMPTWRIGHT_BETAS ?? '').split(',').map(s => s.trim()).filter(Boolean);
+}
+
+export const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
