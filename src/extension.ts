@@ -3,7 +3,7 @@ import { Log } from './vscode/log';
 import { Config } from './vscode/config';
 import { RequestDiagnostics } from './vscode/requestDiagnostics';
 import { QuickFixes } from './vscode/quickFixes';
-import { newRequestFile } from './vscode/commands';
+import { addBeta, newRequestFile } from './vscode/commands';
 import { Keys } from './vscode/secrets';
 import { Api } from './vscode/api';
 import { TokenStatus } from './vscode/tokenStatus';
@@ -48,6 +48,7 @@ export function activate(context: vscode.ExtensionContext): PromptwrightApi {
     vscode.languages.registerCodeActionsProvider(selector, new QuickFixes(diagnostics), { providedCodeActionKinds: QuickFixes.kinds }),
     vscode.commands.registerCommand('promptwright.showLog', () => log.show()),
     vscode.commands.registerCommand('promptwright.newRequestFile', () => newRequestFile()),
+    vscode.commands.registerCommand('promptwright.addBeta', (beta?: string) => addBeta(typeof beta === 'string' ? beta : undefined)),
     keys,
     vscode.commands.registerCommand('promptwright.setApiKey', () => keys.prompt('api')),
     vscode.commands.registerCommand('promptwright.clearApiKey', () => keys.clear('api')),

@@ -20,3 +20,19 @@ export async function newRequestFile(): Promise<vscode.Uri | undefined> {
   await vscode.window.showTextDocument(uri);
   return uri;
 }
+
+/**
+ * "Add beta": the quick fix of a `beta-feature` warning. Adds the value to `promptwright.betas` where the
+ * setting is already defined (workspace before user), so the request runs with it and the warning goes.
+ */
+export async function addBeta(beta?: string): Promise<void> {
+  const value = beta ?? (await vscode.window.showInputBox({ title: 'Add a beta', prompt: 'A vendor-beta value, e.g. mcp-client-2025-11-20' }));
+  if (!value?.trim()) return;
+  const cfg = vscode.workspace.getConfiguration('promptwright');
+  const inspect = cfg.inspect<string[]>('betas');
+  const inWorkspace = inspect?.workspaceValue !== undefined;
+  const current = (inWorkspace ? inspect?.workspaceValue : inspect?.globalValue) ?? [];
+  if (current.includes(value.trim())) return;
+  const target = inWorkspace ? vscode.ConfigurationTarget.Workspace : vscode.ConfigurationTarget.Global;
+  await cfg.update('betas', [...current, value.trim()], target);
+}

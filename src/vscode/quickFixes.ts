@@ -15,6 +15,13 @@ export class QuickFixes implements vscode.CodeActionProvider {
     for (const d of ctx.diagnostics) {
       const problem = [...state.problems].find(([diag]) => diag.message === d.message && diag.range.isEqual(d.range))?.[1];
       for (const fix of problem?.fixes ?? []) {
+        if (fix.kind === 'add-beta') {
+          const action = new vscode.CodeAction(fix.title, vscode.CodeActionKind.QuickFix);
+          action.command = { command: 'promptwright.addBeta', title: fix.title, arguments: [fix.beta] };
+          action.diagnostics = [d];
+          actions.push(action);
+          continue;
+        }
         const edit = new vscode.WorkspaceEdit();
         for (const e of fixEdits(text, state.validation.parsed.format, state.validation.parsed, fix)) {
           edit.replace(doc.uri, new vscode.Range(doc.positionAt(e.start), doc.positionAt(e.end)), e.newText);

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import { formatOf } from '../core/request/parse';
+import { ruleUrl } from '../core/request/catalog';
 import { validateText, type Validation } from '../core/request/validate';
 import type { Problem, Severity } from '../core/request/types';
 import { Config, isRequestFile } from './config';
@@ -52,11 +53,32 @@ export class RequestDiagnostics implements vscode.Disposable {
     return this.state(doc) ?? this.validateNow(doc);
   }
 
-  /** Validates now (used by commands and tests) and returns the state. */
+  /** The validator; integration tests replace it to prove that a failing check cannot take the extension down. */
+  validator: typeof validateText = validateText;
+
+  /** Validates now (used by commands and tests) and returns the state. Never throws. */
   validateNow(doc: vscode.TextDocument): DocumentState | undefined {
     if (!isRequestFile(doc, this.config)) { this.forget(doc.uri); return undefined; }
+    try {
+      return this.validateUnguarded(doc);
+    } catch (e) {
+      // one diagnostic and a log line: the file keeps a visible state, the extension keeps running
+      const message = e instanceof Error ? e.message : String(e);
+      this.log.error(`validation failed for ${doc.uri.fsPath}: ${e instanceof Error && e.stack ? e.stack : message}`);
+      const d = new vscode.Diagnostic(new vscode.Range(0, 0, 0, 1), `Promptwright could not check this file (${message}); ` +
+        'see "Promptwright: Show Log".', vscode.DiagnosticSeverity.Warning);
+      d.source = 'Promptwright';
+      d.code = { value: 'internal-error', target: vscode.Uri.parse(ruleUrl('internal-error')) };
+      this.collection.set(doc.uri, [d]);
+      this.states.delete(doc.uri.toString());
+      this.changed.fire(doc);
+      return undefined;
+    }
+  }
+
+  private validateUnguarded(doc: vscode.TextDocument): DocumentState {
     const t0 = Date.now();
-    const validation = validateText(doc.getText(), formatOf(doc.fileName), { betas: this.config.betas });
+    const validation = this.validator(doc.getText(), formatOf(doc.fileName), { betas: this.config.betas });
     const builtinJson = doc.languageId === 'json' && !!vscode.extensions.getExtension('vscode.json-language-features');
     const problems = new Map<vscode.Diagnostic, Problem>();
     const diags: vscode.Diagnostic[] = [];
@@ -64,7 +86,7 @@ export class RequestDiagnostics implements vscode.Disposable {
       if (builtinJson && BUILTIN_JSON_CODES.has(p.code)) continue;
       const d = new vscode.Diagnostic(new vscode.Range(doc.positionAt(p.start), doc.positionAt(p.end)), p.message, SEVERITY[p.severity]);
       d.source = 'Promptwright';
-      d.code = p.code;
+      d.code = { value: p.code, target: vscode.Uri.parse(ruleUrl(p.code)) };
       diags.push(d);
       problems.set(d, p);
     }
@@ -87,7 +109,7 @@ export class RequestDiagnostics implements vscode.Disposable {
     this.timers.set(key, setTimeout(() => {
       this.timers.delete(key);
       if (doc.isClosed || doc.version !== version) return; // a newer edit has its own timer
-      try { this.validateNow(doc); } catch (e) { this.log.error(`validation failed for ${doc.uri.fsPath}: ${String(e)}`); }
+      this.validateNow(doc);
     }, wait));
   }
 

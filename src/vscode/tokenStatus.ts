@@ -90,7 +90,18 @@ export class TokenStatus implements vscode.Disposable {
     const reason = !this.config.baseUrl ? 'no-base-url' : !hasKey ? 'no-key'
       : explicit ? undefined : !vscode.workspace.isTrusted ? 'untrusted' : !this.config.tokenCountLive ? 'live-off' : undefined;
     this.explicitPending = false;
-    if (reason) { this.scheduler.reset(); this.show({ kind: 'estimate', tokens: estimateTokens(body), reason }); return; }
+    if (reason) {
+      this.scheduler.reset();
+      let tokens: number;
+      try {
+        tokens = estimateTokens(body);
+      } catch (e) {
+        this.show({ kind: 'error', message: `This request cannot be sent as JSON (${(e as Error).message}).` });
+        return;
+      }
+      this.show({ kind: 'estimate', tokens, reason });
+      return;
+    }
     this.scheduler.update(body, explicit);
   }
 

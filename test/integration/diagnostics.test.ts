@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { api, workspaceUri, waitFor } from './helpers';
+import { api, setSetting, workspaceUri, waitFor } from './helpers';
 
 async function open(name: string): Promise<vscode.TextDocument> {
   const doc = await vscode.workspace.openTextDocument(workspaceUri(name));
@@ -8,16 +8,20 @@ async function open(name: string): Promise<vscode.TextDocument> {
   return doc;
 }
 const ours = (uri: vscode.Uri) => vscode.languages.getDiagnostics(uri).filter(d => d.source === 'Promptwright');
+/** The rule name of a diagnostic (its code carries a link to RULES.md). */
+const codeOf = (d: vscode.Diagnostic) => (typeof d.code === 'object' ? d.code.value : d.code);
 
 describe('request file diagnostics (real extension host)', () => {
   before(async () => { await api(); });
 
-  it('a defective JSON file shows each problem at the expected line, with the spec rule as code', async () => {
+  it('a defective JSON file shows each problem at the expected line, with the rule name and its link', async () => {
     const doc = await open('defective.prompt.json');
     const diags = await waitFor('diagnostics', () => (ours(doc.uri).length >= 3 ? ours(doc.uri) : undefined));
-    const at = (code: string) => diags.filter(d => d.code === code).map(d => `${d.range.start.line + 1}:${doc.getText(d.range)}`);
-    assert.deepEqual(at('doc1§2.2-r5'), ['4:"temperature"', '5:"top_p"']);
-    const bmp = diags.find(d => d.code === 'doc1§2.4')!;
+    const at = (code: string) => diags.filter(d => codeOf(d) === code).map(d => `${d.range.start.line + 1}:${doc.getText(d.range)}`);
+    assert.deepEqual(at('temperature-with-top-p'), ['4:"temperature"', '5:"top_p"']);
+    const target = (diags[0]!.code as { target: vscode.Uri }).target.toString(true);
+    assert.match(target, /RULES\.md#[a-z0-9-]+$/);
+    const bmp = diags.find(d => codeOf(d) === 'invalid-value')!;
     assert.equal(bmp.range.start.line + 1, 7);
     assert.equal(doc.getText(bmp.range), '"image/bmp"');
     assert.equal(bmp.severity, vscode.DiagnosticSeverity.Error);
@@ -32,14 +36,14 @@ describe('request file diagnostics (real extension host)', () => {
 
   it('a quick fix applied through the code action changes the document (remove top_p)', async () => {
     const doc = await open('defective.prompt.json');
-    const diag = await waitFor('top_p diagnostic', () => ours(doc.uri).find(d => d.code === 'doc1§2.2-r5' && doc.getText(d.range) === '"top_p"'));
+    const diag = await waitFor('top_p diagnostic', () => ours(doc.uri).find(d => codeOf(d) === 'temperature-with-top-p' && doc.getText(d.range) === '"top_p"'));
     const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', doc.uri, diag.range, vscode.CodeActionKind.QuickFix.value);
     const remove = actions.find(a => a.title === 'Remove top_p (keep temperature)');
     assert.ok(remove?.edit, `actions: ${actions.map(a => a.title).join(', ')}`);
     assert.ok(await vscode.workspace.applyEdit(remove.edit));
     assert.equal(doc.getText().includes('top_p'), false);
     assert.ok(doc.getText().includes('"temperature": 0.7'));
-    await waitFor('diagnostic gone', () => !ours(doc.uri).some(d => d.code === 'doc1§2.2-r5'));
+    await waitFor('diagnostic gone', () => !ours(doc.uri).some(d => codeOf(d) === 'temperature-with-top-p'));
     // undoable: one undo restores the file
     await vscode.commands.executeCommand('undo');
     assert.ok(doc.getText().includes('"top_p": 0.9'));
@@ -47,7 +51,7 @@ describe('request file diagnostics (real extension host)', () => {
 
   it('YAML: an effort the model lacks is fixed to the nearest supported one, keeping comments', async () => {
     const doc = await open('effort.prompt.yaml');
-    const diag = await waitFor('effort diagnostic', () => ours(doc.uri).find(d => d.code === 'doc1§4.3'));
+    const diag = await waitFor('effort diagnostic', () => ours(doc.uri).find(d => codeOf(d) === 'effort-unavailable'));
     assert.equal(diag.range.start.line + 1, 5);
     const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', doc.uri, diag.range, vscode.CodeActionKind.QuickFix.value);
     const fix = actions.find(a => a.title === 'Use effort "high"');
@@ -61,9 +65,9 @@ describe('request file diagnostics (real extension host)', () => {
     const doc = await open('hello.prompt.json');
     const editor = vscode.window.activeTextEditor!;
     const i = doc.getText().indexOf('"user"');
-    await editor.edit(e => e.replace(new vscode.Range(doc.positionAt(i), doc.positionAt(i + 6)), '"system"'));
-    const d = await waitFor('role diagnostic', () => ours(doc.uri).find(x => x.code === 'doc1§2.2'));
-    assert.equal(doc.getText(d.range), '"system"');
+    await editor.edit(e => e.replace(new vscode.Range(doc.positionAt(i), doc.positionAt(i + 6)), '"tool"'));
+    const d = await waitFor('role diagnostic', () => ours(doc.uri).find(x => codeOf(x) === 'invalid-value'));
+    assert.equal(doc.getText(d.range), '"tool"');
     await vscode.commands.executeCommand('undo');
     await waitFor('cleared', () => ours(doc.uri).length === 0);
   });
@@ -92,5 +96,66 @@ describe('request file diagnostics (real extension host)', () => {
     assert.deepEqual(JSON.parse(doc.getText()).model, 'model-opus-4-7');
     await new Promise(r => setTimeout(r, 500));
     assert.deepEqual(ours(uri), []);
+  });
+
+  it('a check that throws becomes one diagnostic and a log line; the extension keeps working', async () => {
+    const a = await api();
+    const logged: string[] = [];
+    const error = a.log.error.bind(a.log);
+    a.log.error = (m: string) => { logged.push(m); error(m); };
+    const validator = a.diagnostics.validator;
+    a.diagnostics.validator = () => { throw new Error('injected failure'); };
+    try {
+      const doc = await open('hello.prompt.json');
+      a.diagnostics.validateNow(doc);
+      const d = await waitFor('internal-error diagnostic', () => ours(doc.uri).find(x => codeOf(x) === 'internal-error'));
+      assert.equal(ours(doc.uri).length, 1);
+      assert.equal(d.severity, vscode.DiagnosticSeverity.Warning);
+      assert.match(d.message, /could not check this file \(injected failure\)/);
+      assert.ok(logged.some(l => l.includes('injected failure')), logged.join('\n'));
+    } finally {
+      a.diagnostics.validator = validator;
+      a.log.error = error;
+    }
+    // the next check of the same file works again
+    const doc = await open('hello.prompt.json');
+    a.diagnostics.validateNow(doc);
+    await waitFor('diagnostics back to normal', () => ours(doc.uri).length === 0);
+  });
+
+  it('a file nested 100,000 levels deep gets its diagnostics and leaves the editor responsive', async () => {
+    const deep = `{"model":"model-opus-4-7","max_tokens":5,"messages":[{"role":"user","content":"x"}],` +
+      `"metadata":{"user_id":"u"},"tools":[{"name":"t","input_schema":{"type":"object","properties":{"a":${'['.repeat(100_000)}${']'.repeat(100_000)}}}}]}`;
+    const uri = workspaceUri('deep.prompt.json');
+    await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(deep));
+    const doc = await vscode.workspace.openTextDocument(uri);
+    await vscode.window.showTextDocument(doc);
+    const d = await waitFor('nesting-depth warning', () => ours(doc.uri).find(x => codeOf(x) === 'nesting-depth'), 20000);
+    assert.equal(d.severity, vscode.DiagnosticSeverity.Warning);
+    assert.deepEqual(ours(doc.uri).filter(x => x.severity === vscode.DiagnosticSeverity.Error), []);
+    // still serving: a normal file is checked right after
+    const other = await open('defective.prompt.json');
+    await waitFor('other file checked', () => ours(other.uri).length >= 3);
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await vscode.workspace.fs.delete(uri);
+  });
+
+  it('a beta feature warns; its quick fix adds the beta to promptwright.betas and the warning goes', async () => {
+    const restore = await setSetting('betas', []);
+    try {
+      const doc = await open('beta.prompt.json');
+      const diag = await waitFor('beta warning', () => ours(doc.uri).find(d => codeOf(d) === 'beta-feature'));
+      assert.equal(diag.severity, vscode.DiagnosticSeverity.Warning);
+      assert.equal(doc.getText(diag.range), '"mcp_servers"');
+      assert.deepEqual(ours(doc.uri).filter(d => d.severity === vscode.DiagnosticSeverity.Error), []);
+      const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', doc.uri, diag.range, vscode.CodeActionKind.QuickFix.value);
+      const add = actions.find(x => x.title === 'Add the beta "mcp-client-2025-11-20" to promptwright.betas');
+      assert.ok(add?.command, actions.map(x => x.title).join(', '));
+      await vscode.commands.executeCommand(add.command.command, ...(add.command.arguments ?? []));
+      assert.deepEqual(vscode.workspace.getConfiguration('promptwright').get('betas'), ['mcp-client-2025-11-20']);
+      await waitFor('beta warning gone', () => !ours(doc.uri).some(d => codeOf(d) === 'beta-feature'));
+    } finally {
+      await restore();
+    }
   });
 });
