@@ -32,7 +32,7 @@ export const BETA_FIELDS: Readonly<Record<string, BetaFeature>> = {
   fallback_credit_token: { what: '`fallback_credit_token`', betas: ['fallback-credit-2026-07-01'] },
 };
 
-/** Content block types (in messages, and in tool_result content). */
+/** Content block types (in a message's content). */
 export const BETA_BLOCK_TYPES: Readonly<Record<string, BetaFeature>> = {
   mcp_tool_use: { what: '`mcp_tool_use` blocks', betas: MCP },
   mcp_tool_result: { what: '`mcp_tool_result` blocks', betas: MCP },

@@ -17,7 +17,7 @@ export const RULES = {
   'json-syntax': { severity: 'error', summary: 'The file is not valid JSON.' },
   'json-comment': { severity: 'error', summary: 'A comment in a JSON request file.' },
   'json-trailing-comma': { severity: 'error', summary: 'A trailing comma in a JSON request file.' },
-  'duplicate-key': { severity: 'error', summary: 'The same key twice in one object.' },
+  'duplicate-key': { severity: 'warning', summary: 'The same key twice in one object (the last one counts).' },
   'yaml-syntax': { severity: 'error', summary: 'The file is not valid YAML.' },
   'yaml-multiple-documents': { severity: 'error', summary: 'More than one YAML document in a request file.' },
   'yaml-alias': { severity: 'error', summary: 'YAML aliases that expand to an enormous request.' },
@@ -64,7 +64,6 @@ export const RULES = {
   'max-tokens-zero': { severity: 'info', summary: 'max_tokens 0 only fills the prompt cache.' },
   // ---- tools ----------------------------------------------------------------------------------------------
   'duplicate-tool-name': { severity: 'error', summary: 'Two tools with the same name.' },
-  'builtin-tool-name': { severity: 'error', summary: 'A built-in tool without its fixed name.' },
   'exclusive-domains': { severity: 'error', summary: 'allowed_domains and blocked_domains together.' },
   'country-code': { severity: 'error', summary: 'user_location.country is not a two-letter code.' },
   'time-zone': { severity: 'warning', summary: 'user_location.timezone is not a known IANA zone.' },

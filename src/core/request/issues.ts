@@ -1,6 +1,5 @@
 // zod issues -> problems with a path, an anchor, a rule name and a message that names the real problem.
 import type { z } from 'zod';
-import { BETA_BLOCK_TYPES, BETA_TOOL_TYPES } from './betas';
 import { closest } from './models';
 import type { RuleContext } from './rules';
 import { describe } from './schema';
@@ -122,6 +121,15 @@ function convert(iss: Issue, path: Path, c: Context): void {
       for (const k of iss.keys) unknownField(path, k, c);
       return;
     case 'invalid_value': {
+      if (absentKey(path, input, c)) {
+        // a field with fixed values, missing: add it with the first (often only) value
+        const key = path[path.length - 1] as string;
+        const value = iss.values[0];
+        const fixed = iss.values.length === 1 ? ` (always ${JSON.stringify(value)} here)` : '';
+        const fix: FixData = { kind: 'insert-property', title: `Add "${key}": ${JSON.stringify(value)}`, path: path.slice(0, -1), key, value };
+        push('missing-field', `Missing required field "${key}"${fixed}.`, { path: path.slice(0, -1), anchor: 'container', fixes: [fix] });
+        return;
+      }
       // a schema that words its own message (e.g. role)
       if (iss.message && !iss.message.startsWith('Invalid ')) {
         push('invalid-value', iss.message);
@@ -160,6 +168,13 @@ function convert(iss: Issue, path: Path, c: Context): void {
     default:
       push('invalid-value', iss.message);
   }
+}
+
+/** The issue is about a key its object does not have at all. */
+function absentKey(path: Path, input: unknown, c: Context): boolean {
+  const key = path[path.length - 1];
+  const parent = getAt(c.root, path.slice(0, -1));
+  return input === undefined && typeof key === 'string' && parent !== null && typeof parent === 'object' && !Array.isArray(parent) && !(key in parent);
 }
 
 function sizeProblem(
@@ -207,11 +222,14 @@ function unknownField(path: Path, key: string, c: Context): void {
   c.out.push({ path: at, anchor: 'key', severity: 'warning', code: 'unknown-field', message, fixes });
 }
 
-/** A `type` no branch knows: an error, unless a beta is known to bring it (then rules.ts warns). */
+/**
+ * A `type` no branch of its union knows. Beta types are branches where they may appear (schema.ts), so
+ * one here is in the wrong place, or unknown: an error, marked on the `type` value when there is one.
+ */
 function unknownType(message: string, path: Path, input: unknown, c: Context): void {
-  const type = input !== null && typeof input === 'object' ? (input as { type?: unknown }).type : undefined;
-  if (typeof type === 'string' && (type in BETA_BLOCK_TYPES || type in BETA_TOOL_TYPES)) return;
-  const at = typeof type === 'string' ? [...path, 'type'] : path;
+  const onType = path[path.length - 1] === 'type';
+  const type = onType ? input : input !== null && typeof input === 'object' ? (input as { type?: unknown }).type : undefined;
+  const at = typeof type === 'string' && !onType ? [...path, 'type'] : path;
   c.out.push({ path: at, anchor: 'value', severity: 'error', code: 'unknown-type', message });
 }
 
@@ -286,8 +304,10 @@ function knownKeys(s: Schema | undefined): string[] | undefined {
 /** "an integer between 0 and 9,007,199,254,740,991" from a number schema's checks. */
 function numberRange(s: Schema | undefined): string {
   type Check = { _zod: { def: { check: string; format?: string; value?: number } } };
-  const checks = ((s ? (defOf(s) as Def & { checks?: Check[] }).checks : undefined) ?? []).map(c => c._zod.def);
-  const int = checks.some(c => c.check === 'number_format' && (c.format === 'safeint' || c.format === 'int32'));
+  const def = s ? (defOf(s) as Def & { checks?: Check[]; format?: string }) : undefined;
+  const checks = (def?.checks ?? []).map(c => c._zod.def);
+  const isInt = (format?: string) => format === 'safeint' || format === 'int32';
+  const int = isInt(def?.format) || checks.some(c => c.check === 'number_format' && isInt(c.format));
   const min = checks.find(c => c.check === 'greater_than')?.value ?? (int ? Number.MIN_SAFE_INTEGER : undefined);
   const max = checks.find(c => c.check === 'less_than')?.value ?? (int ? Number.MAX_SAFE_INTEGER : undefined);
   const what = int ? 'an integer' : 'a finite number';

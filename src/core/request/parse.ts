@@ -5,6 +5,8 @@ import * as jsonc from 'jsonc-parser';
 import * as YAML from 'yaml';
 import type { Format, Path, Problem } from './types';
 
+export { formatOf } from './types';
+
 export interface Span { start: number; end: number }
 
 export interface Parsed {
@@ -27,10 +29,6 @@ export const MAX_YAML_ALIASES = 1000;
  * so a deep body is a warning, not an error.
  */
 export const MAX_DEPTH = 512;
-
-export function formatOf(fileName: string): Format {
-  return /\.ya?ml$/i.test(fileName) ? 'yaml' : 'json';
-}
 
 export function parseRequest(text: string, format: Format): Parsed {
   return format === 'yaml' ? parseYaml(text) : parseJson(text);
@@ -167,10 +165,11 @@ function findCommentsAndTrailingCommas(text: string, out: Problem[]): void {
   }
 }
 
+/** JSON parsers (the service's too) keep the last of duplicate keys: legal, but surely not meant. */
 function duplicateKey(name: string, start: number, end: number, path: Path): Problem {
   return {
-    start, end, severity: 'error', code: 'duplicate-key', path,
-    message: `Duplicate key "${name}": only the last one would count. Remove one of them.`,
+    start, end, severity: 'warning', code: 'duplicate-key', path,
+    message: `Duplicate key "${name}": only the last one counts. Remove one of them.`,
   };
 }
 
@@ -416,47 +415,81 @@ function yamlTooDeep(text: string, at: number): Problem {
 }
 
 /**
- * Where YAML nesting passes MAX_DEPTH, or -1. An upper estimate in one pass: every flow bracket outside
- * comments, plus the stack of block indentations, plus compact entries ("- - x", "? ? x") on a line.
+ * Where YAML nesting passes MAX_DEPTH, or -1. An upper estimate in one pass: the stack of block
+ * indentations, plus compact entries ("- - x", "? ? x") and flow brackets on a line. Quoted strings,
+ * comments and the lines of block scalars (`|`, `>`) hold text, not structure, and are skipped.
  */
 function yamlTooDeepAt(text: string): number {
   const indents: number[] = [];
   let flow = 0;
+  let scalarIndent = -1; // inside a block scalar: lines indented deeper than this are its text
   for (let lineStart = 0; lineStart < text.length; ) {
     let end = text.indexOf('\n', lineStart);
     if (end < 0) end = text.length;
     let i = lineStart;
     while (i < end && text.charCodeAt(i) === 32) i++;
-    if (flow <= 0 && i < end && text.charCodeAt(i) !== 35 && text.charCodeAt(i) !== 13) {
-      while (indents.length && indents[indents.length - 1]! >= i - lineStart) indents.pop();
-      indents.push(i - lineStart);
+    const indent = i - lineStart;
+    const blank = i >= end || text.charCodeAt(i) === 13;
+    if (scalarIndent >= 0 && (blank || indent > scalarIndent)) {
+      lineStart = end + 1;
+      continue;
+    }
+    scalarIndent = -1;
+    if (flow <= 0 && !blank && text.charCodeAt(i) !== 35) {
+      while (indents.length && indents[indents.length - 1]! >= indent) indents.pop();
+      indents.push(indent);
     }
     let compact = 0;
+    let last = -1; // the last character of structure on the line
     for (; i < end; i++) {
       const c = text.charCodeAt(i);
       if (c === 35 && (i === lineStart || text.charCodeAt(i - 1) === 32)) break; // a comment
+      if (c === 34 || c === 39) {
+        i = closingQuote(text, i, end);
+        last = i;
+        continue;
+      }
       if (c === 91 || c === 123) flow++;
       else if (c === 93 || c === 125) flow--;
       else if ((c === 45 || c === 63) && text.charCodeAt(i + 1) === 32) compact++;
+      if (c !== 32 && c !== 13) last = i;
       if (Math.max(0, flow) + indents.length + compact > MAX_DEPTH) return i;
     }
+    const tail = last >= 0 ? text.slice(Math.max(lineStart, last - 2), last + 1) : '';
+    if (flow <= 0 && /(^|[\s:-])[|>][-+0-9]*$/.test(tail)) scalarIndent = indent;
     lineStart = end + 1;
   }
   return -1;
+}
+
+/** The end of a quoted scalar that opens at `i` (on this line; a multi-line one is cut at the line end). */
+function closingQuote(text: string, i: number, end: number): number {
+  const q = text.charCodeAt(i);
+  for (let j = i + 1; j < end; j++) {
+    const c = text.charCodeAt(j);
+    if (q === 34 && c === 92) j++; // an escape in a double-quoted scalar
+    else if (c === q) {
+      if (q === 39 && text.charCodeAt(j + 1) === 39) j++; // '' in a single-quoted scalar
+      else return j;
+    }
+  }
+  return end;
 }
 
 function aliasProblem(doc: YAML.Document.Parsed, msg: string): Problem {
   const first = findFirstAlias(doc.contents);
   return {
     start: first?.[0] ?? 0, end: first?.[1] ?? 1, severity: 'error', code: 'yaml-alias', path: [],
-    message: /alias/i.test(msg)
+    message: /excessive alias count/i.test(msg)
       ? `Too many alias expansions (more than ${MAX_YAML_ALIASES}): the file would expand to an enormous request ` +
         '("billion laughs"). Write the values out instead.'
       : `YAML: ${msg}`,
   };
 }
 
-function yamlProblem(e: YAML.YAMLError, severity: 'error' | 'warning'): Problem {
+function yamlProblem(e: YAML.YAMLError, given: 'error' | 'warning'): Problem {
+  // a duplicate key is a YAML error, but the body sent is JSON, where the last one counts
+  const severity = e.code === 'DUPLICATE_KEY' ? 'warning' : given;
   const [start, end] = e.pos;
   let message = e.message.split('\n')[0] ?? e.message;
   if (e.code === 'DUPLICATE_KEY') message = `Duplicate key: ${message.replace(/^Map keys must be unique;?\s*/i, '') || 'keys in a mapping must be unique'}. Remove one of them.`;

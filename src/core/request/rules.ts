@@ -17,7 +17,7 @@ import {
   type BetaFeature,
 } from './betas';
 import { lookupModel, nearestEffort, replacementsFor, type ModelInfo } from './models';
-import { BUILTIN_TOOL_NAMES, EFFORTS, type Effort } from './schema';
+import { EFFORTS, type Effort } from './schema';
 import type { FixData, Path, PathProblem } from './types';
 
 export interface RuleContext {
@@ -194,11 +194,12 @@ function nestedCacheControl(block: Obj, at: Path, out: PathProblem[]): void {
   if (block.type === 'search_result') check(block.content, [...at, 'content'], 'search_result');
 }
 
-/** doc1 §2.5: end_block_index is exclusive, always greater than start_block_index. */
+/** doc1 §2.5: a content_block_location's end_block_index is exclusive, always greater than its start. */
 function citationRules(block: Obj, at: Path, out: PathProblem[]): void {
   if (block.type !== 'text' || !Array.isArray(block.citations)) return;
   block.citations.forEach((c, k) => {
-    if (!isObj(c) || (c.type !== 'content_block_location' && c.type !== 'search_result_location')) return;
+    // the spec says "always greater than start_block_index" of content_block_location only
+    if (!isObj(c) || c.type !== 'content_block_location') return;
     const { start_block_index: start, end_block_index: end } = c;
     if (typeof start === 'number' && typeof end === 'number' && end <= start) {
       out.push({
@@ -240,7 +241,9 @@ function effortAndThinking(body: Obj, info: ModelInfo, out: PathProblem[]): void
     });
   }
   if (info.thinking === 'manual' && th.type === 'adaptive') {
-    const value = { type: 'enabled', budget_tokens: 4096 };
+    // a budget below max_tokens, so the fix does not trade one warning for another
+    const max = typeof body.max_tokens === 'number' ? body.max_tokens : 8192;
+    const value = { type: 'enabled', budget_tokens: Math.max(1024, Math.min(4096, Math.floor(max / 2))) };
     out.push({
       ...onType, severity: 'warning', code: 'manual-thinking-expected',
       message: `${info.id} uses manual thinking: {type: enabled, budget_tokens: N}.`,
@@ -260,7 +263,7 @@ function effortRules(body: Obj, info: ModelInfo, effort: Effort, out: PathProble
     });
   } else if (!info.effort.includes(effort)) {
     const near = nearestEffort(effort, info.effort);
-    const who = effort === 'xhigh' ? 'only model-opus-4-7' : 'model-mythos-preview, model-opus-4-7, model-opus-4-6 and model-sonnet-4-6';
+    const who = effort === 'xhigh' ? 'model-opus-4-7 only' : 'model-mythos-preview, model-opus-4-7, model-opus-4-6 and model-sonnet-4-6';
     out.push({
       ...at, severity: 'error', code: 'effort-unavailable',
       message: `Effort "${effort}" is not available on ${info.id} (it is available on ${who}). Supported here: ${info.effort.join(', ')}.`,
@@ -353,14 +356,6 @@ function toolRules(body: Obj, ctx: RuleContext, out: PathProblem[]): void {
       } else seen.set(t.name, i);
     }
     const type = typeof t.type === 'string' ? t.type : undefined;
-    const fixed = type ? BUILTIN_TOOL_NAMES[type] : undefined;
-    if (fixed && !given(t.name)) {
-      out.push({
-        path: at, anchor: 'container', severity: 'error', code: 'builtin-tool-name',
-        message: `Missing required field "name": built-in tool ${type} is always named "${fixed}".`,
-        fixes: [{ kind: 'insert-property', title: `Add "name": "${fixed}"`, path: at, key: 'name', value: fixed }],
-      });
-    }
     const beta = type ? BETA_TOOL_TYPES[type] : undefined;
     if (beta) betaUsed(beta, [...at, 'type'], 'value', ctx, out);
     if (given(t.allowed_domains) && given(t.blocked_domains)) {
@@ -455,6 +450,7 @@ function betaRules(body: Obj, ctx: RuleContext, out: PathProblem[]): void {
       path: ['diagnostics'], anchor: 'key', severity: 'info', code: 'cache-diagnosis-beta',
       message: 'The response reports a cache_miss_reason only with the beta "cache-diagnosis-2026-04-07" ' +
         '(setting promptwright.betas).',
+      fixes: [{ kind: 'add-beta', title: 'Add the beta "cache-diagnosis-2026-04-07" to promptwright.betas', beta: 'cache-diagnosis-2026-04-07' }],
     });
   }
   if (typeof body.model === 'string' && ctx.betas.includes('context-1m-2025-08-07') && /^model-sonnet-4-(5|0|20250514)/.test(body.model)) {

@@ -175,7 +175,7 @@ describe('model rules (doc1 §2.2, §4.3; doc3 §9.4)', () => {
   it('§4.3 max on four models; xhigh only on model-opus-4-7', () => {
     assert.equal(one(check(base({ model: 'model-opus-4-5', output_config: { effort: 'max' } })), 'effort-unavailable').severity, 'error');
     assert.deepEqual(only(check(base({ model: 'model-sonnet-4-6', output_config: { effort: 'max' } })), 'effort-unavailable'), []);
-    assert.match(one(check(base({ model: 'model-opus-4-6', output_config: { effort: 'xhigh' } })), 'effort-unavailable').message, /only model-opus-4-7/);
+    assert.match(one(check(base({ model: 'model-opus-4-6', output_config: { effort: 'xhigh' } })), 'effort-unavailable').message, /model-opus-4-7 only/);
     assert.deepEqual(only(check(base({ output_config: { effort: 'xhigh' }, max_tokens: 64000 })), 'effort-unavailable'), []);
   });
   it('§4.3 dated ids follow their model (model-opus-4-5-20251101 has no max)', () => {

@@ -216,3 +216,49 @@ describe('the count_tokens endpoint', () => {
     assert.deepEqual(got, ['empty-messages', 'retired-model']);
   });
 });
+
+describe('review fixes: fewer false errors, clearer messages', () => {
+  it('duplicate keys are a warning (the last one counts, as in every JSON parser), in JSON and YAML', () => {
+    assert.deepEqual(codes(check('{"model":"model-opus-4-7","max_tokens":5,"max_tokens":6,"messages":[{"role":"user","content":"x"}]}')),
+      ['warning:duplicate-key']);
+    assert.deepEqual(codes(check('model: model-opus-4-7\nmax_tokens: 5\nmax_tokens: 6\nmessages: [{role: user, content: x}]\n', 'yaml')),
+      ['warning:duplicate-key']);
+  });
+  it('a missing field with a fixed value is "missing", with a fix that adds it (one problem per missing name)', () => {
+    const text = JSON.stringify(base({ cache_control: {}, tools: [{ type: 'bash_20250124' }] }), null, 2);
+    const v = validateText(text, 'json', { now: NOW });
+    assert.deepEqual(v.problems.map(p => [p.code, p.message]), [
+      ['missing-field', 'Missing required field "type" (always "ephemeral" here).'],
+      ['missing-field', 'Missing required field "name" (always "bash" here).'],
+    ]);
+    const add = v.problems[1]!.fixes![0]!;
+    assert.ok(add.kind === 'insert-property');
+    assert.deepEqual(JSON.parse(applyEdits(text, fixEdits(text, 'json', v.parsed, add))).tools[0], { type: 'bash_20250124', name: 'bash' });
+  });
+  it('YAML: brackets inside quoted strings and block scalars are text, not nesting', () => {
+    const many = '['.repeat(600);
+    const yaml = `model: model-opus-4-7\nmax_tokens: 5\nsystem: "${many}"\nmessages:\n  - role: user\n    content: |\n      ${many}\n      ${'{'.repeat(600)}\n`;
+    assert.deepEqual(check(yaml, 'yaml'), []);
+  });
+  it('YAML: an undefined alias is a YAML error, not a "billion laughs"', () => {
+    const s = check('model: *nope\nmax_tokens: 5\nmessages: [{role: user, content: x}]\n', 'yaml');
+    assert.ok(s.length >= 1);
+    assert.ok(!s.some(p => /billion laughs/.test(p.message)), JSON.stringify(s));
+  });
+  it('a beta block where its beta cannot put it (an mcp_tool_use inside a tool_result) is an error', () => {
+    const s = check(base({ messages: [user('q'), assistant({ type: 'tool_use', id: 't', name: 'n', input: {} }),
+      user({ type: 'tool_result', tool_use_id: 't', content: [{ type: 'mcp_tool_use', id: 'm', name: 'x', server_name: 's', input: {} }] })] }));
+    assert.deepEqual(codes(s), ['error:unknown-type']);
+    assert.equal(s[0]!.at, '"mcp_tool_use"');
+  });
+  it('fallbacks and fallback_credit_token are beta fields, silent with their betas', () => {
+    const req = base({ fallbacks: 'default', fallback_credit_token: 'tok' });
+    assert.deepEqual(codes(check(req)), ['warning:beta-feature', 'warning:beta-feature']);
+    assert.deepEqual(check(req, 'json', ['server-side-fallback-2026-07-01', 'fallback-credit-2026-07-01']), []);
+  });
+  it('citation ranges: only content_block_location must end after it starts (the spec says so of it alone)', () => {
+    const c = { type: 'search_result_location', cited_text: 'a', search_result_index: 0, source: 's', title: 't', start_block_index: 1, end_block_index: 1 };
+    assert.deepEqual(check(base({ messages: [user({ type: 'text', text: 'x', citations: [c] })] })), []);
+  });
+});
+
