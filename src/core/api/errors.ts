@@ -2,16 +2,30 @@
 // HTTP status, the message, the `request-id` header and what the user can do about it.
 import type { Message } from './types';
 
-export type ErrorAction = 'set-api-key' | 'set-admin-key' | 'set-base-url' | 'wait' | 'retry' | 'none';
+export type ErrorAction = 'set-api-key' | 'set-admin-key' | 'set-compliance-key' | 'set-base-url' | 'wait' | 'retry' | 'none';
+
+const OURS = new Set(['PromptwrightError', 'ApiError', 'ConnectionError', 'TimeoutError', 'AbortedError', 'ConfigError', 'StreamError']);
 
 export class PromptwrightError extends Error {
   override name = 'PromptwrightError';
   /** what the UI should offer */
   action: ErrorAction = 'none';
+
+  /**
+   * The extension's bundles (extension.js, features.js) each carry a copy of these classes, so an error
+   * made by one copy is checked by the other: `instanceof` goes by the error's name, which every class
+   * sets (class names themselves do not survive minification).
+   */
+  static override [Symbol.hasInstance](x: unknown): boolean {
+    if (!(x instanceof Error) || !OURS.has(x.name)) return false;
+    const kind = (this as unknown as { kind?: string }).kind;
+    return kind === undefined || kind === x.name;
+  }
 }
 
 /** The service answered with a non-2xx status and (usually) `{error: {type, message}}`. */
 export class ApiError extends PromptwrightError {
+  static readonly kind = 'ApiError';
   override name = 'ApiError';
   constructor(
     readonly status: number,
@@ -47,30 +61,35 @@ export function hintFor(e: ApiError): string {
 
 /** No connection, DNS failure, reset before a response. Retried. */
 export class ConnectionError extends PromptwrightError {
+  static readonly kind = 'ConnectionError';
   override name = 'ConnectionError';
   constructor(message: string, override readonly cause?: unknown) { super(message); this.action = 'retry'; }
 }
 
 /** Nothing arrived for too long (headers, or the next bytes of a stream). */
 export class TimeoutError extends PromptwrightError {
+  static readonly kind = 'TimeoutError';
   override name = 'TimeoutError';
   constructor(message: string) { super(message); this.action = 'retry'; }
 }
 
 /** The caller cancelled. */
 export class AbortedError extends PromptwrightError {
+  static readonly kind = 'AbortedError';
   override name = 'AbortedError';
   constructor() { super('Cancelled.'); }
 }
 
 /** Settings are missing: no base URL, no key. */
 export class ConfigError extends PromptwrightError {
+  static readonly kind = 'ConfigError';
   override name = 'ConfigError';
   constructor(message: string, action: ErrorAction) { super(message); this.action = action; }
 }
 
 /** A stream that ended early (an `error` event, a cut connection, an idle timeout). Keeps what arrived. */
 export class StreamError extends PromptwrightError {
+  static readonly kind = 'StreamError';
   override name = 'StreamError';
   constructor(
     /** `error.type` of an `error` event, or `connection_error` / `idle_timeout` / `aborted` */

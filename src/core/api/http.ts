@@ -1,0 +1,285 @@
+// The transport every client shares: one HTTP exchange with the spec's headers (doc1 §4, doc3 §5 and §9:
+// x-api-key, vendor-version, content-type for bodies, vendor-beta when configured), timeouts, the retry
+// rules (retry.ts), and errors typed by `error.type` that carry the request-id.
+//
+// It is built on the platform's `fetch` (Node's built-in undici): the extension host and the CLI's Node
+// (20 and later) both have it, so the extension ships no HTTP library of its own (undici was 524 KB of
+// the bundle), and in VS Code it honours the editor's proxy settings.
+import { AbortedError, ApiError, ConfigError, ConnectionError, TimeoutError } from './errors';
+import { withRetry, type RetryEvent, type RetryOptions } from './retry';
+import type { RateLimitInfo } from './types';
+
+export const API_VERSION = '2023-06-01';
+
+/** Which key a call needs (doc3 §5): the standard API key, the Admin key, or the Compliance Access Key. */
+export type KeyKind = 'api' | 'admin' | 'compliance';
+
+export interface HttpOptions {
+  baseUrl: string;
+  apiKey?: string;
+  adminKey?: string;
+  complianceKey?: string;
+  apiVersion?: string;
+  betas?: readonly string[];
+  maxRetries?: number;
+  /** a stream that sends nothing for this long ends with an idle-timeout error (partial output kept) */
+  streamIdleTimeoutMs?: number;
+  /** time allowed for a non-streaming response */
+  requestTimeoutMs?: number;
+  /** request/response log lines (never contain a key) */
+  onLog?: (line: string) => void;
+  /** a retry is about to wait */
+  onRetry?: (e: RetryEvent & { method: string; path: string }) => void;
+  /** rate-limit headers of each response */
+  onRateLimit?: (info: RateLimitInfo) => void;
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  /** waited on before every attempt (a client-side rate limiter); may reject when the signal aborts */
+  beforeAttempt?: (signal?: AbortSignal) => Promise<void>;
+}
+
+export interface CallOptions {
+  signal?: AbortSignal;
+}
+
+export interface RequestSpec {
+  method: string;
+  path: string;
+  query?: Record<string, string | readonly string[] | undefined>;
+  body?: unknown;
+  key?: KeyKind;
+  /** extra vendor-beta values this endpoint needs */
+  betas?: readonly string[];
+  stream?: boolean;
+}
+
+/** A 2xx response whose body is still to be read. `touch()` restarts the idle timer; `close()` ends it. */
+export interface Raw {
+  status: number;
+  headers: Record<string, string>;
+  body: ReadableStream<Uint8Array> | null;
+  requestId?: string;
+  touch(): void;
+  close(): void;
+}
+
+export interface JsonResponse<T> {
+  data: T;
+  requestId?: string;
+  status: number;
+}
+
+const KEY_HELP: Record<KeyKind, { message: string; action: 'set-api-key' | 'set-admin-key' | 'set-compliance-key' }> = {
+  api: { message: 'No API key: run "Promptwright: Set API Key".', action: 'set-api-key' },
+  admin: { message: 'No Admin API key: run "Promptwright: Set Admin API Key".', action: 'set-admin-key' },
+  compliance: { message: 'No Compliance Access Key: run "Promptwright: Set Compliance Key".', action: 'set-compliance-key' },
+};
+
+export class Http {
+  constructor(readonly o: HttpOptions) {}
+
+  /** A JSON request, retried by the spec's rules; a 2xx body that is not JSON is an `invalid_response`. */
+  async json<T>(spec: RequestSpec, c: CallOptions = {}): Promise<JsonResponse<T>> {
+    return withRetry(async () => {
+      const raw = await this.send(spec, c);
+      let text: string;
+      try {
+        text = raw.body ? await new Response(raw.body).text() : '';
+      } catch (e) {
+        throw mapNetworkError(e, c.signal);
+      } finally {
+        raw.close();
+      }
+      try {
+        return { data: (text ? JSON.parse(text) : undefined) as T, status: raw.status, ...(raw.requestId ? { requestId: raw.requestId } : {}) };
+      } catch {
+        const message = `the service answered ${raw.status} with a body that is not JSON`;
+        throw new ApiError(raw.status, 'invalid_response', message, raw.requestId, raw.headers);
+      }
+    }, this.retryOptions(spec, c));
+  }
+
+  /** A streamed request: retried until the response starts, never after. */
+  async stream(spec: RequestSpec, c: CallOptions = {}): Promise<Raw> {
+    return withRetry(() => this.send({ ...spec, stream: true }, c), this.retryOptions(spec, c));
+  }
+
+  retryOptions(spec: RequestSpec, c: CallOptions): RetryOptions {
+    const { method, path } = spec;
+    return {
+      maxRetries: this.o.maxRetries ?? 2,
+      ...(c.signal ? { signal: c.signal } : {}),
+      ...(this.o.sleep ? { sleep: this.o.sleep } : {}),
+      onRetry: (e: RetryEvent) => {
+        const why = e.error instanceof ApiError ? e.error.describe() : e.error.message;
+        const attempt = `attempt ${e.attempt + 1} of ${e.maxAttempts}`;
+        this.o.onLog?.(`retrying ${method} ${path} in ${(e.delayMs / 1000).toFixed(1)} s (${attempt}) after: ${why}`);
+        this.o.onRetry?.({ ...e, method, path });
+      },
+    };
+  }
+
+  /** One HTTP exchange: throws ApiError for non-2xx, typed errors for the network. */
+  async send(spec: RequestSpec, c: CallOptions = {}): Promise<Raw> {
+    const base = this.o.baseUrl.trim().replace(/\/+$/, '');
+    if (!base) {
+      throw new ConfigError('No base URL: set "promptwright.baseUrl" (the service address, {base_url} in the spec).', 'set-base-url');
+    }
+    const kind = spec.key ?? 'api';
+    const key = kind === 'admin' ? this.o.adminKey : kind === 'compliance' ? this.o.complianceKey : this.o.apiKey;
+    if (!key) throw new ConfigError(KEY_HELP[kind].message, KEY_HELP[kind].action);
+    await this.o.beforeAttempt?.(c.signal);
+    const betas = [...(this.o.betas ?? [])];
+    for (const b of spec.betas ?? []) if (!betas.includes(b)) betas.push(b);
+    const headers: Record<string, string> = {
+      'x-api-key': key,
+      'vendor-version': this.o.apiVersion || API_VERSION,
+      accept: spec.stream ? 'text/event-stream' : 'application/json',
+    };
+    if (spec.body !== undefined) headers['content-type'] = 'application/json';
+    if (betas.length) headers['vendor-beta'] = betas.join(',');
+    const path = spec.path + queryString(spec.query);
+    const t0 = Date.now();
+    this.o.onLog?.(`→ ${spec.method} ${path}${spec.stream ? ' (stream)' : ''}`);
+    const timer = new Deadline(spec.stream ? (this.o.streamIdleTimeoutMs ?? 60_000) : (this.o.requestTimeoutMs ?? 600_000), c.signal);
+    let res: Response;
+    try {
+      const body = spec.body !== undefined ? JSON.stringify(spec.body) : undefined;
+      res = await fetch(`${base}${path}`, { method: spec.method, headers, signal: timer.signal, ...(body !== undefined ? { body } : {}) });
+    } catch (e) {
+      timer.clear();
+      const err = timer.timedOut ? new TimeoutError('No answer in time (the response did not start).') : mapNetworkError(e, c.signal);
+      this.o.onLog?.(`✗ ${spec.method} ${path} ${err.message} (${Date.now() - t0} ms)`);
+      throw err;
+    }
+    const h: Record<string, string> = {};
+    res.headers.forEach((v, k) => { h[k.toLowerCase()] = v; });
+    const requestId = h['request-id'];
+    this.o.onRateLimit?.(rateLimitInfo(h));
+    this.o.onLog?.(`← ${res.status} ${spec.method} ${path} (${Date.now() - t0} ms)${requestId ? ` request-id=${requestId}` : ''}`);
+    if (res.status >= 200 && res.status < 300) {
+      if (spec.stream) timer.restart();
+      return {
+        status: res.status, headers: h, body: res.body, ...(requestId ? { requestId } : {}),
+        touch: () => timer.restart(),
+        close: () => timer.clear(),
+      };
+    }
+    let text = '';
+    try {
+      text = await res.text();
+    } catch {
+      /* keep what we have */
+    } finally {
+      timer.clear();
+    }
+    throw apiErrorFrom(res.status, text, h, requestId);
+  }
+}
+
+/**
+ * A timeout that aborts the request: for the whole exchange, or (streams) for the next bytes, restarted
+ * on every chunk. The caller's signal aborts it too; `timedOut` tells the two apart.
+ */
+class Deadline {
+  private readonly ctl = new AbortController();
+  private handle: ReturnType<typeof setTimeout> | undefined;
+  timedOut = false;
+
+  constructor(private readonly ms: number, private readonly caller?: AbortSignal) {
+    if (caller?.aborted) this.ctl.abort(caller.reason);
+    caller?.addEventListener('abort', this.onAbort, { once: true });
+    this.restart();
+  }
+
+  get signal(): AbortSignal {
+    return this.ctl.signal;
+  }
+
+  private readonly onAbort = () => {
+    this.clear();
+    this.ctl.abort(this.caller?.reason);
+  };
+
+  restart(): void {
+    clearTimeout(this.handle);
+    this.handle = setTimeout(() => {
+      this.timedOut = true;
+      this.ctl.abort(new TimeoutError('No data in time.'));
+    }, this.ms);
+  }
+
+  clear(): void {
+    clearTimeout(this.handle);
+    this.caller?.removeEventListener('abort', this.onAbort);
+  }
+}
+
+function queryString(query: RequestSpec['query']): string {
+  if (!query) return '';
+  const q = new URLSearchParams();
+  for (const [k, v] of Object.entries(query)) {
+    if (v === undefined) continue;
+    if (typeof v === 'string') q.append(k, v);
+    else for (const x of v) q.append(k, x);
+  }
+  const s = q.toString();
+  return s ? `?${s}` : '';
+}
+
+export function rateLimitInfo(h: Record<string, string>): RateLimitInfo {
+  const num = (k: string) => (h[k] !== undefined && Number.isFinite(Number(h[k])) ? Number(h[k]) : undefined);
+  const info: RateLimitInfo = {};
+  const limit = num('vendor-ratelimit-requests-limit');
+  const remaining = num('vendor-ratelimit-requests-remaining');
+  const retryAfter = num('retry-after');
+  if (limit !== undefined) info.limit = limit;
+  if (remaining !== undefined) info.remaining = remaining;
+  if (h['vendor-ratelimit-requests-reset']) info.reset = h['vendor-ratelimit-requests-reset'];
+  if (retryAfter !== undefined) info.retryAfter = retryAfter;
+  if (h['vendor-organization-id']) info.organizationId = h['vendor-organization-id'];
+  return info;
+}
+
+const STATUS_TYPES: Record<number, string> = {
+  400: 'invalid_request_error',
+  401: 'authentication_error',
+  403: 'permission_error',
+  404: 'not_found_error',
+  409: 'conflict_error',
+  413: 'request_too_large',
+  429: 'rate_limit_error',
+  500: 'api_error',
+  502: 'bad_gateway',
+  503: 'service_unavailable',
+  504: 'gateway_timeout',
+  529: 'overloaded_error',
+};
+
+export function apiErrorFrom(status: number, text: string, h: Record<string, string>, requestId: string | undefined): ApiError {
+  let type = STATUS_TYPES[status] ?? `http_${status}`;
+  let message = text.trim().slice(0, 500) || `HTTP ${status}`;
+  try {
+    const j = JSON.parse(text) as { error?: { type?: unknown; message?: unknown } };
+    if (j && typeof j.error === 'object' && j.error) {
+      if (typeof j.error.type === 'string') type = j.error.type;
+      if (typeof j.error.message === 'string') message = j.error.message;
+    }
+  } catch {
+    /* not JSON: keep the text */
+  }
+  const raw = h['retry-after'];
+  const ra = raw !== undefined && raw.trim() !== '' && Number.isFinite(Number(raw)) ? Number(raw) : undefined;
+  return new ApiError(status, type, message, requestId, h, ra);
+}
+
+/** Maps what fetch and a body read throw to our typed errors (the library's codes stay in `cause`). */
+export function mapNetworkError(e: unknown, signal?: AbortSignal): Error {
+  if (signal?.aborted) return new AbortedError();
+  if (e instanceof AbortedError || e instanceof TimeoutError || e instanceof ConfigError || e instanceof ApiError) return e;
+  const err = e as { name?: string; code?: string; message?: string; cause?: { code?: string; message?: string } };
+  if (err?.name === 'TimeoutError' || err?.cause instanceof TimeoutError) return new TimeoutError('No data in time.');
+  if (err?.name === 'AbortError' || err?.code === 'UND_ERR_ABORTED') return new AbortedError();
+  const code = err?.cause?.code ?? err?.code;
+  const detail = err?.cause?.message ?? err?.message ?? String(e);
+  return new ConnectionError(`Cannot reach the service: ${code ? `${code} ` : ''}${detail}`, e);
+}

@@ -1,0 +1,133 @@
+// A streamed reply (the SSE events of POST /v1/messages with `stream: true`): events are decoded as
+// bytes arrive, the message is built as they come, and a failure keeps what arrived.
+import { MessageAccumulator } from './accumulator';
+import { AbortedError, StreamError, TimeoutError } from './errors';
+import { mapNetworkError, type Raw } from './http';
+import { SseDecoder } from './sse';
+import type { Message, StreamEvent } from './types';
+
+/** A streamed reply: iterate its events; `message` is built as they arrive and kept when the stream fails. */
+export class MessageStream implements AsyncIterable<StreamEvent> {
+  readonly acc = new MessageAccumulator();
+  readonly requestId: string | undefined;
+  private consumed = false;
+
+  constructor(private readonly raw: Raw, private readonly signal?: AbortSignal) {
+    this.requestId = raw.requestId;
+  }
+
+  /** What has arrived so far (a copy). */
+  get message(): Message | undefined { return this.acc.snapshot(); }
+
+  /**
+   * The events, in order. A hand-written iterator rather than an async generator: events that one
+   * network chunk completes are handed out without a further await each (this is the hot path).
+   */
+  [Symbol.asyncIterator](): AsyncIterator<StreamEvent> {
+    if (this.consumed) throw new Error('a MessageStream can be iterated once');
+    this.consumed = true;
+    const decoder = new SseDecoder();
+    const reader = this.raw.body?.getReader();
+    const body = {
+      next: async (): Promise<IteratorResult<Uint8Array>> => {
+        if (!reader) return { done: true, value: undefined };
+        const r = await reader.read();
+        if (!r.done) this.raw.touch(); // bytes arrived: the idle timer starts again
+        return r.done ? { done: true, value: undefined } : { done: false, value: r.value };
+      },
+    };
+    const queue: StreamEvent[] = [];
+    let qi = 0;
+    let state: 'open' | 'ended' | 'finished' = 'open';
+    const fail = (type: string, message: string) => new StreamError(type, message, this.acc.snapshot(), this.requestId);
+    const close = () => {
+      this.raw.close();
+      if (state !== 'finished') reader?.cancel().catch(() => {});
+    };
+    const take = (events: { event: string; data: string }[]) => {
+      for (const e of events) {
+        const ev = parseEvent(e.event, e.data);
+        if (ev) queue.push(ev);
+      }
+    };
+    const deliver = (): IteratorResult<StreamEvent> | undefined => {
+      while (qi < queue.length) {
+        const ev = queue[qi++]!;
+        if (ev.type === 'error') { close(); throw fail(ev.error.type, ev.error.message); }
+        this.acc.apply(ev);
+        if (ev.type === 'message_stop') { state = 'finished'; queue.length = 0; qi = 0; }
+        return { done: false, value: ev };
+      }
+      queue.length = 0;
+      qi = 0;
+      return undefined;
+    };
+    const mapFailure = (e: unknown): StreamError => {
+      if (e instanceof StreamError) return e;
+      const mapped = mapNetworkError(e, this.signal);
+      if (mapped instanceof AbortedError) return fail('aborted', 'Cancelled.');
+      if (mapped instanceof TimeoutError) return fail('idle_timeout', 'The stream stopped sending data (idle timeout); the partial reply is kept.');
+      if (e instanceof Error && /JSON|before message_start|content_block/.test(e.message)) return fail('invalid_stream', e.message);
+      return fail('connection_error', `The connection closed before the reply finished (${mapped.message}).`);
+    };
+    const next = async (): Promise<IteratorResult<StreamEvent>> => {
+      try {
+        for (;;) {
+          if (state === 'finished') return { done: true, value: undefined };
+          const ready = deliver();
+          if (ready) return ready;
+          if (state === 'ended') { close(); throw fail('connection_error', 'The connection closed before message_stop; the partial reply is kept.'); }
+          const r = await body.next();
+          if (r.done) { state = 'ended'; take(decoder.end()); } else take(decoder.push(r.value));
+        }
+      } catch (e) {
+        close();
+        state = 'finished';
+        throw mapFailure(e);
+      }
+    };
+    return {
+      next: () => {
+        // events already decoded are handed out without entering the async path
+        if (state === 'open' && qi < queue.length) {
+          try { const ready = deliver(); if (ready) return Promise.resolve(ready); } catch (e) { state = 'finished'; return Promise.reject(mapFailure(e)); }
+        }
+        return next();
+      },
+      return: async () => { close(); state = 'finished'; return { done: true, value: undefined }; },
+    };
+  }
+
+  /** Reads the whole stream and returns the final message. */
+  async finalMessage(): Promise<Message> {
+    for await (const _ of this) { /* accumulate */ }
+    return this.acc.snapshot()!;
+  }
+}
+
+const TEXT_DELTA_HEAD = '{"type":"content_block_delta","index":';
+const TEXT_DELTA_MID = ',"delta":{"type":"text_delta","text":';
+
+function parseEvent(name: string, data: string): StreamEvent | undefined {
+  if (name === 'ping') return { type: 'ping' };
+  // the hot path: text deltas in the service's compact key order parse as one string, not an object
+  if (data.startsWith(TEXT_DELTA_HEAD) && data.endsWith('}}')) {
+    const mid = data.indexOf(TEXT_DELTA_MID, TEXT_DELTA_HEAD.length);
+    const index = mid > 0 ? Number(data.slice(TEXT_DELTA_HEAD.length, mid)) : NaN;
+    if (Number.isInteger(index)) {
+      const lit = data.slice(mid + TEXT_DELTA_MID.length, -2);
+      // a string literal without escapes is its own text; otherwise JSON decodes the escapes
+      if (lit.length >= 2 && lit.charCodeAt(0) === 34 && lit.charCodeAt(lit.length - 1) === 34 && lit.indexOf('\\') < 0 && lit.indexOf('"', 1) === lit.length - 1) {
+        return { type: 'content_block_delta', index, delta: { type: 'text_delta', text: lit.slice(1, -1) } };
+      }
+      try {
+        const text = JSON.parse(lit) as unknown;
+        if (typeof text === 'string') return { type: 'content_block_delta', index, delta: { type: 'text_delta', text } };
+      } catch { /* not that shape after all: parse it whole */ }
+    }
+  }
+  let j: unknown;
+  try { j = JSON.parse(data); } catch { throw new Error(`event ${name} carries data that is not JSON`); }
+  if (!j || typeof j !== 'object' || typeof (j as { type?: unknown }).type !== 'string') return undefined;
+  return j as StreamEvent;
+}
