@@ -6,7 +6,7 @@
 // can fail (type, required, additionalProperties, enum, const, bounds, oneOf) is removed or turned into a
 // completion hint (`examples`); unions picked by `type` become `if {type: const} then {branch}`, which
 // never fails and still gives per-type completion and hover. A unit test checks this property.
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { ContentBlock, RequestBody } from './schema';
 
 type JS = Record<string, unknown>;
@@ -68,7 +68,8 @@ function soften(node: unknown, resolve: (s: JS) => JS): unknown {
     if (k === 'oneOf' || k === 'anyOf' || DROP.has(k)) continue;
     if (k === 'enum') { out.examples = v; continue; }
     if (k === 'const') { out.examples = [v]; continue; }
-    if (k === 'definitions' || k === '$defs') {
+    // maps whose keys are names, not keywords: a property called `type` or `required` stays
+    if (k === 'definitions' || k === '$defs' || k === 'properties' || k === 'patternProperties') {
       out[k] = Object.fromEntries(Object.entries(v as Record<string, unknown>).map(([n, d]) => [n, soften(d, resolve)]));
       continue;
     }

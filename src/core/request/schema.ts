@@ -9,10 +9,11 @@
 //    the whole API, and the service documents fields it leaves out.
 // Features that come with a beta header (betas.ts) are typed loosely here (their shape is not in the spec)
 // and rules.ts warns when no beta that enables them is configured.
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { BETA_BLOCK_TYPES, BETA_FIELDS, BETA_NESTED, BETA_TOOL_TYPES } from './betas';
 
-type Branch = z.ZodObject<{ type: z.ZodLiteral<string> } & z.ZodRawShape>;
+type Shape = z.core.$ZodLooseShape;
+type Branch = z.ZodMiniObject<{ type: z.ZodMiniLiteral<string> } & Shape>;
 
 /** The message for a `type`-picked union whose input has no known `type`. */
 export function unknownTypeMessage(what: string, types: readonly string[], input: unknown): string {
@@ -39,36 +40,40 @@ export function describe(v: unknown): string {
 
 /** A union picked by its `type` field: an unknown type lists the known ones; a known type reports inside it. */
 function byType<T extends readonly [Branch, ...Branch[]]>(what: string, branches: T, description: string) {
-  const types = branches.map(b => String(b.shape.type.value));
-  const u = z
+  const types = branches.map(b => String(b.shape.type._zod.def.values[0]));
+  const u = d(z
     .discriminatedUnion('type', branches as unknown as [Branch, ...Branch[]], {
       error: iss =>
         iss.code === 'invalid_union' || iss.code === 'invalid_type' ? unknownTypeMessage(what, types, iss.input) : undefined,
-    })
-    .describe(description);
-  return u as unknown as z.ZodDiscriminatedUnion<[...T]>;
+    }), description);
+  return u as unknown as z.ZodMiniDiscriminatedUnion<[...T]>;
 }
 
-const d = <T extends z.ZodType>(s: T, description: string): T => s.describe(description);
-const lit = <V extends string>(v: V, description?: string) => (description ? z.literal(v).describe(description) : z.literal(v));
+/** Describes a schema (hover and completion in the editor read it from the generated JSON Schema). */
+const d = <T extends z.ZodMiniType>(s: T, description: string): T => {
+  z.globalRegistry.add(s, { description });
+  return s;
+};
+/** An integer of at least `min` (a safe integer, as JSON numbers are read). */
+const int = (min: number) => z.int().check(z.minimum(min));
+const lit = <V extends string>(v: V, description?: string) => (description ? d(z.literal(v), description) : z.literal(v));
 const obj = z.strictObject;
 /** A field of a beta feature: shown in completion and hover, its value not checked (the spec has no shape). */
-const open = (description: string) => z.unknown().describe(description);
+const open = (description: string) => d(z.unknown(), description);
 const betaNote = (betas: readonly string[]) => `Beta: needs \`vendor-beta: ${betas[0]}\`; not described by the spec.`;
 /** A block or tool of a beta feature: picked by its `type`, its other fields not checked. */
 const betaBranch = (type: string, betas: readonly string[], fields: Record<string, string> = {}) =>
-  z
+  d(z
     .looseObject({
       type: lit(type),
-      ...Object.fromEntries(Object.entries(fields).map(([k, desc]) => [k, open(desc).optional()])),
-    })
-    .describe(betaNote(betas));
+      ...Object.fromEntries(Object.entries(fields).map(([k, desc]) => [k, z.optional(open(desc))])),
+    }), betaNote(betas));
 
 // ---- 2.3 CacheControl --------------------------------------------------------------------------------
 export const CacheControl = d(
   obj({
     type: lit('ephemeral', 'The only cache control type.'),
-    ttl: d(z.enum(['5m', '1h']), 'Cache lifetime: `5m` (default) or `1h`.').nullish(),
+    ttl: z.nullish(d(z.enum(['5m', '1h']), 'Cache lifetime: `5m` (default) or `1h`.')),
   }),
   'Prompt-caching breakpoint (§2.3). On nested blocks only the last block of `tool_result.content` or ' +
     '`document.source.content` may carry it (it applies to the parent).',
@@ -88,10 +93,10 @@ export const Caller = byType(
 
 // ---- 2.5 Citations (params on input text blocks; output variants may add file_id) -------------------------
 const citedText = d(z.string(), 'The text cited.');
-const docIndex = d(z.number().int().min(0), "0-based index of the cited document among the request's documents.");
-const docTitle = d(z.string().nullable(), 'Title of the cited document.');
-const fileId = d(z.string(), 'File id (output citations).').nullish();
-const startBlock = d(z.number().int().min(0), 'First cited block (0-based).');
+const docIndex = d(int(0), "0-based index of the cited document among the request's documents.");
+const docTitle = d(z.nullable(z.string()), 'Title of the cited document.');
+const fileId = z.nullish(d(z.string(), 'File id (output citations).'));
+const startBlock = d(int(0), 'First cited block (0-based).');
 const documentCitation = { cited_text: citedText, document_index: docIndex, document_title: docTitle, file_id: fileId };
 export const CitationParam = byType(
   'citation',
@@ -99,52 +104,52 @@ export const CitationParam = byType(
     obj({
       type: lit('char_location'),
       ...documentCitation,
-      start_char_index: d(z.number().int().min(0), 'Start character (0-based).'),
-      end_char_index: d(z.number().int().min(0), 'End character (exclusive).'),
+      start_char_index: d(int(0), 'Start character (0-based).'),
+      end_char_index: d(int(0), 'End character (exclusive).'),
     }),
     obj({
       type: lit('page_location'),
       ...documentCitation,
-      start_page_number: d(z.number().int().min(1), 'First cited page (1-based).'),
-      end_page_number: d(z.number().int().min(1), 'Page after the last cited page.'),
+      start_page_number: d(int(1), 'First cited page (1-based).'),
+      end_page_number: d(int(1), 'Page after the last cited page.'),
     }),
     obj({
       type: lit('content_block_location'),
       ...documentCitation,
       start_block_index: startBlock,
-      end_block_index: d(z.number().int().min(0), 'End block (exclusive; always greater than start_block_index).'),
+      end_block_index: d(int(0), 'End block (exclusive; always greater than start_block_index).'),
     }),
     obj({
       type: lit('web_search_result_location'),
       cited_text: citedText,
       encrypted_index: d(z.string(), 'Opaque index of the cited search result.'),
-      title: d(z.string().nullable(), 'Title of the cited page.'),
+      title: d(z.nullable(z.string()), 'Title of the cited page.'),
       url: d(z.string(), 'URL of the cited page.'),
     }),
     obj({
       type: lit('search_result_location'),
       cited_text: citedText,
       search_result_index: d(
-        z.number().int().min(0),
+        int(0),
         '0-based among all search_result blocks of the request (counted apart from document_index).',
       ),
       source: d(z.string(), 'Source of the search result.'),
-      title: d(z.string().nullable(), 'Title of the search result.'),
+      title: d(z.nullable(z.string()), 'Title of the search result.'),
       start_block_index: startBlock,
-      end_block_index: d(z.number().int().min(0), 'End block (exclusive).'),
+      end_block_index: d(int(0), 'End block (exclusive).'),
     }),
   ] as const,
   'A citation (§2.5), picked by `type`.',
 );
 
 // ---- 2.4 content blocks ----------------------------------------------------------------------------------
-const cache = CacheControl.nullish();
-export const TextBlock = obj({
+const cache = z.nullish(CacheControl);
+export const TextBlock = d(obj({
   type: lit('text', 'A text block.'),
   text: d(z.string(), 'The text.'),
   cache_control: cache,
-  citations: d(z.array(CitationParam), 'Citations supporting this text (§2.5).').nullish(),
-}).describe('Text content (§2.4).');
+  citations: z.nullish(d(z.array(CitationParam), 'Citations supporting this text (§2.5).')),
+}), 'Text content (§2.4).');
 
 const ImageBase64Source = obj({
   type: lit('base64'),
@@ -153,18 +158,16 @@ const ImageBase64Source = obj({
 });
 const UrlSource = obj({ type: lit('url'), url: d(z.string(), 'URL of the file.') });
 /** An uploaded file by id (beta files-api-2025-04-14; rules.ts warns without it). */
-const FileSource = obj({ type: lit('file'), file_id: d(z.string(), 'Id of an uploaded file.') }).describe(
-  'An uploaded file (beta `files-api-2025-04-14`).',
-);
-export const ImageBlock = obj({
+const FileSource = d(obj({ type: lit('file'), file_id: d(z.string(), 'Id of an uploaded file.') }), 'An uploaded file (beta `files-api-2025-04-14`).',);
+export const ImageBlock = d(obj({
   type: lit('image', 'An image.'),
   source: byType('image source', [ImageBase64Source, UrlSource, FileSource] as const, 'Base64 or URL image source.'),
   cache_control: cache,
-}).describe('Image content (§2.4).');
+}), 'Image content (§2.4).');
 
-const CitationsConfig = d(obj({ enabled: d(z.boolean(), 'Whether the model may cite this.').nullish() }), 'Citation settings.');
+const CitationsConfig = d(obj({ enabled: z.nullish(d(z.boolean(), 'Whether the model may cite this.')) }), 'Citation settings.');
 const documentContent = byType('document content block', [TextBlock, ImageBlock] as const, 'Text or image block.');
-export const DocumentBlock = obj({
+export const DocumentBlock = d(obj({
   type: lit('document', 'A document.'),
   source: byType(
     'document source',
@@ -186,66 +189,66 @@ export const DocumentBlock = obj({
           'The document as a string or an array of text/image blocks.',
         ),
       }),
-      UrlSource.extend({ url: d(z.string(), 'URL of a PDF.') }),
+      z.extend(UrlSource, { url: d(z.string(), 'URL of a PDF.') }),
       FileSource,
     ] as const,
     'Base64 PDF, plain text, content blocks, or URL PDF.',
   ),
   cache_control: cache,
-  citations: CitationsConfig.nullish(),
-  context: d(z.string(), 'Context about the document; not cited.').nullish(),
-  title: d(z.string(), 'Document title.').nullish(),
-}).describe('Document content (§2.4).');
+  citations: z.nullish(CitationsConfig),
+  context: z.nullish(d(z.string(), 'Context about the document; not cited.')),
+  title: z.nullish(d(z.string(), 'Document title.')),
+}), 'Document content (§2.4).');
 
-export const SearchResultBlock = obj({
+export const SearchResultBlock = d(obj({
   type: lit('search_result', 'A search result.'),
   content: d(z.array(TextBlock), 'The result as text blocks.'),
   source: d(z.string(), 'Where the result comes from (e.g. a URL).'),
   title: d(z.string(), 'Title of the result.'),
   cache_control: cache,
-  citations: CitationsConfig.nullish(),
-}).describe('Search result content (§2.4).');
+  citations: z.nullish(CitationsConfig),
+}), 'Search result content (§2.4).');
 
-export const ThinkingBlock = obj({
+export const ThinkingBlock = d(obj({
   type: lit('thinking'),
   signature: d(z.string(), 'Signature for multi-turn continuity.'),
   thinking: d(z.string(), 'The thinking text (empty when display is omitted).'),
-}).describe('A thinking block from an earlier assistant turn (§2.4).');
-export const RedactedThinkingBlock = obj({
+}), 'A thinking block from an earlier assistant turn (§2.4).');
+export const RedactedThinkingBlock = d(obj({
   type: lit('redacted_thinking'),
   data: d(z.string(), 'Encrypted thinking.'),
-}).describe('Redacted thinking (§2.4).');
+}), 'Redacted thinking (§2.4).');
 
 const input = d(z.record(z.string(), z.unknown()), 'The tool input, an object.');
-export const ToolUseBlock = obj({
+export const ToolUseBlock = d(obj({
   type: lit('tool_use'),
   id: d(z.string(), 'Tool call id; a later tool_result refers to it.'),
   input,
   name: d(z.string(), 'Name of the tool called.'),
   cache_control: cache,
-  caller: Caller.nullish(),
-}).describe('A tool call from an earlier assistant turn (§2.4).');
-export const ToolReferenceBlock = obj({
+  caller: z.nullish(Caller),
+}), 'A tool call from an earlier assistant turn (§2.4).');
+export const ToolReferenceBlock = d(obj({
   type: lit('tool_reference'),
   tool_name: d(z.string(), 'Name of the referenced tool.'),
   cache_control: cache,
-}).describe('A reference to a tool (§2.4); allowed inside tool_result content and tool search results.');
+}), 'A reference to a tool (§2.4); allowed inside tool_result content and tool search results.');
 
 const toolResultContent = byType(
   'tool_result content block',
   [TextBlock, ImageBlock, SearchResultBlock, DocumentBlock, ToolReferenceBlock] as const,
   'text, image, search_result, document or tool_reference',
 );
-export const ToolResultBlock = obj({
+export const ToolResultBlock = d(obj({
   type: lit('tool_result'),
   tool_use_id: d(z.string(), 'The id of the tool_use block this answers.'),
   cache_control: cache,
-  content: d(
+  content: z.nullish(d(
     z.union([z.string(), z.array(toolResultContent)]),
     'The result: a string or an array of text, image, search_result, document or tool_reference blocks.',
-  ).nullish(),
-  is_error: d(z.boolean(), 'True when the tool failed.').nullish(),
-}).describe('The result of a tool call (§2.4).');
+  )),
+  is_error: z.nullish(d(z.boolean(), 'True when the tool failed.')),
+}), 'The result of a tool call (§2.4).');
 
 export const SERVER_TOOL_NAMES = [
   'advisor', // beta advisor-tool-2026-03-01 (rules.ts warns without it)
@@ -257,17 +260,17 @@ export const SERVER_TOOL_NAMES = [
   'tool_search_tool_regex',
   'tool_search_tool_bm25',
 ] as const;
-export const ServerToolUseBlock = obj({
+export const ServerToolUseBlock = d(obj({
   type: lit('server_tool_use'),
   id: d(z.string(), 'Server tool call id.'),
   input,
   name: d(z.enum(SERVER_TOOL_NAMES), 'The server tool called.'),
   cache_control: cache,
-  caller: Caller.nullish(),
-}).describe('A server tool call (§2.4).');
+  caller: z.nullish(Caller),
+}), 'A server tool call (§2.4).');
 
 const toolUseId = d(z.string(), 'Id of the server_tool_use block this answers.');
-const errorOf = <T extends string>(type: T, codes: readonly [string, ...string[]], extra: z.ZodRawShape = {}) =>
+const errorOf = <T extends string>(type: T, codes: readonly [string, ...string[]], extra: Shape = {}) =>
   obj({ type: lit(type), error_code: d(z.enum(codes), `One of: ${codes.join(', ')}.`), ...extra });
 export const WEB_SEARCH_ERRORS = [
   'invalid_tool_input',
@@ -297,17 +300,16 @@ const WebSearchResult = obj({
   encrypted_content: d(z.string(), 'Opaque page content.'),
   title: d(z.string(), 'Page title.'),
   url: d(z.string(), 'Page URL.'),
-  page_age: d(z.string(), 'Age of the page.').nullish(),
+  page_age: z.nullish(d(z.string(), 'Age of the page.')),
 });
-export const WebSearchToolResultBlock = obj({
+export const WebSearchToolResultBlock = d(obj({
   type: lit('web_search_tool_result'),
   tool_use_id: toolUseId,
-  content: z
-    .union([z.array(WebSearchResult), errorOf('web_search_tool_result_error', WEB_SEARCH_ERRORS)])
-    .describe('Search results, or an error.'),
+  content: d(z
+    .union([z.array(WebSearchResult), errorOf('web_search_tool_result_error', WEB_SEARCH_ERRORS)]), 'Search results, or an error.'),
   cache_control: cache,
-  caller: Caller.nullish(),
-}).describe('Web search results (§2.4).');
+  caller: z.nullish(Caller),
+}), 'Web search results (§2.4).');
 
 /** A server tool result block: `tool_use_id`, and `content` picked by its `type` (a result or an error). */
 const resultBlock = <T extends readonly [Branch, ...Branch[]]>(
@@ -316,15 +318,15 @@ const resultBlock = <T extends readonly [Branch, ...Branch[]]>(
   branches: T,
   contentDesc: string,
   desc: string,
-  extra: z.ZodRawShape = {},
+  extra: Shape = {},
 ) =>
-  obj({
+  d(obj({
     type: lit(type),
     tool_use_id: toolUseId,
     content: byType(what, branches, contentDesc),
     cache_control: cache,
     ...extra,
-  }).describe(desc);
+  }), desc);
 
 export const WebFetchToolResultBlock = resultBlock(
   'web_fetch_tool_result',
@@ -335,16 +337,16 @@ export const WebFetchToolResultBlock = resultBlock(
       type: lit('web_fetch_result'),
       content: DocumentBlock,
       url: d(z.string(), 'The fetched URL.'),
-      retrieved_at: d(z.string(), 'When it was fetched (ISO 8601).').nullish(),
+      retrieved_at: z.nullish(d(z.string(), 'When it was fetched (ISO 8601).')),
     }),
   ] as const,
   'The fetched document, or an error.',
   'Web fetch result (§2.4).',
-  { caller: Caller.nullish() },
+  { caller: z.nullish(Caller) },
 );
 
 const outputFile = (type: string) => obj({ type: lit(type), file_id: d(z.string(), 'Id of an output file.') });
-const returnCode = d(z.number().int(), 'Process exit code.');
+const returnCode = d(z.int(), 'Process exit code.');
 /** `<prefix>_result`: output files, return code, stderr and stdout (code and bash execution). */
 const executionResult = (prefix: string) =>
   obj({
@@ -381,13 +383,13 @@ export const BashCodeExecutionToolResultBlock = resultBlock(
   'Bash code execution result (§2.4).',
 );
 
-const optNum = z.number().int().nullish();
+const optNum = z.nullish(z.int());
 export const TextEditorCodeExecutionToolResultBlock = resultBlock(
   'text_editor_code_execution_tool_result',
   'text editor result',
   [
     errorOf('text_editor_code_execution_tool_result_error', TEXT_EDITOR_ERRORS, {
-      error_message: z.string().nullish(),
+      error_message: z.nullish(z.string()),
     }),
     obj({
       type: lit('text_editor_code_execution_view_result'),
@@ -400,7 +402,7 @@ export const TextEditorCodeExecutionToolResultBlock = resultBlock(
     obj({ type: lit('text_editor_code_execution_create_result'), is_file_update: z.boolean() }),
     obj({
       type: lit('text_editor_code_execution_str_replace_result'),
-      lines: z.array(z.string()).nullish(),
+      lines: z.nullish(z.array(z.string())),
       new_lines: optNum,
       new_start: optNum,
       old_lines: optNum,
@@ -422,11 +424,11 @@ export const ToolSearchToolResultBlock = resultBlock(
   'Tool search result (§2.4).',
 );
 
-export const ContainerUploadBlock = obj({
+export const ContainerUploadBlock = d(obj({
   type: lit('container_upload'),
   file_id: d(z.string(), "File placed in the container's input directory."),
   cache_control: cache,
-}).describe('Upload a file into the code execution container (§2.4).');
+}), 'Upload a file into the code execution container (§2.4).');
 
 const BETA_BLOCK_FIELDS: Record<string, Record<string, string>> = {
   mcp_tool_use: { id: 'Tool call id.', name: 'Tool name.', server_name: 'The MCP server.', input: 'Tool input.' },
@@ -462,7 +464,7 @@ export const ContentBlock = byType(
 
 // ---- 2.2 MessageParam ------------------------------------------------------------------------------------
 export const MAX_MESSAGES = 100_000;
-export const MessageParam = obj({
+export const MessageParam = d(obj({
   role: d(
     z.enum(['user', 'assistant', 'system'], {
       error: () => '"role" must be "user" or "assistant" (or "system" with the beta mid-conversation-system-2026-04-07).',
@@ -473,71 +475,70 @@ export const MessageParam = obj({
     z.union([z.string(), z.array(ContentBlock)]),
     'A string (shorthand for one text block) or an array of content blocks.',
   ),
-}).describe('One conversation turn (§2.2).');
+}), 'One conversation turn (§2.2).');
 
 // ---- 2.6 Tools -------------------------------------------------------------------------------------------
 const toolCommon = {
   cache_control: cache,
-  defer_loading: d(z.boolean(), 'Keep the tool out of the initial system prompt until tool search returns it.').nullish(),
-  strict: d(z.boolean(), 'Guarantee schema validation of tool names and inputs.').nullish(),
+  defer_loading: z.nullish(d(z.boolean(), 'Keep the tool out of the initial system prompt until tool search returns it.')),
+  strict: z.nullish(d(z.boolean(), 'Guarantee schema validation of tool names and inputs.')),
 };
-const inputExamples = d(z.array(z.record(z.string(), z.unknown())), 'Example inputs.').nullish();
-const allowedCallers = d(
+const inputExamples = z.nullish(d(z.array(z.record(z.string(), z.unknown())), 'Example inputs.'));
+const allowedCallers = z.nullish(d(
   z.array(z.enum(['direct', 'code_execution_20250825', 'code_execution_20260120'])),
   'Who may call this tool.',
-).nullish();
+));
 const builtin = { ...toolCommon, allowed_callers: allowedCallers };
-const domains = (what: string) => d(z.array(z.string()), `${what} (mutually exclusive with the other list).`).nullish();
-const UserLocation = obj({
+const domains = (what: string) => z.nullish(d(z.array(z.string()), `${what} (mutually exclusive with the other list).`));
+const UserLocation = d(obj({
   type: lit('approximate'),
-  city: z.string().nullish(),
-  country: d(z.string(), 'Two-letter ISO country code, e.g. `US`.').nullish(),
-  region: z.string().nullish(),
-  timezone: d(z.string(), 'IANA time zone, e.g. `Europe/Paris`.').nullish(),
-}).describe('Approximate user location for localised results.');
+  city: z.nullish(z.string()),
+  country: z.nullish(d(z.string(), 'Two-letter ISO country code, e.g. `US`.')),
+  region: z.nullish(z.string()),
+  timezone: z.nullish(d(z.string(), 'IANA time zone, e.g. `Europe/Paris`.')),
+}), 'Approximate user location for localised results.');
 
-export const CustomTool = obj({
-  type: lit('custom', 'A tool you implement (the default when `type` is absent).').nullish(),
-  name: d(z.string().min(1), 'Tool name the model calls.'),
-  description: d(z.string(), 'What the tool does; detailed descriptions improve use.').nullish(),
+export const CustomTool = d(obj({
+  type: z.nullish(lit('custom', 'A tool you implement (the default when `type` is absent).')),
+  name: d(z.string().check(z.minLength(1)), 'Tool name the model calls.'),
+  description: z.nullish(d(z.string(), 'What the tool does; detailed descriptions improve use.')),
   input_schema: d(
     z.looseObject({
       type: lit('object', 'Input schemas describe an object.'),
-      properties: d(z.record(z.string(), z.unknown()), 'JSON Schema of each input property.').nullish(),
-      required: d(z.array(z.string()), 'Required property names.').nullish(),
+      properties: z.nullish(d(z.record(z.string(), z.unknown()), 'JSON Schema of each input property.')),
+      required: z.nullish(d(z.array(z.string()), 'Required property names.')),
     }),
     'JSON Schema of the tool input: an object schema.',
   ),
-  eager_input_streaming: d(
+  eager_input_streaming: z.nullish(d(
     z.boolean(),
     'true streams tool input incrementally, false disables it, null uses the default from beta headers.',
-  ).nullish(),
+  )),
   input_examples: inputExamples,
   ...toolCommon,
-}).describe('A custom tool (§2.6).');
+}), 'A custom tool (§2.6).');
 
 /** Built-in tool types and the fixed `name` each requires (§2.6). */
 export const BUILTIN_TOOL_NAMES: Record<string, string> = {};
-const builtinTool = <T extends string>(type: T, name: string, extra: z.ZodRawShape = {}) => {
+const builtinTool = <T extends string>(type: T, name: string, extra: Shape = {}) => {
   BUILTIN_TOOL_NAMES[type] = name;
-  return obj({ type: lit(type), name: lit(name as string, `Always \`${name}\` for this type.`), ...builtin, ...extra })
-    .describe(`Built-in tool \`${type}\` (§2.6).`);
+  return d(obj({ type: lit(type), name: lit(name as string, `Always \`${name}\` for this type.`), ...builtin, ...extra }), `Built-in tool \`${type}\` (§2.6).`);
 };
-const maxUses = (what: string) => d(z.number().int().min(1), `Maximum number of ${what} in one request.`).nullish();
+const maxUses = (what: string) => z.nullish(d(int(1), `Maximum number of ${what} in one request.`));
 const webSearch = {
   allowed_domains: domains('Only search these domains'),
   blocked_domains: domains('Never search these domains'),
   max_uses: maxUses('searches'),
-  user_location: UserLocation.nullish(),
+  user_location: z.nullish(UserLocation),
 };
 const webFetch = {
   allowed_domains: domains('Only fetch these domains'),
   blocked_domains: domains('Never fetch these domains'),
-  citations: CitationsConfig.nullish(),
-  max_content_tokens: d(
-    z.number().int().min(1),
+  citations: z.nullish(CitationsConfig),
+  max_content_tokens: z.nullish(d(
+    int(1),
     'Approximate cap on fetched content tokens (not applied to binary content such as PDFs).',
-  ).nullish(),
+  )),
   max_uses: maxUses('fetches'),
 };
 export const BuiltinTools = [
@@ -550,7 +551,7 @@ export const BuiltinTools = [
   builtinTool('text_editor_20250429', 'str_replace_based_edit_tool', { input_examples: inputExamples }),
   builtinTool('text_editor_20250728', 'str_replace_based_edit_tool', {
     input_examples: inputExamples,
-    max_characters: d(z.number().int().min(1), 'Truncation length when viewing a file.').nullish(),
+    max_characters: z.nullish(d(int(1), 'Truncation length when viewing a file.')),
   }),
   builtinTool('web_search_20250305', 'web_search', webSearch),
   builtinTool('web_search_20260209', 'web_search', webSearch),
@@ -558,7 +559,7 @@ export const BuiltinTools = [
   builtinTool('web_fetch_20260209', 'web_fetch', webFetch),
   builtinTool('web_fetch_20260309', 'web_fetch', {
     ...webFetch,
-    use_cache: d(z.boolean(), 'false bypasses cached content.').nullish(),
+    use_cache: z.nullish(d(z.boolean(), 'false bypasses cached content.')),
   }),
   builtinTool('tool_search_tool_bm25_20251119', 'tool_search_tool_bm25'),
   builtinTool('tool_search_tool_bm25', 'tool_search_tool_bm25'),
@@ -571,37 +572,39 @@ const BETA_TOOL_FIELDS: Record<string, Record<string, string>> = {
 };
 const betaTools = Object.entries(BETA_TOOL_TYPES).map(([type, f]) => betaBranch(type, f.betas, BETA_TOOL_FIELDS[type]));
 
-const CustomToolTyped = CustomTool.extend({ type: lit('custom', 'A tool you implement.') });
+const CustomToolTyped = z.extend(CustomTool, { type: lit('custom', 'A tool you implement.') });
 const ToolUnion = byType(
   'tool type',
   [CustomToolTyped, ...BuiltinTools, ...betaTools] as unknown as readonly [Branch, ...Branch[]],
   'A custom tool (no `type`, or `custom`) or a built-in tool (§2.6).',
 );
 /** A tool definition: without `type` (or with `type: null`) it is a custom tool. */
-export const Tool = z
-  .preprocess(
-    v =>
+export const Tool = d(
+  z.pipe(
+    z.transform((v: unknown) =>
       v !== null && typeof v === 'object' && !Array.isArray(v) && (v as { type?: unknown }).type == null
         ? { ...v, type: 'custom' }
         : v,
+    ),
     ToolUnion,
-  )
-  .describe('A tool definition (§2.6).');
+  ),
+  'A tool definition (§2.6).',
+);
 
 // ---- 2.1 The request body --------------------------------------------------------------------------------
 export const EFFORTS = ['low', 'medium', 'high', 'xhigh', 'max'] as const;
 export type Effort = (typeof EFFORTS)[number];
 
-const thinkingDisplay = d(
+const thinkingDisplay = z.nullish(d(
   z.string(),
   '`omitted` returns thinking blocks with an empty `thinking` field (§2.8).',
-).nullish();
+));
 export const Thinking = byType(
   'thinking type',
   [
     obj({
       type: lit('enabled', 'Manual extended thinking with a token budget.'),
-      budget_tokens: d(z.number().int().min(0), 'Tokens the model may spend thinking.'),
+      budget_tokens: d(int(0), 'Tokens the model may spend thinking.'),
       display: thinkingDisplay,
     }),
     obj({ type: lit('adaptive', 'The model decides when and how much to think.'), display: thinkingDisplay }),
@@ -611,92 +614,88 @@ export const Thinking = byType(
 );
 
 const betaField = (name: string, description: string) =>
-  open(`${description} ${betaNote(BETA_FIELDS[name]!.betas)}`).optional();
+  z.optional(open(`${description} ${betaNote(BETA_FIELDS[name]!.betas)}`));
 const taskBudget = BETA_NESTED.output_config!.task_budget!;
 
-export const RequestBody = obj({
+export const RequestBody = d(obj({
   model: d(z.string(), 'Model id, e.g. `model-opus-4-7` (any string is accepted; see the model list in §2.1).'),
   max_tokens: d(
-    z.number().int().min(0),
+    int(0),
     'Maximum tokens to generate; the model may stop earlier. 0 fills the prompt cache without generating a response.',
   ),
   messages: d(
-    z.array(MessageParam).min(1).max(MAX_MESSAGES),
+    z.array(MessageParam).check(z.minLength(1), z.maxLength(MAX_MESSAGES)),
     'The conversation so far, alternating user and assistant turns (§2.2); 1 to 100,000 messages.',
   ),
-  cache_control: CacheControl.nullish().describe(
-    'Top-level cache control: a marker is applied automatically to the last cacheable block.',
-  ),
-  container: d(
+  cache_control: d(z.nullish(CacheControl), 'Top-level cache control: a marker is applied automatically to the last cacheable block.',),
+  container: z.nullish(d(
     z.union([
       z.string(),
-      z.looseObject({ id: open('Container id.').optional(), skills: open('Skills to load (beta).').optional() }),
+      z.looseObject({ id: z.optional(open('Container id.')), skills: z.optional(open('Skills to load (beta).')) }),
     ]),
     'Container id, to reuse a container across requests. (An object with `skills` needs the beta skills-2025-10-02.)',
-  ).nullish(),
-  inference_geo: d(
+  )),
+  inference_geo: z.nullish(d(
     z.string(),
     "Geographic region for inference; defaults to the workspace's default_inference_geo.",
-  ).nullish(),
-  metadata: obj({
-    user_id: d(z.string(), 'Opaque id of the end user (a uuid or a hash; never an e-mail or name).').nullish(),
-  })
-    .describe('Request metadata.')
-    .nullish(),
-  system: d(
+  )),
+  metadata: z.nullish(d(obj({
+    user_id: z.nullish(d(z.string(), 'Opaque id of the end user (a uuid or a hash; never an e-mail or name).')),
+  }), 'Request metadata.')),
+  system: z.nullish(d(
     z.union([z.string(), z.array(TextBlock)]),
     'System prompt: a string or an array of text blocks. There is no `system` role in messages.',
-  ).nullish(),
-  temperature: d(z.number(), 'Sampling temperature.').nullish(),
-  top_k: d(z.number().int().min(0), 'Sample from the top K options only.').nullish(),
-  top_p: d(z.number(), 'Nucleus sampling; default 0.99 (doc3 §9.5). With extended thinking it may be 0.95 to 1.').nullish(),
-  thinking: Thinking.nullish(),
-  tools: d(z.array(Tool), 'Tools the model may use (§2.6).').nullish(),
-  tool_choice: d(
+  )),
+  temperature: z.nullish(d(z.number(), 'Sampling temperature.')),
+  top_k: z.nullish(d(int(0), 'Sample from the top K options only.')),
+  top_p: z.nullish(d(z.number(), 'Nucleus sampling; default 0.99 (doc3 §9.5). With extended thinking it may be 0.95 to 1.')),
+  thinking: z.nullish(Thinking),
+  tools: z.nullish(d(z.array(Tool), 'Tools the model may use (§2.6).')),
+  tool_choice: z.nullish(d(
     z.looseObject({ type: d(z.string(), '`auto`, `any`, `tool` or `none` (doc3 §9.5: `none` is accepted).') }),
     'How the model uses tools (shape not shown in the spec).',
-  ).nullish(),
-  output_config: obj({
-    effort: d(
+  )),
+  output_config: z.nullish(d(obj({
+    effort: z.nullish(d(
       z.enum(EFFORTS),
       'Thoroughness vs token use (§4.3): low, medium, high (default), xhigh (model-opus-4-7 only), max.',
-    ).nullish(),
-    format: d(z.record(z.string(), z.unknown()), 'Structured output format (shape not shown in the spec).').nullish(),
-    task_budget: open(`A token budget for the whole task. ${betaNote(taskBudget.betas)}`).optional(),
-  })
-    .describe('Output settings (§4.3).')
-    .nullish(),
-  speed: d(z.string(), '`fast` selects fast mode (research preview; needs beta `fast-mode-2026-02-01`).').nullish(),
-  diagnostics: d(
+    )),
+    format: z.nullish(d(z.record(z.string(), z.unknown()), 'Structured output format (shape not shown in the spec).')),
+    task_budget: z.optional(open(`A token budget for the whole task. ${betaNote(taskBudget.betas)}`)),
+  }), 'Output settings (§4.3).')),
+  speed: z.nullish(d(z.string(), '`fast` selects fast mode (research preview; needs beta `fast-mode-2026-02-01`).')),
+  diagnostics: z.nullish(d(
     z.looseObject({
-      previous_message_id: d(
+      previous_message_id: z.nullish(d(
         z.string(),
         'Id of the previous message; with beta cache-diagnosis-2026-04-07 the response reports a cache_miss_reason.',
-      ).nullish(),
+      )),
     }),
     'Cache diagnostics.',
-  ).nullish(),
-  stop_sequences: d(
+  )),
+  stop_sequences: z.nullish(d(
     z.array(z.string()),
     'Custom stop sequences; `stop_sequence` in the response says which one stopped generation.',
-  ).nullish(),
-  stream: d(z.boolean(), 'Stream the response as server-sent events. Promptwright sets it when it runs the file.').nullish(),
+  )),
+  stream: z.nullish(d(z.boolean(), 'Stream the response as server-sent events. Promptwright sets it when it runs the file.')),
   // documented by the service outside the spec
-  service_tier: d(z.string(), '`auto` or `standard_only` (documented by the service, not by the spec).').nullish(),
+  service_tier: z.nullish(d(z.string(), '`auto` or `standard_only` (documented by the service, not by the spec).')),
   // beta features (betas.ts)
   mcp_servers: betaField('mcp_servers', 'MCP servers the model may call.'),
   context_management: betaField('context_management', 'Context editing: clear old tool results or thinking.'),
   output_format: betaField('output_format', 'Structured output format (moved to `output_config.format`, doc3 §9.5).'),
-}).describe('The body of POST /v1/messages (§2.1).');
+  fallbacks: betaField('fallbacks', 'Models to fall back to.'),
+  fallback_credit_token: betaField('fallback_credit_token', 'A fallback credit token.'),
+}), 'The body of POST /v1/messages (§2.1).');
 
 export type RequestBodyT = z.infer<typeof RequestBody>;
 
 /** What POST /v1/messages/count_tokens takes (doc1 §4.2). */
-export const CountTokensBody = RequestBody.pick({
+export const CountTokensBody = d(z.pick(RequestBody, {
   messages: true,
   model: true,
   system: true,
   thinking: true,
   tools: true,
   cache_control: true,
-}).describe('The body of POST /v1/messages/count_tokens (§4.2).');
+}), 'The body of POST /v1/messages/count_tokens (§4.2).');
