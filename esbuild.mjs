@@ -45,8 +45,12 @@ function listTests(dir, suffix) {
   return fs.readdirSync(dir, { recursive: true }).filter(f => f.endsWith(suffix)).map(f => path.join(dir, f));
 }
 
+// Sibling bundles the extension loads on first use (src/vscode/lazy.ts): kept out of the activation bundle.
+const lazyBundles = ['./validator.js', './features.js'];
 const contexts = [
-  { ...node, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode'], plugins: [schemaPlugin] },
+  { ...node, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode', ...lazyBundles], plugins: [schemaPlugin] },
+  { ...node, entryPoints: ['src/validator.ts'], outfile: 'dist/validator.js', external: ['vscode'] },
+  { ...node, entryPoints: ['src/features.ts'], outfile: 'dist/features.js', external: ['vscode', ...lazyBundles] },
   { ...node, entryPoints: ['src/cli.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' }, define: { navigator: 'undefined', PROMPTWRIGHT_VERSION: JSON.stringify(JSON.parse(fs.readFileSync('package.json', 'utf8')).version) } },
 ];
 if (fs.existsSync('src/webview/main.ts')) {

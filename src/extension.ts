@@ -1,16 +1,19 @@
+// The composition root. Activation builds only what checking and counting the open request file need;
+// the validator (dist/validator.js) loads on the first check, and everything else (dist/features.js) on
+// first use of a command or view, so opening an unrelated JSON file costs almost nothing.
 import * as vscode from 'vscode';
-import { Log } from './vscode/log';
-import { Config } from './vscode/config';
-import { RequestDiagnostics } from './vscode/requestDiagnostics';
-import { QuickFixes } from './vscode/quickFixes';
-import { addBeta, newRequestFile } from './vscode/commands';
-import { Keys } from './vscode/secrets';
+import type { Features, Host } from './features';
 import { Api } from './vscode/api';
+import { addBeta, newRequestFile } from './vscode/commands';
+import { Config } from './vscode/config';
+import { LazyTree } from './vscode/lazyTree';
+import { Log } from './vscode/log';
+import { QuickFixes } from './vscode/quickFixes';
+import { RequestDiagnostics } from './vscode/requestDiagnostics';
+import { VIEW_TYPE } from './vscode/responsePanel';
+import { Keys } from './vscode/secrets';
+import { ResourceDocuments, type TreeNode } from './vscode/sessionsTree';
 import { TokenStatus } from './vscode/tokenStatus';
-import { TokenBreakdown } from './vscode/tokenBreakdown';
-import { ResponsePanel } from './vscode/responsePanel';
-import { Runner } from './vscode/runner';
-import { RateLimitsTree, ResourceDocuments, SessionsTree, type TreeNode } from './vscode/sessionsTree';
 
 /** What activate() returns: a small surface the integration tests use to observe the extension. */
 export interface PromptwrightApi {
@@ -20,10 +23,8 @@ export interface PromptwrightApi {
   readonly keys: Keys;
   readonly api: Api;
   readonly tokens: TokenStatus;
-  readonly breakdown: TokenBreakdown;
-  readonly runner: Runner;
-  readonly sessions: SessionsTree;
-  readonly rateLimits: RateLimitsTree;
+  /** the lazily loaded features (loads them) */
+  features(): Promise<Features>;
   /** where the log channel's file is written */
   readonly logUri: vscode.Uri;
 }
@@ -35,55 +36,78 @@ export function activate(context: vscode.ExtensionContext): PromptwrightApi {
   const keys = new Keys(context.secrets, log);
   const api = new Api(config, keys, log);
   const tokens = new TokenStatus(config, keys, api, diagnostics, log);
-  const breakdown = new TokenBreakdown(config, api, diagnostics);
-  const panel = new ResponsePanel(context.extensionUri);
-  const runner = new Runner(config, api, diagnostics, panel, log);
-  const sessions = new SessionsTree(context.workspaceState, api, () => config.resourcePageSize);
-  const resourceDocs = new ResourceDocuments(api);
-  const rateLimits = new RateLimitsTree(context.workspaceState, api, keys);
+  const host: Host = { context, log, config, keys, api, diagnostics };
+  let loaded: Features | undefined;
+  const features = async (): Promise<Features> => {
+    if (!loaded) {
+      const t0 = Date.now();
+      const mod = require('./features.js') as typeof import('./features');
+      loaded = mod.createFeatures(host);
+      log.debug(`features loaded in ${Date.now() - t0} ms`);
+    }
+    return loaded;
+  };
+  /** A command whose implementation lives in the features bundle. */
+  const lazy = (id: string, run: (f: Features, ...args: unknown[]) => unknown) =>
+    vscode.commands.registerCommand(id, async (...args: unknown[]) => run(await features(), ...args));
+  const node = (n: unknown) => n as TreeNode;
+  const sessionsTree = new LazyTree(async () => (await features()).sessions);
+  const rateLimitsTree = new LazyTree(async () => (await features()).rateLimits);
+  const updateAdminContext = async () =>
+    vscode.commands.executeCommand('setContext', 'promptwright.hasAdminKey', !!(await keys.get('admin')));
+  void updateAdminContext();
   const selector: vscode.DocumentSelector = [{ language: 'json' }, { language: 'yaml' }, { language: 'jsonc' }];
   context.subscriptions.push(
     log,
     diagnostics,
-    vscode.languages.registerCodeActionsProvider(selector, new QuickFixes(diagnostics), { providedCodeActionKinds: QuickFixes.kinds }),
+    keys,
+    tokens,
+    sessionsTree,
+    rateLimitsTree,
+    keys.onDidChange(k => {
+      if (k === 'admin') void updateAdminContext();
+    }),
+    vscode.languages.registerCodeActionsProvider(selector, new QuickFixes(diagnostics), {
+      providedCodeActionKinds: QuickFixes.kinds,
+    }),
+    vscode.window.registerTreeDataProvider('promptwright.sessions', sessionsTree),
+    vscode.window.registerTreeDataProvider('promptwright.rateLimits', rateLimitsTree),
+    vscode.window.registerWebviewPanelSerializer(VIEW_TYPE, {
+      deserializeWebviewPanel: async panel => (await features()).panel.adopt(panel),
+    }),
+    vscode.workspace.registerTextDocumentContentProvider(ResourceDocuments.scheme, {
+      provideTextDocumentContent: async uri => (await features()).resourceDocs.provideTextDocumentContent(uri),
+    }),
     vscode.commands.registerCommand('promptwright.showLog', () => log.show()),
     vscode.commands.registerCommand('promptwright.newRequestFile', () => newRequestFile()),
     vscode.commands.registerCommand('promptwright.addBeta', (beta?: string) => addBeta(typeof beta === 'string' ? beta : undefined)),
-    keys,
     vscode.commands.registerCommand('promptwright.setApiKey', () => keys.prompt('api')),
     vscode.commands.registerCommand('promptwright.clearApiKey', () => keys.clear('api')),
     vscode.commands.registerCommand('promptwright.setAdminApiKey', () => keys.prompt('admin')),
     vscode.commands.registerCommand('promptwright.clearAdminApiKey', () => keys.clear('admin')),
-    tokens,
     vscode.commands.registerCommand('promptwright.countTokens', () => tokens.countNow()),
-    breakdown,
-    vscode.commands.registerCommand('promptwright.tokenBreakdown', () => breakdown.run()),
-    panel,
-    runner,
-    vscode.commands.registerCommand('promptwright.sendRequest', (uri?: vscode.Uri) => runner.send(uri instanceof vscode.Uri ? uri : undefined)),
-    vscode.commands.registerCommand('promptwright.cancelRequest', () => runner.cancel()),
-    vscode.commands.registerCommand('promptwright.rerunRequest', () => runner.rerun()),
-    vscode.commands.registerCommand('promptwright.continueRequest', () => runner.continueRun()),
-    vscode.commands.registerCommand('promptwright.appendReply', () => runner.append()),
-    vscode.commands.registerCommand('promptwright.copyReplyText', () => runner.copyText()),
-    vscode.commands.registerCommand('promptwright.copyAsCurl', () => runner.copyCurl()),
-    vscode.commands.registerCommand('promptwright.saveTranscript', () => runner.saveTranscript()),
-    sessions,
-    rateLimits,
-    vscode.workspace.registerTextDocumentContentProvider(ResourceDocuments.scheme, resourceDocs),
-    vscode.commands.registerCommand('promptwright.addSession', (id?: string) => sessions.addSession(typeof id === 'string' ? id : undefined)),
-    vscode.commands.registerCommand('promptwright.removeSession', (n?: TreeNode) => sessions.removeSession(n)),
-    vscode.commands.registerCommand('promptwright.refreshSessions', (n?: TreeNode) => sessions.refresh(n)),
-    vscode.commands.registerCommand('promptwright.loadMoreResources', (n?: TreeNode) => sessions.loadMore(n)),
-    vscode.commands.registerCommand('promptwright.loadAllResources', (n?: TreeNode) => sessions.loadMore(n, true)),
-    vscode.commands.registerCommand('promptwright.attachFile', (n?: TreeNode) => sessions.attachFile(n)),
-    vscode.commands.registerCommand('promptwright.openResource', (n: TreeNode) => resourceDocs.open(n)),
-    vscode.commands.registerCommand('promptwright.addRateLimitWorkspace', (id?: string) => rateLimits.addWorkspace(typeof id === 'string' ? id : undefined)),
-    vscode.commands.registerCommand('promptwright.removeRateLimitWorkspace', (n?: TreeNode) => rateLimits.removeWorkspace(n)),
-    vscode.commands.registerCommand('promptwright.refreshRateLimits', () => rateLimits.refresh()),
+    lazy('promptwright.tokenBreakdown', f => f.breakdown.run()),
+    lazy('promptwright.sendRequest', (f, uri) => f.runner.send(uri instanceof vscode.Uri ? uri : undefined)),
+    lazy('promptwright.cancelRequest', f => f.runner.cancel()),
+    lazy('promptwright.rerunRequest', f => f.runner.rerun()),
+    lazy('promptwright.continueRequest', f => f.runner.continueRun()),
+    lazy('promptwright.appendReply', f => f.runner.append()),
+    lazy('promptwright.copyReplyText', f => f.runner.copyText()),
+    lazy('promptwright.copyAsCurl', f => f.runner.copyCurl()),
+    lazy('promptwright.saveTranscript', f => f.runner.saveTranscript()),
+    lazy('promptwright.addSession', (f, id) => f.sessions.addSession(typeof id === 'string' ? id : undefined)),
+    lazy('promptwright.removeSession', (f, n) => f.sessions.removeSession(node(n))),
+    lazy('promptwright.refreshSessions', (f, n) => f.sessions.refresh(node(n))),
+    lazy('promptwright.loadMoreResources', (f, n) => f.sessions.loadMore(node(n))),
+    lazy('promptwright.loadAllResources', (f, n) => f.sessions.loadMore(node(n), true)),
+    lazy('promptwright.attachFile', (f, n) => f.sessions.attachFile(node(n))),
+    lazy('promptwright.openResource', (f, n) => f.resourceDocs.open(node(n))),
+    lazy('promptwright.addRateLimitWorkspace', (f, id) => f.rateLimits.addWorkspace(typeof id === 'string' ? id : undefined)),
+    lazy('promptwright.removeRateLimitWorkspace', (f, n) => f.rateLimits.removeWorkspace(node(n))),
+    lazy('promptwright.refreshRateLimits', f => f.rateLimits.refresh()),
   );
   log.info(`Promptwright ${context.extension.packageJSON.version as string} activated`);
-  return { log, config, diagnostics, keys, api, tokens, breakdown, runner, sessions, rateLimits, logUri: context.logUri };
+  return { log, config, diagnostics, keys, api, tokens, features, logUri: context.logUri };
 }
 
 export function deactivate(): void {

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { formatOf } from '../core/request/parse';
+import { formatOf } from '../core/request/types';
 import { requestTemplate } from '../core/request/template';
 
 /** "Promptwright: New Request File": asks for a name, writes a template, opens it. */

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { fixEdits } from '../core/request/fixes';
+import { validator } from './lazy';
 import type { RequestDiagnostics } from './requestDiagnostics';
 
 /** Code actions for the problems that carry fixes (computed in core as plain text edits). */
@@ -23,7 +23,7 @@ export class QuickFixes implements vscode.CodeActionProvider {
           continue;
         }
         const edit = new vscode.WorkspaceEdit();
-        for (const e of fixEdits(text, state.validation.parsed.format, state.validation.parsed, fix)) {
+        for (const e of validator().fixEdits(text, state.validation.parsed.format, state.validation.parsed, fix)) {
           edit.replace(doc.uri, new vscode.Range(doc.positionAt(e.start), doc.positionAt(e.end)), e.newText);
         }
         const action = new vscode.CodeAction(fix.title, vscode.CodeActionKind.QuickFix);

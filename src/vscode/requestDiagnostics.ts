@@ -1,9 +1,10 @@
 import * as vscode from 'vscode';
-import { formatOf } from '../core/request/parse';
+import { formatOf } from '../core/request/types';
 import { ruleUrl } from '../core/request/catalog';
-import { validateText, type Validation } from '../core/request/validate';
+import type { validateText, Validation } from '../core/request/validate';
 import type { Problem, Severity } from '../core/request/types';
 import { Config, isRequestFile } from './config';
+import { validator } from './lazy';
 import type { Log } from './log';
 
 const SEVERITY: Record<Severity, vscode.DiagnosticSeverity> = {
@@ -54,7 +55,7 @@ export class RequestDiagnostics implements vscode.Disposable {
   }
 
   /** The validator; integration tests replace it to prove that a failing check cannot take the extension down. */
-  validator: typeof validateText = validateText;
+  validator: typeof validateText = (text, format, opts) => validator().validateText(text, format, opts);
 
   /** Validates now (used by commands and tests) and returns the state. Never throws. */
   validateNow(doc: vscode.TextDocument): DocumentState | undefined {

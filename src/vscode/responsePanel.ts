@@ -14,10 +14,9 @@ export class ResponsePanel implements vscode.Disposable {
   /** what to show when the webview (re)loads: the current run as it is now */
   private snapshot: (() => ToWebview | undefined) | undefined;
 
+  /** The serializer that restores the panel after a reload is registered at activation (extension.ts). */
   constructor(private readonly extensionUri: vscode.Uri) {
-    this.disposables.push(this.received, vscode.window.registerWebviewPanelSerializer(VIEW_TYPE, {
-      deserializeWebviewPanel: async panel => { this.adopt(panel); },
-    }));
+    this.disposables.push(this.received);
   }
 
   get visible(): boolean { return !!this.panel; }
@@ -53,7 +52,8 @@ export class ResponsePanel implements vscode.Disposable {
     };
   }
 
-  private adopt(panel: vscode.WebviewPanel): void {
+  /** Takes over a panel: a new one, or one VS Code restores after a reload. */
+  adopt(panel: vscode.WebviewPanel): void {
     this.panel = panel;
     this.ready = false;
     panel.iconPath = vscode.Uri.joinPath(this.extensionUri, 'media', 'icon.png');

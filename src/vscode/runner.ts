@@ -5,7 +5,7 @@ import type { Message } from '../core/api/types';
 import { appendReply, assistantTurn, curlCommand } from '../core/run/append';
 import { EventBatcher } from '../core/run/batcher';
 import { MessageAccumulator } from '../core/api/accumulator';
-import { formatOf } from '../core/request/parse';
+import { formatOf } from '../core/request/types';
 import type { ErrorInfo, FromWebview, RunView } from '../protocol';
 import type { Api } from './api';
 import { Config, isRequestFile } from './config';

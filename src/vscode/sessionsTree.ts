@@ -26,13 +26,9 @@ export class SessionsTree implements vscode.TreeDataProvider<Node>, vscode.Dispo
   readonly onDidChangeTreeData = this.changed.event;
   private readonly pagers = new Map<string, ResourcePager>();
   private readonly nodes = new Map<string, Node>();
-  readonly view: vscode.TreeView<Node>;
   private readonly disposables: vscode.Disposable[] = [this.changed];
 
-  constructor(private readonly state: vscode.Memento, private readonly api: Api, private readonly limit: () => number) {
-    this.view = vscode.window.createTreeView('promptwright.sessions', { treeDataProvider: this, showCollapseAll: true });
-    this.disposables.push(this.view);
-  }
+  constructor(private readonly state: vscode.Memento, private readonly api: Api, private readonly limit: () => number) {}
 
   get sessions(): string[] { return this.state.get<string[]>(SESSIONS_KEY, []); }
 
@@ -210,21 +206,14 @@ export class ResourceDocuments implements vscode.TextDocumentContentProvider {
 export class RateLimitsTree implements vscode.TreeDataProvider<Node>, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<Node | undefined>();
   readonly onDidChangeTreeData = this.changed.event;
-  readonly view: vscode.TreeView<Node>;
   private readonly disposables: vscode.Disposable[] = [this.changed];
   private org: Promise<import('../core/api/types').RateLimitEntry[]> | undefined;
 
   constructor(private readonly state: vscode.Memento, private readonly api: Api, private readonly keys: Keys) {
-    this.view = vscode.window.createTreeView('promptwright.rateLimits', { treeDataProvider: this });
-    this.disposables.push(this.view, keys.onDidChange(k => { if (k === 'admin') void this.updateContext().then(() => this.refresh()); }));
-    void this.updateContext();
+    this.disposables.push(keys.onDidChange(k => { if (k === 'admin') this.refresh(); }));
   }
 
   get workspaces(): string[] { return this.state.get<string[]>(WORKSPACES_KEY, []); }
-
-  async updateContext(): Promise<void> {
-    await vscode.commands.executeCommand('setContext', 'promptwright.hasAdminKey', !!(await this.keys.get('admin')));
-  }
 
   refresh(): void { this.org = undefined; this.changed.fire(undefined); }
 

@@ -23,8 +23,9 @@ describe('Send Request (real extension host)', () => {
 
   it('streams text, thinking and tool use into the run, with request-id and timings', async () => {
     const a = await api();
+    const f = await a.features();
     await send('run1.prompt.json', req('Weather? #thinking #tool'));
-    const run = a.runner.current!;
+    const run = f.runner.current!;
     assert.equal(run.view.outcome, 'done');
     assert.deepEqual(run.message!.content.map(b => b.type), ['thinking', 'text', 'tool_use']);
     assert.match(run.view.requestId!, /^req_fake_stream_/);
@@ -34,12 +35,13 @@ describe('Send Request (real extension host)', () => {
 
   it('appends the reply and tool_result stubs to a YAML file, keeping comments, cursor in the stub; undo restores', async () => {
     const a = await api();
+    const f = await a.features();
     const uri = workspaceUri('chat.prompt.yaml');
     const doc = await vscode.workspace.openTextDocument(uri);
     const before = doc.getText();
     await vscode.window.showTextDocument(doc);
     await vscode.commands.executeCommand('promptwright.sendRequest');
-    assert.equal(a.runner.current!.message!.stop_reason, 'tool_use');
+    assert.equal(f.runner.current!.message!.stop_reason, 'tool_use');
     assert.equal(await vscode.commands.executeCommand('promptwright.appendReply'), true);
     const text = doc.getText();
     assert.ok(text.includes('# a conversation kept in YAML') && text.includes('# the question'));
@@ -55,8 +57,9 @@ describe('Send Request (real extension host)', () => {
 
   it('an error event mid-stream keeps the partial text and reports the error', async () => {
     const a = await api();
+    const f = await a.features();
     await send('run2.prompt.json', req('go #error #long=50'));
-    const run = a.runner.current!;
+    const run = f.runner.current!;
     assert.equal(run.view.outcome, 'error');
     assert.equal(run.view.error!.type, 'overloaded_error');
     assert.equal(run.view.midStream, true);
@@ -65,17 +68,18 @@ describe('Send Request (real extension host)', () => {
 
   it('cancel stops a slow stream at once and keeps what arrived', async () => {
     const a = await api();
+    const f = await a.features();
     const uri = await writeRequest('run3.prompt.json', req('slow #slow=30 #long=400'));
     await vscode.window.showTextDocument(uri);
     const p = vscode.commands.executeCommand('promptwright.sendRequest');
-    await waitFor('streaming', () => a.runner.current?.view.outcome === 'running' && fake.requests.some(r => r.path === '/v1/messages'), 5000);
+    await waitFor('streaming', () => f.runner.current?.view.outcome === 'running' && fake.requests.some(r => r.path === '/v1/messages'), 5000);
     await new Promise(r => setTimeout(r, 400));
     const t0 = Date.now();
     await vscode.commands.executeCommand('promptwright.cancelRequest');
     await p;
     assert.ok(Date.now() - t0 < 1000);
-    assert.equal(a.runner.current!.view.outcome, 'cancelled');
-    assert.match(String(a.runner.current!.message?.content[0]?.text ?? ''), /^w0 /);
+    assert.equal(f.runner.current!.view.outcome, 'cancelled');
+    assert.match(String(f.runner.current!.message?.content[0]?.text ?? ''), /^w0 /);
   });
 
   it('saves a transcript beside the file', async () => {

@@ -10,22 +10,23 @@ describe('session resources and rate limits views (real extension host)', () => 
 
   it('lists a session\'s resources with icons and descriptions; Load more pages through 2,500', async () => {
     const a = await api();
+    const f = await a.features();
     await vscode.commands.executeCommand('promptwright.addSession', 'ses_big');
-    const roots = await a.sessions.getChildren();
+    const roots = await f.sessions.getChildren();
     const big = roots.find(r => r.kind === 'session' && r.id === 'ses_big')!;
-    let kids = await a.sessions.getChildren(big);
+    let kids = await f.sessions.getChildren(big);
     assert.equal(kids.filter(k => k.kind === 'resource').length, 1000);
     assert.equal(kids.at(-1)!.kind, 'more');
-    const item = a.sessions.getTreeItem(kids[0]!);
+    const item = f.sessions.getTreeItem(kids[0]!);
     assert.equal(item.label, 'file_0');
     assert.equal((item.iconPath as vscode.ThemeIcon).id, 'file');
-    assert.equal(a.sessions.getTreeItem(kids[1]!).description, 'branch main · /workspace/repo-1');
-    assert.equal(a.sessions.getTreeItem(kids[4]!).description, 'commit aaaaaaaaaaaa · /workspace/repo-4');
+    assert.equal(f.sessions.getTreeItem(kids[1]!).description, 'branch main · /workspace/repo-1');
+    assert.equal(f.sessions.getTreeItem(kids[4]!).description, 'commit aaaaaaaaaaaa · /workspace/repo-4');
     await vscode.commands.executeCommand('promptwright.loadMoreResources', kids.at(-1));
-    kids = await a.sessions.getChildren(big);
+    kids = await f.sessions.getChildren(big);
     assert.equal(kids.filter(k => k.kind === 'resource').length, 2000);
     await vscode.commands.executeCommand('promptwright.loadAllResources', kids.at(-1));
-    kids = await a.sessions.getChildren(big);
+    kids = await f.sessions.getChildren(big);
     assert.equal(kids.filter(k => k.kind === 'resource').length, 2500);
     assert.equal(kids.some(k => k.kind === 'more'), false);
     const pages = fake.requests.filter(r => r.path === '/v1/sessions/ses_big/resources');
@@ -35,8 +36,9 @@ describe('session resources and rate limits views (real extension host)', () => 
 
   it('opens a resource\'s details as read-only JSON', async () => {
     const a = await api();
-    const big = (await a.sessions.getChildren()).find(r => r.kind === 'session' && r.id === 'ses_big')!;
-    const first = (await a.sessions.getChildren(big))[0]!;
+    const f = await a.features();
+    const big = (await f.sessions.getChildren()).find(r => r.kind === 'session' && r.id === 'ses_big')!;
+    const first = (await f.sessions.getChildren(big))[0]!;
     const doc = await vscode.commands.executeCommand<vscode.TextDocument>('promptwright.openResource', first);
     assert.equal(doc.uri.scheme, 'promptwright-resource');
     assert.equal(JSON.parse(doc.getText()).id, 'sesrsc_big_0');
@@ -45,31 +47,33 @@ describe('session resources and rate limits views (real extension host)', () => 
 
   it('an error becomes a node with type, message and request-id', async () => {
     const a = await api();
+    const f = await a.features();
     await vscode.commands.executeCommand('promptwright.addSession', 'ses_missing');
-    const node = (await a.sessions.getChildren()).find(r => r.kind === 'session' && r.id === 'ses_missing')!;
-    const kids = await a.sessions.getChildren(node);
+    const node = (await f.sessions.getChildren()).find(r => r.kind === 'session' && r.id === 'ses_missing')!;
+    const kids = await f.sessions.getChildren(node);
     assert.equal(kids[0]!.kind, 'error');
-    assert.match(String(a.sessions.getTreeItem(kids[0]!).label), /not_found_error \(404\): session ses_missing not found \[request-id req_fake_/);
+    assert.match(String(f.sessions.getTreeItem(kids[0]!).label), /not_found_error \(404\): session ses_missing not found \[request-id req_fake_/);
     await vscode.commands.executeCommand('promptwright.removeSession', node);
-    assert.equal((await a.sessions.getChildren()).some(r => r.kind === 'session' && r.id === 'ses_missing'), false);
+    assert.equal((await f.sessions.getChildren()).some(r => r.kind === 'session' && r.id === 'ses_missing'), false);
   });
 
   it('rate limits: nothing without an Admin key; the organization\'s limits and a workspace\'s overrides with one', async () => {
     const a = await api();
+    const f = await a.features();
     await a.keys.clear('admin');
-    assert.deepEqual(await a.rateLimits.getChildren(), []);
+    assert.deepEqual(await f.rateLimits.getChildren(), []);
     await a.keys.set('admin', fake.adminKey);
     await vscode.commands.executeCommand('promptwright.addRateLimitWorkspace', 'wrkspc_demo');
-    const [org, ws] = await a.rateLimits.getChildren();
-    const groups = await a.rateLimits.getChildren(org);
-    assert.deepEqual(groups.map(g => a.rateLimits.getTreeItem(g).label), ['model_group', 'model_group', 'batch', 'token_count']);
-    const wsGroups = await a.rateLimits.getChildren(ws);
-    const first = await a.rateLimits.getChildren(wsGroups[0]);
-    assert.deepEqual(first.map(l => [a.rateLimits.getTreeItem(l).label, a.rateLimits.getTreeItem(l).description]), [
+    const [org, ws] = await f.rateLimits.getChildren();
+    const groups = await f.rateLimits.getChildren(org);
+    assert.deepEqual(groups.map(g => f.rateLimits.getTreeItem(g).label), ['model_group', 'model_group', 'batch', 'token_count']);
+    const wsGroups = await f.rateLimits.getChildren(ws);
+    const first = await f.rateLimits.getChildren(wsGroups[0]);
+    assert.deepEqual(first.map(l => [f.rateLimits.getTreeItem(l).label, f.rateLimits.getTreeItem(l).description]), [
       ['requests_per_minute: 1,000', 'override · organization 4,000'],
       ['input_tokens_per_minute: 2,000,000', 'inherited from the organization'],
       ['output_tokens_per_minute: 400,000', 'inherited from the organization'],
     ]);
-    assert.match(String(a.rateLimits.getTreeItem(wsGroups[1]!).description), /inherits the organization's limits/);
+    assert.match(String(f.rateLimits.getTreeItem(wsGroups[1]!).description), /inherits the organization's limits/);
   });
 });

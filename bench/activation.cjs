@@ -1,0 +1,57 @@
+// One sample of activation cost, in a fresh process: `node bench/activation.cjs <module> [activate]`.
+// Loads the module with a stand-in for the `vscode` module (every property a callable, constructible
+// no-op) and, with `activate`, calls its activate(); prints the milliseconds taken. bench/main.ts runs it
+// ten times for dist/extension.js and for an empty module, and reports the medians.
+const Module = require('node:module');
+const { performance } = require('node:perf_hooks');
+
+function stub(name) {
+  const target = function () {};
+  return new Proxy(target, {
+    get(_t, p) {
+      if (p === Symbol.iterator) return function* () {};
+      if (p === Symbol.toPrimitive) return () => '';
+      if (p === 'then') return undefined;
+      return stub(`${name}.${String(p)}`);
+    },
+    set: () => true,
+    apply: () => stub(`${name}()`),
+    construct: () => stub(`new ${name}`),
+  });
+}
+
+/** The `vscode` namespace: its own keys are listed, as bundlers copy them (every `vscode.X` the sources use). */
+function vscodeModule() {
+  const fs = require('node:fs');
+  const path = require('node:path');
+  const names = new Set();
+  const walk = dir => {
+    for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+      const p = path.join(dir, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (p.endsWith('.ts')) for (const m of fs.readFileSync(p, 'utf8').matchAll(/\bvscode\.([A-Za-z]+)/g)) names.add(m[1]);
+    }
+  };
+  walk(path.join(__dirname, '..', 'src'));
+  return new Proxy({}, {
+    get: (_t, p) => (p === '__esModule' ? true : stub(`vscode.${String(p)}`)),
+    ownKeys: () => [...names],
+    getOwnPropertyDescriptor: (_t, p) => ({ configurable: true, enumerable: true, value: stub(`vscode.${String(p)}`) }),
+  });
+}
+
+const vscode = vscodeModule();
+const load = Module._load;
+Module._load = function (request, ...rest) {
+  return request === 'vscode' ? vscode : load.call(this, request, ...rest);
+};
+const [file, mode] = process.argv.slice(2);
+const t0 = performance.now();
+const mod = require(require('node:path').resolve(file));
+if (mode === 'activate') {
+  const context = new Proxy({ subscriptions: [], extension: { packageJSON: { version: 'bench' } } }, {
+    get: (t, p) => (p in t ? t[p] : stub(`context.${String(p)}`)),
+  });
+  mod.activate(context);
+}
+process.stdout.write(String(performance.now() - t0));
