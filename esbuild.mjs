@@ -8,20 +8,14 @@ import * as esbuild from 'esbuild';
 import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
+import { bundles, nodeOptions } from './scripts/bundles.mjs';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
 const tests = process.argv.includes('--tests') || watch;
 const require = createRequire(import.meta.url);
 
-const node = {
-  bundle: true, platform: 'node', format: 'cjs', target: 'node20',
-  // jsonc-parser's UMD main cannot be bundled; its ESM build can
-  mainFields: ['module', 'main'],
-  // zod probes `navigator` (for Cloudflare); VS Code's extension host warns on any access to it
-  define: { navigator: 'undefined' },
-  sourcemap: !production, sourcesContent: false, minify: production, logLevel: 'warning',
-};
+const node = nodeOptions(production);
 
 /** Writes the JSON Schema generated from the zod schemas (the editor's completion and hover use it). */
 const schemaPlugin = {
@@ -30,45 +24,57 @@ const schemaPlugin = {
     build.onEnd(async result => {
       if (result.errors.length || !fs.existsSync('src/core/request/jsonSchema.ts')) return;
       const tmp = path.resolve('out', 'gen-schema.cjs');
-      await esbuild.build({ ...node, sourcemap: false, minify: false, entryPoints: ['src/core/request/jsonSchema.ts'], outfile: tmp });
+      await esbuild.build({
+        ...node,
+        sourcemap: false,
+        minify: false,
+        entryPoints: ['src/core/request/jsonSchema.ts'],
+        outfile: tmp,
+      });
       delete require.cache[tmp];
       const { requestJsonSchema, contentBlockSnippets } = require(tmp);
       fs.mkdirSync('dist/snippets', { recursive: true });
       fs.writeFileSync('dist/request.schema.json', JSON.stringify(requestJsonSchema(), null, 1));
-      for (const f of ['json', 'yaml']) fs.writeFileSync(`dist/snippets/${f}.json`, JSON.stringify(contentBlockSnippets(f), null, 1));
+      for (const f of ['json', 'yaml'])
+        fs.writeFileSync(`dist/snippets/${f}.json`, JSON.stringify(contentBlockSnippets(f), null, 1));
     });
   },
 };
 
 function listTests(dir, suffix) {
   if (!fs.existsSync(dir)) return [];
-  return fs.readdirSync(dir, { recursive: true }).filter(f => f.endsWith(suffix)).map(f => path.join(dir, f));
+  return fs
+    .readdirSync(dir, { recursive: true })
+    .filter(f => f.endsWith(suffix))
+    .map(f => path.join(dir, f));
 }
 
-// Sibling bundles the extension loads on first use (src/vscode/lazy.ts): kept out of the activation bundle.
-const lazyBundles = ['./validator.js', './features.js'];
-const contexts = [
-  { ...node, entryPoints: ['src/extension.ts'], outfile: 'dist/extension.js', external: ['vscode', ...lazyBundles], plugins: [schemaPlugin] },
-  { ...node, entryPoints: ['src/validator.ts'], outfile: 'dist/validator.js', external: ['vscode'] },
-  { ...node, entryPoints: ['src/features.ts'], outfile: 'dist/features.js', external: ['vscode', ...lazyBundles] },
-  { ...node, entryPoints: ['src/cli.ts'], outfile: 'dist/cli.js', banner: { js: '#!/usr/bin/env node' }, define: { navigator: 'undefined', PROMPTWRIGHT_VERSION: JSON.stringify(JSON.parse(fs.readFileSync('package.json', 'utf8')).version) } },
-];
-if (fs.existsSync('src/webview/main.ts')) {
-  // codicons for the webview (served from dist/webview, inside the panel's localResourceRoots)
-  fs.mkdirSync('dist/webview', { recursive: true });
-  for (const f of ['codicon.css', 'codicon.ttf']) fs.copyFileSync(`node_modules/@vscode/codicons/dist/${f}`, `dist/webview/${f}`);
-  contexts.push({
-    bundle: true, platform: 'browser', format: 'iife', target: 'es2022', minify: production,
-    sourcemap: !production, sourcesContent: false, logLevel: 'warning',
-    entryPoints: ['src/webview/main.ts'], outfile: 'dist/webview/main.js',
-  });
-}
+const contexts = bundles(production).map(b => b.options);
+contexts[0].plugins = [schemaPlugin];
+// codicons for the webview (served from dist/webview, inside the panel's localResourceRoots)
+fs.mkdirSync('dist/webview', { recursive: true });
+for (const f of ['codicon.css', 'codicon.ttf'])
+  fs.copyFileSync(`node_modules/@vscode/codicons/dist/${f}`, `dist/webview/${f}`);
 if (tests) {
   const testNode = { ...node, sourcemap: 'inline', minify: false, packages: 'external', outbase: '.', outdir: 'out' };
   contexts.push(
-    { ...testNode, entryPoints: [...listTests('test/unit', '.test.ts'), ...listTests('test/fake', '.ts'), ...listTests('bench', '.ts')] },
+    {
+      ...testNode,
+      entryPoints: [
+        ...listTests('test/unit', '.test.ts'),
+        ...listTests('test/fake', '.ts'),
+        ...listTests('bench', '.ts'),
+      ],
+    },
     // the integration suite runs inside the extension host: only `vscode` and `mocha` come from outside
-    { ...node, sourcemap: 'inline', outbase: '.', outdir: 'out', external: ['vscode', 'mocha'], entryPoints: listTests('test/integration', '.ts') },
+    {
+      ...node,
+      sourcemap: 'inline',
+      outbase: '.',
+      outdir: 'out',
+      external: ['vscode', 'mocha'],
+      entryPoints: listTests('test/integration', '.ts'),
+    },
   );
 }
 
@@ -78,5 +84,7 @@ if (watch) {
   console.log('[esbuild] watching…');
 } else {
   await Promise.all(contexts.map(c => esbuild.build(c)));
-  console.log(`[esbuild] ${production ? 'production' : 'development'} build${tests ? ' + tests' : ''} in ${Date.now() - t0} ms`);
+  console.log(
+    `[esbuild] ${production ? 'production' : 'development'} build${tests ? ' + tests' : ''} in ${Date.now() - t0} ms`,
+  );
 }

@@ -1,7 +1,7 @@
-// One sample of activation cost, in a fresh process: `node bench/activation.cjs <module> [activate]`.
+// One sample of activation cost, in a fresh process: `node bench/activation.cjs <module> [activate|check]`.
 // Loads the module with a stand-in for the `vscode` module (every property a callable, constructible
-// no-op) and, with `activate`, calls its activate(); prints the milliseconds taken. bench/main.ts runs it
-// ten times for dist/extension.js and for an empty module, and reports the medians.
+// no-op) and, with `activate`, calls its activate() (with `check`, validates a small file); prints the
+// milliseconds taken. bench/run.mjs runs it ten times each and reports the medians.
 const Module = require('node:module');
 const { performance } = require('node:perf_hooks');
 
@@ -29,15 +29,23 @@ function vscodeModule() {
     for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
       const p = path.join(dir, e.name);
       if (e.isDirectory()) walk(p);
-      else if (p.endsWith('.ts')) for (const m of fs.readFileSync(p, 'utf8').matchAll(/\bvscode\.([A-Za-z]+)/g)) names.add(m[1]);
+      else if (p.endsWith('.ts'))
+        for (const m of fs.readFileSync(p, 'utf8').matchAll(/\bvscode\.([A-Za-z]+)/g)) names.add(m[1]);
     }
   };
   walk(path.join(__dirname, '..', 'src'));
-  return new Proxy({}, {
-    get: (_t, p) => (p === '__esModule' ? true : stub(`vscode.${String(p)}`)),
-    ownKeys: () => [...names],
-    getOwnPropertyDescriptor: (_t, p) => ({ configurable: true, enumerable: true, value: stub(`vscode.${String(p)}`) }),
-  });
+  return new Proxy(
+    {},
+    {
+      get: (_t, p) => (p === '__esModule' ? true : stub(`vscode.${String(p)}`)),
+      ownKeys: () => [...names],
+      getOwnPropertyDescriptor: (_t, p) => ({
+        configurable: true,
+        enumerable: true,
+        value: stub(`vscode.${String(p)}`),
+      }),
+    },
+  );
 }
 
 const vscode = vscodeModule();
@@ -48,10 +56,15 @@ Module._load = function (request, ...rest) {
 const [file, mode] = process.argv.slice(2);
 const t0 = performance.now();
 const mod = require(require('node:path').resolve(file));
-if (mode === 'activate') {
-  const context = new Proxy({ subscriptions: [], extension: { packageJSON: { version: 'bench' } } }, {
-    get: (t, p) => (p in t ? t[p] : stub(`context.${String(p)}`)),
-  });
+if (mode === 'check') {
+  mod.validateText('{"model":"model-opus-4-7","max_tokens":5,"messages":[{"role":"user","content":"Hi"}]}', 'json');
+} else if (mode === 'activate') {
+  const context = new Proxy(
+    { subscriptions: [], extension: { packageJSON: { version: 'bench' } } },
+    {
+      get: (t, p) => (p in t ? t[p] : stub(`context.${String(p)}`)),
+    },
+  );
   mod.activate(context);
 }
 process.stdout.write(String(performance.now() - t0));

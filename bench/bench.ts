@@ -9,7 +9,13 @@ export interface Case {
   ours: { name: string; run: () => unknown };
   target?: number;
 }
-export interface Figure { name: string; extra?: string; value: string; target?: string; ok?: boolean }
+export interface Figure {
+  name: string;
+  extra?: string;
+  value: string;
+  target?: string;
+  ok?: boolean;
+}
 
 /** Median time of `run` over enough repetitions to last ~minMs (at least 3). */
 export function time(run: () => unknown, minMs = 1000): number {
@@ -26,16 +32,35 @@ export function time(run: () => unknown, minMs = 1000): number {
 }
 
 /** Median time of an async `run`, interleaved with the floor so both see the same machine state. */
-export async function ratioAsync(name: string, floor: { name: string; run: () => Promise<unknown> }, ours: { name: string; run: () => Promise<unknown> }, target?: number, rounds = 61): Promise<Figure> {
-  for (let i = 0; i < 10; i++) { await floor.run(); await ours.run(); }
-  const f: number[] = [], o: number[] = [];
+export async function ratioAsync(
+  name: string,
+  floor: { name: string; run: () => Promise<unknown> },
+  ours: { name: string; run: () => Promise<unknown> },
+  target?: number,
+  rounds = 61,
+): Promise<Figure> {
+  for (let i = 0; i < 10; i++) {
+    await floor.run();
+    await ours.run();
+  }
+  const f: number[] = [],
+    o: number[] = [];
   for (let i = 0; i < rounds; i++) {
-    let t = performance.now(); await floor.run(); f.push(performance.now() - t);
-    t = performance.now(); await ours.run(); o.push(performance.now() - t);
+    let t = performance.now();
+    await floor.run();
+    f.push(performance.now() - t);
+    t = performance.now();
+    await ours.run();
+    o.push(performance.now() - t);
   }
   const med = (a: number[]) => a.sort((x, y) => x - y)[Math.floor(a.length / 2)]!;
   const r = med(o) / med(f);
-  return { name, extra: `${ours.name} ${med(o).toFixed(2)} ms vs ${floor.name} ${med(f).toFixed(2)} ms`, value: `${r.toFixed(2)}x`, ...(target !== undefined ? { target: `<= ${target}x`, ok: r <= target } : {}) };
+  return {
+    name,
+    extra: `${ours.name} ${med(o).toFixed(2)} ms vs ${floor.name} ${med(f).toFixed(2)} ms`,
+    value: `${r.toFixed(2)}x`,
+    ...(target !== undefined ? { target: `<= ${target}x`, ok: r <= target } : {}),
+  };
 }
 
 export function ratioCase(c: Case): Figure {
@@ -43,8 +68,10 @@ export function ratioCase(c: Case): Figure {
   const o = time(c.ours.run);
   const r = o / f;
   return {
-    name: c.name, extra: `${c.ours.name} ${o.toFixed(2)} ms vs ${c.floor.name} ${f.toFixed(2)} ms`,
-    value: `${r.toFixed(2)}x`, ...(c.target !== undefined ? { target: `<= ${c.target}x`, ok: r <= c.target } : {}),
+    name: c.name,
+    extra: `${c.ours.name} ${o.toFixed(2)} ms vs ${c.floor.name} ${f.toFixed(2)} ms`,
+    value: `${r.toFixed(2)}x`,
+    ...(c.target !== undefined ? { target: `<= ${c.target}x`, ok: r <= c.target } : {}),
   };
 }
 

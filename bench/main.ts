@@ -15,16 +15,43 @@ export function bigRequest(bytes: number): object {
   const messages: object[] = [];
   let size = 0;
   for (let i = 0; size < bytes; i++) {
-    const m = i % 4 === 1
-      ? { role: 'assistant', content: [{ type: 'text', text: `Let me look that up (${i}).` }, { type: 'tool_use', id: `toolu_${i}`, name: 'search', input: { q: `query ${i}` } }] }
-      : i % 4 === 2
-        ? { role: 'user', content: [{ type: 'tool_result', tool_use_id: `toolu_${i - 1}`, content: [{ type: 'text', text: `Result ${i}: lorem ipsum dolor sit amet, consectetur adipiscing elit.` }] }] }
-        : { role: i % 2 ? 'assistant' : 'user', content: `Turn ${i}: the quick brown fox jumps over the lazy dog, again and again, to fill the file.` };
+    const m =
+      i % 4 === 1
+        ? {
+            role: 'assistant',
+            content: [
+              { type: 'text', text: `Let me look that up (${i}).` },
+              { type: 'tool_use', id: `toolu_${i}`, name: 'search', input: { q: `query ${i}` } },
+            ],
+          }
+        : i % 4 === 2
+          ? {
+              role: 'user',
+              content: [
+                {
+                  type: 'tool_result',
+                  tool_use_id: `toolu_${i - 1}`,
+                  content: [
+                    { type: 'text', text: `Result ${i}: lorem ipsum dolor sit amet, consectetur adipiscing elit.` },
+                  ],
+                },
+              ],
+            }
+          : {
+              role: i % 2 ? 'assistant' : 'user',
+              content: `Turn ${i}: the quick brown fox jumps over the lazy dog, again and again, to fill the file.`,
+            };
     messages.push(m);
     size += JSON.stringify(m).length + 2;
   }
   if (messages.length % 2 === 0) messages.push({ role: 'user', content: 'last' });
-  return { model: 'model-opus-4-7', max_tokens: 4096, system: 'You are terse.', tools: [{ name: 'search', input_schema: { type: 'object', properties: { q: { type: 'string' } } } }], messages };
+  return {
+    model: 'model-opus-4-7',
+    max_tokens: 4096,
+    system: 'You are terse.',
+    tools: [{ name: 'search', input_schema: { type: 'object', properties: { q: { type: 'string' } } } }],
+    messages,
+  };
 }
 
 const figs: Figure[] = [];
@@ -32,7 +59,14 @@ for (const mb of [1, 10]) {
   const text = JSON.stringify(bigRequest(mb * 1_000_000), null, 2);
   const r = validateText(text, 'json');
   if (r.problems.length) throw new Error(`bench input has problems: ${JSON.stringify(r.problems.slice(0, 3))}`);
-  figs.push(ratioCase({ name: `JSON ${mb} MB: parse+validate+ranges vs JSON.parse`, target: 3, floor: { name: 'JSON.parse', run: () => JSON.parse(text) }, ours: { name: 'validateText', run: () => validateText(text, 'json') } }));
+  figs.push(
+    ratioCase({
+      name: `JSON ${mb} MB: parse+validate+ranges vs JSON.parse`,
+      target: 3,
+      floor: { name: 'JSON.parse', run: (): unknown => JSON.parse(text) },
+      ours: { name: 'validateText', run: () => validateText(text, 'json') },
+    }),
+  );
 }
 {
   // a file with problems: ranges are found for each of them
@@ -40,21 +74,43 @@ for (const mb of [1, 10]) {
   for (let i = 0; i < obj.messages.length; i += 1000) obj.messages[i]!.role = 'system';
   const text = JSON.stringify(obj, null, 2);
   const n = validateText(text, 'json').problems.length;
-  figs.push(ratioCase({ name: `JSON 1 MB with ${n} problems vs JSON.parse`, floor: { name: 'JSON.parse', run: () => JSON.parse(text) }, ours: { name: 'validateText', run: () => validateText(text, 'json') } }));
+  figs.push(
+    ratioCase({
+      name: `JSON 1 MB with ${n} problems vs JSON.parse`,
+      floor: { name: 'JSON.parse', run: (): unknown => JSON.parse(text) },
+      ours: { name: 'validateText', run: () => validateText(text, 'json') },
+    }),
+  );
 }
 {
   const text = YAML.stringify(bigRequest(1_000_000));
-  figs.push(ratioCase({ name: `YAML ${(text.length / 1e6).toFixed(1)} MB: parse+validate+ranges vs yaml.parse`, target: 3, floor: { name: 'yaml.parse', run: () => YAML.parse(text) }, ours: { name: 'validateText', run: () => validateText(text, 'yaml') } }));
+  figs.push(
+    ratioCase({
+      name: `YAML ${(text.length / 1e6).toFixed(1)} MB: parse+validate+ranges vs yaml.parse`,
+      target: 3,
+      floor: { name: 'yaml.parse', run: (): unknown => YAML.parse(text) },
+      ours: { name: 'validateText', run: () => validateText(text, 'yaml') },
+    }),
+  );
 }
 {
-  const messages = Array.from({ length: 100_000 }, (_, i) => ({ role: i % 2 ? 'assistant' : 'user', content: `message ${i}` }));
+  const messages = Array.from({ length: 100_000 }, (_, i) => ({
+    role: i % 2 ? 'assistant' : 'user',
+    content: `message ${i}`,
+  }));
   messages.push({ role: 'user', content: 'end' });
   messages.splice(0, 1);
   const text = JSON.stringify({ model: 'model-opus-4-7', max_tokens: 10, messages: messages.slice(0, 100_000) });
   const t0 = performance.now();
   const r = validateText(text, 'json');
   const ms = performance.now() - t0;
-  figs.push({ name: '100,000-message file: parse+validate', value: `${ms.toFixed(0)} ms`, target: '<= 1000 ms', ok: ms <= 1000, extra: `${(text.length / 1e6).toFixed(1)} MB, ${r.problems.length} problems` });
+  figs.push({
+    name: '100,000-message file: parse+validate',
+    value: `${ms.toFixed(0)} ms`,
+    target: '<= 1000 ms',
+    ok: ms <= 1000,
+    extra: `${(text.length / 1e6).toFixed(1)} MB, ${r.problems.length} problems`,
+  });
 }
 {
   // one 1 MB `data:` line fed in 64-byte chunks: the decoder must stay linear whatever the chunking
@@ -63,52 +119,119 @@ for (const mb of [1, 10]) {
   const chunks: Uint8Array[] = [];
   for (let i = 0; i < bytes.length; i += 64) chunks.push(bytes.subarray(i, i + 64));
   const text = new TextDecoder();
-  let ours = 0, theirs = 0;
-  figs.push(ratioCase({
-    name: 'SSE: a 1 MB line in 64-byte chunks vs eventsource-parser', target: 2,
-    floor: { name: 'eventsource-parser', run: () => {
-      const p = createParser({ onEvent: e => { theirs = e.data.length; } });
-      for (const c of chunks) p.feed(text.decode(c, { stream: true }));
-    } },
-    ours: { name: 'SseDecoder', run: () => {
-      const d = new SseDecoder();
-      for (const c of chunks) for (const e of d.push(c)) ours = e.data.length;
-    } },
-  }));
+  let ours = 0,
+    theirs = 0;
+  figs.push(
+    ratioCase({
+      name: 'SSE: a 1 MB line in 64-byte chunks vs eventsource-parser',
+      target: 2,
+      floor: {
+        name: 'eventsource-parser',
+        run: () => {
+          const p = createParser({
+            onEvent: e => {
+              theirs = e.data.length;
+            },
+          });
+          for (const c of chunks) p.feed(text.decode(c, { stream: true }));
+        },
+      },
+      ours: {
+        name: 'SseDecoder',
+        run: () => {
+          const d = new SseDecoder();
+          for (const c of chunks) for (const e of d.push(c)) ours = e.data.length;
+        },
+      },
+    }),
+  );
   if (ours !== 1_000_000 || theirs !== 1_000_000) throw new Error(`SSE bench lost data: ${ours} / ${theirs}`);
 }
 async function streaming(): Promise<void> {
   const fake = await startFake();
   try {
-    const body = { model: 'model-opus-4-7', max_tokens: 10, stream: true, messages: [{ role: 'user', content: 'bench #long=2000' }] };
+    const body = {
+      model: 'model-opus-4-7',
+      max_tokens: 10,
+      stream: true,
+      messages: [{ role: 'user', content: 'bench #long=2000' }],
+    };
     const headers = { 'x-api-key': fake.apiKey, 'vendor-version': '2023-06-01', 'content-type': 'application/json' };
     const client = new ApiClient({ baseUrl: fake.url, apiKey: fake.apiKey, maxRetries: 0 });
     let deltas = 0;
-    figs.push(await ratioAsync('2,000-delta stream: client decode+accumulate vs raw read',
-      { name: 'raw read', run: async () => { const r = await fetch(`${fake.url}/v1/messages`, { method: 'POST', headers, body: JSON.stringify(body) }); const reader = r.body!.getReader(); while (!(await reader.read()).done) { /* bytes */ } } },
-      { name: 'client', run: async () => { deltas = 0; const s = await client.streamMessage(body); for await (const ev of s) if (ev.type === 'content_block_delta') deltas++; } },
-      1.5));
+    figs.push(
+      await ratioAsync(
+        '2,000-delta stream: client decode+accumulate vs raw read',
+        {
+          name: 'raw read',
+          run: async () => {
+            const r = await fetch(`${fake.url}/v1/messages`, { method: 'POST', headers, body: JSON.stringify(body) });
+            const reader = r.body!.getReader();
+            while (!(await reader.read()).done) {
+              /* bytes */
+            }
+          },
+        },
+        {
+          name: 'client',
+          run: async () => {
+            deltas = 0;
+            const s = await client.streamMessage(body);
+            for await (const ev of s) if (ev.type === 'content_block_delta') deltas++;
+          },
+        },
+        1.5,
+      ),
+    );
     figs.push({ name: '  deltas received (of 2,000)', value: String(deltas), ok: deltas === 2000 });
     // client + the panel's per-frame batching (what the extension posts to the webview)
     const big = { ...body, messages: [{ role: 'user', content: 'bench #long=20000' }] };
-    let posted = 0, batches = 0;
+    let posted = 0,
+      batches = 0;
     const t0 = performance.now();
-    const batcher = new EventBatcher(evs => { batches++; for (const e of evs) if (e.type === 'content_block_delta') posted++; });
+    const batcher = new EventBatcher(evs => {
+      batches++;
+      for (const e of evs) if (e.type === 'content_block_delta') posted++;
+    });
     for await (const ev of await client.streamMessage(big)) batcher.push(ev);
     batcher.flush();
     const secs = (performance.now() - t0) / 1000;
-    figs.push({ name: 'deltas/s through client + panel batching', value: `${Math.round(posted / secs).toLocaleString('en-US')}/s`, target: '>= 10,000/s, none lost', ok: posted === 20000 && posted / secs >= 10000, extra: `${posted} of 20,000 deltas posted in ${batches} batches (${(secs * 1000).toFixed(0)} ms)` });
-  } finally { await fake.close(); }
+    figs.push({
+      name: 'deltas/s through client + panel batching',
+      value: `${Math.round(posted / secs).toLocaleString('en-US')}/s`,
+      target: '>= 10,000/s, none lost',
+      ok: posted === 20000 && posted / secs >= 10000,
+      extra: `${posted} of 20,000 deltas posted in ${batches} batches (${(secs * 1000).toFixed(0)} ms)`,
+    });
+  } finally {
+    await fake.close();
+  }
 }
 
 async function tokenCounting(): Promise<void> {
   // 50 keystrokes 30 ms apart with the default debounce (800 ms), real timers
   let calls = 0;
-  const s = new TokenCountScheduler({ debounceMs: 800, onState: () => {}, count: async () => { calls++; return { tokens: 1 }; } });
+  const s = new TokenCountScheduler({
+    debounceMs: 800,
+    onState: () => {},
+    count: () => {
+      calls++;
+      return Promise.resolve({ tokens: 1 });
+    },
+  });
   let text = '';
-  for (let i = 0; i < 50; i++) { text += 'a'; s.update({ model: 'm', messages: [{ role: 'user', content: text }] }); await new Promise(r => setTimeout(r, 30)); }
+  for (let i = 0; i < 50; i++) {
+    text += 'a';
+    s.update({ model: 'm', messages: [{ role: 'user', content: text }] });
+    await new Promise(r => setTimeout(r, 30));
+  }
   await new Promise(r => setTimeout(r, 1000));
-  figs.push({ name: 'token count: calls for a 50-keystroke burst', value: String(calls), target: '1', ok: calls === 1 });
+  figs.push({
+    name: 'token count: calls for a 50-keystroke burst',
+    value: String(calls),
+    target: '1',
+    ok: calls === 1,
+  });
   // extension-side latency: from the service's reply to the status bar text being ready
   const lat: number[] = [];
   let resolvedAt = 0;
@@ -116,15 +239,33 @@ async function tokenCounting(): Promise<void> {
     const done = new Promise<void>(resolve => {
       const sch = new TokenCountScheduler({
         debounceMs: 0,
-        onState: st => { if (st.kind === 'count') { renderStatus(st, { model: 'model-opus-4-7', maxTokens: 1024 }); lat.push(performance.now() - resolvedAt); resolve(); } },
-        count: () => new Promise(r => setTimeout(() => { resolvedAt = performance.now(); r({ tokens: 1234 + i }); }, 0)),
+        onState: st => {
+          if (st.kind === 'count') {
+            renderStatus(st, { model: 'model-opus-4-7', maxTokens: 1024 });
+            lat.push(performance.now() - resolvedAt);
+            resolve();
+          }
+        },
+        count: () =>
+          new Promise(r =>
+            setTimeout(() => {
+              resolvedAt = performance.now();
+              r({ tokens: 1234 + i });
+            }, 0),
+          ),
       });
       sch.update({ model: 'model-opus-4-7', messages: [{ role: 'user', content: `x${i}` }] }, true);
     });
     await done;
   }
   lat.sort((a, b) => a - b);
-  figs.push({ name: 'token count: reply -> status text latency (median, p99)', value: `${lat[100]!.toFixed(3)} ms`, extra: `p99 ${lat[198]!.toFixed(3)} ms over 200 replies` });
+  figs.push({
+    name: 'token count: reply -> status text latency (median, p99)',
+    value: `${lat[100]!.toFixed(3)} ms`,
+    extra: `p99 ${lat[198]!.toFixed(3)} ms over 200 replies`,
+  });
 }
 
-void streaming().then(tokenCounting).then(() => print(figs));
+void streaming()
+  .then(tokenCounting)
+  .then(() => print(figs));

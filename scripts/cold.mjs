@@ -33,10 +33,17 @@ async function coldStart() {
   const c = freshClone('start');
   say(`npm install && npm start in ${c.dir} (harness cache ${c.cache}, empty)`);
   const t0 = Date.now();
-  if (spawnSync('npm', ['install', '--no-audit', '--no-fund'], { cwd: c.dir, env: c.env, stdio: 'inherit' }).status !== 0) {
+  if (
+    spawnSync('npm', ['install', '--no-audit', '--no-fund'], { cwd: c.dir, env: c.env, stdio: 'inherit' }).status !== 0
+  ) {
     throw new Error('npm install failed');
   }
-  const child = spawn('npm', ['start'], { cwd: c.dir, env: { ...c.env, PORT: '0' }, stdio: ['ignore', 'pipe', 'inherit'], detached: true });
+  const child = spawn('npm', ['start'], {
+    cwd: c.dir,
+    env: { ...c.env, PORT: '0' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+    detached: true,
+  });
   let out = '';
   const url = await new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`npm start printed no URL in 15 min:\n${out}`)), 15 * 60_000);
@@ -44,9 +51,15 @@ async function coldStart() {
       process.stdout.write(d);
       out += d;
       const m = /(http:\/\/127\.0\.0\.1:\d+\/\?folder=\S+)/.exec(out);
-      if (m) { clearTimeout(timer); resolve(m[1]); }
+      if (m) {
+        clearTimeout(timer);
+        resolve(m[1]);
+      }
     });
-    child.on('exit', code => { clearTimeout(timer); reject(new Error(`npm start exited (${code}) before printing a URL`)); });
+    child.on('exit', code => {
+      clearTimeout(timer);
+      reject(new Error(`npm start exited (${code}) before printing a URL`));
+    });
   });
   const res = await fetch(url);
   if (!res.ok) throw new Error(`the workbench answered ${res.status}`);
@@ -55,7 +68,10 @@ async function coldStart() {
   const stopped = new Promise(resolve => child.on('exit', resolve));
   process.kill(-child.pid, 'SIGINT');
   const code = await Promise.race([stopped, new Promise(r => setTimeout(() => r('still running'), 10_000))]);
-  if (code === 'still running') { process.kill(-child.pid, 'SIGKILL'); throw new Error('npm start did not stop on Ctrl-C'); }
+  if (code === 'still running') {
+    process.kill(-child.pid, 'SIGKILL');
+    throw new Error('npm start did not stop on Ctrl-C');
+  }
   say('npm start stopped on Ctrl-C');
   cleanup(c);
 }
@@ -64,7 +80,11 @@ function coldTest() {
   const c = freshClone('test');
   say(`CI=true bash .ci/run in ${c.dir} (harness cache ${c.cache}, empty)`);
   const t0 = Date.now();
-  const r = spawnSync('bash', ['.ci/run'], { cwd: c.dir, env: { ...c.env, CI: 'true' }, stdio: ['ignore', 'inherit', 'inherit'] });
+  const r = spawnSync('bash', ['.ci/run'], {
+    cwd: c.dir,
+    env: { ...c.env, CI: 'true' },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
   say(`.ci/run exited ${r.status} after ${((Date.now() - t0) / 1000).toFixed(0)} s`);
   if (r.status !== 0) throw new Error(`.ci/run failed; the clone is kept at ${c.dir}`);
   cleanup(c);

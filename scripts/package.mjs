@@ -5,7 +5,11 @@ import fs from 'node:fs';
 
 const pkg = JSON.parse(fs.readFileSync('package.json', 'utf8'));
 const out = `${pkg.name}-${pkg.version}.vsix`;
-const r = spawnSync('npx', ['vsce', 'package', '--no-dependencies', '--allow-missing-repository', '--skip-license', '--out', out], { stdio: 'inherit' });
+const r = spawnSync(
+  'npx',
+  ['vsce', 'package', '--no-dependencies', '--allow-missing-repository', '--skip-license', '--out', out],
+  { stdio: 'inherit' },
+);
 if (r.status !== 0) process.exit(r.status ?? 1);
 spawnSync('npx', ['vsce', 'ls', '--no-dependencies'], { stdio: 'inherit' });
 const size = fs.statSync(out).size;

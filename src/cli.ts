@@ -8,5 +8,10 @@ process.on('SIGINT', () => {
   ctl.abort();
 });
 runCli(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, env: process.env, signal: ctl.signal })
-  .then(code => { process.exitCode = code; })
-  .catch((e: unknown) => { process.stderr.write(`promptwright: ${e instanceof Error ? e.message : String(e)}\n`); process.exitCode = 2; });
+  .then(code => {
+    process.exitCode = code;
+  })
+  .catch((e: unknown) => {
+    process.stderr.write(`promptwright: ${e instanceof Error ? e.message : String(e)}\n`);
+    process.exitCode = 2;
+  });

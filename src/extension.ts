@@ -38,14 +38,14 @@ export function activate(context: vscode.ExtensionContext): PromptwrightApi {
   const tokens = new TokenStatus(config, keys, api, diagnostics, log);
   const host: Host = { context, log, config, keys, api, diagnostics };
   let loaded: Features | undefined;
-  const features = async (): Promise<Features> => {
+  const features = (): Promise<Features> => {
     if (!loaded) {
       const t0 = Date.now();
       const mod = require('./features.js') as typeof import('./features');
       loaded = mod.createFeatures(host);
       log.debug(`features loaded in ${Date.now() - t0} ms`);
     }
-    return loaded;
+    return Promise.resolve(loaded);
   };
   /** A command whose implementation lives in the features bundle. */
   const lazy = (id: string, run: (f: Features, ...args: unknown[]) => unknown) =>
@@ -80,7 +80,9 @@ export function activate(context: vscode.ExtensionContext): PromptwrightApi {
     }),
     vscode.commands.registerCommand('promptwright.showLog', () => log.show()),
     vscode.commands.registerCommand('promptwright.newRequestFile', () => newRequestFile()),
-    vscode.commands.registerCommand('promptwright.addBeta', (beta?: string) => addBeta(typeof beta === 'string' ? beta : undefined)),
+    vscode.commands.registerCommand('promptwright.addBeta', (beta?: string) =>
+      addBeta(typeof beta === 'string' ? beta : undefined),
+    ),
     vscode.commands.registerCommand('promptwright.setApiKey', () => keys.prompt('api')),
     vscode.commands.registerCommand('promptwright.clearApiKey', () => keys.clear('api')),
     vscode.commands.registerCommand('promptwright.setAdminApiKey', () => keys.prompt('admin')),
@@ -102,11 +104,13 @@ export function activate(context: vscode.ExtensionContext): PromptwrightApi {
     lazy('promptwright.loadAllResources', (f, n) => f.sessions.loadMore(node(n), true)),
     lazy('promptwright.attachFile', (f, n) => f.sessions.attachFile(node(n))),
     lazy('promptwright.openResource', (f, n) => f.resourceDocs.open(node(n))),
-    lazy('promptwright.addRateLimitWorkspace', (f, id) => f.rateLimits.addWorkspace(typeof id === 'string' ? id : undefined)),
+    lazy('promptwright.addRateLimitWorkspace', (f, id) =>
+      f.rateLimits.addWorkspace(typeof id === 'string' ? id : undefined),
+    ),
     lazy('promptwright.removeRateLimitWorkspace', (f, n) => f.rateLimits.removeWorkspace(node(n))),
     lazy('promptwright.refreshRateLimits', f => f.rateLimits.refresh()),
   );
-  log.info(`Promptwright ${context.extension.packageJSON.version as string} activated`);
+  log.info(`Promptwright ${(context.extension.packageJSON as { version: string }).version} activated`);
   return { log, config, diagnostics, keys, api, tokens, features, logUri: context.logUri };
 }
 

@@ -44,24 +44,40 @@ export type ToWebview =
   | { type: 'show'; view: RunView }
   | { type: 'events'; runId: number; events: StreamEvent[]; firstTokenMs?: number }
   | { type: 'retry'; runId: number; retry: NonNullable<RunView['retry']> }
-  | { type: 'end'; runId: number; outcome: Exclude<RunOutcome, 'running'>; message?: Message; error?: ErrorInfo; midStream?: boolean; requestId?: string; timings: Timings }
+  | {
+      type: 'end';
+      runId: number;
+      outcome: Exclude<RunOutcome, 'running'>;
+      message?: Message;
+      error?: ErrorInfo;
+      midStream?: boolean;
+      requestId?: string;
+      timings: Timings;
+    }
   | { type: 'flash'; text: string };
 
 export type Action = 'cancel' | 'rerun' | 'copy-text' | 'copy-curl' | 'append' | 'continue' | 'save-transcript';
 
-export type FromWebview =
-  | { type: 'ready' }
-  | { type: 'action'; action: Action }
-  | { type: 'open-link'; url: string };
+export type FromWebview = { type: 'ready' } | { type: 'action'; action: Action } | { type: 'open-link'; url: string };
 
-export const ACTIONS: readonly Action[] = ['cancel', 'rerun', 'copy-text', 'copy-curl', 'append', 'continue', 'save-transcript'];
+export const ACTIONS: readonly Action[] = [
+  'cancel',
+  'rerun',
+  'copy-text',
+  'copy-curl',
+  'append',
+  'continue',
+  'save-transcript',
+];
 
 /** Checks a message from the webview (it is untrusted input). */
 export function parseFromWebview(m: unknown): FromWebview | undefined {
   if (!m || typeof m !== 'object') return undefined;
   const o = m as Record<string, unknown>;
   if (o.type === 'ready') return { type: 'ready' };
-  if (o.type === 'action' && typeof o.action === 'string' && (ACTIONS as readonly string[]).includes(o.action)) return { type: 'action', action: o.action as Action };
-  if (o.type === 'open-link' && typeof o.url === 'string' && /^https?:\/\//i.test(o.url) && o.url.length < 4096) return { type: 'open-link', url: o.url };
+  if (o.type === 'action' && typeof o.action === 'string' && (ACTIONS as readonly string[]).includes(o.action))
+    return { type: 'action', action: o.action as Action };
+  if (o.type === 'open-link' && typeof o.url === 'string' && /^https?:\/\//i.test(o.url) && o.url.length < 4096)
+    return { type: 'open-link', url: o.url };
   return undefined;
 }

@@ -5,7 +5,10 @@ export function redactSecrets(text: string, secrets: readonly string[] = []): st
     if (s.length >= 4) out = out.split(s).join(redacted(s));
   }
   // x-api-key header values, wherever they appear in text
-  return out.replace(/(x-api-key["']?\s*[:=]\s*["']?)([^\s"',}]+)/gi, (_m, p: string, v: string) => p + (v.startsWith('[redacted') ? v : redacted(v)));
+  return out.replace(
+    /(x-api-key["']?\s*[:=]\s*["']?)([^\s"',}]+)/gi,
+    (_m, p: string, v: string) => p + (v.startsWith('[redacted') ? v : redacted(v)),
+  );
 }
 
 export function redacted(_secret: string): string {

@@ -8,7 +8,11 @@ import type { Log } from './log';
 
 /** Builds API clients from the settings and the keys in SecretStorage; shows errors people can act on. */
 export class Api {
-  constructor(private readonly config: Config, private readonly keys: Keys, private readonly log: Log) {}
+  constructor(
+    private readonly config: Config,
+    private readonly keys: Keys,
+    private readonly log: Log,
+  ) {}
 
   async client(extra: Partial<ClientOptions> = {}): Promise<ApiClient> {
     const [apiKey, adminKey] = await Promise.all([this.keys.get('api'), this.keys.get('admin')]);
@@ -21,7 +25,10 @@ export class Api {
       maxRetries: this.config.maxRetries,
       streamIdleTimeoutMs: this.config.streamIdleTimeoutSeconds * 1000,
       onLog: l => this.log.info(l),
-      onRateLimit: (i: RateLimitInfo) => { if (i.remaining !== undefined) this.log.debug(`rate limit: ${i.remaining} of ${i.limit ?? '?'} requests left until ${i.reset ?? '?'}`); },
+      onRateLimit: (i: RateLimitInfo) => {
+        if (i.remaining !== undefined)
+          this.log.debug(`rate limit: ${i.remaining} of ${i.limit ?? '?'} requests left until ${i.reset ?? '?'}`);
+      },
       ...extra,
     });
   }
@@ -39,7 +46,8 @@ export class Api {
     const pick = await vscode.window.showErrorMessage(text, ...buttons);
     if (pick === 'Set API Key') await vscode.commands.executeCommand('promptwright.setApiKey');
     else if (pick === 'Set Admin API Key') await vscode.commands.executeCommand('promptwright.setAdminApiKey');
-    else if (pick === 'Open Settings') await vscode.commands.executeCommand('workbench.action.openSettings', 'promptwright.baseUrl');
+    else if (pick === 'Open Settings')
+      await vscode.commands.executeCommand('workbench.action.openSettings', 'promptwright.baseUrl');
     else if (pick === 'Show Log') this.log.show();
   }
 }

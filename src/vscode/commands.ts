@@ -6,8 +6,13 @@ import { requestTemplate } from '../core/request/template';
 export async function newRequestFile(): Promise<vscode.Uri | undefined> {
   const folder = vscode.workspace.workspaceFolders?.[0];
   const name = await vscode.window.showInputBox({
-    title: 'New request file', prompt: 'File name (.prompt.json, .prompt.yaml or .prompt.yml)', value: 'new.prompt.json',
-    validateInput: v => (/\.prompt\.(json|ya?ml)$/i.test(v.trim()) ? undefined : 'End the name with .prompt.json, .prompt.yaml or .prompt.yml'),
+    title: 'New request file',
+    prompt: 'File name (.prompt.json, .prompt.yaml or .prompt.yml)',
+    value: 'new.prompt.json',
+    validateInput: v =>
+      /\.prompt\.(json|ya?ml)$/i.test(v.trim())
+        ? undefined
+        : 'End the name with .prompt.json, .prompt.yaml or .prompt.yml',
   });
   if (!name) return undefined;
   const uri = folder ? vscode.Uri.joinPath(folder.uri, name.trim()) : vscode.Uri.file(name.trim());
@@ -15,7 +20,9 @@ export async function newRequestFile(): Promise<vscode.Uri | undefined> {
     await vscode.workspace.fs.stat(uri);
     void vscode.window.showErrorMessage(`${name} already exists; choose another name.`);
     return undefined;
-  } catch { /* does not exist: good */ }
+  } catch {
+    /* does not exist: good */
+  }
   await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(requestTemplate(formatOf(uri.path))));
   await vscode.window.showTextDocument(uri);
   return uri;
@@ -26,7 +33,12 @@ export async function newRequestFile(): Promise<vscode.Uri | undefined> {
  * setting is already defined (workspace before user), so the request runs with it and the warning goes.
  */
 export async function addBeta(beta?: string): Promise<void> {
-  const value = beta ?? (await vscode.window.showInputBox({ title: 'Add a beta', prompt: 'A vendor-beta value, e.g. mcp-client-2025-11-20' }));
+  const value =
+    beta ??
+    (await vscode.window.showInputBox({
+      title: 'Add a beta',
+      prompt: 'A vendor-beta value, e.g. mcp-client-2025-11-20',
+    }));
   if (!value?.trim()) return;
   const cfg = vscode.workspace.getConfiguration('promptwright');
   const inspect = cfg.inspect<string[]>('betas');

@@ -20,16 +20,40 @@ export class Config {
     const v = this.strings('requestFilePatterns', DEFAULT_PATTERNS);
     return v.length ? v : DEFAULT_PATTERNS;
   }
-  get betas(): string[] { return this.strings('betas', []).map(s => s.trim()).filter(Boolean); }
-  get validationDebounceMs(): number { return this.num('validation.debounceMs', 250, 0, 5000); }
-  get baseUrl(): string { return String(this.c.get('baseUrl') ?? '').trim().replace(/\/+$/, ''); }
-  get apiVersion(): string { return String(this.c.get('apiVersion') ?? '2023-06-01').trim() || '2023-06-01'; }
-  get maxRetries(): number { return this.num('maxRetries', 2, 0, 10); }
-  get streamIdleTimeoutSeconds(): number { return this.num('streamIdleTimeoutSeconds', 60, 1, 3600); }
-  get tokenCountLive(): boolean { return this.c.get<boolean>('tokenCount.live') !== false; }
-  get tokenDebounceMs(): number { return this.num('tokenCount.debounceMs', 800, 100, 10000); }
-  get resourcePageSize(): number { return Math.round(this.num('sessions.pageSize', 100, 1, 1000)); }
-  get transcriptFolder(): string { return String(this.c.get('transcripts.folder') ?? '').trim(); }
+  get betas(): string[] {
+    return this.strings('betas', [])
+      .map(s => s.trim())
+      .filter(Boolean);
+  }
+  get validationDebounceMs(): number {
+    return this.num('validation.debounceMs', 250, 0, 5000);
+  }
+  get baseUrl(): string {
+    return String(this.c.get('baseUrl') ?? '')
+      .trim()
+      .replace(/\/+$/, '');
+  }
+  get apiVersion(): string {
+    return String(this.c.get('apiVersion') ?? '2023-06-01').trim() || '2023-06-01';
+  }
+  get maxRetries(): number {
+    return this.num('maxRetries', 2, 0, 10);
+  }
+  get streamIdleTimeoutSeconds(): number {
+    return this.num('streamIdleTimeoutSeconds', 60, 1, 3600);
+  }
+  get tokenCountLive(): boolean {
+    return this.c.get<boolean>('tokenCount.live') !== false;
+  }
+  get tokenDebounceMs(): number {
+    return this.num('tokenCount.debounceMs', 800, 100, 10000);
+  }
+  get resourcePageSize(): number {
+    return Math.round(this.num('sessions.pageSize', 100, 1, 1000));
+  }
+  get transcriptFolder(): string {
+    return String(this.c.get('transcripts.folder') ?? '').trim();
+  }
   /** True when the event changes any of the named settings. */
   static affects(e: vscode.ConfigurationChangeEvent, ...keys: string[]): boolean {
     return keys.some(k => e.affectsConfiguration(`${SECTION}.${k}`));

@@ -16,10 +16,22 @@ export class Log implements vscode.Disposable {
   private clean(msg: string): string {
     return redactSecrets(msg, [...this.secrets]);
   }
-  info(msg: string): void { this.channel.info(this.clean(msg)); }
-  warn(msg: string): void { this.channel.warn(this.clean(msg)); }
-  error(msg: string): void { this.channel.error(this.clean(msg)); }
-  debug(msg: string): void { this.channel.debug(this.clean(msg)); }
-  show(): void { this.channel.show(true); }
-  dispose(): void { this.channel.dispose(); }
+  info(msg: string): void {
+    this.channel.info(this.clean(msg));
+  }
+  warn(msg: string): void {
+    this.channel.warn(this.clean(msg));
+  }
+  error(msg: string): void {
+    this.channel.error(this.clean(msg));
+  }
+  debug(msg: string): void {
+    this.channel.debug(this.clean(msg));
+  }
+  show(): void {
+    this.channel.show(true);
+  }
+  dispose(): void {
+    this.channel.dispose();
+  }
 }

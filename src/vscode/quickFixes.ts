@@ -7,13 +7,19 @@ export class QuickFixes implements vscode.CodeActionProvider {
   static readonly kinds = [vscode.CodeActionKind.QuickFix];
   constructor(private readonly diagnostics: RequestDiagnostics) {}
 
-  provideCodeActions(doc: vscode.TextDocument, _range: vscode.Range, ctx: vscode.CodeActionContext): vscode.CodeAction[] {
+  provideCodeActions(
+    doc: vscode.TextDocument,
+    _range: vscode.Range,
+    ctx: vscode.CodeActionContext,
+  ): vscode.CodeAction[] {
     const state = this.diagnostics.current(doc);
     if (!state) return [];
     const actions: vscode.CodeAction[] = [];
     const text = doc.getText();
     for (const d of ctx.diagnostics) {
-      const problem = [...state.problems].find(([diag]) => diag.message === d.message && diag.range.isEqual(d.range))?.[1];
+      const problem = [...state.problems].find(
+        ([diag]) => diag.message === d.message && diag.range.isEqual(d.range),
+      )?.[1];
       for (const fix of problem?.fixes ?? []) {
         if (fix.kind === 'add-beta') {
           const action = new vscode.CodeAction(fix.title, vscode.CodeActionKind.QuickFix);

@@ -8,8 +8,10 @@ import { validator } from './lazy';
 import type { Log } from './log';
 
 const SEVERITY: Record<Severity, vscode.DiagnosticSeverity> = {
-  error: vscode.DiagnosticSeverity.Error, warning: vscode.DiagnosticSeverity.Warning,
-  info: vscode.DiagnosticSeverity.Information, hint: vscode.DiagnosticSeverity.Hint,
+  error: vscode.DiagnosticSeverity.Error,
+  warning: vscode.DiagnosticSeverity.Warning,
+  info: vscode.DiagnosticSeverity.Information,
+  hint: vscode.DiagnosticSeverity.Hint,
 };
 /** Syntax problems VS Code's own JSON language features already report in `json` documents. */
 const BUILTIN_JSON_CODES = new Set(['json-syntax', 'json-comment', 'json-trailing-comma']);
@@ -31,11 +33,16 @@ export class RequestDiagnostics implements vscode.Disposable {
   /** fires after a document's diagnostics were updated */
   readonly onDidValidate = this.changed.event;
 
-  constructor(private readonly config: Config, private readonly log: Log) {
+  constructor(
+    private readonly config: Config,
+    private readonly log: Log,
+  ) {
     this.disposables.push(
       this.changed,
       vscode.workspace.onDidOpenTextDocument(d => this.schedule(d, 0)),
-      vscode.workspace.onDidChangeTextDocument(e => { if (e.contentChanges.length) this.schedule(e.document); }),
+      vscode.workspace.onDidChangeTextDocument(e => {
+        if (e.contentChanges.length) this.schedule(e.document);
+      }),
       vscode.workspace.onDidCloseTextDocument(d => this.forget(d.uri)),
       vscode.workspace.onDidChangeConfiguration(e => {
         if (Config.affects(e, 'requestFilePatterns', 'betas')) this.revalidateAll();
@@ -59,15 +66,21 @@ export class RequestDiagnostics implements vscode.Disposable {
 
   /** Validates now (used by commands and tests) and returns the state. Never throws. */
   validateNow(doc: vscode.TextDocument): DocumentState | undefined {
-    if (!isRequestFile(doc, this.config)) { this.forget(doc.uri); return undefined; }
+    if (!isRequestFile(doc, this.config)) {
+      this.forget(doc.uri);
+      return undefined;
+    }
     try {
       return this.validateUnguarded(doc);
     } catch (e) {
       // one diagnostic and a log line: the file keeps a visible state, the extension keeps running
       const message = e instanceof Error ? e.message : String(e);
       this.log.error(`validation failed for ${doc.uri.fsPath}: ${e instanceof Error && e.stack ? e.stack : message}`);
-      const d = new vscode.Diagnostic(new vscode.Range(0, 0, 0, 1), `Promptwright could not check this file (${message}); ` +
-        'see "Promptwright: Show Log".', vscode.DiagnosticSeverity.Warning);
+      const d = new vscode.Diagnostic(
+        new vscode.Range(0, 0, 0, 1),
+        `Promptwright could not check this file (${message}); ` + 'see "Promptwright: Show Log".',
+        vscode.DiagnosticSeverity.Warning,
+      );
       d.source = 'Promptwright';
       d.code = { value: 'internal-error', target: vscode.Uri.parse(ruleUrl('internal-error')) };
       this.collection.set(doc.uri, [d]);
@@ -85,7 +98,11 @@ export class RequestDiagnostics implements vscode.Disposable {
     const diags: vscode.Diagnostic[] = [];
     for (const p of validation.problems) {
       if (builtinJson && BUILTIN_JSON_CODES.has(p.code)) continue;
-      const d = new vscode.Diagnostic(new vscode.Range(doc.positionAt(p.start), doc.positionAt(p.end)), p.message, SEVERITY[p.severity]);
+      const d = new vscode.Diagnostic(
+        new vscode.Range(doc.positionAt(p.start), doc.positionAt(p.end)),
+        p.message,
+        SEVERITY[p.severity],
+      );
       d.source = 'Promptwright';
       d.code = { value: p.code, target: vscode.Uri.parse(ruleUrl(p.code)) };
       diags.push(d);
@@ -107,11 +124,14 @@ export class RequestDiagnostics implements vscode.Disposable {
     // bigger files wait a little longer after the last keystroke, so typing never queues work
     const wait = delay ?? this.config.validationDebounceMs + Math.min(1000, Math.floor(doc.getText().length / 20000));
     const version = doc.version;
-    this.timers.set(key, setTimeout(() => {
-      this.timers.delete(key);
-      if (doc.isClosed || doc.version !== version) return; // a newer edit has its own timer
-      this.validateNow(doc);
-    }, wait));
+    this.timers.set(
+      key,
+      setTimeout(() => {
+        this.timers.delete(key);
+        if (doc.isClosed || doc.version !== version) return; // a newer edit has its own timer
+        this.validateNow(doc);
+      }, wait),
+    );
   }
 
   private revalidateAll(): void {

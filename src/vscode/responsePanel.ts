@@ -19,22 +19,35 @@ export class ResponsePanel implements vscode.Disposable {
     this.disposables.push(this.received);
   }
 
-  get visible(): boolean { return !!this.panel; }
+  get visible(): boolean {
+    return !!this.panel;
+  }
 
   /** Registers what to send when the webview (re)loads (it is destroyed while hidden). */
-  setSnapshot(fn: () => ToWebview | undefined): void { this.snapshot = fn; }
+  setSnapshot(fn: () => ToWebview | undefined): void {
+    this.snapshot = fn;
+  }
 
   /** Opens the panel beside the editor, or reveals it where it is. */
   open(): void {
-    if (this.panel) { this.panel.reveal(undefined, true); return; }
-    const panel = vscode.window.createWebviewPanel(VIEW_TYPE, 'Promptwright Response', { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true }, this.options());
+    if (this.panel) {
+      this.panel.reveal(undefined, true);
+      return;
+    }
+    const panel = vscode.window.createWebviewPanel(
+      VIEW_TYPE,
+      'Promptwright Response',
+      { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true },
+      this.options(),
+    );
     this.adopt(panel);
   }
 
   post(message: ToWebview): void {
     // a snapshot: the caller keeps mutating its objects, and the webview may only read this later
     const m = structuredClone(message);
-    if (m.type === 'show') this.queue = [m]; else this.queue.push(m);
+    if (m.type === 'show') this.queue = [m];
+    else this.queue.push(m);
     this.drain();
   }
 
@@ -47,8 +60,12 @@ export class ResponsePanel implements vscode.Disposable {
 
   private options(): vscode.WebviewPanelOptions & vscode.WebviewOptions {
     return {
-      enableScripts: true, enableFindWidget: true,
-      localResourceRoots: [vscode.Uri.joinPath(this.extensionUri, 'dist', 'webview'), vscode.Uri.joinPath(this.extensionUri, 'media')],
+      enableScripts: true,
+      enableFindWidget: true,
+      localResourceRoots: [
+        vscode.Uri.joinPath(this.extensionUri, 'dist', 'webview'),
+        vscode.Uri.joinPath(this.extensionUri, 'media'),
+      ],
     };
   }
 
@@ -72,7 +89,11 @@ export class ResponsePanel implements vscode.Disposable {
         }
         this.received.fire(m);
       }),
-      panel.onDidDispose(() => { this.panel = undefined; this.ready = false; for (const s of subs) s.dispose(); }),
+      panel.onDidDispose(() => {
+        this.panel = undefined;
+        this.ready = false;
+        for (const s of subs) s.dispose();
+      }),
     ];
   }
 

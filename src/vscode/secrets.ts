@@ -13,9 +13,16 @@ export class Keys implements vscode.Disposable {
   /** read once per change: every token count and request asks for the key */
   private readonly cache = new Map<KeyKind, Promise<string | undefined>>();
 
-  constructor(private readonly secrets: vscode.SecretStorage, private readonly log: Log) {
+  constructor(
+    private readonly secrets: vscode.SecretStorage,
+    private readonly log: Log,
+  ) {
     this.sub = secrets.onDidChange(e => {
-      for (const k of ['api', 'admin'] as const) if (e.key === STORAGE_KEY[k]) { this.cache.delete(k); this.changed.fire(k); }
+      for (const k of ['api', 'admin'] as const)
+        if (e.key === STORAGE_KEY[k]) {
+          this.cache.delete(k);
+          this.changed.fire(k);
+        }
     });
   }
 
@@ -36,9 +43,15 @@ export class Keys implements vscode.Disposable {
   async prompt(kind: KeyKind): Promise<boolean> {
     const value = await vscode.window.showInputBox({
       title: `Promptwright: Set ${LABEL[kind]}`,
-      prompt: kind === 'admin' ? 'Admin API key (starts with sk-vendor-admin); needed for rate limits. Stored in VS Code\'s secret storage.' : 'API key for the messages, token counting and sessions endpoints. Stored in VS Code\'s secret storage.',
-      password: true, ignoreFocusOut: true, placeHolder: kind === 'admin' ? 'sk-vendor-admin…' : 'your API key',
-      validateInput: v => (v.trim() ? (/\s/.test(v.trim()) ? 'A key has no spaces.' : undefined) : 'Enter a key, or press Escape.'),
+      prompt:
+        kind === 'admin'
+          ? "Admin API key (starts with sk-vendor-admin); needed for rate limits. Stored in VS Code's secret storage."
+          : "API key for the messages, token counting and sessions endpoints. Stored in VS Code's secret storage.",
+      password: true,
+      ignoreFocusOut: true,
+      placeHolder: kind === 'admin' ? 'sk-vendor-admin…' : 'your API key',
+      validateInput: v =>
+        v.trim() ? (/\s/.test(v.trim()) ? 'A key has no spaces.' : undefined) : 'Enter a key, or press Escape.',
     });
     if (!value?.trim()) return false;
     await this.set(kind, value.trim());
@@ -62,5 +75,8 @@ export class Keys implements vscode.Disposable {
     void vscode.window.showInformationMessage(`Promptwright: ${LABEL[kind]} cleared.`);
   }
 
-  dispose(): void { this.sub.dispose(); this.changed.dispose(); }
+  dispose(): void {
+    this.sub.dispose();
+    this.changed.dispose();
+  }
 }

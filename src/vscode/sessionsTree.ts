@@ -1,8 +1,14 @@
 import * as vscode from 'vscode';
 import { ApiError, describeError, type PromptwrightError } from '../core/api/errors';
-import type { SessionResource } from '../core/api/types';
+import type { Page, SessionResource } from '../core/api/types';
 import { checkAttachInput, defaultMountPath, describeResource, ResourcePager } from '../core/sessions/resources';
-import { isDefaultWorkspace, limiterText, organizationView, workspaceView, type GroupView } from '../core/sessions/limits';
+import {
+  isDefaultWorkspace,
+  limiterText,
+  organizationView,
+  workspaceView,
+  type GroupView,
+} from '../core/sessions/limits';
 import type { Api } from './api';
 import type { Keys } from './secrets';
 
@@ -28,15 +34,33 @@ export class SessionsTree implements vscode.TreeDataProvider<Node>, vscode.Dispo
   private readonly nodes = new Map<string, Node>();
   private readonly disposables: vscode.Disposable[] = [this.changed];
 
-  constructor(private readonly state: vscode.Memento, private readonly api: Api, private readonly limit: () => number) {}
+  constructor(
+    private readonly state: vscode.Memento,
+    private readonly api: Api,
+    private readonly limit: () => number,
+  ) {}
 
-  get sessions(): string[] { return this.state.get<string[]>(SESSIONS_KEY, []); }
+  get sessions(): string[] {
+    return this.state.get<string[]>(SESSIONS_KEY, []);
+  }
 
   async addSession(id?: string): Promise<void> {
-    const value = id ?? await vscode.window.showInputBox({
-      title: 'Add session', prompt: 'A session id (listing sessions is not part of the API, so paste the id).', placeHolder: 'ses_…', ignoreFocusOut: true,
-      validateInput: v => (!v.trim() ? 'Enter a session id.' : /[\s/?#]/.test(v.trim()) ? 'A session id has no spaces, slashes, ? or #.' : this.sessions.includes(v.trim()) ? 'Already in the list.' : undefined),
-    });
+    const value =
+      id ??
+      (await vscode.window.showInputBox({
+        title: 'Add session',
+        prompt: 'A session id (listing sessions is not part of the API, so paste the id).',
+        placeHolder: 'ses_…',
+        ignoreFocusOut: true,
+        validateInput: v =>
+          !v.trim()
+            ? 'Enter a session id.'
+            : /[\s/?#]/.test(v.trim())
+              ? 'A session id has no spaces, slashes, ? or #.'
+              : this.sessions.includes(v.trim())
+                ? 'Already in the list.'
+                : undefined,
+      }));
     if (!value?.trim()) return;
     await this.state.update(SESSIONS_KEY, [...this.sessions, value.trim()]);
     this.changed.fire(undefined);
@@ -45,19 +69,26 @@ export class SessionsTree implements vscode.TreeDataProvider<Node>, vscode.Dispo
   async removeSession(node?: Node): Promise<void> {
     if (node?.kind !== 'session') return;
     this.pagers.delete(node.id);
-    await this.state.update(SESSIONS_KEY, this.sessions.filter(s => s !== node.id));
+    await this.state.update(
+      SESSIONS_KEY,
+      this.sessions.filter(s => s !== node.id),
+    );
     this.changed.fire(undefined);
   }
 
   refresh(node?: Node): void {
-    if (node?.kind === 'session') this.pagers.delete(node.id); else this.pagers.clear();
+    if (node?.kind === 'session') this.pagers.delete(node.id);
+    else this.pagers.clear();
     this.changed.fire(node?.kind === 'session' ? this.sessionNode(node.id) : undefined);
   }
 
   private sessionNode(id: string): Node {
     const k = `s:${id}`;
     let n = this.nodes.get(k);
-    if (!n) { n = { kind: 'session', id }; this.nodes.set(k, n); }
+    if (!n) {
+      n = { kind: 'session', id };
+      this.nodes.set(k, n);
+    }
     return n;
   }
 
@@ -69,7 +100,7 @@ export class SessionsTree implements vscode.TreeDataProvider<Node>, vscode.Dispo
         const it = client.resourcePages(sessionId, { limit: this.limit(), ...(cursor ? { page: cursor } : {}) });
         try {
           const r = await it.next();
-          return r.value ?? { data: [], next_page: null };
+          return (r.value as Page<SessionResource> | undefined) ?? { data: [], next_page: null };
         } finally {
           await it.return(undefined);
         }
@@ -83,20 +114,39 @@ export class SessionsTree implements vscode.TreeDataProvider<Node>, vscode.Dispo
     const id = node && 'sessionId' in node ? node.sessionId : undefined;
     if (!id) return;
     const p = this.pager(id);
-    await vscode.window.withProgress({ location: { viewId: 'promptwright.sessions' } }, () => (all ? p.loadAll() : p.loadMore()));
+    await vscode.window.withProgress({ location: { viewId: 'promptwright.sessions' } }, () =>
+      all ? p.loadAll() : p.loadMore(),
+    );
     this.changed.fire(this.sessionNode(id));
   }
 
   async attachFile(node?: Node): Promise<SessionResource | undefined> {
-    const sessionId = node?.kind === 'session' ? node.id : await vscode.window.showQuickPick(this.sessions, { title: 'Attach a file to which session?' });
+    const sessionId =
+      node?.kind === 'session'
+        ? node.id
+        : await vscode.window.showQuickPick(this.sessions, { title: 'Attach a file to which session?' });
     if (!sessionId) return undefined;
-    const fileId = await vscode.window.showInputBox({ title: `Attach File to ${sessionId} (1/2)`, prompt: 'The file_id of a previously uploaded file', placeHolder: 'file_…', ignoreFocusOut: true, validateInput: v => checkAttachInput(v, '') });
+    const fileId = await vscode.window.showInputBox({
+      title: `Attach File to ${sessionId} (1/2)`,
+      prompt: 'The file_id of a previously uploaded file',
+      placeHolder: 'file_…',
+      ignoreFocusOut: true,
+      validateInput: v => checkAttachInput(v, ''),
+    });
     if (!fileId) return undefined;
-    const mount = await vscode.window.showInputBox({ title: `Attach File to ${sessionId} (2/2)`, prompt: `Mount path (optional; Enter for the default ${defaultMountPath(fileId.trim())})`, placeHolder: defaultMountPath(fileId.trim()), ignoreFocusOut: true, validateInput: v => checkAttachInput(fileId, v) });
+    const mount = await vscode.window.showInputBox({
+      title: `Attach File to ${sessionId} (2/2)`,
+      prompt: `Mount path (optional; Enter for the default ${defaultMountPath(fileId.trim())})`,
+      placeHolder: defaultMountPath(fileId.trim()),
+      ignoreFocusOut: true,
+      validateInput: v => checkAttachInput(fileId, v),
+    });
     if (mount === undefined) return undefined;
     try {
       const r = await (await this.api.client()).attachFile(sessionId, fileId.trim(), mount.trim() || undefined);
-      void vscode.window.showInformationMessage(`Attached ${fileId.trim()} to ${sessionId} at ${String(r.mount_path)}.`);
+      void vscode.window.showInformationMessage(
+        `Attached ${fileId.trim()} to ${sessionId} at ${String(r.mount_path)}.`,
+      );
       this.refresh(this.sessionNode(sessionId));
       return r;
     } catch (e) {
@@ -122,7 +172,9 @@ export class SessionsTree implements vscode.TreeDataProvider<Node>, vscode.Dispo
         it.description = v.description;
         it.iconPath = new vscode.ThemeIcon(v.icon);
         it.contextValue = `resource.${n.resource.type}`;
-        const md = new vscode.MarkdownString(`**${n.resource.type}**\n\n${v.fields.map(([k, val]) => `- \`${k}\`: ${val.replace(/[\\`*_[\]<>]/g, c => `\\${c}`)}`).join('\n')}`);
+        const escape = (text: string) => text.replace(/[\\`*_[\]<>]/g, c => `\\${c}`);
+        const fields = v.fields.map(([k, val]) => `- \`${k}\`: ${escape(val)}`).join('\n');
+        const md = new vscode.MarkdownString(`**${n.resource.type}**\n\n${fields}`);
         it.tooltip = md;
         it.command = { command: 'promptwright.openResource', title: 'Open details', arguments: [n] };
         return it;
@@ -139,12 +191,20 @@ export class SessionsTree implements vscode.TreeDataProvider<Node>, vscode.Dispo
         const e = n.error as PromptwrightError;
         const it = new vscode.TreeItem(describeError(n.error), vscode.TreeItemCollapsibleState.None);
         it.iconPath = new vscode.ThemeIcon('error', new vscode.ThemeColor('errorForeground'));
-        it.tooltip = `${describeError(n.error)}\n\n${e?.action === 'set-api-key' || (e instanceof ApiError && e.status === 401) ? 'Run "Promptwright: Set API Key".' : e instanceof ApiError && e.status === 403 ? 'The key lacks the scope this needs, or this needs an Admin API key.' : 'Click to retry.'}`;
+        const todo =
+          e?.action === 'set-api-key' || (e instanceof ApiError && e.status === 401)
+            ? 'Run "Promptwright: Set API Key".'
+            : e instanceof ApiError && e.status === 403
+              ? 'The key lacks the scope this needs, or this needs an Admin API key.'
+              : 'Click to retry.';
+        it.tooltip = `${describeError(n.error)}\n\n${todo}`;
         it.contextValue = 'error';
-        it.command = e?.action === 'set-api-key' || (e instanceof ApiError && e.status === 401)
-          ? { command: 'promptwright.setApiKey', title: 'Set API Key' }
-          : e?.action === 'set-admin-key' || (e instanceof ApiError && e.status === 403 && !n.sessionId) ? { command: 'promptwright.setAdminApiKey', title: 'Set Admin API Key' }
-            : { command: 'promptwright.loadMoreResources', title: 'Retry', arguments: [n] };
+        it.command =
+          e?.action === 'set-api-key' || (e instanceof ApiError && e.status === 401)
+            ? { command: 'promptwright.setApiKey', title: 'Set API Key' }
+            : e?.action === 'set-admin-key' || (e instanceof ApiError && e.status === 403 && !n.sessionId)
+              ? { command: 'promptwright.setAdminApiKey', title: 'Set Admin API Key' }
+              : { command: 'promptwright.loadMoreResources', title: 'Retry', arguments: [n] };
         return it;
       }
       case 'empty': {
@@ -169,7 +229,9 @@ export class SessionsTree implements vscode.TreeDataProvider<Node>, vscode.Dispo
     return out;
   }
 
-  dispose(): void { for (const d of this.disposables) d.dispose(); }
+  dispose(): void {
+    for (const d of this.disposables) d.dispose();
+  }
 }
 
 /** Read-only JSON documents of resource details (GET …/resources/{id}). */
@@ -209,19 +271,43 @@ export class RateLimitsTree implements vscode.TreeDataProvider<Node>, vscode.Dis
   private readonly disposables: vscode.Disposable[] = [this.changed];
   private org: Promise<import('../core/api/types').RateLimitEntry[]> | undefined;
 
-  constructor(private readonly state: vscode.Memento, private readonly api: Api, private readonly keys: Keys) {
-    this.disposables.push(keys.onDidChange(k => { if (k === 'admin') this.refresh(); }));
+  constructor(
+    private readonly state: vscode.Memento,
+    private readonly api: Api,
+    private readonly keys: Keys,
+  ) {
+    this.disposables.push(
+      keys.onDidChange(k => {
+        if (k === 'admin') this.refresh();
+      }),
+    );
   }
 
-  get workspaces(): string[] { return this.state.get<string[]>(WORKSPACES_KEY, []); }
+  get workspaces(): string[] {
+    return this.state.get<string[]>(WORKSPACES_KEY, []);
+  }
 
-  refresh(): void { this.org = undefined; this.changed.fire(undefined); }
+  refresh(): void {
+    this.org = undefined;
+    this.changed.fire(undefined);
+  }
 
   async addWorkspace(id?: string): Promise<void> {
-    const value = id ?? await vscode.window.showInputBox({
-      title: 'Show a workspace\'s rate-limit overrides', placeHolder: 'wrkspc_…', ignoreFocusOut: true,
-      validateInput: v => (!v.trim() ? 'Enter a workspace id.' : isDefaultWorkspace(v) ? 'The default workspace cannot have overrides: its limits are the organization\'s.' : /[\s/?#]/.test(v.trim()) ? 'A workspace id has no spaces, slashes, ? or #.' : undefined),
-    });
+    const value =
+      id ??
+      (await vscode.window.showInputBox({
+        title: "Show a workspace's rate-limit overrides",
+        placeHolder: 'wrkspc_…',
+        ignoreFocusOut: true,
+        validateInput: v =>
+          !v.trim()
+            ? 'Enter a workspace id.'
+            : isDefaultWorkspace(v)
+              ? "The default workspace cannot have overrides: its limits are the organization's."
+              : /[\s/?#]/.test(v.trim())
+                ? 'A workspace id has no spaces, slashes, ? or #.'
+                : undefined,
+      }));
     if (!value?.trim() || this.workspaces.includes(value.trim())) return;
     await this.state.update(WORKSPACES_KEY, [...this.workspaces, value.trim()]);
     this.changed.fire(undefined);
@@ -229,44 +315,69 @@ export class RateLimitsTree implements vscode.TreeDataProvider<Node>, vscode.Dis
 
   async removeWorkspace(n?: Node): Promise<void> {
     if (n?.kind !== 'workspace') return;
-    await this.state.update(WORKSPACES_KEY, this.workspaces.filter(w => w !== n.id));
+    await this.state.update(
+      WORKSPACES_KEY,
+      this.workspaces.filter(w => w !== n.id),
+    );
     this.changed.fire(undefined);
   }
 
   private orgLimits() {
     this.org ??= this.api.client().then(c => c.rateLimits());
     const p = this.org;
-    p.catch(() => { if (this.org === p) this.org = undefined; });
+    p.catch(() => {
+      if (this.org === p) this.org = undefined;
+    });
     return p;
   }
 
   getTreeItem(n: Node): vscode.TreeItem {
     switch (n.kind) {
-      case 'org': { const it = new vscode.TreeItem('Organization', vscode.TreeItemCollapsibleState.Expanded); it.iconPath = new vscode.ThemeIcon('organization'); return it; }
+      case 'org': {
+        const it = new vscode.TreeItem('Organization', vscode.TreeItemCollapsibleState.Expanded);
+        it.iconPath = new vscode.ThemeIcon('organization');
+        return it;
+      }
       case 'workspace': {
         const it = new vscode.TreeItem(`Workspace ${n.id}`, vscode.TreeItemCollapsibleState.Collapsed);
         it.iconPath = new vscode.ThemeIcon('folder-library');
         it.contextValue = 'workspace';
-        it.tooltip = 'Overrides of this workspace; groups and limiters without an override inherit the organization\'s values.';
+        it.tooltip =
+          "Overrides of this workspace; groups and limiters without an override inherit the organization's values.";
         return it;
       }
       case 'group': {
         const g = n.group;
         const it = new vscode.TreeItem(g.groupType, vscode.TreeItemCollapsibleState.Expanded);
-        it.description = [g.models?.join(', '), g.inherited ? 'inherits the organization\'s limits' : ''].filter(Boolean).join(' · ');
+        it.description = [g.models?.join(', '), g.inherited ? "inherits the organization's limits" : '']
+          .filter(Boolean)
+          .join(' · ');
         it.iconPath = new vscode.ThemeIcon(g.inherited ? 'arrow-up' : 'dashboard');
         return it;
       }
-      case 'limiter': { const it = new vscode.TreeItem(n.label); it.description = n.description; it.iconPath = new vscode.ThemeIcon('symbol-number'); return it; }
+      case 'limiter': {
+        const it = new vscode.TreeItem(n.label);
+        it.description = n.description;
+        it.iconPath = new vscode.ThemeIcon('symbol-number');
+        return it;
+      }
       case 'error': {
         const it = new vscode.TreeItem(describeError(n.error));
         it.iconPath = new vscode.ThemeIcon('error', new vscode.ThemeColor('errorForeground'));
         const e = n.error as PromptwrightError;
-        it.command = e?.action === 'set-admin-key' || (e instanceof ApiError && (e.status === 401 || e.status === 403)) ? { command: 'promptwright.setAdminApiKey', title: 'Set Admin API Key' } : { command: 'promptwright.refreshRateLimits', title: 'Retry' };
+        it.command =
+          e?.action === 'set-admin-key' || (e instanceof ApiError && (e.status === 401 || e.status === 403))
+            ? { command: 'promptwright.setAdminApiKey', title: 'Set Admin API Key' }
+            : { command: 'promptwright.refreshRateLimits', title: 'Retry' };
         return it;
       }
-      case 'empty': { const it = new vscode.TreeItem(n.text); it.iconPath = new vscode.ThemeIcon('info'); return it; }
-      default: return new vscode.TreeItem('');
+      case 'empty': {
+        const it = new vscode.TreeItem(n.text);
+        it.iconPath = new vscode.ThemeIcon('info');
+        return it;
+      }
+      default:
+        return new vscode.TreeItem('');
     }
   }
 
@@ -278,10 +389,15 @@ export class RateLimitsTree implements vscode.TreeDataProvider<Node>, vscode.Dis
     try {
       if (n.kind === 'org') {
         const groups = organizationView(await this.orgLimits());
-        return groups.length ? groups.map(group => ({ kind: 'group' as const, owner: 'org', group })) : [{ kind: 'empty', text: 'No rate limits configured.' }];
+        return groups.length
+          ? groups.map(group => ({ kind: 'group' as const, owner: 'org', group }))
+          : [{ kind: 'empty', text: 'No rate limits configured.' }];
       }
       if (n.kind === 'workspace') {
-        const [org, ws] = await Promise.all([this.orgLimits(), this.api.client().then(c => c.workspaceRateLimits(n.id))]);
+        const [org, ws] = await Promise.all([
+          this.orgLimits(),
+          this.api.client().then(c => c.workspaceRateLimits(n.id)),
+        ]);
         return workspaceView(org, ws).map(group => ({ kind: 'group' as const, owner: n.id, group }));
       }
     } catch (e) {
@@ -291,7 +407,9 @@ export class RateLimitsTree implements vscode.TreeDataProvider<Node>, vscode.Dis
     return [];
   }
 
-  dispose(): void { for (const d of this.disposables) d.dispose(); }
+  dispose(): void {
+    for (const d of this.disposables) d.dispose();
+  }
 }
 
 export type { Node as TreeNode };

@@ -1,6 +1,5 @@
 import * as vscode from 'vscode';
 import { tokenBreakdown, type Part } from '../core/tokens/breakdown';
-import { describeError } from '../core/api/errors';
 import type { Api } from './api';
 import { Config, isRequestFile } from './config';
 import type { RequestDiagnostics } from './requestDiagnostics';
@@ -13,32 +12,59 @@ export class TokenBreakdown implements vscode.CodeLensProvider, vscode.Disposabl
   readonly onDidChangeCodeLenses = this.changed.event;
   private readonly disposables: vscode.Disposable[] = [this.changed];
 
-  constructor(private readonly config: Config, private readonly api: Api, private readonly diagnostics: RequestDiagnostics) {
+  constructor(
+    private readonly config: Config,
+    private readonly api: Api,
+    private readonly diagnostics: RequestDiagnostics,
+  ) {
     this.disposables.push(
       vscode.languages.registerCodeLensProvider([{ language: 'json' }, { language: 'yaml' }], this),
-      vscode.workspace.onDidChangeTextDocument(e => { if (this.results.has(e.document.uri.toString())) this.changed.fire(); }),
+      vscode.workspace.onDidChangeTextDocument(e => {
+        if (this.results.has(e.document.uri.toString())) this.changed.fire();
+      }),
     );
   }
 
   /** Runs the breakdown for the active request file; returns the parts (tests read them). */
   async run(): Promise<Part[] | undefined> {
     const ed = vscode.window.activeTextEditor;
-    if (!ed || !isRequestFile(ed.document, this.config)) { void vscode.window.showInformationMessage('Promptwright: open a request file to see where its tokens go.'); return undefined; }
+    if (!ed || !isRequestFile(ed.document, this.config)) {
+      void vscode.window.showInformationMessage('Promptwright: open a request file to see where its tokens go.');
+      return undefined;
+    }
     const doc = ed.document;
     const st = this.diagnostics.current(doc);
     const body = st?.validation.parsed.value;
-    if (!body || typeof body !== 'object' || Array.isArray(body) || st.validation.parsed.problems.some(p => p.severity === 'error')) {
-      void vscode.window.showWarningMessage('Promptwright: fix the syntax errors first; the breakdown needs a request that parses.');
+    if (
+      !body ||
+      typeof body !== 'object' ||
+      Array.isArray(body) ||
+      st.validation.parsed.problems.some(p => p.severity === 'error')
+    ) {
+      void vscode.window.showWarningMessage(
+        'Promptwright: fix the syntax errors first; the breakdown needs a request that parses.',
+      );
       return undefined;
     }
     const version = doc.version;
     try {
-      const parts = await vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title: 'Promptwright: counting tokens per part…', cancellable: true }, async (_p, token) => {
-        const ctl = new AbortController();
-        token.onCancellationRequested(() => ctl.abort());
-        const client = await this.api.client();
-        return tokenBreakdown(body as Record<string, unknown>, async (b, signal) => (await client.countTokens(b, signal ? { signal } : {})).input_tokens, { cache: this.cache, signal: ctl.signal, concurrency: 4 });
-      });
+      const parts = await vscode.window.withProgress(
+        {
+          location: vscode.ProgressLocation.Notification,
+          title: 'Promptwright: counting tokens per part…',
+          cancellable: true,
+        },
+        async (_p, token) => {
+          const ctl = new AbortController();
+          token.onCancellationRequested(() => ctl.abort());
+          const client = await this.api.client();
+          return tokenBreakdown(
+            body as Record<string, unknown>,
+            async (b, signal) => (await client.countTokens(b, signal ? { signal } : {})).input_tokens,
+            { cache: this.cache, signal: ctl.signal, concurrency: 4 },
+          );
+        },
+      );
       this.results.set(doc.uri.toString(), { version, parts });
       this.changed.fire();
       return parts;
@@ -58,14 +84,19 @@ export class TokenBreakdown implements vscode.CodeLensProvider, vscode.Disposabl
       const span = st.validation.parsed.locate(p.path, p.path.length === 1) ?? st.validation.parsed.locate(p.path);
       if (!span) continue;
       const pos = doc.positionAt(span.start);
-      lenses.push(new vscode.CodeLens(new vscode.Range(pos, pos), {
-        title: `$(symbol-number) ${p.tokens.toLocaleString('en-US')} tokens${stale ? ' (before your last edit)' : ''}`,
-        tooltip: `${p.label}: input tokens counted by the service. Run "Token Breakdown" again after editing.`,
-        command: 'promptwright.tokenBreakdown',
-      }));
+      lenses.push(
+        new vscode.CodeLens(new vscode.Range(pos, pos), {
+          title:
+            `$(symbol-number) ${p.tokens.toLocaleString('en-US')} tokens` + (stale ? ' (before your last edit)' : ''),
+          tooltip: `${p.label}: input tokens counted by the service. Run "Token Breakdown" again after editing.`,
+          command: 'promptwright.tokenBreakdown',
+        }),
+      );
     }
     return lenses;
   }
 
-  dispose(): void { for (const d of this.disposables) d.dispose(); }
+  dispose(): void {
+    for (const d of this.disposables) d.dispose();
+  }
 }

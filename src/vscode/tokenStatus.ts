@@ -25,14 +25,26 @@ export class TokenStatus implements vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<CountState>();
   readonly onDidChangeState = this.changed.event;
 
-  constructor(private readonly config: Config, private readonly keys: Keys, private readonly api: Api, private readonly diagnostics: RequestDiagnostics, private readonly log: Log) {
+  constructor(
+    private readonly config: Config,
+    private readonly keys: Keys,
+    private readonly api: Api,
+    private readonly diagnostics: RequestDiagnostics,
+    private readonly log: Log,
+  ) {
     this.item.name = 'Promptwright Token Count';
     this.item.command = 'promptwright.countTokens';
     this.scheduler = new TokenCountScheduler({
       debounceMs: config.tokenDebounceMs,
       onState: s => this.show(s),
       count: async (body, signal) => {
-        const client = await this.api.client({ onRetry: e => this.scheduler.retrying(e.delayMs, e.error instanceof ApiError ? `${e.error.type} (${e.error.status})` : e.error.message) });
+        const client = await this.api.client({
+          onRetry: e =>
+            this.scheduler.retrying(
+              e.delayMs,
+              e.error instanceof ApiError ? `${e.error.type} (${e.error.status})` : e.error.message,
+            ),
+        });
         const r = await client.countTokens(body, { signal });
         return { tokens: r.input_tokens, ...(r.requestId ? { requestId: r.requestId } : {}) };
       },
@@ -40,8 +52,13 @@ export class TokenStatus implements vscode.Disposable {
     this.disposables.push(
       this.changed,
       vscode.window.onDidChangeActiveTextEditor(() => this.follow()),
-      diagnostics.onDidValidate(d => { if (d === this.doc) void this.refresh(false); }),
-      keys.onDidChange(() => { this.scheduler.clearCache(); void this.refresh(false); }),
+      diagnostics.onDidValidate(d => {
+        if (d === this.doc) void this.refresh(false);
+      }),
+      keys.onDidChange(() => {
+        this.scheduler.clearCache();
+        void this.refresh(false);
+      }),
       vscode.workspace.onDidGrantWorkspaceTrust(() => void this.refresh(false)),
       vscode.workspace.onDidChangeConfiguration(e => {
         if (Config.affects(e, 'baseUrl', 'apiVersion', 'betas')) this.scheduler.clearCache();
@@ -55,7 +72,10 @@ export class TokenStatus implements vscode.Disposable {
   async countNow(): Promise<void> {
     if (!this.doc) {
       const ed = vscode.window.activeTextEditor;
-      if (!ed || !isRequestFile(ed.document, this.config)) { void vscode.window.showInformationMessage('Promptwright: open a request file to count its tokens.'); return; }
+      if (!ed || !isRequestFile(ed.document, this.config)) {
+        void vscode.window.showInformationMessage('Promptwright: open a request file to count its tokens.');
+        return;
+      }
       this.follow();
     }
     await this.refresh(true);
@@ -66,7 +86,10 @@ export class TokenStatus implements vscode.Disposable {
     const doc = ed && isRequestFile(ed.document, this.config) ? ed.document : undefined;
     if (doc !== this.doc) this.scheduler.reset();
     this.doc = doc;
-    if (!doc) { this.item.hide(); return; }
+    if (!doc) {
+      this.item.hide();
+      return;
+    }
     this.item.show();
     void this.refresh(false);
   }
@@ -79,16 +102,37 @@ export class TokenStatus implements vscode.Disposable {
     const st = this.diagnostics.current(doc);
     const v = st?.validation;
     const parsesCleanly = v && v.parsed.value !== undefined && !v.parsed.problems.some(p => p.severity === 'error');
-    const body = parsesCleanly && typeof v.parsed.value === 'object' && v.parsed.value !== null && !Array.isArray(v.parsed.value) ? (v.parsed.value as Record<string, unknown>) : undefined;
+    const body =
+      parsesCleanly && typeof v.parsed.value === 'object' && v.parsed.value !== null && !Array.isArray(v.parsed.value)
+        ? (v.parsed.value as Record<string, unknown>)
+        : undefined;
     this.body = body;
-    this.meta = body ? { ...(typeof body.model === 'string' ? { model: body.model } : {}), ...(typeof body.max_tokens === 'number' ? { maxTokens: body.max_tokens } : {}) } : this.meta;
-    if (!body) { this.scheduler.update(undefined); return; }
+    this.meta = body
+      ? {
+          ...(typeof body.model === 'string' ? { model: body.model } : {}),
+          ...(typeof body.max_tokens === 'number' ? { maxTokens: body.max_tokens } : {}),
+        }
+      : this.meta;
+    if (!body) {
+      this.scheduler.update(undefined);
+      return;
+    }
     // what may be sent, and whether it can be
     const hasKey = !!(await this.keys.get('api'));
-    if (gen !== this.refreshes || doc !== this.doc) return; // a newer refresh took over (and carries any explicit request)
+    // a newer refresh took over (and carries any explicit request)
+    if (gen !== this.refreshes || doc !== this.doc) return;
     const explicit = this.explicitPending;
-    const reason = !this.config.baseUrl ? 'no-base-url' : !hasKey ? 'no-key'
-      : explicit ? undefined : !vscode.workspace.isTrusted ? 'untrusted' : !this.config.tokenCountLive ? 'live-off' : undefined;
+    const reason = !this.config.baseUrl
+      ? 'no-base-url'
+      : !hasKey
+        ? 'no-key'
+        : explicit
+          ? undefined
+          : !vscode.workspace.isTrusted
+            ? 'untrusted'
+            : !this.config.tokenCountLive
+              ? 'live-off'
+              : undefined;
     this.explicitPending = false;
     if (reason) {
       this.scheduler.reset();
@@ -110,16 +154,34 @@ export class TokenStatus implements vscode.Disposable {
     const view = renderStatus(s, this.meta);
     this.item.text = view.text;
     const md = new vscode.MarkdownString(view.tooltip, true);
-    md.isTrusted = { enabledCommands: ['promptwright.countTokens', 'promptwright.tokenBreakdown', 'promptwright.showLog', 'promptwright.setApiKey', 'workbench.action.openSettings'] };
+    md.isTrusted = {
+      enabledCommands: [
+        'promptwright.countTokens',
+        'promptwright.tokenBreakdown',
+        'promptwright.showLog',
+        'promptwright.setApiKey',
+        'workbench.action.openSettings',
+      ],
+    };
     this.item.tooltip = md;
-    this.item.backgroundColor = view.tone === 'error' ? new vscode.ThemeColor('statusBarItem.errorBackground') : view.tone === 'warning' ? new vscode.ThemeColor('statusBarItem.warningBackground') : undefined;
+    this.item.backgroundColor =
+      view.tone === 'error'
+        ? new vscode.ThemeColor('statusBarItem.errorBackground')
+        : view.tone === 'warning'
+          ? new vscode.ThemeColor('statusBarItem.warningBackground')
+          : undefined;
     this.item.accessibilityInformation = { label: view.text.replace(/\$\([^)]*\)\s*/g, ''), role: 'button' };
-    if (s.kind === 'error') this.log.warn(`token count failed: ${s.type ?? ''} ${s.message}${s.requestId ? ` request-id=${s.requestId}` : ''}`);
+    if (s.kind === 'error')
+      this.log.warn(
+        `token count failed: ${s.type ?? ''} ${s.message}${s.requestId ? ` request-id=${s.requestId}` : ''}`,
+      );
     this.changed.fire(s);
   }
 
   /** calls made to count_tokens (tests read it) */
-  get calls(): number { return this.scheduler.calls; }
+  get calls(): number {
+    return this.scheduler.calls;
+  }
 
   dispose(): void {
     this.scheduler.dispose();

@@ -1,9 +1,22 @@
 // The response panel's script. It talks to the extension only through the typed protocol, builds every
 // node with textContent (model output is never parsed as HTML), and applies event batches once per frame.
-import { MessageAccumulator, type Action, type ContentBlock, type FromWebview, type Message, type RunView, type StreamEvent, type ToWebview } from '../protocol';
-import { inline, link, renderMarkdown } from './markdown';
+import {
+  MessageAccumulator,
+  type Action,
+  type ContentBlock,
+  type FromWebview,
+  type RunView,
+  type StreamEvent,
+  type ToWebview,
+} from '../protocol';
+import { asText } from '../core/text';
+import { link, renderMarkdown } from './markdown';
 
-interface VsCodeApi { postMessage(m: FromWebview): void; getState(): unknown; setState(s: unknown): void }
+interface VsCodeApi {
+  postMessage(m: FromWebview): void;
+  getState(): unknown;
+  setState(s: unknown): void;
+}
 declare function acquireVsCodeApi(): VsCodeApi;
 
 const vscode = acquireVsCodeApi();
@@ -29,11 +42,31 @@ let saveTimer: ReturnType<typeof setTimeout> | undefined;
 const BUTTONS: { action: Action; label: string; icon: string; title: string }[] = [
   { action: 'cancel', label: 'Cancel', icon: 'debug-stop', title: 'Cancel the running request' },
   { action: 'rerun', label: 'Re-run', icon: 'refresh', title: 'Send the request file again' },
-  { action: 'continue', label: 'Continue', icon: 'debug-continue', title: 'Send the conversation with the paused reply to continue (pause_turn)' },
-  { action: 'append', label: 'Append reply to file', icon: 'insert', title: 'Append the assistant turn (and tool_result stubs after tool use) to the request file' },
-  { action: 'copy-text', label: 'Copy text', icon: 'copy', title: 'Copy the reply\'s text' },
-  { action: 'copy-curl', label: 'Copy as curl', icon: 'terminal', title: 'Copy a curl command for this request (the key stays a shell variable)' },
-  { action: 'save-transcript', label: 'Save transcript', icon: 'save', title: 'Save request, response, usage and timings as JSON' },
+  {
+    action: 'continue',
+    label: 'Continue',
+    icon: 'debug-continue',
+    title: 'Send the conversation with the paused reply to continue (pause_turn)',
+  },
+  {
+    action: 'append',
+    label: 'Append reply to file',
+    icon: 'insert',
+    title: 'Append the assistant turn (and tool_result stubs after tool use) to the request file',
+  },
+  { action: 'copy-text', label: 'Copy text', icon: 'copy', title: "Copy the reply's text" },
+  {
+    action: 'copy-curl',
+    label: 'Copy as curl',
+    icon: 'terminal',
+    title: 'Copy a curl command for this request (the key stays a shell variable)',
+  },
+  {
+    action: 'save-transcript',
+    label: 'Save transcript',
+    icon: 'save',
+    title: 'Save request, response, usage and timings as JSON',
+  },
 ];
 function buildToolbar(): void {
   const bar = $('toolbar');
@@ -80,7 +113,16 @@ function reset(v: RunView): void {
       startBlock(index, b);
       finishBlock(index);
     });
-    if (v.message.stop_reason) acc.apply({ type: 'message_delta', delta: { stop_reason: v.message.stop_reason, stop_sequence: v.message.stop_sequence, ...(v.message.stop_details ? { stop_details: v.message.stop_details } : {}) }, usage: v.message.usage });
+    if (v.message.stop_reason)
+      acc.apply({
+        type: 'message_delta',
+        delta: {
+          stop_reason: v.message.stop_reason,
+          stop_sequence: v.message.stop_sequence,
+          ...(v.message.stop_details ? { stop_details: v.message.stop_details } : {}),
+        },
+        usage: v.message.usage,
+      });
   }
   if (v.retry) showRetry(v.retry);
   if (v.error) showError();
@@ -96,7 +138,7 @@ function startBlock(index: number, b: ContentBlock): void {
   switch (b.type) {
     case 'text': {
       const body = el('div', 'text streaming');
-      entry.stream = document.createTextNode(String(b.text ?? ''));
+      entry.stream = document.createTextNode(asText(b.text));
       body.appendChild(entry.stream);
       root.appendChild(body);
       break;
@@ -109,7 +151,7 @@ function startBlock(index: number, b: ContentBlock): void {
       s.appendChild(document.createTextNode(' Thinking'));
       d.appendChild(s);
       const body = el('div', 'thinking-text');
-      entry.stream = document.createTextNode(String(b.thinking ?? ''));
+      entry.stream = document.createTextNode(asText(b.thinking));
       body.appendChild(entry.stream);
       d.appendChild(body);
       root.appendChild(d);
@@ -122,8 +164,8 @@ function startBlock(index: number, b: ContentBlock): void {
     case 'server_tool_use': {
       const h = el('div', 'tool-head');
       h.appendChild(el('span', `codicon codicon-${b.type === 'tool_use' ? 'tools' : 'server-process'}`));
-      h.appendChild(el('strong', undefined, ` ${String(b.name ?? '')}`));
-      h.appendChild(el('span', 'muted', ` ${b.type} · ${String(b.id ?? '')}`));
+      h.appendChild(el('strong', undefined, ` ${asText(b.name)}`));
+      h.appendChild(el('span', 'muted', ` ${b.type} · ${asText(b.id)}`));
       root.appendChild(h);
       entry.json = el('pre', 'json');
       root.appendChild(entry.json);
@@ -142,7 +184,7 @@ function finishBlock(index: number): void {
   if (!entry || !b) return;
   if (b.type === 'text') {
     const body = el('div', 'text markdown');
-    body.appendChild(renderMarkdown(document, String(b.text ?? ''), openLink));
+    body.appendChild(renderMarkdown(document, asText(b.text), openLink));
     entry.root.replaceChildren(body);
     const cites = Array.isArray(b.citations) ? (b.citations as Record<string, unknown>[]) : [];
     if (cites.length) entry.root.appendChild(renderCitations(cites));
@@ -156,18 +198,32 @@ function renderCitations(cites: Record<string, unknown>[]): HTMLElement {
   const ol = el('ol', 'citations');
   for (const c of cites) {
     const li = el('li');
-    li.appendChild(el('q', undefined, String(c.cited_text ?? '')));
+    li.appendChild(el('q', undefined, asText(c.cited_text)));
     const where = el('span', 'muted');
+    const doc = asText(c.document_title ?? `document ${asText(c.document_index)}`);
+    const range = (what: string, from: unknown, to: unknown) => ` — ${doc}, ${what} ${asText(from)}–${asText(to)}`;
     switch (c.type) {
-      case 'char_location': where.textContent = ` — ${String(c.document_title ?? `document ${String(c.document_index)}`)}, characters ${String(c.start_char_index)}–${String(c.end_char_index)}`; break;
-      case 'page_location': where.textContent = ` — ${String(c.document_title ?? `document ${String(c.document_index)}`)}, pages ${String(c.start_page_number)}–${String(c.end_page_number)}`; break;
-      case 'content_block_location': where.textContent = ` — ${String(c.document_title ?? `document ${String(c.document_index)}`)}, blocks ${String(c.start_block_index)}–${String(c.end_block_index)}`; break;
-      case 'search_result_location': where.textContent = ` — ${String(c.title ?? c.source ?? '')} (search result ${String(c.search_result_index)})`; break;
-      case 'web_search_result_location': where.textContent = ' — '; break;
-      default: where.textContent = ` — ${String(c.type)}`;
+      case 'char_location':
+        where.textContent = range('characters', c.start_char_index, c.end_char_index);
+        break;
+      case 'page_location':
+        where.textContent = range('pages', c.start_page_number, c.end_page_number);
+        break;
+      case 'content_block_location':
+        where.textContent = range('blocks', c.start_block_index, c.end_block_index);
+        break;
+      case 'search_result_location':
+        where.textContent = ` — ${asText(c.title ?? c.source)} (search result ${asText(c.search_result_index)})`;
+        break;
+      case 'web_search_result_location':
+        where.textContent = ' — ';
+        break;
+      default:
+        where.textContent = ` — ${asText(c.type)}`;
     }
     li.appendChild(where);
-    if (c.type === 'web_search_result_location' && typeof c.url === 'string') li.appendChild(link(document, String(c.title ?? c.url), c.url, openLink));
+    if (c.type === 'web_search_result_location' && typeof c.url === 'string')
+      li.appendChild(link(document, asText(c.title ?? c.url), c.url, openLink));
     ol.appendChild(li);
   }
   return ol;
@@ -178,34 +234,50 @@ function renderResult(root: HTMLElement, b: ContentBlock): void {
   const head = el('div', 'tool-head');
   head.appendChild(el('span', 'codicon codicon-output'));
   head.appendChild(el('strong', undefined, ` ${b.type}`));
-  if (b.tool_use_id) head.appendChild(el('span', 'muted', ` for ${String(b.tool_use_id)}`));
+  if (b.tool_use_id) head.appendChild(el('span', 'muted', ` for ${asText(b.tool_use_id)}`));
   root.appendChild(head);
   const c = b.content as Record<string, unknown> | Record<string, unknown>[] | undefined;
   const single = !Array.isArray(c) && c ? c : undefined;
   if (single && typeof single.error_code === 'string') {
-    root.appendChild(el('div', 'error-code', `Error: ${single.error_code}${typeof single.error_message === 'string' ? ` — ${single.error_message}` : ''}`));
+    root.appendChild(
+      el(
+        'div',
+        'error-code',
+        `Error: ${single.error_code}${typeof single.error_message === 'string' ? ` — ${single.error_message}` : ''}`,
+      ),
+    );
     return;
   }
   if (b.type === 'web_search_tool_result' && Array.isArray(c)) {
     const ul = el('ul', 'results');
     for (const r of c) {
       const li = el('li');
-      li.appendChild(link(document, String(r.title ?? r.url ?? ''), String(r.url ?? ''), openLink));
-      if (r.page_age) li.appendChild(el('span', 'muted', ` · ${String(r.page_age)}`));
+      li.appendChild(link(document, asText(r.title ?? r.url), asText(r.url), openLink));
+      if (r.page_age) li.appendChild(el('span', 'muted', ` · ${asText(r.page_age)}`));
       ul.appendChild(li);
     }
     root.appendChild(ul);
   } else if (b.type === 'web_fetch_tool_result' && c && !Array.isArray(c)) {
     const p = el('div');
-    p.appendChild(link(document, String(c.url ?? ''), String(c.url ?? ''), openLink));
+    p.appendChild(link(document, asText(c.url), asText(c.url), openLink));
     const docBlock = c.content as Record<string, unknown> | undefined;
-    if (docBlock?.title) p.appendChild(el('span', 'muted', ` · ${String(docBlock.title)}`));
-    if (c.retrieved_at) p.appendChild(el('span', 'muted', ` · retrieved ${String(c.retrieved_at)}`));
+    if (docBlock?.title) p.appendChild(el('span', 'muted', ` · ${asText(docBlock.title)}`));
+    if (c.retrieved_at) p.appendChild(el('span', 'muted', ` · retrieved ${asText(c.retrieved_at)}`));
     root.appendChild(p);
-  } else if ((b.type === 'code_execution_tool_result' || b.type === 'bash_code_execution_tool_result') && c && !Array.isArray(c)) {
-    root.appendChild(el('div', 'muted', `return code ${String(c.return_code)}`));
-    if (c.stdout || c.encrypted_stdout) { root.appendChild(el('div', 'label', 'stdout')); root.appendChild(el('pre', 'stdout', String(c.stdout ?? '[encrypted]'))); }
-    if (c.stderr) { root.appendChild(el('div', 'label', 'stderr')); root.appendChild(el('pre', 'stderr', String(c.stderr))); }
+  } else if (
+    (b.type === 'code_execution_tool_result' || b.type === 'bash_code_execution_tool_result') &&
+    c &&
+    !Array.isArray(c)
+  ) {
+    root.appendChild(el('div', 'muted', `return code ${asText(c.return_code)}`));
+    if (c.stdout || c.encrypted_stdout) {
+      root.appendChild(el('div', 'label', 'stdout'));
+      root.appendChild(el('pre', 'stdout', asText(c.stdout ?? '[encrypted]')));
+    }
+    if (c.stderr) {
+      root.appendChild(el('div', 'label', 'stderr'));
+      root.appendChild(el('pre', 'stderr', asText(c.stderr)));
+    }
   } else if (b.type === 'text_editor_code_execution_tool_result' && c && !Array.isArray(c)) {
     if (typeof c.content === 'string') root.appendChild(el('pre', 'stdout', c.content));
     else if (Array.isArray(c.lines)) root.appendChild(el('pre', 'stdout', (c.lines as string[]).join('\n')));
@@ -221,7 +293,9 @@ function renderResult(root: HTMLElement, b: ContentBlock): void {
 function applyEvent(ev: StreamEvent): void {
   acc.apply(ev);
   switch (ev.type) {
-    case 'content_block_start': startBlock(ev.index, ev.content_block); break;
+    case 'content_block_start':
+      startBlock(ev.index, ev.content_block);
+      break;
     case 'content_block_delta': {
       const entry = blocks.get(ev.index);
       if (!entry) break;
@@ -231,8 +305,11 @@ function applyEvent(ev: StreamEvent): void {
       else if (d.type === 'input_json_delta' && entry.json) entry.json.textContent = acc.partialJson(ev.index) ?? '';
       break;
     }
-    case 'content_block_stop': finishBlock(ev.index); break;
-    default: break;
+    case 'content_block_stop':
+      finishBlock(ev.index);
+      break;
+    default:
+      break;
   }
 }
 
@@ -241,7 +318,14 @@ function renderMeta(): void {
   const meta = $('meta');
   meta.replaceChildren();
   if (!view) return;
-  const status = view.outcome === 'running' ? 'streaming…' : view.outcome === 'done' ? 'done' : view.outcome === 'cancelled' ? 'cancelled' : 'failed';
+  const status =
+    view.outcome === 'running'
+      ? 'streaming…'
+      : view.outcome === 'done'
+        ? 'done'
+        : view.outcome === 'cancelled'
+          ? 'cancelled'
+          : 'failed';
   const add = (label: string, value: string | undefined, id?: string) => {
     if (value === undefined || value === '') return;
     const span = el('span', 'meta-item');
@@ -255,7 +339,13 @@ function renderMeta(): void {
   add('status', status, 'meta-status');
   add('id', m?.id);
   add('stop_reason', m?.stop_reason ?? undefined, 'meta-stop');
-  if (m?.stop_details) add('stop_details', `${m.stop_details.type}${m.stop_details.category ? ` (${m.stop_details.category})` : ''}${m.stop_details.explanation ? `: ${m.stop_details.explanation}` : ''}`);
+  if (m?.stop_details)
+    add(
+      'stop_details',
+      m.stop_details.type +
+        (m.stop_details.category ? ` (${m.stop_details.category})` : '') +
+        (m.stop_details.explanation ? `: ${m.stop_details.explanation}` : ''),
+    );
   add('stop_sequence', m?.stop_sequence ?? undefined);
   add('request-id', view.requestId);
   add('first token', view.timings.firstTokenMs !== undefined ? `${view.timings.firstTokenMs} ms` : undefined);
@@ -266,7 +356,13 @@ function renderMeta(): void {
   usage.replaceChildren();
   if (u) {
     const t = el('table', 'usage');
-    const row = (k: string, v: unknown) => { if (v === undefined || v === null) return; const tr = el('tr'); tr.appendChild(el('th', undefined, k)); tr.appendChild(el('td', undefined, typeof v === 'object' ? JSON.stringify(v) : String(v))); t.appendChild(tr); };
+    const row = (k: string, v: unknown) => {
+      if (v === undefined || v === null) return;
+      const tr = el('tr');
+      tr.appendChild(el('th', undefined, k));
+      tr.appendChild(el('td', undefined, asText(v)));
+      t.appendChild(tr);
+    };
     row('input tokens', u.input_tokens);
     row('output tokens', u.output_tokens);
     row('cache creation input tokens', u.cache_creation_input_tokens);
@@ -284,7 +380,16 @@ function showRetry(r: NonNullable<RunView['retry']>): void {
   clearInterval(countdown);
   const draw = () => {
     const left = Math.max(0, Math.ceil((r.at + r.inMs - Date.now()) / 1000));
-    banner.replaceChildren(el('div', 'banner warn', `Retrying in ${left} s (attempt ${r.attempt + 1} of ${r.maxAttempts}) after ${r.error.type}${r.error.status ? ` (${r.error.status})` : ''}: ${r.error.message}${r.error.requestId ? ` [request-id ${r.error.requestId}]` : ''}`));
+    banner.replaceChildren(
+      el(
+        'div',
+        'banner warn',
+        `Retrying in ${left} s (attempt ${r.attempt + 1} of ${r.maxAttempts}) after ${r.error.type}` +
+          (r.error.status ? ` (${r.error.status})` : '') +
+          `: ${r.error.message}` +
+          (r.error.requestId ? ` [request-id ${r.error.requestId}]` : ''),
+      ),
+    );
     if (left <= 0) clearInterval(countdown);
   };
   draw();
@@ -297,7 +402,12 @@ function showError(): void {
   const e = view.error;
   const box = el('div', `banner ${view.outcome === 'cancelled' ? 'info' : 'error'}`);
   box.setAttribute('role', 'alert');
-  const title = view.outcome === 'cancelled' ? 'Cancelled' : view.midStream ? 'The stream failed; the partial reply is kept below' : 'The request failed';
+  const title =
+    view.outcome === 'cancelled'
+      ? 'Cancelled'
+      : view.midStream
+        ? 'The stream failed; the partial reply is kept below'
+        : 'The request failed';
   box.appendChild(el('strong', undefined, `${title}. `));
   box.appendChild(el('span', undefined, `${e.type}${e.status ? ` (${e.status})` : ''}: ${e.message}`));
   if (e.requestId) box.appendChild(el('span', 'muted', ` [request-id ${e.requestId}]`));
@@ -315,10 +425,16 @@ function save(): void {
 // ---- messages -------------------------------------------------------------------------------------------
 function handle(msg: ToWebview): void {
   switch (msg.type) {
-    case 'show': reset(msg.view); break;
+    case 'show':
+      reset(msg.view);
+      break;
     case 'events':
       if (!view || msg.runId !== view.runId) return;
-      if (view.retry) { delete view.retry; clearInterval(countdown); $('banner').replaceChildren(); }
+      if (view.retry) {
+        delete view.retry;
+        clearInterval(countdown);
+        $('banner').replaceChildren();
+      }
       for (const ev of msg.events) applyEvent(ev);
       if (msg.firstTokenMs !== undefined) view.timings.firstTokenMs = msg.firstTokenMs;
       renderMeta();
@@ -333,17 +449,26 @@ function handle(msg: ToWebview): void {
       view.outcome = msg.outcome;
       view.timings = msg.timings;
       if (msg.requestId) view.requestId = msg.requestId;
-      if (msg.error) { view.error = msg.error; view.midStream = !!msg.midStream; }
+      if (msg.error) {
+        view.error = msg.error;
+        view.midStream = !!msg.midStream;
+      }
       // blocks still open (a failed stream) become readable as they are
       for (const [i, entry] of blocks) if (entry.stream) finishBlock(i);
       if (msg.message && !acc.message) reset({ ...view, message: msg.message });
-      if (view.error) showError(); else { clearInterval(countdown); $('banner').replaceChildren(); }
+      if (view.error) showError();
+      else {
+        clearInterval(countdown);
+        $('banner').replaceChildren();
+      }
       renderMeta();
       break;
     case 'flash': {
       const f = $('flash');
       f.textContent = msg.text;
-      setTimeout(() => { if (f.textContent === msg.text) f.textContent = ''; }, 2500);
+      setTimeout(() => {
+        if (f.textContent === msg.text) f.textContent = '';
+      }, 2500);
       break;
     }
   }
@@ -353,19 +478,26 @@ function handle(msg: ToWebview): void {
 
 window.addEventListener('message', (e: MessageEvent) => {
   pending.push(e.data as ToWebview);
-  if (!frame) frame = requestAnimationFrame(() => {
-    frame = 0;
-    const batch = pending;
-    pending = [];
-    for (const m of batch) handle(m);
-  });
+  if (!frame)
+    frame = requestAnimationFrame(() => {
+      frame = 0;
+      const batch = pending;
+      pending = [];
+      for (const m of batch) handle(m);
+    });
 });
 
 buildToolbar();
 const restored = vscode.getState() as RunView | undefined;
 if (restored && typeof restored === 'object' && 'runId' in restored) {
   // after a reload: show what was there; a run that was streaming cannot continue
-  reset({ ...restored, outcome: restored.outcome === 'running' ? 'cancelled' : restored.outcome, ...(restored.outcome === 'running' ? { error: { type: 'interrupted', message: 'VS Code reloaded while this reply was streaming.' }, midStream: true } : {}) });
+  reset({
+    ...restored,
+    outcome: restored.outcome === 'running' ? 'cancelled' : restored.outcome,
+    ...(restored.outcome === 'running'
+      ? { error: { type: 'interrupted', message: 'VS Code reloaded while this reply was streaming.' }, midStream: true }
+      : {}),
+  });
 } else {
   updateToolbar();
 }

@@ -62,7 +62,11 @@ export function renderMarkdown(doc: Document, text: string, onLink: (url: string
       frag.appendChild(q);
       continue;
     }
-    if (!line.trim()) { flushPara(); i++; continue; }
+    if (!line.trim()) {
+      flushPara();
+      i++;
+      continue;
+    }
     para.push(line);
     i++;
   }
@@ -76,10 +80,19 @@ export function inline(doc: Document, parent: HTMLElement, text: string, onLink:
   let last = 0;
   for (let m = re.exec(text); m; m = re.exec(text)) {
     if (m.index > last) parent.appendChild(doc.createTextNode(text.slice(last, m.index)));
-    if (m[1] !== undefined) { const c = doc.createElement('code'); c.textContent = m[1]; parent.appendChild(c); }
-    else if (m[2] !== undefined) { const b = doc.createElement('strong'); b.textContent = m[2]; parent.appendChild(b); }
-    else if (m[3] !== undefined) { const e = doc.createElement('em'); e.textContent = m[3]; parent.appendChild(e); }
-    else if (m[4] !== undefined) parent.appendChild(link(doc, m[4], m[5]!, onLink));
+    if (m[1] !== undefined) {
+      const c = doc.createElement('code');
+      c.textContent = m[1];
+      parent.appendChild(c);
+    } else if (m[2] !== undefined) {
+      const b = doc.createElement('strong');
+      b.textContent = m[2];
+      parent.appendChild(b);
+    } else if (m[3] !== undefined) {
+      const e = doc.createElement('em');
+      e.textContent = m[3];
+      parent.appendChild(e);
+    } else if (m[4] !== undefined) parent.appendChild(link(doc, m[4], m[5]!, onLink));
     last = m.index + m[0].length;
   }
   if (last < text.length) parent.appendChild(doc.createTextNode(text.slice(last)));
@@ -97,6 +110,9 @@ export function link(doc: Document, label: string, url: string, onLink: (url: st
   a.textContent = label;
   a.title = url;
   a.href = '#';
-  a.addEventListener('click', e => { e.preventDefault(); onLink(url); });
+  a.addEventListener('click', e => {
+    e.preventDefault();
+    onLink(url);
+  });
   return a;
 }

@@ -58,8 +58,15 @@ export interface Fake {
 }
 
 const ERROR_TYPES: Record<number, string> = {
-  400: 'invalid_request_error', 401: 'authentication_error', 403: 'permission_error', 404: 'not_found_error',
-  409: 'conflict_error', 413: 'request_too_large', 429: 'rate_limit_error', 500: 'api_error', 529: 'overloaded_error',
+  400: 'invalid_request_error',
+  401: 'authentication_error',
+  403: 'permission_error',
+  404: 'not_found_error',
+  409: 'conflict_error',
+  413: 'request_too_large',
+  429: 'rate_limit_error',
+  500: 'api_error',
+  529: 'overloaded_error',
 };
 const COUNT_FIELDS = new Set(['messages', 'model', 'system', 'thinking', 'tools', 'cache_control']);
 
@@ -69,9 +76,35 @@ export function makeResources(n: number, sessionId: string): Resource[] {
   for (let i = 0; i < n; i++) {
     const ts = new Date(base + i * 60000).toISOString();
     const k = i % 3;
-    if (k === 0) out.push({ id: `sesrsc_${sessionId}_${i}`, type: 'file', file_id: `file_${i}`, mount_path: `/mnt/session/uploads/file_${i}`, created_at: ts, updated_at: ts });
-    else if (k === 1) out.push({ id: `sesrsc_${sessionId}_${i}`, type: 'github_repository', url: `https://github.com/example/repo-${i}`, mount_path: `/workspace/repo-${i}`, checkout: i % 2 ? { type: 'branch', name: 'main' } : { type: 'commit', sha: 'a'.repeat(40) }, created_at: ts, updated_at: ts });
-    else out.push({ type: 'memory_store', memory_store_id: `memstore_${i}`, name: `notes-${i}`, access: 'read_only', description: 'Team notes', instructions: 'Consult before answering.', mount_path: `/mnt/memory/notes-${i}` });
+    if (k === 0)
+      out.push({
+        id: `sesrsc_${sessionId}_${i}`,
+        type: 'file',
+        file_id: `file_${i}`,
+        mount_path: `/mnt/session/uploads/file_${i}`,
+        created_at: ts,
+        updated_at: ts,
+      });
+    else if (k === 1)
+      out.push({
+        id: `sesrsc_${sessionId}_${i}`,
+        type: 'github_repository',
+        url: `https://github.com/example/repo-${i}`,
+        mount_path: `/workspace/repo-${i}`,
+        checkout: i % 2 ? { type: 'branch', name: 'main' } : { type: 'commit', sha: 'a'.repeat(40) },
+        created_at: ts,
+        updated_at: ts,
+      });
+    else
+      out.push({
+        type: 'memory_store',
+        memory_store_id: `memstore_${i}`,
+        name: `notes-${i}`,
+        access: 'read_only',
+        description: 'Team notes',
+        instructions: 'Consult before answering.',
+        mount_path: `/mnt/memory/notes-${i}`,
+      });
   }
   return out;
 }
@@ -97,7 +130,10 @@ export async function startFake(opts: FakeOptions = {}): Promise<Fake> {
       });
     });
   });
-  server.on('connection', s => { sockets.add(s); s.on('close', () => sockets.delete(s)); });
+  server.on('connection', s => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+  });
 
   function headers(extra: Record<string, string> = {}): Record<string, string> {
     n++;
@@ -116,7 +152,13 @@ export async function startFake(opts: FakeOptions = {}): Promise<Fake> {
     res.writeHead(status, { 'content-type': 'application/json', ...headers(extra) });
     res.end(text);
   }
-  function error(res: http.ServerResponse, status: number, message: string, type = ERROR_TYPES[status] ?? 'api_error', extra: Record<string, string> = {}) {
+  function error(
+    res: http.ServerResponse,
+    status: number,
+    message: string,
+    type = ERROR_TYPES[status] ?? 'api_error',
+    extra: Record<string, string> = {},
+  ) {
     send(res, status, { type: 'error', error: { type, message } }, extra);
   }
 
@@ -124,28 +166,46 @@ export async function startFake(opts: FakeOptions = {}): Promise<Fake> {
     const u = new URL(req.url ?? '/', 'http://fake');
     let body: unknown = undefined;
     if (raw) {
-      try { body = JSON.parse(raw); } catch { return error(res, 400, 'request body is not valid JSON'); }
+      try {
+        body = JSON.parse(raw);
+      } catch {
+        return error(res, 400, 'request body is not valid JSON');
+      }
     }
-    const rec: FakeRequest = { method: req.method ?? 'GET', path: u.pathname, query: Object.fromEntries(u.searchParams), headers: req.headers, body, at: Date.now() };
+    const rec: FakeRequest = {
+      method: req.method ?? 'GET',
+      path: u.pathname,
+      query: Object.fromEntries(u.searchParams),
+      headers: req.headers,
+      body,
+      at: Date.now(),
+    };
     requests.push(rec);
 
     // auth happens before anything else (seed 002 §5 rule 5; §8: auth failures use no quota)
     const key = req.headers['x-api-key'];
     const isAdminPath = u.pathname.startsWith('/v1/organizations');
-    if (typeof key !== 'string' || key === '' || (key !== apiKey && key !== adminKey)) return error(res, 401, 'invalid x-api-key');
+    if (typeof key !== 'string' || key === '' || (key !== apiKey && key !== adminKey))
+      return error(res, 401, 'invalid x-api-key');
     if (isAdminPath && key !== adminKey) return error(res, 403, 'this endpoint needs an Admin API key');
-    if (req.headers['vendor-version'] !== '2023-06-01') return error(res, 400, `vendor-version header must be 2023-06-01, got ${String(req.headers['vendor-version'])}`);
+    if (req.headers['vendor-version'] !== '2023-06-01')
+      return error(res, 400, `vendor-version header must be 2023-06-01, got ${String(req.headers['vendor-version'])}`);
 
     const fi = faults.findIndex(f => !f.path || u.pathname.endsWith(f.path));
     if (fi >= 0) {
       const f = faults.splice(fi, 1)[0]!;
-      if (f.rawBody !== undefined) { res.writeHead(f.status, headers(f.headers)); res.end(f.rawBody); return; }
+      if (f.rawBody !== undefined) {
+        res.writeHead(f.status, headers(f.headers));
+        res.end(f.rawBody);
+        return;
+      }
       return error(res, f.status, f.message ?? `injected ${f.status}`, f.errorType, f.headers);
     }
 
     if (req.method === 'POST' && u.pathname === '/v1/messages/count_tokens') {
       if (!body || typeof body !== 'object') return error(res, 400, 'body must be an object');
-      for (const k of Object.keys(body)) if (!COUNT_FIELDS.has(k)) return error(res, 400, `${k}: Extra inputs are not permitted`);
+      for (const k of Object.keys(body))
+        if (!COUNT_FIELDS.has(k)) return error(res, 400, `${k}: Extra inputs are not permitted`);
       const b = body as Record<string, unknown>;
       if (!Array.isArray(b.messages)) return error(res, 400, 'messages: Field required');
       if (!b.messages.length) return error(res, 400, 'messages: at least one message is required');
@@ -158,7 +218,8 @@ export async function startFake(opts: FakeOptions = {}): Promise<Fake> {
         return error(res, 400, 'max_tokens, messages and model are required');
       }
       if (!b.messages.length) return error(res, 400, 'messages: at least one message is required');
-      if (b.model.includes('3-haiku-2024')) return error(res, 404, `model: ${b.model} has been retired`, 'not_found_error');
+      if (b.model.includes('3-haiku-2024'))
+        return error(res, 404, `model: ${b.model} has been retired`, 'not_found_error');
       const plan = planReply(b);
       if (b.stream === true) return stream(res, plan, opts.eventDelayMs ?? 0);
       return send(res, 200, plan.message);
@@ -175,7 +236,8 @@ export async function startFake(opts: FakeOptions = {}): Promise<Fake> {
       if (req.method === 'GET') {
         const limitRaw = u.searchParams.get('limit');
         const limit = limitRaw === null ? list.length : Number(limitRaw);
-        if (!Number.isInteger(limit) || limit < 1 || limit > 1000) return error(res, 400, `limit: must be between 1 and 1000, got ${limitRaw}`);
+        if (!Number.isInteger(limit) || limit < 1 || limit > 1000)
+          return error(res, 400, `limit: must be between 1 and 1000, got ${limitRaw}`);
         const page = u.searchParams.get('page');
         let offset = 0;
         if (page !== null) {
@@ -189,10 +251,19 @@ export async function startFake(opts: FakeOptions = {}): Promise<Fake> {
       }
       if (req.method === 'POST') {
         const b = body as Record<string, unknown> | undefined;
-        if (!b || b.type !== 'file' || typeof b.file_id !== 'string' || !b.file_id) return error(res, 400, 'type must be "file" and file_id is required');
-        if (b.mount_path !== undefined && typeof b.mount_path !== 'string') return error(res, 400, 'mount_path must be a string');
+        if (!b || b.type !== 'file' || typeof b.file_id !== 'string' || !b.file_id)
+          return error(res, 400, 'type must be "file" and file_id is required');
+        if (b.mount_path !== undefined && typeof b.mount_path !== 'string')
+          return error(res, 400, 'mount_path must be a string');
         const ts = new Date().toISOString();
-        const r: Resource = { id: `sesrsc_new_${list.length}`, type: 'file', file_id: b.file_id, mount_path: (b.mount_path as string | undefined) ?? `/mnt/session/uploads/${b.file_id}`, created_at: ts, updated_at: ts };
+        const r: Resource = {
+          id: `sesrsc_new_${list.length}`,
+          type: 'file',
+          file_id: b.file_id,
+          mount_path: b.mount_path ?? `/mnt/session/uploads/${b.file_id}`,
+          created_at: ts,
+          updated_at: ts,
+        };
         list.push(r);
         return send(res, 200, r);
       }
@@ -220,10 +291,22 @@ export async function startFake(opts: FakeOptions = {}): Promise<Fake> {
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,
-    apiKey, adminKey, requests, sessions,
-    fail(f, times = 1) { for (let i = 0; i < times; i++) faults.push(f); },
-    clear() { requests.length = 0; faults.length = 0; },
-    close: () => new Promise<void>(resolve => { for (const s of sockets) s.destroy(); server.close(() => resolve()); }),
+    apiKey,
+    adminKey,
+    requests,
+    sessions,
+    fail(f, times = 1) {
+      for (let i = 0; i < times; i++) faults.push(f);
+    },
+    clear() {
+      requests.length = 0;
+      faults.length = 0;
+    },
+    close: () =>
+      new Promise<void>(resolve => {
+        for (const s of sockets) s.destroy();
+        server.close(() => resolve());
+      }),
   };
 }
 
@@ -246,7 +329,10 @@ function lastUserText(b: Record<string, unknown>): string {
     const m = msgs[i];
     if (m?.role !== 'user') continue;
     if (typeof m.content === 'string') return m.content;
-    if (Array.isArray(m.content)) return m.content.map(c => (c && typeof c === 'object' && 'text' in c ? String((c as { text: unknown }).text) : '')).join(' ');
+    if (Array.isArray(m.content))
+      return m.content
+        .map(c => (c && typeof c === 'object' && 'text' in c ? String((c as { text: unknown }).text) : ''))
+        .join(' ');
   }
   return '';
 }
@@ -271,12 +357,24 @@ function planReply(b: Record<string, unknown>): Plan {
     text = pieces.join('');
     deltas.push(pieces);
   } else {
-    text = xss ? 'Hello <script>window.__pwned=1</script><img src=x onerror="window.__pwned=2"> **bold** [link](javascript:alert(1))'
+    text = xss
+      ? 'Hello <script>window.__pwned=1</script><img src=x onerror="window.__pwned=2"> **bold** ' +
+        '[link](javascript:alert(1))'
       : `Hello! You said: ${said.replace(/#\w+(=\d+)?/g, '').trim() || '(nothing)'}`;
     deltas.push(chunk(text, 6));
   }
   const textBlock: Record<string, unknown> = { type: 'text', text };
-  if (has('cite')) textBlock.citations = [{ type: 'char_location', cited_text: 'the cited text', document_index: 0, document_title: 'Doc', start_char_index: 0, end_char_index: 14 }];
+  if (has('cite'))
+    textBlock.citations = [
+      {
+        type: 'char_location',
+        cited_text: 'the cited text',
+        document_index: 0,
+        document_title: 'Doc',
+        start_char_index: 0,
+        end_char_index: 14,
+      },
+    ];
   content.push(textBlock);
   let stop = 'end_turn';
   if (has('tool')) {
@@ -288,14 +386,30 @@ function planReply(b: Record<string, unknown>): Plan {
   if (has('refusal')) stop = 'refusal';
   if (has('pause')) stop = 'pause_turn';
   const message = {
-    id: `msg_fake_${Date.now().toString(36)}`, type: 'message', role: 'assistant', model: b.model, content,
-    stop_reason: stop, stop_sequence: null,
+    id: `msg_fake_${Date.now().toString(36)}`,
+    type: 'message',
+    role: 'assistant',
+    model: b.model,
+    content,
+    stop_reason: stop,
+    stop_sequence: null,
     ...(stop === 'refusal' ? { stop_details: { type: 'refusal', category: null, explanation: null } } : {}),
-    usage: { input_tokens: countTokens(b), output_tokens: Math.max(1, Math.ceil(text.length / 4)), cache_creation_input_tokens: 0, cache_read_input_tokens: 0, service_tier: 'standard' },
+    usage: {
+      input_tokens: countTokens(b),
+      output_tokens: Math.max(1, Math.ceil(text.length / 4)),
+      cache_creation_input_tokens: 0,
+      cache_read_input_tokens: 0,
+      service_tier: 'standard',
+    },
   };
   const fault = has('cut') ? 'cut' : has('error') ? 'error' : has('stall') ? 'stall' : undefined;
   const slow = num('slow');
-  return { message, deltasPerText: deltas, ...(fault ? { fault } : {}), ...(Number.isFinite(slow) ? { delayMs: slow } : {}) };
+  return {
+    message,
+    deltasPerText: deltas,
+    ...(fault ? { fault } : {}),
+    ...(Number.isFinite(slow) ? { delayMs: slow } : {}),
+  };
 }
 
 function chunk(s: string, size: number): string[] {
@@ -309,7 +423,13 @@ export function sseEvents(plan: Plan): { event: string; data: unknown }[] {
   const m = plan.message;
   const ev: { event: string; data: unknown }[] = [];
   const usage = m.usage as Record<string, number>;
-  ev.push({ event: 'message_start', data: { type: 'message_start', message: { ...m, content: [], stop_reason: null, stop_sequence: null, usage: { ...usage, output_tokens: 1 } } } });
+  ev.push({
+    event: 'message_start',
+    data: {
+      type: 'message_start',
+      message: { ...m, content: [], stop_reason: null, stop_sequence: null, usage: { ...usage, output_tokens: 1 } },
+    },
+  });
   m.content.forEach((block, index) => {
     const pieces = plan.deltasPerText[index] ?? [];
     let start: Record<string, unknown>;
@@ -319,16 +439,40 @@ export function sseEvents(plan: Plan): { event: string; data: unknown }[] {
     ev.push({ event: 'content_block_start', data: { type: 'content_block_start', index, content_block: start } });
     if (index === 0) ev.push({ event: 'ping', data: { type: 'ping' } });
     for (const p of pieces) {
-      const delta = block.type === 'text' ? { type: 'text_delta', text: p } : block.type === 'thinking' ? { type: 'thinking_delta', thinking: p } : { type: 'input_json_delta', partial_json: p };
+      const delta =
+        block.type === 'text'
+          ? { type: 'text_delta', text: p }
+          : block.type === 'thinking'
+            ? { type: 'thinking_delta', thinking: p }
+            : { type: 'input_json_delta', partial_json: p };
       ev.push({ event: 'content_block_delta', data: { type: 'content_block_delta', index, delta } });
     }
-    if (block.type === 'thinking') ev.push({ event: 'content_block_delta', data: { type: 'content_block_delta', index, delta: { type: 'signature_delta', signature: block.signature } } });
+    if (block.type === 'thinking')
+      ev.push({
+        event: 'content_block_delta',
+        data: { type: 'content_block_delta', index, delta: { type: 'signature_delta', signature: block.signature } },
+      });
     if (block.type === 'text' && Array.isArray(block.citations)) {
-      for (const c of block.citations) ev.push({ event: 'content_block_delta', data: { type: 'content_block_delta', index, delta: { type: 'citations_delta', citation: c } } });
+      for (const c of block.citations)
+        ev.push({
+          event: 'content_block_delta',
+          data: { type: 'content_block_delta', index, delta: { type: 'citations_delta', citation: c } },
+        });
     }
     ev.push({ event: 'content_block_stop', data: { type: 'content_block_stop', index } });
   });
-  ev.push({ event: 'message_delta', data: { type: 'message_delta', delta: { stop_reason: m.stop_reason, stop_sequence: m.stop_sequence, ...(m.stop_details ? { stop_details: m.stop_details } : {}) }, usage: { output_tokens: usage.output_tokens } } });
+  ev.push({
+    event: 'message_delta',
+    data: {
+      type: 'message_delta',
+      delta: {
+        stop_reason: m.stop_reason,
+        stop_sequence: m.stop_sequence,
+        ...(m.stop_details ? { stop_details: m.stop_details } : {}),
+      },
+      usage: { output_tokens: usage.output_tokens },
+    },
+  });
   ev.push({ event: 'message_stop', data: { type: 'message_stop' } });
   return ev;
 }
@@ -343,7 +487,9 @@ async function stream(res: http.ServerResponse, plan: Plan, defaultDelay: number
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', ...headersForStream() });
   const faultAt = Math.floor(events.length / 2);
   let closed = false;
-  res.on('close', () => { closed = true; });
+  res.on('close', () => {
+    closed = true;
+  });
   // batch events into writes when there is no delay, as a real server's TCP writes would
   const batch: string[] = [];
   for (let i = 0; i < events.length; i++) {
@@ -355,7 +501,14 @@ async function stream(res: http.ServerResponse, plan: Plan, defaultDelay: number
         return;
       }
       if (batch.length) res.write(batch.splice(0).join(''));
-      if (plan.fault === 'error') { res.end(encodeSse([{ event: 'error', data: { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } } }])); return; }
+      if (plan.fault === 'error') {
+        res.end(
+          encodeSse([
+            { event: 'error', data: { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } } },
+          ]),
+        );
+        return;
+      }
       if (plan.fault === 'stall') return; // keeps the socket open and silent
     }
     batch.push(encodeSse([events[i]!]));
@@ -376,11 +529,44 @@ function headersForStream(): Record<string, string> {
 }
 
 const ORG_LIMITS = [
-  { type: 'rate_limit', group_type: 'model_group', models: ['model-opus-4-7', 'model-opus-4-6', 'model-opus-4-5', 'model-opus-4-5-20251101'], limits: [{ type: 'requests_per_minute', value: 4000 }, { type: 'input_tokens_per_minute', value: 2000000 }, { type: 'output_tokens_per_minute', value: 400000 }] },
-  { type: 'rate_limit', group_type: 'model_group', models: ['model-sonnet-4-6', 'model-sonnet-4-5', 'model-sonnet-4-5-20250929'], limits: [{ type: 'requests_per_minute', value: 4000 }, { type: 'input_tokens_per_minute', value: 2000000 }, { type: 'output_tokens_per_minute', value: 400000 }] },
-  { type: 'rate_limit', group_type: 'batch', models: null, limits: [{ type: 'enqueued_batch_requests', value: 500000 }] },
-  { type: 'rate_limit', group_type: 'token_count', models: null, limits: [{ type: 'requests_per_minute', value: 2000 }] },
+  {
+    type: 'rate_limit',
+    group_type: 'model_group',
+    models: ['model-opus-4-7', 'model-opus-4-6', 'model-opus-4-5', 'model-opus-4-5-20251101'],
+    limits: [
+      { type: 'requests_per_minute', value: 4000 },
+      { type: 'input_tokens_per_minute', value: 2000000 },
+      { type: 'output_tokens_per_minute', value: 400000 },
+    ],
+  },
+  {
+    type: 'rate_limit',
+    group_type: 'model_group',
+    models: ['model-sonnet-4-6', 'model-sonnet-4-5', 'model-sonnet-4-5-20250929'],
+    limits: [
+      { type: 'requests_per_minute', value: 4000 },
+      { type: 'input_tokens_per_minute', value: 2000000 },
+      { type: 'output_tokens_per_minute', value: 400000 },
+    ],
+  },
+  {
+    type: 'rate_limit',
+    group_type: 'batch',
+    models: null,
+    limits: [{ type: 'enqueued_batch_requests', value: 500000 }],
+  },
+  {
+    type: 'rate_limit',
+    group_type: 'token_count',
+    models: null,
+    limits: [{ type: 'requests_per_minute', value: 2000 }],
+  },
 ];
 const WORKSPACE_LIMITS = [
-  { type: 'workspace_rate_limit', group_type: 'model_group', models: ORG_LIMITS[0]!.models, limits: [{ type: 'requests_per_minute', value: 1000, org_limit: 4000 }] },
+  {
+    type: 'workspace_rate_limit',
+    group_type: 'model_group',
+    models: ORG_LIMITS[0]!.models,
+    limits: [{ type: 'requests_per_minute', value: 1000, org_limit: 4000 }],
+  },
 ];

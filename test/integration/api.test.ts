@@ -8,7 +8,10 @@ import { api, setSetting, waitFor } from './helpers';
 
 function filesUnder(dir: string): string[] {
   if (!fs.existsSync(dir)) return [];
-  return fs.readdirSync(dir, { recursive: true }).map(f => path.join(dir, String(f))).filter(f => fs.statSync(f).isFile());
+  return fs
+    .readdirSync(dir, { recursive: true })
+    .map(f => path.join(dir, String(f)))
+    .filter(f => fs.statSync(f).isFile());
 }
 
 describe('API client in the extension (keys in SecretStorage)', () => {
@@ -18,18 +21,27 @@ describe('API client in the extension (keys in SecretStorage)', () => {
     fake = await startFake({ apiKey: 'sk-test-SECRET-123456' });
     restore = await setSetting('baseUrl', fake.url);
   });
-  after(async () => { await restore(); await (await api()).keys.clear('api'); await fake.close(); });
+  after(async () => {
+    await restore();
+    await (await api()).keys.clear('api');
+    await fake.close();
+  });
 
   it('no key: a ConfigError that offers "Set API Key"', async () => {
     const a = await api();
     await a.keys.clear('api');
-    await assert.rejects((await a.api.client()).countTokens({ model: 'm', messages: [] }), (e: unknown) => (e as ConfigError).name === 'ConfigError' && (e as ConfigError).action === 'set-api-key');
+    await assert.rejects(
+      (await a.api.client()).countTokens({ model: 'm', messages: [] }),
+      (e: unknown) => (e as ConfigError).name === 'ConfigError' && (e as ConfigError).action === 'set-api-key',
+    );
   });
 
-  it('with the key in SecretStorage the client sends it, and the key appears in no setting and no log file', async () => {
+  it('with the key in SecretStorage the client sends it; the key is in no setting and no log file', async () => {
     const a = await api();
     await a.keys.set('api', fake.apiKey);
-    const r = await (await a.api.client()).countTokens({ model: 'model-opus-4-7', max_tokens: 5, messages: [{ role: 'user', content: 'hi' }] });
+    const r = await (
+      await a.api.client()
+    ).countTokens({ model: 'model-opus-4-7', max_tokens: 5, messages: [{ role: 'user', content: 'hi' }] });
     assert.ok(r.input_tokens > 0);
     assert.equal(fake.requests.at(-1)!.headers['x-api-key'], fake.apiKey);
     a.log.info(`a line that mentions the key by mistake: ${fake.apiKey}`);

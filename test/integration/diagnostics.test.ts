@@ -12,12 +12,15 @@ const ours = (uri: vscode.Uri) => vscode.languages.getDiagnostics(uri).filter(d 
 const codeOf = (d: vscode.Diagnostic) => (typeof d.code === 'object' ? d.code.value : d.code);
 
 describe('request file diagnostics (real extension host)', () => {
-  before(async () => { await api(); });
+  before(async () => {
+    await api();
+  });
 
   it('a defective JSON file shows each problem at the expected line, with the rule name and its link', async () => {
     const doc = await open('defective.prompt.json');
     const diags = await waitFor('diagnostics', () => (ours(doc.uri).length >= 3 ? ours(doc.uri) : undefined));
-    const at = (code: string) => diags.filter(d => codeOf(d) === code).map(d => `${d.range.start.line + 1}:${doc.getText(d.range)}`);
+    const at = (code: string) =>
+      diags.filter(d => codeOf(d) === code).map(d => `${d.range.start.line + 1}:${doc.getText(d.range)}`);
     assert.deepEqual(at('temperature-with-top-p'), ['4:"temperature"', '5:"top_p"']);
     const target = (diags[0]!.code as { target: vscode.Uri }).target.toString(true);
     assert.match(target, /RULES\.md#[a-z0-9-]+$/);
@@ -31,13 +34,23 @@ describe('request file diagnostics (real extension host)', () => {
     const doc = await open('defective.prompt.json');
     await new Promise(r => setTimeout(r, 1500)); // give the JSON language server time to publish
     const others = vscode.languages.getDiagnostics(doc.uri).filter(d => d.source !== 'Promptwright');
-    assert.deepEqual(others.map(d => `${d.source}: ${d.message}`), []);
+    assert.deepEqual(
+      others.map(d => `${d.source}: ${d.message}`),
+      [],
+    );
   });
 
   it('a quick fix applied through the code action changes the document (remove top_p)', async () => {
     const doc = await open('defective.prompt.json');
-    const diag = await waitFor('top_p diagnostic', () => ours(doc.uri).find(d => codeOf(d) === 'temperature-with-top-p' && doc.getText(d.range) === '"top_p"'));
-    const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', doc.uri, diag.range, vscode.CodeActionKind.QuickFix.value);
+    const diag = await waitFor('top_p diagnostic', () =>
+      ours(doc.uri).find(d => codeOf(d) === 'temperature-with-top-p' && doc.getText(d.range) === '"top_p"'),
+    );
+    const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>(
+      'vscode.executeCodeActionProvider',
+      doc.uri,
+      diag.range,
+      vscode.CodeActionKind.QuickFix.value,
+    );
     const remove = actions.find(a => a.title === 'Remove top_p (keep temperature)');
     assert.ok(remove?.edit, `actions: ${actions.map(a => a.title).join(', ')}`);
     assert.ok(await vscode.workspace.applyEdit(remove.edit));
@@ -53,7 +66,12 @@ describe('request file diagnostics (real extension host)', () => {
     const doc = await open('effort.prompt.yaml');
     const diag = await waitFor('effort diagnostic', () => ours(doc.uri).find(d => codeOf(d) === 'effort-unavailable'));
     assert.equal(diag.range.start.line + 1, 5);
-    const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', doc.uri, diag.range, vscode.CodeActionKind.QuickFix.value);
+    const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>(
+      'vscode.executeCodeActionProvider',
+      doc.uri,
+      diag.range,
+      vscode.CodeActionKind.QuickFix.value,
+    );
     const fix = actions.find(a => a.title === 'Use effort "high"');
     assert.ok(fix?.edit);
     assert.ok(await vscode.workspace.applyEdit(fix.edit));
@@ -77,11 +95,18 @@ describe('request file diagnostics (real extension host)', () => {
     const line = doc.lineAt(6).text;
     const pos = new vscode.Position(6, line.indexOf('"source"'));
     const list = await waitFor('completions', async () => {
-      const l = await vscode.commands.executeCommand<vscode.CompletionList>('vscode.executeCompletionItemProvider', doc.uri, pos);
+      const l = await vscode.commands.executeCommand<vscode.CompletionList>(
+        'vscode.executeCompletionItemProvider',
+        doc.uri,
+        pos,
+      );
       return l.items.length ? l : undefined;
     });
     const labels = list.items.map(i => (typeof i.label === 'string' ? i.label : i.label.label));
-    assert.ok(labels.some(l => l.includes('cache_control')), labels.join(','));
+    assert.ok(
+      labels.some(l => l.includes('cache_control')),
+      labels.join(','),
+    );
     // `citations` belongs to text blocks, not images: completion follows the block's type
     assert.ok(!labels.some(l => l.includes('citations')), labels.join(','));
   });
@@ -102,17 +127,27 @@ describe('request file diagnostics (real extension host)', () => {
     const a = await api();
     const logged: string[] = [];
     const error = a.log.error.bind(a.log);
-    a.log.error = (m: string) => { logged.push(m); error(m); };
+    a.log.error = (m: string) => {
+      logged.push(m);
+      error(m);
+    };
     const validator = a.diagnostics.validator;
-    a.diagnostics.validator = () => { throw new Error('injected failure'); };
+    a.diagnostics.validator = () => {
+      throw new Error('injected failure');
+    };
     try {
       const doc = await open('hello.prompt.json');
       a.diagnostics.validateNow(doc);
-      const d = await waitFor('internal-error diagnostic', () => ours(doc.uri).find(x => codeOf(x) === 'internal-error'));
+      const d = await waitFor('internal-error diagnostic', () =>
+        ours(doc.uri).find(x => codeOf(x) === 'internal-error'),
+      );
       assert.equal(ours(doc.uri).length, 1);
       assert.equal(d.severity, vscode.DiagnosticSeverity.Warning);
       assert.match(d.message, /could not check this file \(injected failure\)/);
-      assert.ok(logged.some(l => l.includes('injected failure')), logged.join('\n'));
+      assert.ok(
+        logged.some(l => l.includes('injected failure')),
+        logged.join('\n'),
+      );
     } finally {
       a.diagnostics.validator = validator;
       a.log.error = error;
@@ -124,15 +159,24 @@ describe('request file diagnostics (real extension host)', () => {
   });
 
   it('a file nested 100,000 levels deep gets its diagnostics and leaves the editor responsive', async () => {
-    const deep = `{"model":"model-opus-4-7","max_tokens":5,"messages":[{"role":"user","content":"x"}],` +
-      `"metadata":{"user_id":"u"},"tools":[{"name":"t","input_schema":{"type":"object","properties":{"a":${'['.repeat(100_000)}${']'.repeat(100_000)}}}}]}`;
+    const deep =
+      `{"model":"model-opus-4-7","max_tokens":5,"messages":[{"role":"user","content":"x"}],` +
+      '"metadata":{"user_id":"u"},"tools":[{"name":"t","input_schema":{"type":"object","properties":{"a":' +
+      `${'['.repeat(100_000)}${']'.repeat(100_000)}}}}]}`;
     const uri = workspaceUri('deep.prompt.json');
     await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(deep));
     const doc = await vscode.workspace.openTextDocument(uri);
     await vscode.window.showTextDocument(doc);
-    const d = await waitFor('nesting-depth warning', () => ours(doc.uri).find(x => codeOf(x) === 'nesting-depth'), 20000);
+    const d = await waitFor(
+      'nesting-depth warning',
+      () => ours(doc.uri).find(x => codeOf(x) === 'nesting-depth'),
+      20000,
+    );
     assert.equal(d.severity, vscode.DiagnosticSeverity.Warning);
-    assert.deepEqual(ours(doc.uri).filter(x => x.severity === vscode.DiagnosticSeverity.Error), []);
+    assert.deepEqual(
+      ours(doc.uri).filter(x => x.severity === vscode.DiagnosticSeverity.Error),
+      [],
+    );
     // still serving: a normal file is checked right after
     const other = await open('defective.prompt.json');
     await waitFor('other file checked', () => ours(other.uri).length >= 3);
@@ -147,8 +191,16 @@ describe('request file diagnostics (real extension host)', () => {
       const diag = await waitFor('beta warning', () => ours(doc.uri).find(d => codeOf(d) === 'beta-feature'));
       assert.equal(diag.severity, vscode.DiagnosticSeverity.Warning);
       assert.equal(doc.getText(diag.range), '"mcp_servers"');
-      assert.deepEqual(ours(doc.uri).filter(d => d.severity === vscode.DiagnosticSeverity.Error), []);
-      const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', doc.uri, diag.range, vscode.CodeActionKind.QuickFix.value);
+      assert.deepEqual(
+        ours(doc.uri).filter(d => d.severity === vscode.DiagnosticSeverity.Error),
+        [],
+      );
+      const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>(
+        'vscode.executeCodeActionProvider',
+        doc.uri,
+        diag.range,
+        vscode.CodeActionKind.QuickFix.value,
+      );
       const add = actions.find(x => x.title === 'Add the beta "mcp-client-2025-11-20" to promptwright.betas');
       assert.ok(add?.command, actions.map(x => x.title).join(', '));
       await vscode.commands.executeCommand(add.command.command, ...(add.command.arguments ?? []));

@@ -22,7 +22,7 @@ export async function waitFor<T>(what: string, fn: () => T | Promise<T>, timeout
   let last: T | undefined;
   while (Date.now() < end) {
     last = await fn();
-    if (last) return last as NonNullable<T>;
+    if (last) return last;
     await new Promise(r => setTimeout(r, 50));
   }
   throw new Error(`timed out waiting for ${what}; last value: ${JSON.stringify(last)}`);
@@ -33,7 +33,10 @@ export async function setSetting(key: string, value: unknown): Promise<() => Pro
   const cfg = vscode.workspace.getConfiguration('promptwright');
   const previous = cfg.inspect(key)?.globalValue;
   await cfg.update(key, value, vscode.ConfigurationTarget.Global);
-  return () => Promise.resolve(vscode.workspace.getConfiguration('promptwright').update(key, previous, vscode.ConfigurationTarget.Global));
+  return () =>
+    Promise.resolve(
+      vscode.workspace.getConfiguration('promptwright').update(key, previous, vscode.ConfigurationTarget.Global),
+    );
 }
 
 /**

@@ -7,13 +7,18 @@ import Mocha from 'mocha';
 
 export function run(): Promise<void> {
   const mocha = new Mocha({ ui: 'bdd', color: false, timeout: 30000, reporter: 'spec' });
-  for (const f of fs.readdirSync(__dirname).filter(f => f.endsWith('.test.js')).sort()) mocha.addFile(path.join(__dirname, f));
+  for (const f of fs
+    .readdirSync(__dirname)
+    .filter(f => f.endsWith('.test.js'))
+    .sort())
+    mocha.addFile(path.join(__dirname, f));
   return new Promise((resolve, reject) => {
     mocha.run(failures => {
       const total = mocha.suite.total();
       // one machine-readable line the harness reads to add these tests to the overall count
       console.log(`@@PROMPTWRIGHT_STATS ${JSON.stringify({ passes: total - failures, failures })}`);
-      if (failures > 0) reject(new Error(`${failures} tests failed.`)); else resolve();
+      if (failures > 0) reject(new Error(`${failures} tests failed.`));
+      else resolve();
     });
   });
 }

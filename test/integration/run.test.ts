@@ -14,12 +14,15 @@ async function send(name: string, text: string): Promise<void> {
   await vscode.window.showTextDocument(await writeRequest(name, text));
   await vscode.commands.executeCommand('promptwright.sendRequest');
 }
-const req = (content: string) => JSON.stringify({ model: 'model-opus-4-7', max_tokens: 100, messages: [{ role: 'user', content }] }, null, 2);
+const req = (content: string) =>
+  JSON.stringify({ model: 'model-opus-4-7', max_tokens: 100, messages: [{ role: 'user', content }] }, null, 2);
 
 describe('Send Request (real extension host)', () => {
   const env = useFake({ apiKey: 'sk-run-test' }, { maxRetries: 1 });
   let fake: Fake;
-  before(() => { fake = env.fake; });
+  before(() => {
+    fake = env.fake;
+  });
 
   it('streams text, thinking and tool use into the run, with request-id and timings', async () => {
     const a = await api();
@@ -27,13 +30,16 @@ describe('Send Request (real extension host)', () => {
     await send('run1.prompt.json', req('Weather? #thinking #tool'));
     const run = f.runner.current!;
     assert.equal(run.view.outcome, 'done');
-    assert.deepEqual(run.message!.content.map(b => b.type), ['thinking', 'text', 'tool_use']);
+    assert.deepEqual(
+      run.message!.content.map(b => b.type),
+      ['thinking', 'text', 'tool_use'],
+    );
     assert.match(run.view.requestId!, /^req_fake_stream_/);
     assert.ok(run.view.timings.totalMs! >= 0 && run.view.timings.firstTokenMs !== undefined);
     assert.equal((fake.requests.at(-1)!.body as { stream: boolean }).stream, true);
   });
 
-  it('appends the reply and tool_result stubs to a YAML file, keeping comments, cursor in the stub; undo restores', async () => {
+  it('appends reply and tool_result stubs to YAML, keeping comments, cursor in the stub; undo restores', async () => {
     const a = await api();
     const f = await a.features();
     const uri = workspaceUri('chat.prompt.yaml');
@@ -48,7 +54,10 @@ describe('Send Request (real extension host)', () => {
     const v = YAML.parse(text);
     assert.equal(v.messages.length, 3);
     assert.equal(v.messages[1].role, 'assistant');
-    assert.deepEqual(v.messages[2].content.map((b: { tool_use_id: string }) => b.tool_use_id), ['toolu_fake_01']);
+    assert.deepEqual(
+      v.messages[2].content.map((b: { tool_use_id: string }) => b.tool_use_id),
+      ['toolu_fake_01'],
+    );
     const sel = vscode.window.activeTextEditor!.selection;
     assert.equal(doc.getText(sel), 'TODO: the tool result');
     await vscode.commands.executeCommand('undo');
@@ -72,14 +81,18 @@ describe('Send Request (real extension host)', () => {
     const uri = await writeRequest('run3.prompt.json', req('slow #slow=30 #long=400'));
     await vscode.window.showTextDocument(uri);
     const p = vscode.commands.executeCommand('promptwright.sendRequest');
-    await waitFor('streaming', () => f.runner.current?.view.outcome === 'running' && fake.requests.some(r => r.path === '/v1/messages'), 5000);
+    await waitFor(
+      'streaming',
+      () => f.runner.current?.view.outcome === 'running' && fake.requests.some(r => r.path === '/v1/messages'),
+      5000,
+    );
     await new Promise(r => setTimeout(r, 400));
     const t0 = Date.now();
     await vscode.commands.executeCommand('promptwright.cancelRequest');
     await p;
     assert.ok(Date.now() - t0 < 1000);
     assert.equal(f.runner.current!.view.outcome, 'cancelled');
-    assert.match(String(f.runner.current!.message?.content[0]?.text ?? ''), /^w0 /);
+    assert.match(f.runner.current!.message?.content[0]?.text as string, /^w0 /);
   });
 
   it('saves a transcript beside the file', async () => {
@@ -87,12 +100,25 @@ describe('Send Request (real extension host)', () => {
     const t = JSON.parse(new TextDecoder().decode(await vscode.workspace.fs.readFile(uri)));
     assert.equal(t.file, 'run3.prompt.json');
     assert.equal(t.outcome, 'cancelled');
-    assert.deepEqual(Object.keys(t).sort(), ['error', 'file', 'outcome', 'request', 'requestId', 'response', 'savedAt', 'startedAt', 'timings', 'usage']);
+    assert.deepEqual(Object.keys(t).sort(), [
+      'error',
+      'file',
+      'outcome',
+      'request',
+      'requestId',
+      'response',
+      'savedAt',
+      'startedAt',
+      'timings',
+      'usage',
+    ]);
   });
 
   it('the response panel opens as one webview tab, reused across runs', async () => {
     const tabs = vscode.window.tabGroups.all.flatMap(g => g.tabs);
-    const panels = tabs.filter(t => t.input instanceof vscode.TabInputWebview && t.input.viewType.endsWith('promptwright.response'));
+    const panels = tabs.filter(
+      t => t.input instanceof vscode.TabInputWebview && t.input.viewType.endsWith('promptwright.response'),
+    );
     assert.equal(panels.length, 1, tabs.map(t => t.label).join(','));
   });
 });

@@ -4,11 +4,16 @@ import type { Fake } from '../fake/server';
 import { api, useFake } from './helpers';
 
 describe('session resources and rate limits views (real extension host)', () => {
-  const env = useFake({ apiKey: 'sk-sessions-test', adminKey: 'sk-vendor-admin-sessions' }, { 'sessions.pageSize': 1000 });
+  const env = useFake(
+    { apiKey: 'sk-sessions-test', adminKey: 'sk-vendor-admin-sessions' },
+    { 'sessions.pageSize': 1000 },
+  );
   let fake: Fake;
-  before(() => { fake = env.fake; });
+  before(() => {
+    fake = env.fake;
+  });
 
-  it('lists a session\'s resources with icons and descriptions; Load more pages through 2,500', async () => {
+  it("lists a session's resources with icons and descriptions; Load more pages through 2,500", async () => {
     const a = await api();
     const f = await a.features();
     await vscode.commands.executeCommand('promptwright.addSession', 'ses_big');
@@ -28,13 +33,16 @@ describe('session resources and rate limits views (real extension host)', () => 
     await vscode.commands.executeCommand('promptwright.loadAllResources', kids.at(-1));
     kids = await f.sessions.getChildren(big);
     assert.equal(kids.filter(k => k.kind === 'resource').length, 2500);
-    assert.equal(kids.some(k => k.kind === 'more'), false);
+    assert.equal(
+      kids.some(k => k.kind === 'more'),
+      false,
+    );
     const pages = fake.requests.filter(r => r.path === '/v1/sessions/ses_big/resources');
     assert.equal(pages.length, 3);
     assert.equal(pages[0]!.headers['vendor-beta'], 'managed-agents-2026-04-01');
   });
 
-  it('opens a resource\'s details as read-only JSON', async () => {
+  it("opens a resource's details as read-only JSON", async () => {
     const a = await api();
     const f = await a.features();
     const big = (await f.sessions.getChildren()).find(r => r.kind === 'session' && r.id === 'ses_big')!;
@@ -52,12 +60,18 @@ describe('session resources and rate limits views (real extension host)', () => 
     const node = (await f.sessions.getChildren()).find(r => r.kind === 'session' && r.id === 'ses_missing')!;
     const kids = await f.sessions.getChildren(node);
     assert.equal(kids[0]!.kind, 'error');
-    assert.match(String(f.sessions.getTreeItem(kids[0]!).label), /not_found_error \(404\): session ses_missing not found \[request-id req_fake_/);
+    assert.match(
+      f.sessions.getTreeItem(kids[0]!).label as string,
+      /not_found_error \(404\): session ses_missing not found \[request-id req_fake_/,
+    );
     await vscode.commands.executeCommand('promptwright.removeSession', node);
-    assert.equal((await f.sessions.getChildren()).some(r => r.kind === 'session' && r.id === 'ses_missing'), false);
+    assert.equal(
+      (await f.sessions.getChildren()).some(r => r.kind === 'session' && r.id === 'ses_missing'),
+      false,
+    );
   });
 
-  it('rate limits: nothing without an Admin key; the organization\'s limits and a workspace\'s overrides with one', async () => {
+  it("rate limits: nothing without an Admin key; with one, the organization's limits and a workspace's", async () => {
     const a = await api();
     const f = await a.features();
     await a.keys.clear('admin');
@@ -66,14 +80,20 @@ describe('session resources and rate limits views (real extension host)', () => 
     await vscode.commands.executeCommand('promptwright.addRateLimitWorkspace', 'wrkspc_demo');
     const [org, ws] = await f.rateLimits.getChildren();
     const groups = await f.rateLimits.getChildren(org);
-    assert.deepEqual(groups.map(g => f.rateLimits.getTreeItem(g).label), ['model_group', 'model_group', 'batch', 'token_count']);
+    assert.deepEqual(
+      groups.map(g => f.rateLimits.getTreeItem(g).label),
+      ['model_group', 'model_group', 'batch', 'token_count'],
+    );
     const wsGroups = await f.rateLimits.getChildren(ws);
     const first = await f.rateLimits.getChildren(wsGroups[0]);
-    assert.deepEqual(first.map(l => [f.rateLimits.getTreeItem(l).label, f.rateLimits.getTreeItem(l).description]), [
-      ['requests_per_minute: 1,000', 'override · organization 4,000'],
-      ['input_tokens_per_minute: 2,000,000', 'inherited from the organization'],
-      ['output_tokens_per_minute: 400,000', 'inherited from the organization'],
-    ]);
+    assert.deepEqual(
+      first.map(l => [f.rateLimits.getTreeItem(l).label, f.rateLimits.getTreeItem(l).description]),
+      [
+        ['requests_per_minute: 1,000', 'override · organization 4,000'],
+        ['input_tokens_per_minute: 2,000,000', 'inherited from the organization'],
+        ['output_tokens_per_minute: 400,000', 'inherited from the organization'],
+      ],
+    );
     assert.match(String(f.rateLimits.getTreeItem(wsGroups[1]!).description), /inherits the organization's limits/);
   });
 });

@@ -9,7 +9,9 @@ describe('live token count in the status bar (real extension host)', () => {
   // a debounce well above the 30 ms between keystrokes, so a loaded CI machine cannot split the burst
   const env = useFake({ apiKey: 'sk-tokens-test' }, { 'tokenCount.debounceMs': 1000 });
   let fake: Fake;
-  before(() => { fake = env.fake; });
+  before(() => {
+    fake = env.fake;
+  });
 
   it('counts the active request file, sending only the fields count_tokens takes', async () => {
     const a = await api();
@@ -17,7 +19,11 @@ describe('live token count in the status bar (real extension host)', () => {
     await vscode.window.showTextDocument(doc);
     // this suite's fake is new (a new base URL clears the cache), so the count comes from a call to it
     await waitFor('a count_tokens call', () => fake.requests.some(r => r.path === '/v1/messages/count_tokens'), 10000);
-    const s = await waitFor('a count', () => (a.tokens.state.kind === 'count' && !a.tokens.state.cached ? a.tokens.state : undefined), 10000);
+    const s = await waitFor(
+      'a count',
+      () => (a.tokens.state.kind === 'count' && !a.tokens.state.cached ? a.tokens.state : undefined),
+      10000,
+    );
     assert.ok(s.tokens > 0);
     assert.match(a.tokens.item.text, new RegExp(`${s.tokens} tokens`));
     const sent = fake.requests.filter(r => r.path === '/v1/messages/count_tokens').at(-1)!;
@@ -35,7 +41,11 @@ describe('live token count in the status bar (real extension host)', () => {
       await ed.edit(e => e.insert(doc.positionAt(at + i), 'x'));
       await new Promise(r => setTimeout(r, 30));
     }
-    await waitFor('count after burst', () => a.tokens.state.kind === 'count' && !a.tokens.state.cached && counts(fake) > before, 10000);
+    await waitFor(
+      'count after burst',
+      () => a.tokens.state.kind === 'count' && !a.tokens.state.cached && counts(fake) > before,
+      10000,
+    );
     await new Promise(r => setTimeout(r, 2000));
     assert.equal(counts(fake) - before, 1, 'one call for the burst');
     const withX = (a.tokens.state as { tokens: number }).tokens;
@@ -115,8 +125,12 @@ describe('token breakdown (real extension host)', () => {
   it('counts per part and shows each as a CodeLens above the part', async () => {
     const doc = await vscode.workspace.openTextDocument(workspaceUri('effort.prompt.yaml'));
     await vscode.window.showTextDocument(doc);
-    const parts = await vscode.commands.executeCommand<{ label: string; tokens: number }[]>('promptwright.tokenBreakdown');
-    assert.deepEqual(parts.map(p => p.label), ['messages[0] (user)']);
+    const parts =
+      await vscode.commands.executeCommand<{ label: string; tokens: number }[]>('promptwright.tokenBreakdown');
+    assert.deepEqual(
+      parts.map(p => p.label),
+      ['messages[0] (user)'],
+    );
     assert.ok(parts[0]!.tokens > 0);
     const lenses = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', doc.uri);
     const ours = lenses.filter(l => l.command?.command === 'promptwright.tokenBreakdown');

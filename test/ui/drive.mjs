@@ -30,23 +30,43 @@ export async function setApiKey(page, key) {
 
 export async function openFile(page, name) {
   // focus the workbench outside any webview (keys typed in a webview's frame may not reach the workbench)
-  await page.locator('.part.statusbar').click({ position: { x: 400, y: 5 } }).catch(() => {});
+  await page
+    .locator('.part.statusbar')
+    .click({ position: { x: 400, y: 5 } })
+    .catch(() => {});
   await page.keyboard.press('Control+1'); // the first editor group, not the response panel's
   const input = page.locator('.quick-input-widget .quick-input-box input');
   // quick open; if the key did not reach the workbench, the palette without '>' is quick open too
   await page.keyboard.press('Control+P');
-  if (!(await input.waitFor({ state: 'visible', timeout: 3000 }).then(() => true, () => false))) {
-    await page.locator('.part.statusbar').click({ position: { x: 400, y: 5 } }).catch(() => {});
+  if (
+    !(await input.waitFor({ state: 'visible', timeout: 3000 }).then(
+      () => true,
+      () => false,
+    ))
+  ) {
+    await page
+      .locator('.part.statusbar')
+      .click({ position: { x: 400, y: 5 } })
+      .catch(() => {});
     await page.keyboard.press('F1');
     await input.waitFor({ state: 'visible', timeout: 15000 });
   }
   await input.fill(name);
   // Enter opens the focused row: wait until the filtered list has settled with the file on top
-  await page.locator('.quick-input-widget .monaco-list-row.focused', { hasText: name }).first().waitFor({ timeout: 15000 });
+  await page
+    .locator('.quick-input-widget .monaco-list-row.focused', { hasText: name })
+    .first()
+    .waitFor({ timeout: 15000 });
   await page.waitForTimeout(150);
   await page.keyboard.press('Enter');
-  await page.locator('.editor-group-container.active .tabs-container .tab.active', { hasText: name }).first().waitFor({ timeout: 15000 });
-  await page.locator('.editor-group-container.active .monaco-editor .view-lines .view-line').first().waitFor({ timeout: 15000 });
+  await page
+    .locator('.editor-group-container.active .tabs-container .tab.active', { hasText: name })
+    .first()
+    .waitFor({ timeout: 15000 });
+  await page
+    .locator('.editor-group-container.active .monaco-editor .view-lines .view-line')
+    .first()
+    .waitFor({ timeout: 15000 });
 }
 
 /** Runs a command by its palette title (e.g. "Promptwright: Show Log"). */
@@ -57,7 +77,10 @@ export async function runCommand(page, title) {
   await input.waitFor({ state: 'visible', timeout: 15000 });
   await input.fill(`>${title}`);
   const rows = page.locator('.quick-input-widget .monaco-list-row');
-  await rows.filter({ has: page.locator('.label-name', { hasText: exact }) }).first().waitFor({ timeout: 15000 });
+  await rows
+    .filter({ has: page.locator('.label-name', { hasText: exact }) })
+    .first()
+    .waitFor({ timeout: 15000 });
   await page.waitForTimeout(400); // let the filtered list settle
   // move the keyboard selection onto the row whose label is exactly the title, then Enter
   // (clicking rows proved flaky; Enter alone runs whatever row happens to be first)
@@ -72,13 +95,19 @@ export async function runCommand(page, title) {
 
 /** The text of the active editor (monaco renders spaces as U+00A0). */
 export async function editorText(page) {
-  return (await page.locator('.editor-group-container.active .monaco-editor .view-lines').first().innerText()).replace(/\u00a0/g, ' ');
+  return (await page.locator('.editor-group-container.active .monaco-editor .view-lines').first().innerText()).replace(
+    /\u00a0/g,
+    ' ',
+  );
 }
 
 /** mocha afterEach hook body: a screenshot of the page when the test failed. */
 export async function screenshotOnFailure(ctx, page) {
   if (ctx.currentTest?.state === 'failed' && page) {
-    const name = ctx.currentTest.fullTitle().replace(/[^a-z0-9]+/gi, '-').slice(0, 80);
+    const name = ctx.currentTest
+      .fullTitle()
+      .replace(/[^a-z0-9]+/gi, '-')
+      .slice(0, 80);
     await page.screenshot({ path: `${ui.results}/FAILED-${name}.png` }).catch(() => {});
   }
 }
@@ -90,7 +119,16 @@ export async function screenshotOnFailure(ctx, page) {
  */
 export async function runCommandExpect(page, title, locator, timeout = 20000) {
   await runCommand(page, title);
-  if (await locator.first().waitFor({ timeout: 6000 }).then(() => true, () => false)) return;
+  if (
+    await locator
+      .first()
+      .waitFor({ timeout: 6000 })
+      .then(
+        () => true,
+        () => false,
+      )
+  )
+    return;
   console.log(`  [drive] "${title}" showed nothing in 6 s; running it once more`);
   await runCommand(page, title);
   await locator.first().waitFor({ timeout });
@@ -107,7 +145,11 @@ export function workbenchSession(file, { withApiKey = false } = {}) {
     Object.assign(s, await openWorkbench(ui.freshWorkspace(), file));
     if (withApiKey) await setApiKey(s.page, ui.fake.apiKey);
   });
-  afterEach(async function () { await screenshotOnFailure(this, s.page); });
-  after(async () => { await s.close?.(); });
+  afterEach(async function () {
+    await screenshotOnFailure(this, s.page);
+  });
+  after(async () => {
+    await s.close?.();
+  });
   return s;
 }

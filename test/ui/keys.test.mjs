@@ -15,7 +15,11 @@ describe('API key (DOM)', function () {
     await input.fill(ui.fake.apiKey);
     await page.keyboard.press('Enter');
     await page.locator('[id="status.notifications"] a, .notifications-toasts').first().waitFor({ timeout: 10000 });
-    await page.locator('[id="status.notifications"] a').first().click().catch(() => {});
+    await page
+      .locator('[id="status.notifications"] a')
+      .first()
+      .click()
+      .catch(() => {});
     const note = page.locator('.notification-list-item', { hasText: 'API key saved in secret storage' });
     await note.first().waitFor({ timeout: 10000 });
     const html = await page.content();

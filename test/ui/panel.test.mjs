@@ -31,14 +31,19 @@ describe('response panel (DOM)', function () {
     await page.screenshot({ path: path.join(ui.results, 'panel-dark.png') });
   });
 
-  it('model output is inert: script and event-handler payloads in text, thinking and tool input do nothing', async () => {
+  it('model output is inert: script and event-handler payloads in text, thinking and tool input', async () => {
     const { page } = session;
     await openFile(page, 'xss.prompt.json');
     await runCommand(page, 'Promptwright: Send Request');
     const p = await waitRun(page, 'xss.prompt.json', 'done');
     const text = await p.locator('.block-text').innerText();
     assert.match(text, /<script>window.__pwned=1<\/script>/, 'the payload shows as text');
-    const dangerous = await p.locator('#blocks script, #blocks img, #blocks iframe, #blocks [onerror], #blocks [onclick], #blocks a[href^="javascript:"]').count();
+    const dangerous = await p
+      .locator(
+        '#blocks script, #blocks img, #blocks iframe, #blocks [onerror], #blocks [onclick], #blocks ' +
+          'a[href^="javascript:"]',
+      )
+      .count();
     assert.equal(dangerous, 0);
     const pwned = await p.locator('body').evaluate(() => window.__pwned);
     assert.equal(pwned, undefined);
@@ -65,7 +70,10 @@ describe('response panel (DOM)', function () {
     await openFile(page, 'broken-stream.prompt.json');
     await runCommand(page, 'Promptwright: Send Request');
     const p = await waitRun(page, 'broken-stream.prompt.json', 'failed');
-    assert.match(await p.locator('#banner').innerText(), /The stream failed; the partial reply is kept below[\s\S]*overloaded_error: Overloaded/);
+    assert.match(
+      await p.locator('#banner').innerText(),
+      /The stream failed; the partial reply is kept below[\s\S]*overloaded_error: Overloaded/,
+    );
     assert.match(await p.locator('.block-text').innerText(), /w0 w1 w2/);
   });
 
@@ -79,7 +87,10 @@ describe('response panel (DOM)', function () {
     assert.equal(words.length, 20000);
     assert.equal(words[0], 'w0');
     assert.equal(words[19999], 'w19999');
-    assert.ok(words.every((w, i) => w === `w${i}`), 'every delta, in order');
+    assert.ok(
+      words.every((w, i) => w === `w${i}`),
+      'every delta, in order',
+    );
     console.log(`      (20,000 deltas rendered in ${Date.now() - t0} ms including the round trip)`);
   });
 
@@ -91,7 +102,9 @@ describe('response panel (DOM)', function () {
     await waitRun(page, 'chat.prompt.yaml', 'done');
     await page.waitForTimeout(500);
     await page.screenshot({ path: path.join(ui.results, 'panel-light.png') });
-    const bg = await panel(page).locator('body').evaluate(b => getComputedStyle(b).backgroundColor);
+    const bg = await panel(page)
+      .locator('body')
+      .evaluate(b => getComputedStyle(b).backgroundColor);
     const [r, g, b] = bg.match(/\d+/g).map(Number);
     assert.ok(r + g + b > 600, `light background expected, got ${bg}`);
     await runCommand(page, 'Preferences: Toggle between Light/Dark Themes');

@@ -17,7 +17,7 @@ async function answer(page, text) {
 describe('session resources and rate limits views (DOM)', function () {
   const session = workbenchSession('hello.prompt.json', { withApiKey: true });
 
-  it('shows a session\'s resources with icons and descriptions, and attaches a file', async () => {
+  it("shows a session's resources with icons and descriptions, and attaches a file", async () => {
     const { page } = session;
     await page.locator('.part.activitybar .action-item .action-label[aria-label^="Promptwright"]').first().click();
     await runCommand(page, 'Promptwright: Add Session…');
@@ -33,9 +33,9 @@ describe('session resources and rate limits views (DOM)', function () {
     assert.equal(await rows(page).filter({ hasText: 'notes-2' }).locator('.codicon-database').count(), 1);
 
     await runCommand(page, 'Promptwright: Attach File…');
-    await answer(page, 'ses_demo');       // which session
-    await answer(page, 'file_report');    // file_id
-    await answer(page, '');               // default mount path
+    await answer(page, 'ses_demo'); // which session
+    await answer(page, 'file_report'); // file_id
+    await answer(page, ''); // default mount path
     const added = rows(page).filter({ hasText: 'file_report' });
     await added.waitFor({ timeout: 15000 });
     assert.match(await added.innerText(), /\/mnt\/session\/uploads\/file_report/);
@@ -44,7 +44,7 @@ describe('session resources and rate limits views (DOM)', function () {
     await page.screenshot({ path: path.join(ui.results, 'sessions-view.png') });
   });
 
-  it('rate limits: asks for an Admin key, then shows the organization\'s limits', async () => {
+  it("rate limits: asks for an Admin key, then shows the organization's limits", async () => {
     const { page } = session;
     const header = page.locator('.part.sidebar .pane-header', { hasText: 'Rate Limits' }).first();
     if ((await header.getAttribute('aria-expanded')) !== 'true') await header.click();
@@ -53,7 +53,7 @@ describe('session resources and rate limits views (DOM)', function () {
     await answer(page, ui.fake.adminKey);
     await rows(page).filter({ hasText: 'Organization' }).waitFor({ timeout: 15000 });
     await rows(page).filter({ hasText: 'requests_per_minute: 4,000' }).first().waitFor({ timeout: 15000 });
-    assert.ok(await rows(page).filter({ hasText: 'enqueued_batch_requests: 500,000' }).count() >= 1);
+    assert.ok((await rows(page).filter({ hasText: 'enqueued_batch_requests: 500,000' }).count()) >= 1);
     await page.screenshot({ path: path.join(ui.results, 'rate-limits-view.png') });
     await runCommand(page, 'Promptwright: Clear Admin API Key');
   });

@@ -13,10 +13,24 @@ describe('token count in the status bar (DOM)', function () {
     const { page } = session;
     const item = tokenItem(page);
     await runCommand(page, 'Promptwright: Clear API Key');
-    await page.waitForFunction(() => /≈ \d[\d,]* tokens/.test(document.querySelector('[id="promptwright.promptwright.promptwright.tokens"]')?.textContent ?? ''), null, { timeout: 20000 });
+    await page.waitForFunction(
+      () =>
+        /≈ \d[\d,]* tokens/.test(
+          document.querySelector('[id="promptwright.promptwright.promptwright.tokens"]')?.textContent ?? '',
+        ),
+      null,
+      { timeout: 20000 },
+    );
     const before = counts();
     await setApiKey(page, ui.fake.apiKey);
-    await page.waitForFunction(() => /^\s*\d[\d,]* tokens\s*$/.test(document.querySelector('[id="promptwright.promptwright.promptwright.tokens"]')?.textContent ?? ''), null, { timeout: 20000 });
+    await page.waitForFunction(
+      () =>
+        /^\s*\d[\d,]* tokens\s*$/.test(
+          document.querySelector('[id="promptwright.promptwright.promptwright.tokens"]')?.textContent ?? '',
+        ),
+      null,
+      { timeout: 20000 },
+    );
     assert.ok(counts() > before, 'the service was asked');
     assert.match((await item.textContent()).trim(), /^\d[\d,]* tokens$/);
   });
@@ -30,7 +44,14 @@ describe('token count in the status bar (DOM)', function () {
     await page.keyboard.press('End');
     for (let i = 0; i < 3; i++) await page.keyboard.press('ArrowLeft'); // inside "Hello"
     await page.keyboard.type(' there, how are you today?', { delay: 30 });
-    await page.waitForFunction(t => { const s = document.querySelector('[id="promptwright.promptwright.promptwright.tokens"]')?.textContent ?? ''; return /^\s*\d[\d,]* tokens\s*$/.test(s) && s.trim() !== t; }, first.trim(), { timeout: 20000 });
+    await page.waitForFunction(
+      t => {
+        const s = document.querySelector('[id="promptwright.promptwright.promptwright.tokens"]')?.textContent ?? '';
+        return /^\s*\d[\d,]* tokens\s*$/.test(s) && s.trim() !== t;
+      },
+      first.trim(),
+      { timeout: 20000 },
+    );
     await page.waitForTimeout(1500);
     assert.equal(counts() - before, 1, 'one count_tokens call for the whole burst');
     await page.screenshot({ path: path.join(ui.results, 'token-count.png') });

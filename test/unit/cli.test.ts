@@ -7,13 +7,16 @@ import { globToRegExp } from '../../src/core/cli/files';
 import { startFake, type Fake } from '../fake/server';
 
 async function cli(args: string[], cwd: string, env: Record<string, string> = {}) {
-  let out = '', err = '';
+  let out = '',
+    err = '';
   const prev = process.cwd();
   process.chdir(cwd);
   try {
     const code = await runCli(args, { stdout: { write: s => (out += s) }, stderr: { write: s => (err += s) }, env });
     return { code, out, err };
-  } finally { process.chdir(prev); }
+  } finally {
+    process.chdir(prev);
+  }
 }
 
 describe('promptwright check (CLI)', () => {
@@ -21,8 +24,14 @@ describe('promptwright check (CLI)', () => {
   before(() => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pw-cli-'));
     fs.mkdirSync(path.join(dir, 'p'));
-    fs.writeFileSync(path.join(dir, 'p', 'ok.prompt.json'), JSON.stringify({ model: 'model-opus-4-7', max_tokens: 5, messages: [{ role: 'user', content: 'x' }] }));
-    fs.writeFileSync(path.join(dir, 'p', 'bad.prompt.yaml'), 'model: model-opus-4-7\nmax_tokens: 5\nmessages:\n  - role: tool\n    content: x\n');
+    fs.writeFileSync(
+      path.join(dir, 'p', 'ok.prompt.json'),
+      JSON.stringify({ model: 'model-opus-4-7', max_tokens: 5, messages: [{ role: 'user', content: 'x' }] }),
+    );
+    fs.writeFileSync(
+      path.join(dir, 'p', 'bad.prompt.yaml'),
+      'model: model-opus-4-7\nmax_tokens: 5\nmessages:\n  - role: tool\n    content: x\n',
+    );
     fs.writeFileSync(path.join(dir, 'p', 'latin1.prompt.json'), Buffer.from([0x7b, 0x22, 0xe9, 0x22, 0x7d]));
   });
   it('exit 0 when no file has errors', async () => {
@@ -38,7 +47,17 @@ describe('promptwright check (CLI)', () => {
   it('--format json prints records with 1-based positions and a JSON pointer', async () => {
     const r = await cli(['check', '--format', 'json', 'p/bad.prompt.yaml'], dir);
     const recs = JSON.parse(r.out) as Record<string, unknown>[];
-    assert.deepEqual(recs[0], { file: 'p/bad.prompt.yaml', line: 4, column: 11, endLine: 4, endColumn: 15, severity: 'error', code: 'invalid-value', message: recs[0]!.message, path: '/messages/0/role' });
+    assert.deepEqual(recs[0], {
+      file: 'p/bad.prompt.yaml',
+      line: 4,
+      column: 11,
+      endLine: 4,
+      endColumn: 15,
+      severity: 'error',
+      code: 'invalid-value',
+      message: recs[0]!.message,
+      path: '/messages/0/role',
+    });
   });
   it('invalid UTF-8 gets a clear error', async () => {
     const r = await cli(['check', '--format=json', 'p/latin1.prompt.json'], dir);
@@ -56,14 +75,22 @@ describe('promptwright check (CLI)', () => {
     assert.equal(none.code, 1);
     assert.match(none.err, /no files match/);
   });
-  it('one bad file never costs the others: a 100,000-deep file and an unreadable one are reported, the rest checked', async () => {
-    const deep = `{"model":"model-opus-4-7","max_tokens":5,"messages":[{"role":"user","content":"x"}],"metadata":${'['.repeat(100_000)}`;
+  it('one bad file never costs the others: a 100,000-deep file and an unreadable one are reported', async () => {
+    const deep =
+      '{"model":"model-opus-4-7","max_tokens":5,"messages":[{"role":"user","content":"x"}],' +
+      `"metadata":${'['.repeat(100_000)}`;
     fs.writeFileSync(path.join(dir, 'p', 'deep.prompt.json'), deep);
     try {
-      const r = await cli(['check', '--format', 'json', 'p/deep.prompt.json', '/proc/self/mem', 'p/ok.prompt.json', 'p/bad.prompt.yaml'], dir);
+      const r = await cli(
+        ['check', '--format', 'json', 'p/deep.prompt.json', '/proc/self/mem', 'p/ok.prompt.json', 'p/bad.prompt.yaml'],
+        dir,
+      );
       const recs = JSON.parse(r.out) as { file: string; code: string; severity: string }[];
       const mem = recs.find(x => x.file.endsWith('proc/self/mem'))?.file;
-      assert.deepEqual([...new Set(recs.map(x => x.file))].sort(), [mem, 'p/bad.prompt.yaml', 'p/deep.prompt.json'].sort());
+      assert.deepEqual(
+        [...new Set(recs.map(x => x.file))].sort(),
+        [mem, 'p/bad.prompt.yaml', 'p/deep.prompt.json'].sort(),
+      );
       assert.ok(recs.some(x => x.file === 'p/deep.prompt.json' && x.code === 'json-syntax'));
       assert.ok(recs.some(x => x.file === 'p/deep.prompt.json' && x.code === 'nesting-depth'));
       assert.ok(recs.some(x => x.file === mem && x.code === 'internal-error'));
@@ -90,11 +117,23 @@ describe('promptwright count / run (CLI, against the fake service)', () => {
     fake = await startFake();
     env = { PROMPTWRIGHT_BASE_URL: fake.url, PROMPTWRIGHT_API_KEY: fake.apiKey, PROMPTWRIGHT_MAX_RETRIES: '0' };
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pw-cli-run-'));
-    fs.writeFileSync(path.join(dir, 'a.prompt.json'), JSON.stringify({ model: 'model-opus-4-7', max_tokens: 50, messages: [{ role: 'user', content: 'Hi there #thinking #tool' }] }));
-    fs.writeFileSync(path.join(dir, 'cut.prompt.yaml'), 'model: model-opus-4-7\nmax_tokens: 50\nmessages:\n  - role: user\n    content: "x #error #long=30"\n');
+    fs.writeFileSync(
+      path.join(dir, 'a.prompt.json'),
+      JSON.stringify({
+        model: 'model-opus-4-7',
+        max_tokens: 50,
+        messages: [{ role: 'user', content: 'Hi there #thinking #tool' }],
+      }),
+    );
+    fs.writeFileSync(
+      path.join(dir, 'cut.prompt.yaml'),
+      'model: model-opus-4-7\nmax_tokens: 50\nmessages:\n  - role: user\n    content: "x #error #long=30"\n',
+    );
     fs.writeFileSync(path.join(dir, 'bad.prompt.json'), '{"model": "model-opus-4-7"}');
   });
-  after(async () => { await fake.close(); });
+  after(async () => {
+    await fake.close();
+  });
   it('count prints the input token count', async () => {
     const r = await cli(['count', 'a.prompt.json'], dir, env);
     assert.equal(r.code, 0, r.err);
@@ -115,7 +154,10 @@ describe('promptwright count / run (CLI, against the fake service)', () => {
     assert.match(r.err, /the stream failed: overloaded_error: Overloaded/);
   });
   it('run: a file with errors is not sent, unless --force; a missing key names the environment variable', async () => {
-    fs.writeFileSync(path.join(dir, 'nomax.prompt.json'), JSON.stringify({ model: 'model-opus-4-7', messages: [{ role: 'user', content: 'hi' }] }));
+    fs.writeFileSync(
+      path.join(dir, 'nomax.prompt.json'),
+      JSON.stringify({ model: 'model-opus-4-7', messages: [{ role: 'user', content: 'hi' }] }),
+    );
     const n = fake.requests.length;
     const r = await cli(['run', 'nomax.prompt.json'], dir, env);
     assert.equal(r.code, 1);
@@ -134,7 +176,10 @@ describe('promptwright count / run (CLI, against the fake service)', () => {
     assert.equal((await cli(['run', 'a.prompt.json', '--nope'], dir, env)).code, 2);
   });
   it('count takes what count_tokens takes: a file without max_tokens is counted', async () => {
-    fs.writeFileSync(path.join(dir, 'count.prompt.yaml'), 'model: model-opus-4-7\nmessages:\n  - role: user\n    content: count me\n');
+    fs.writeFileSync(
+      path.join(dir, 'count.prompt.yaml'),
+      'model: model-opus-4-7\nmessages:\n  - role: user\n    content: count me\n',
+    );
     const r = await cli(['count', 'count.prompt.yaml'], dir, env);
     assert.equal(r.code, 0, r.err);
     assert.match(r.out, /^\d+\n$/);
@@ -154,17 +199,35 @@ describe('promptwright run: Ctrl-C (the built dist/cli.js)', () => {
     const { spawn } = await import('node:child_process');
     const fake = await startFake();
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pw-cli-int-'));
-    fs.writeFileSync(path.join(dir, 's.prompt.json'), JSON.stringify({ model: 'model-opus-4-7', max_tokens: 50, messages: [{ role: 'user', content: 'x #slow=40 #long=500' }] }));
+    fs.writeFileSync(
+      path.join(dir, 's.prompt.json'),
+      JSON.stringify({
+        model: 'model-opus-4-7',
+        max_tokens: 50,
+        messages: [{ role: 'user', content: 'x #slow=40 #long=500' }],
+      }),
+    );
     try {
-      const child = spawn(process.execPath, [path.resolve('dist/cli.js'), 'run', 's.prompt.json'], { cwd: dir, env: { ...process.env, PROMPTWRIGHT_BASE_URL: fake.url, PROMPTWRIGHT_API_KEY: fake.apiKey } });
-      let out = '', err = '';
-      child.stdout.on('data', d => { out += String(d); if (out.includes('w5 ') && !child.killed) child.kill('SIGINT'); });
-      child.stderr.on('data', d => { err += String(d); });
+      const child = spawn(process.execPath, [path.resolve('dist/cli.js'), 'run', 's.prompt.json'], {
+        cwd: dir,
+        env: { ...process.env, PROMPTWRIGHT_BASE_URL: fake.url, PROMPTWRIGHT_API_KEY: fake.apiKey },
+      });
+      let out = '',
+        err = '';
+      child.stdout.on('data', d => {
+        out += String(d);
+        if (out.includes('w5 ') && !child.killed) child.kill('SIGINT');
+      });
+      child.stderr.on('data', d => {
+        err += String(d);
+      });
       const code = await new Promise<number | null>(r => child.on('exit', c => r(c)));
       assert.equal(code, 130, err);
       assert.match(out, /w0 w1 w2/);
       assert.ok(!out.includes('w499'));
       assert.match(err, /cancelled; the partial reply is above/);
-    } finally { await fake.close(); }
+    } finally {
+      await fake.close();
+    }
   });
 });

@@ -1,6 +1,7 @@
 // Builds the final Message (doc1 §2.7) from stream events, as the SDKs do: text with citations, thinking
 // with its signature, tool input parsed from its JSON chunks, server tool blocks, usage overwritten (not
 // summed) by message_delta, stop_reason, stop_sequence, stop_details.
+import { asText } from '../text';
 import type { ContentBlock, Message, StreamEvent } from './types';
 
 export class MessageAccumulator {
@@ -9,7 +10,9 @@ export class MessageAccumulator {
   /** true once message_stop arrived */
   done = false;
 
-  get message(): Message | undefined { return this.msg; }
+  get message(): Message | undefined {
+    return this.msg;
+  }
 
   /** A deep copy of what has arrived so far (kept when a stream fails). */
   snapshot(): Message | undefined {
@@ -18,13 +21,19 @@ export class MessageAccumulator {
     // tool input still arriving: show what parses, keep the raw text
     for (const [i, raw] of this.json) {
       const b = copy.content[i];
-      if (b) { b.partial_json = raw; const parsed = tryParse(raw); if (parsed !== undefined) b.input = parsed; }
+      if (b) {
+        b.partial_json = raw;
+        const parsed = tryParse(raw);
+        if (parsed !== undefined) b.input = parsed;
+      }
     }
     return copy;
   }
 
   /** Partial tool input JSON of a block that is still streaming. */
-  partialJson(index: number): string | undefined { return this.json.get(index); }
+  partialJson(index: number): string | undefined {
+    return this.json.get(index);
+  }
 
   apply(ev: StreamEvent): void {
     switch (ev.type) {
@@ -35,18 +44,21 @@ export class MessageAccumulator {
         const m = this.need();
         const block: ContentBlock = structuredClone(ev.content_block);
         m.content[ev.index] = block;
-        if (block.type === 'tool_use' || block.type === 'server_tool_use' || block.type === 'mcp_tool_use') this.json.set(ev.index, '');
+        if (block.type === 'tool_use' || block.type === 'server_tool_use' || block.type === 'mcp_tool_use')
+          this.json.set(ev.index, '');
         return;
       }
       case 'content_block_delta': {
         const b = this.need().content[ev.index];
         if (!b) throw new Error(`content_block_delta for block ${ev.index} before its content_block_start`);
         const d = ev.delta;
-        if (d.type === 'text_delta') b.text = `${String(b.text ?? '')}${d.text}`;
-        else if (d.type === 'thinking_delta') b.thinking = `${String(b.thinking ?? '')}${d.thinking}`;
+        if (d.type === 'text_delta') b.text = `${asText(b.text)}${d.text}`;
+        else if (d.type === 'thinking_delta') b.thinking = `${asText(b.thinking)}${d.thinking}`;
         else if (d.type === 'signature_delta') b.signature = d.signature;
-        else if (d.type === 'input_json_delta') this.json.set(ev.index, (this.json.get(ev.index) ?? '') + d.partial_json);
-        else if (d.type === 'citations_delta') b.citations = [...((b.citations as unknown[] | undefined) ?? []), d.citation];
+        else if (d.type === 'input_json_delta')
+          this.json.set(ev.index, (this.json.get(ev.index) ?? '') + d.partial_json);
+        else if (d.type === 'citations_delta')
+          b.citations = [...((b.citations as unknown[] | undefined) ?? []), d.citation];
         return;
       }
       case 'content_block_stop': {
@@ -56,7 +68,8 @@ export class MessageAccumulator {
           this.json.delete(ev.index);
           if (raw.trim()) {
             const parsed = tryParse(raw);
-            if (parsed === undefined) throw new Error(`tool input of block ${ev.index} is not valid JSON: ${raw.slice(0, 200)}`);
+            if (parsed === undefined)
+              throw new Error(`tool input of block ${ev.index} is not valid JSON: ${raw.slice(0, 200)}`);
             b.input = parsed;
           }
         }
@@ -69,7 +82,8 @@ export class MessageAccumulator {
         if (ev.delta.stop_details !== undefined) m.stop_details = ev.delta.stop_details;
         if (ev.delta.container !== undefined) m.container = ev.delta.container;
         if (ev.usage) {
-          for (const [k, v] of Object.entries(ev.usage)) if (v !== undefined && v !== null) (m.usage as Record<string, unknown>)[k] = v;
+          for (const [k, v] of Object.entries(ev.usage))
+            if (v !== undefined && v !== null) (m.usage as Record<string, unknown>)[k] = v;
         }
         return;
       }
@@ -77,7 +91,7 @@ export class MessageAccumulator {
         this.done = true;
         return;
       default:
-        // ping, error (handled by the stream), and event types added later: nothing to accumulate
+      // ping, error (handled by the stream), and event types added later: nothing to accumulate
     }
   }
 
@@ -88,5 +102,9 @@ export class MessageAccumulator {
 }
 
 function tryParse(raw: string): unknown {
-  try { return JSON.parse(raw); } catch { return undefined; }
+  try {
+    return JSON.parse(raw);
+  } catch {
+    return undefined;
+  }
 }

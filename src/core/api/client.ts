@@ -20,7 +20,10 @@ export class ApiClient {
 
   /** POST /v1/messages/count_tokens with only the fields it takes. */
   async countTokens(body: Record<string, unknown>, c: CallOptions = {}): Promise<TokenCount & { requestId?: string }> {
-    const r = await this.http.json<TokenCount>({ method: 'POST', path: '/v1/messages/count_tokens', body: pickCountFields(body) }, c);
+    const r = await this.http.json<TokenCount>(
+      { method: 'POST', path: '/v1/messages/count_tokens', body: pickCountFields(body) },
+      c,
+    );
     return { ...r.data, ...(r.requestId ? { requestId: r.requestId } : {}) };
   }
 
@@ -31,13 +34,13 @@ export class ApiClient {
     return { ...r.data, ...(r.requestId ? { requestId: r.requestId } : {}) };
   }
 
-  /** POST /v1/messages with `stream: true`. Retries apply until the stream starts; then a failure keeps the partial message. */
+  /** POST /v1/messages with `stream: true`. Retries apply until the stream starts; then a failure keeps what came. */
   async streamMessage(body: Record<string, unknown>, c: CallOptions = {}): Promise<MessageStream> {
     const raw = await this.http.stream({ method: 'POST', path: '/v1/messages', body: { ...body, stream: true } }, c);
     return new MessageStream(raw, c.signal);
   }
 
-  /** GET /v1/sessions/{id}/resources, a page at a time, following next_page. Stops (and aborts) when the consumer stops. */
+  /** GET /v1/sessions/{id}/resources a page at a time, following next_page; stops (and aborts) with the consumer. */
   async *resourcePages(
     sessionId: string,
     opts: { limit?: number; signal?: AbortSignal; page?: string } = {},
@@ -56,9 +59,18 @@ export class ApiClient {
   }
 
   /** POST /v1/sessions/{id}/resources with type `file`. */
-  async attachFile(sessionId: string, fileId: string, mountPath?: string, c: CallOptions = {}): Promise<SessionResource> {
+  async attachFile(
+    sessionId: string,
+    fileId: string,
+    mountPath?: string,
+    c: CallOptions = {},
+  ): Promise<SessionResource> {
     if (!fileId.trim()) throw new RangeError('file_id is required');
-    const body = { type: 'file', file_id: fileId.trim(), ...(mountPath?.trim() ? { mount_path: mountPath.trim() } : {}) };
+    const body = {
+      type: 'file',
+      file_id: fileId.trim(),
+      ...(mountPath?.trim() ? { mount_path: mountPath.trim() } : {}),
+    };
     const path = `/v1/sessions/${encodeURIComponent(sessionId)}/resources`;
     return (await this.http.json<SessionResource>({ method: 'POST', path, body, betas: [SESSIONS_BETA] }, c)).data;
   }
@@ -72,7 +84,11 @@ export class ApiClient {
   }
 
   /** GET /v1/organizations/workspaces/{id}/rate_limits (Admin key), all pages. */
-  async workspaceRateLimits(workspaceId: string, q: { groupType?: string } = {}, c: CallOptions = {}): Promise<RateLimitEntry[]> {
+  async workspaceRateLimits(
+    workspaceId: string,
+    q: { groupType?: string } = {},
+    c: CallOptions = {},
+  ): Promise<RateLimitEntry[]> {
     const path = `/v1/organizations/workspaces/${encodeURIComponent(workspaceId)}/rate_limits`;
     return this.all<RateLimitEntry>(path, q.groupType ? { group_type: q.groupType } : {}, c);
   }

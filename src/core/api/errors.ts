@@ -2,9 +2,18 @@
 // HTTP status, the message, the `request-id` header and what the user can do about it.
 import type { Message } from './types';
 
-export type ErrorAction = 'set-api-key' | 'set-admin-key' | 'set-compliance-key' | 'set-base-url' | 'wait' | 'retry' | 'none';
+export type ErrorAction =
+  'set-api-key' | 'set-admin-key' | 'set-compliance-key' | 'set-base-url' | 'wait' | 'retry' | 'none';
 
-const OURS = new Set(['PromptwrightError', 'ApiError', 'ConnectionError', 'TimeoutError', 'AbortedError', 'ConfigError', 'StreamError']);
+const OURS = new Set([
+  'PromptwrightError',
+  'ApiError',
+  'ConnectionError',
+  'TimeoutError',
+  'AbortedError',
+  'ConfigError',
+  'StreamError',
+]);
 
 export class PromptwrightError extends Error {
   override name = 'PromptwrightError';
@@ -43,19 +52,33 @@ export class ApiError extends PromptwrightError {
 
   /** One line a person can act on: type, message, request-id and what to do. */
   describe(): string {
-    return `${this.type} (${this.status}): ${this.message}${this.requestId ? ` [request-id ${this.requestId}]` : ''}${hintFor(this) ? ` — ${hintFor(this)}` : ''}`;
+    const id = this.requestId ? ` [request-id ${this.requestId}]` : '';
+    const hint = hintFor(this);
+    return `${this.type} (${this.status}): ${this.message}${id}${hint ? ` — ${hint}` : ''}`;
   }
 }
 
 export function hintFor(e: ApiError): string {
   switch (e.status) {
-    case 401: return 'the API key is missing, unknown, deleted or disabled: run "Promptwright: Set API Key".';
-    case 403: return 'the key lacks the scope this needs, or this endpoint needs an Admin API key ("Promptwright: Set Admin API Key").';
-    case 404: return 'not found (check the id, the model or the base URL).';
-    case 409: return 'conflict: change the request before retrying.';
-    case 429: return e.retryAfter !== undefined ? `rate limited: retry after ${e.retryAfter} s.` : 'rate limited: wait and retry.';
-    case 529: return 'the service is overloaded: retry later.';
-    default: return e.status >= 500 ? 'a service error: retry later.' : '';
+    case 401:
+      return 'the API key is missing, unknown, deleted or disabled: run "Promptwright: Set API Key".';
+    case 403:
+      return (
+        'the key lacks the scope this needs, or this endpoint needs an Admin API key ' +
+        '("Promptwright: Set Admin API Key").'
+      );
+    case 404:
+      return 'not found (check the id, the model or the base URL).';
+    case 409:
+      return 'conflict: change the request before retrying.';
+    case 429:
+      return e.retryAfter !== undefined
+        ? `rate limited: retry after ${e.retryAfter} s.`
+        : 'rate limited: wait and retry.';
+    case 529:
+      return 'the service is overloaded: retry later.';
+    default:
+      return e.status >= 500 ? 'a service error: retry later.' : '';
   }
 }
 
@@ -63,28 +86,42 @@ export function hintFor(e: ApiError): string {
 export class ConnectionError extends PromptwrightError {
   static readonly kind = 'ConnectionError';
   override name = 'ConnectionError';
-  constructor(message: string, override readonly cause?: unknown) { super(message); this.action = 'retry'; }
+  constructor(
+    message: string,
+    override readonly cause?: unknown,
+  ) {
+    super(message);
+    this.action = 'retry';
+  }
 }
 
 /** Nothing arrived for too long (headers, or the next bytes of a stream). */
 export class TimeoutError extends PromptwrightError {
   static readonly kind = 'TimeoutError';
   override name = 'TimeoutError';
-  constructor(message: string) { super(message); this.action = 'retry'; }
+  constructor(message: string) {
+    super(message);
+    this.action = 'retry';
+  }
 }
 
 /** The caller cancelled. */
 export class AbortedError extends PromptwrightError {
   static readonly kind = 'AbortedError';
   override name = 'AbortedError';
-  constructor() { super('Cancelled.'); }
+  constructor() {
+    super('Cancelled.');
+  }
 }
 
 /** Settings are missing: no base URL, no key. */
 export class ConfigError extends PromptwrightError {
   static readonly kind = 'ConfigError';
   override name = 'ConfigError';
-  constructor(message: string, action: ErrorAction) { super(message); this.action = action; }
+  constructor(message: string, action: ErrorAction) {
+    super(message);
+    this.action = action;
+  }
 }
 
 /** A stream that ended early (an `error` event, a cut connection, an idle timeout). Keeps what arrived. */

@@ -71,7 +71,10 @@ export interface JsonResponse<T> {
 const KEY_HELP: Record<KeyKind, { message: string; action: 'set-api-key' | 'set-admin-key' | 'set-compliance-key' }> = {
   api: { message: 'No API key: run "Promptwright: Set API Key".', action: 'set-api-key' },
   admin: { message: 'No Admin API key: run "Promptwright: Set Admin API Key".', action: 'set-admin-key' },
-  compliance: { message: 'No Compliance Access Key: run "Promptwright: Set Compliance Key".', action: 'set-compliance-key' },
+  compliance: {
+    message: 'No Compliance Access Key: run "Promptwright: Set Compliance Key".',
+    action: 'set-compliance-key',
+  },
 };
 
 export class Http {
@@ -79,23 +82,30 @@ export class Http {
 
   /** A JSON request, retried by the spec's rules; a 2xx body that is not JSON is an `invalid_response`. */
   async json<T>(spec: RequestSpec, c: CallOptions = {}): Promise<JsonResponse<T>> {
-    return withRetry(async () => {
-      const raw = await this.send(spec, c);
-      let text: string;
-      try {
-        text = raw.body ? await new Response(raw.body).text() : '';
-      } catch (e) {
-        throw mapNetworkError(e, c.signal);
-      } finally {
-        raw.close();
-      }
-      try {
-        return { data: (text ? JSON.parse(text) : undefined) as T, status: raw.status, ...(raw.requestId ? { requestId: raw.requestId } : {}) };
-      } catch {
-        const message = `the service answered ${raw.status} with a body that is not JSON`;
-        throw new ApiError(raw.status, 'invalid_response', message, raw.requestId, raw.headers);
-      }
-    }, this.retryOptions(spec, c));
+    return withRetry(
+      async () => {
+        const raw = await this.send(spec, c);
+        let text: string;
+        try {
+          text = raw.body ? await new Response(raw.body).text() : '';
+        } catch (e) {
+          throw mapNetworkError(e, c.signal);
+        } finally {
+          raw.close();
+        }
+        try {
+          return {
+            data: (text ? JSON.parse(text) : undefined) as T,
+            status: raw.status,
+            ...(raw.requestId ? { requestId: raw.requestId } : {}),
+          };
+        } catch {
+          const message = `the service answered ${raw.status} with a body that is not JSON`;
+          throw new ApiError(raw.status, 'invalid_response', message, raw.requestId, raw.headers);
+        }
+      },
+      this.retryOptions(spec, c),
+    );
   }
 
   /** A streamed request: retried until the response starts, never after. */
@@ -122,7 +132,10 @@ export class Http {
   async send(spec: RequestSpec, c: CallOptions = {}): Promise<Raw> {
     const base = this.o.baseUrl.trim().replace(/\/+$/, '');
     if (!base) {
-      throw new ConfigError('No base URL: set "promptwright.baseUrl" (the service address, {base_url} in the spec).', 'set-base-url');
+      throw new ConfigError(
+        'No base URL: set "promptwright.baseUrl" (the service address, {base_url} in the spec).',
+        'set-base-url',
+      );
     }
     const kind = spec.key ?? 'api';
     const key = kind === 'admin' ? this.o.adminKey : kind === 'compliance' ? this.o.complianceKey : this.o.apiKey;
@@ -140,26 +153,43 @@ export class Http {
     const path = spec.path + queryString(spec.query);
     const t0 = Date.now();
     this.o.onLog?.(`→ ${spec.method} ${path}${spec.stream ? ' (stream)' : ''}`);
-    const timer = new Deadline(spec.stream ? (this.o.streamIdleTimeoutMs ?? 60_000) : (this.o.requestTimeoutMs ?? 600_000), c.signal);
+    const timer = new Deadline(
+      spec.stream ? (this.o.streamIdleTimeoutMs ?? 60_000) : (this.o.requestTimeoutMs ?? 600_000),
+      c.signal,
+    );
     let res: Response;
     try {
       const body = spec.body !== undefined ? JSON.stringify(spec.body) : undefined;
-      res = await fetch(`${base}${path}`, { method: spec.method, headers, signal: timer.signal, ...(body !== undefined ? { body } : {}) });
+      res = await fetch(`${base}${path}`, {
+        method: spec.method,
+        headers,
+        signal: timer.signal,
+        ...(body !== undefined ? { body } : {}),
+      });
     } catch (e) {
       timer.clear();
-      const err = timer.timedOut ? new TimeoutError('No answer in time (the response did not start).') : mapNetworkError(e, c.signal);
+      const err = timer.timedOut
+        ? new TimeoutError('No answer in time (the response did not start).')
+        : mapNetworkError(e, c.signal);
       this.o.onLog?.(`✗ ${spec.method} ${path} ${err.message} (${Date.now() - t0} ms)`);
       throw err;
     }
     const h: Record<string, string> = {};
-    res.headers.forEach((v, k) => { h[k.toLowerCase()] = v; });
+    res.headers.forEach((v, k) => {
+      h[k.toLowerCase()] = v;
+    });
     const requestId = h['request-id'];
     this.o.onRateLimit?.(rateLimitInfo(h));
-    this.o.onLog?.(`← ${res.status} ${spec.method} ${path} (${Date.now() - t0} ms)${requestId ? ` request-id=${requestId}` : ''}`);
+    this.o.onLog?.(
+      `← ${res.status} ${spec.method} ${path} (${Date.now() - t0} ms)${requestId ? ` request-id=${requestId}` : ''}`,
+    );
     if (res.status >= 200 && res.status < 300) {
       if (spec.stream) timer.restart();
       return {
-        status: res.status, headers: h, body: res.body, ...(requestId ? { requestId } : {}),
+        status: res.status,
+        headers: h,
+        body: res.body,
+        ...(requestId ? { requestId } : {}),
         touch: () => timer.restart(),
         close: () => timer.clear(),
       };
@@ -185,7 +215,10 @@ class Deadline {
   private handle: ReturnType<typeof setTimeout> | undefined;
   timedOut = false;
 
-  constructor(private readonly ms: number, private readonly caller?: AbortSignal) {
+  constructor(
+    private readonly ms: number,
+    private readonly caller?: AbortSignal,
+  ) {
     if (caller?.aborted) this.ctl.abort(caller.reason);
     caller?.addEventListener('abort', this.onAbort, { once: true });
     this.restart();
@@ -255,7 +288,12 @@ const STATUS_TYPES: Record<number, string> = {
   529: 'overloaded_error',
 };
 
-export function apiErrorFrom(status: number, text: string, h: Record<string, string>, requestId: string | undefined): ApiError {
+export function apiErrorFrom(
+  status: number,
+  text: string,
+  h: Record<string, string>,
+  requestId: string | undefined,
+): ApiError {
   let type = STATUS_TYPES[status] ?? `http_${status}`;
   let message = text.trim().slice(0, 500) || `HTTP ${status}`;
   try {
@@ -275,7 +313,8 @@ export function apiErrorFrom(status: number, text: string, h: Record<string, str
 /** Maps what fetch and a body read throw to our typed errors (the library's codes stay in `cause`). */
 export function mapNetworkError(e: unknown, signal?: AbortSignal): Error {
   if (signal?.aborted) return new AbortedError();
-  if (e instanceof AbortedError || e instanceof TimeoutError || e instanceof ConfigError || e instanceof ApiError) return e;
+  if (e instanceof AbortedError || e instanceof TimeoutError || e instanceof ConfigError || e instanceof ApiError)
+    return e;
   const err = e as { name?: string; code?: string; message?: string; cause?: { code?: string; message?: string } };
   if (err?.name === 'TimeoutError' || err?.cause instanceof TimeoutError) return new TimeoutError('No data in time.');
   if (err?.name === 'AbortError' || err?.code === 'UND_ERR_ABORTED') return new AbortedError();

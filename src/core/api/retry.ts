@@ -46,9 +46,18 @@ export function retryDelay(error: unknown, retry: number): number | undefined {
 
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
-    if (signal?.aborted) { reject(new AbortedError()); return; }
-    const t = setTimeout(() => { signal?.removeEventListener('abort', onAbort); resolve(); }, ms);
-    const onAbort = () => { clearTimeout(t); reject(new AbortedError()); };
+    if (signal?.aborted) {
+      reject(new AbortedError());
+      return;
+    }
+    const t = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(t);
+      reject(new AbortedError());
+    };
     signal?.addEventListener('abort', onAbort, { once: true });
   });
 }

@@ -77,15 +77,26 @@ export class SseDecoder {
 
   private line(line: string, out: SseEvent[]): void {
     if (line === '') {
-      if (this.data.length) out.push({ event: this.event || 'message', data: this.data.join('\n'), ...(this.id !== undefined ? { id: this.id } : {}) });
+      if (this.data.length)
+        out.push({
+          event: this.event || 'message',
+          data: this.data.join('\n'),
+          ...(this.id !== undefined ? { id: this.id } : {}),
+        });
       this.event = '';
       this.data = [];
       return;
     }
     const c0 = line.charCodeAt(0);
     if (c0 === 58) return; // a comment
-    if (c0 === 100 && line.startsWith('data: ')) { this.data.push(line.slice(6)); return; }
-    if (c0 === 101 && line.startsWith('event: ')) { this.event = line.slice(7); return; }
+    if (c0 === 100 && line.startsWith('data: ')) {
+      this.data.push(line.slice(6));
+      return;
+    }
+    if (c0 === 101 && line.startsWith('event: ')) {
+      this.event = line.slice(7);
+      return;
+    }
     const colon = line.indexOf(':');
     const field = colon < 0 ? line : line.slice(0, colon);
     let value = colon < 0 ? '' : line.slice(colon + 1);

@@ -12,12 +12,17 @@ export class MessageStream implements AsyncIterable<StreamEvent> {
   readonly requestId: string | undefined;
   private consumed = false;
 
-  constructor(private readonly raw: Raw, private readonly signal?: AbortSignal) {
+  constructor(
+    private readonly raw: Raw,
+    private readonly signal?: AbortSignal,
+  ) {
     this.requestId = raw.requestId;
   }
 
   /** What has arrived so far (a copy). */
-  get message(): Message | undefined { return this.acc.snapshot(); }
+  get message(): Message | undefined {
+    return this.acc.snapshot();
+  }
 
   /**
    * The events, in order. A hand-written iterator rather than an async generator: events that one
@@ -53,9 +58,16 @@ export class MessageStream implements AsyncIterable<StreamEvent> {
     const deliver = (): IteratorResult<StreamEvent> | undefined => {
       while (qi < queue.length) {
         const ev = queue[qi++]!;
-        if (ev.type === 'error') { close(); throw fail(ev.error.type, ev.error.message); }
+        if (ev.type === 'error') {
+          close();
+          throw fail(ev.error.type, ev.error.message);
+        }
         this.acc.apply(ev);
-        if (ev.type === 'message_stop') { state = 'finished'; queue.length = 0; qi = 0; }
+        if (ev.type === 'message_stop') {
+          state = 'finished';
+          queue.length = 0;
+          qi = 0;
+        }
         return { done: false, value: ev };
       }
       queue.length = 0;
@@ -66,8 +78,10 @@ export class MessageStream implements AsyncIterable<StreamEvent> {
       if (e instanceof StreamError) return e;
       const mapped = mapNetworkError(e, this.signal);
       if (mapped instanceof AbortedError) return fail('aborted', 'Cancelled.');
-      if (mapped instanceof TimeoutError) return fail('idle_timeout', 'The stream stopped sending data (idle timeout); the partial reply is kept.');
-      if (e instanceof Error && /JSON|before message_start|content_block/.test(e.message)) return fail('invalid_stream', e.message);
+      if (mapped instanceof TimeoutError)
+        return fail('idle_timeout', 'The stream stopped sending data (idle timeout); the partial reply is kept.');
+      if (e instanceof Error && /JSON|before message_start|content_block/.test(e.message))
+        return fail('invalid_stream', e.message);
       return fail('connection_error', `The connection closed before the reply finished (${mapped.message}).`);
     };
     const next = async (): Promise<IteratorResult<StreamEvent>> => {
@@ -76,9 +90,15 @@ export class MessageStream implements AsyncIterable<StreamEvent> {
           if (state === 'finished') return { done: true, value: undefined };
           const ready = deliver();
           if (ready) return ready;
-          if (state === 'ended') { close(); throw fail('connection_error', 'The connection closed before message_stop; the partial reply is kept.'); }
+          if (state === 'ended') {
+            close();
+            throw fail('connection_error', 'The connection closed before message_stop; the partial reply is kept.');
+          }
           const r = await body.next();
-          if (r.done) { state = 'ended'; take(decoder.end()); } else take(decoder.push(r.value));
+          if (r.done) {
+            state = 'ended';
+            take(decoder.end());
+          } else take(decoder.push(r.value));
         }
       } catch (e) {
         close();
@@ -90,17 +110,29 @@ export class MessageStream implements AsyncIterable<StreamEvent> {
       next: () => {
         // events already decoded are handed out without entering the async path
         if (state === 'open' && qi < queue.length) {
-          try { const ready = deliver(); if (ready) return Promise.resolve(ready); } catch (e) { state = 'finished'; return Promise.reject(mapFailure(e)); }
+          try {
+            const ready = deliver();
+            if (ready) return Promise.resolve(ready);
+          } catch (e) {
+            state = 'finished';
+            return Promise.reject(mapFailure(e));
+          }
         }
         return next();
       },
-      return: async () => { close(); state = 'finished'; return { done: true, value: undefined }; },
+      return: () => {
+        close();
+        state = 'finished';
+        return Promise.resolve({ done: true, value: undefined });
+      },
     };
   }
 
   /** Reads the whole stream and returns the final message. */
   async finalMessage(): Promise<Message> {
-    for await (const _ of this) { /* accumulate */ }
+    for await (const _ of this) {
+      /* accumulate */
+    }
     return this.acc.snapshot()!;
   }
 }
@@ -117,17 +149,30 @@ function parseEvent(name: string, data: string): StreamEvent | undefined {
     if (Number.isInteger(index)) {
       const lit = data.slice(mid + TEXT_DELTA_MID.length, -2);
       // a string literal without escapes is its own text; otherwise JSON decodes the escapes
-      if (lit.length >= 2 && lit.charCodeAt(0) === 34 && lit.charCodeAt(lit.length - 1) === 34 && lit.indexOf('\\') < 0 && lit.indexOf('"', 1) === lit.length - 1) {
+      if (
+        lit.length >= 2 &&
+        lit.charCodeAt(0) === 34 &&
+        lit.charCodeAt(lit.length - 1) === 34 &&
+        lit.indexOf('\\') < 0 &&
+        lit.indexOf('"', 1) === lit.length - 1
+      ) {
         return { type: 'content_block_delta', index, delta: { type: 'text_delta', text: lit.slice(1, -1) } };
       }
       try {
         const text = JSON.parse(lit) as unknown;
-        if (typeof text === 'string') return { type: 'content_block_delta', index, delta: { type: 'text_delta', text } };
-      } catch { /* not that shape after all: parse it whole */ }
+        if (typeof text === 'string')
+          return { type: 'content_block_delta', index, delta: { type: 'text_delta', text } };
+      } catch {
+        /* not that shape after all: parse it whole */
+      }
     }
   }
   let j: unknown;
-  try { j = JSON.parse(data); } catch { throw new Error(`event ${name} carries data that is not JSON`); }
+  try {
+    j = JSON.parse(data);
+  } catch {
+    throw new Error(`event ${name} carries data that is not JSON`);
+  }
   if (!j || typeof j !== 'object' || typeof (j as { type?: unknown }).type !== 'string') return undefined;
   return j as StreamEvent;
 }

@@ -9,7 +9,7 @@ export interface Usage {
   cache_creation?: { ephemeral_1h_input_tokens?: number; ephemeral_5m_input_tokens?: number } | null;
   inference_geo?: string | null;
   server_tool_use?: { web_fetch_requests?: number; web_search_requests?: number } | null;
-  service_tier?: 'standard' | 'priority' | 'batch' | string | null;
+  service_tier?: 'standard' | 'priority' | 'batch' | (string & {}) | null;
 }
 
 export type ContentBlock = { type: string; [k: string]: unknown };
@@ -32,7 +32,16 @@ export type StreamEvent =
   | { type: 'content_block_start'; index: number; content_block: ContentBlock }
   | { type: 'content_block_delta'; index: number; delta: Delta }
   | { type: 'content_block_stop'; index: number }
-  | { type: 'message_delta'; delta: { stop_reason?: string | null; stop_sequence?: string | null; stop_details?: Message['stop_details']; container?: Message['container'] }; usage?: Usage }
+  | {
+      type: 'message_delta';
+      delta: {
+        stop_reason?: string | null;
+        stop_sequence?: string | null;
+        stop_details?: Message['stop_details'];
+        container?: Message['container'];
+      };
+      usage?: Usage;
+    }
   | { type: 'message_stop' }
   | { type: 'ping' }
   | { type: 'error'; error: { type: string; message: string } };
@@ -44,22 +53,31 @@ export type Delta =
   | { type: 'signature_delta'; signature: string }
   | { type: 'citations_delta'; citation: Record<string, unknown> };
 
-export interface TokenCount { input_tokens: number }
+export interface TokenCount {
+  input_tokens: number;
+}
 
 export interface SessionResource {
   id?: string;
-  type: 'github_repository' | 'file' | 'memory_store' | string;
+  type: 'github_repository' | 'file' | 'memory_store' | (string & {});
   created_at?: string;
   updated_at?: string;
   [k: string]: unknown;
 }
 
-export interface Page<T> { data: T[]; next_page: string | null }
+export interface Page<T> {
+  data: T[];
+  next_page: string | null;
+}
 
-export interface Limiter { type: string; value: number; org_limit?: number | null }
+export interface Limiter {
+  type: string;
+  value: number;
+  org_limit?: number | null;
+}
 export interface RateLimitEntry {
   type: 'rate_limit' | 'workspace_rate_limit';
-  group_type: 'model_group' | 'batch' | 'token_count' | 'files' | 'skills' | 'web_search' | string;
+  group_type: 'model_group' | 'batch' | 'token_count' | 'files' | 'skills' | 'web_search' | (string & {});
   models: string[] | null;
   limits: Limiter[];
 }

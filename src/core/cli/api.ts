@@ -16,7 +16,10 @@ export function clientFromEnv(env: Record<string, string | undefined>): ApiClien
     ...(env.PROMPTWRIGHT_ADMIN_API_KEY ? { adminKey: env.PROMPTWRIGHT_ADMIN_API_KEY } : {}),
     apiVersion: env.PROMPTWRIGHT_API_VERSION || '2023-06-01',
     betas: betasFromEnv(env),
-    maxRetries: env.PROMPTWRIGHT_MAX_RETRIES !== undefined && env.PROMPTWRIGHT_MAX_RETRIES !== '' ? Number(env.PROMPTWRIGHT_MAX_RETRIES) : 2,
+    maxRetries:
+      env.PROMPTWRIGHT_MAX_RETRIES !== undefined && env.PROMPTWRIGHT_MAX_RETRIES !== ''
+        ? Number(env.PROMPTWRIGHT_MAX_RETRIES)
+        : 2,
     ...(env.PROMPTWRIGHT_DEBUG ? { onLog: (l: string) => process.stderr.write(`[promptwright] ${l}\n`) } : {}),
   });
 }
@@ -50,10 +53,12 @@ function loadRequest(file: string, io: CliIo, endpoint: Endpoint, force = false)
 
 /** A missing setting, said in the terms of a terminal (the editor's messages name its commands). */
 function describeForCli(e: unknown): string {
-  if (e instanceof ConfigError && e.action === 'set-api-key') return 'no API key: set the environment variable PROMPTWRIGHT_API_KEY.';
-  if (e instanceof ConfigError && e.action === 'set-admin-key') return 'no Admin key: set the environment variable PROMPTWRIGHT_ADMIN_KEY.';
+  if (e instanceof ConfigError && e.action === 'set-api-key')
+    return 'no API key: set the environment variable PROMPTWRIGHT_API_KEY.';
+  if (e instanceof ConfigError && e.action === 'set-admin-key')
+    return 'no Admin key: set the environment variable PROMPTWRIGHT_ADMIN_KEY.';
   if (e instanceof ConfigError && e.action === 'set-base-url') {
-    return 'no service address: set the environment variable PROMPTWRIGHT_BASE_URL (the spec\'s {base_url}).';
+    return "no service address: set the environment variable PROMPTWRIGHT_BASE_URL (the spec's {base_url}).";
   }
   return describeError(e);
 }
@@ -82,7 +87,9 @@ export async function runRun(args: string[], io: CliIo): Promise<number> {
   const unknown = rest.find(a => a.startsWith('-'));
   const file = rest[0];
   if (!file || unknown || rest.length > 1) {
-    io.stderr.write(`${unknown ? `promptwright run: unknown option ${unknown}\n` : ''}usage: promptwright run FILE [--force]\n`);
+    io.stderr.write(
+      `${unknown ? `promptwright run: unknown option ${unknown}\n` : ''}usage: promptwright run FILE [--force]\n`,
+    );
     return 2;
   }
   const body = loadRequest(file, io, 'messages', force);
@@ -116,7 +123,11 @@ export async function runRun(args: string[], io: CliIo): Promise<number> {
   } catch (e) {
     if (e instanceof StreamError) {
       out('\n');
-      io.stderr.write(e.type === 'aborted' ? 'promptwright run: cancelled; the partial reply is above.\n' : `promptwright run: the stream failed: ${e.describe()}; the partial reply is above.\n`);
+      io.stderr.write(
+        e.type === 'aborted'
+          ? 'promptwright run: cancelled; the partial reply is above.\n'
+          : `promptwright run: the stream failed: ${e.describe()}; the partial reply is above.\n`,
+      );
       summary(e.partial, io, e.requestId);
       return e.type === 'aborted' ? 130 : 1;
     }
@@ -128,5 +139,12 @@ export async function runRun(args: string[], io: CliIo): Promise<number> {
 function summary(m: Message | undefined, io: CliIo, requestId: string | undefined): void {
   if (!m) return;
   const u = m.usage;
-  io.stderr.write(`stop_reason: ${m.stop_reason ?? 'none'}${m.stop_sequence ? ` (${m.stop_sequence})` : ''} · input ${u.input_tokens ?? '?'} · output ${u.output_tokens ?? '?'} tokens${u.cache_read_input_tokens ? ` · cache read ${u.cache_read_input_tokens}` : ''}${requestId ? ` · request-id ${requestId}` : ''}\n`);
+  const parts = [
+    `stop_reason: ${m.stop_reason ?? 'none'}${m.stop_sequence ? ` (${m.stop_sequence})` : ''}`,
+    `input ${u.input_tokens ?? '?'}`,
+    `output ${u.output_tokens ?? '?'} tokens`,
+    ...(u.cache_read_input_tokens ? [`cache read ${u.cache_read_input_tokens}`] : []),
+    ...(requestId ? [`request-id ${requestId}`] : []),
+  ];
+  io.stderr.write(`${parts.join(' · ')}\n`);
 }

@@ -8,13 +8,23 @@ export function globToRegExp(glob: string): RegExp {
     const c = glob[i]!;
     if (c === '*' && glob[i + 1] === '*') {
       i++;
-      if (glob[i + 1] === '/') { i++; re += '(?:.*/)?'; } else re += '.*';
+      if (glob[i + 1] === '/') {
+        i++;
+        re += '(?:.*/)?';
+      } else re += '.*';
     } else if (c === '*') re += '[^/]*';
     else if (c === '?') re += '[^/]';
     else if (c === '{') {
       const end = glob.indexOf('}', i);
-      if (end < 0) { re += '\\{'; continue; }
-      re += `(?:${glob.slice(i + 1, end).split(',').map(s => s.replace(/[.+^$()|[\]\\]/g, '\\$&').replace(/\*/g, '[^/]*')).join('|')})`;
+      if (end < 0) {
+        re += '\\{';
+        continue;
+      }
+      re += `(?:${glob
+        .slice(i + 1, end)
+        .split(',')
+        .map(s => s.replace(/[.+^$()|[\]\\]/g, '\\$&').replace(/\*/g, '[^/]*'))
+        .join('|')})`;
       i = end;
     } else re += c.replace(/[.+^$()|[\]\\]/g, '\\$&');
   }
@@ -44,7 +54,10 @@ export function expandFiles(args: readonly string[], cwd: string): { files: stri
     const re = globToRegExp(norm.split('/').slice(fixed).join('/'));
     let n = 0;
     for (const f of walk(baseDir)) {
-      if (re.test(path.relative(baseDir, f).split(path.sep).join('/'))) { files.add(f); n++; }
+      if (re.test(path.relative(baseDir, f).split(path.sep).join('/'))) {
+        files.add(f);
+        n++;
+      }
     }
     if (!n) unmatched.push(arg);
   }
@@ -53,7 +66,11 @@ export function expandFiles(args: readonly string[], cwd: string): { files: stri
 
 function* walk(dir: string): Generator<string> {
   let entries: fs.Dirent[];
-  try { entries = fs.readdirSync(dir, { withFileTypes: true }); } catch { return; }
+  try {
+    entries = fs.readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return;
+  }
   for (const e of entries) {
     if (e.name === 'node_modules' || e.name === '.git') continue;
     const p = path.join(dir, e.name);
@@ -73,7 +90,11 @@ export function decodeUtf8(bytes: Uint8Array): { text: string } | { invalidAt: n
       const b = bytes[i]!;
       const n = b < 0x80 ? 1 : (b & 0xe0) === 0xc0 ? 2 : (b & 0xf0) === 0xe0 ? 3 : (b & 0xf8) === 0xf0 ? 4 : 0;
       if (!n) return { invalidAt: i };
-      try { new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(i, i + n)); } catch { return { invalidAt: i }; }
+      try {
+        new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(i, i + n));
+      } catch {
+        return { invalidAt: i };
+      }
       i += n;
     }
     return { invalidAt: i };

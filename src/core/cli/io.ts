@@ -11,7 +11,11 @@ export interface CliIo {
 
 /** PROMPTWRIGHT_BETAS: comma-separated vendor-beta values. */
 export function betasFromEnv(env: CliIo['env']): string[] {
-  return (env.PROMPTWRIGHT_BETAS ?? '').split(',').map(s => s.trim()).filter(Boolean);
+  return (env.PROMPTWRIGHT_BETAS ?? '')
+    .split(',')
+    .map(s => s.trim())
+    .filter(Boolean);
 }
 
-export const plural = (n: number, one: string, many = `${one}s`) => `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
+export const plural = (n: number, one: string, many = `${one}s`) =>
+  `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;

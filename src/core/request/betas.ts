@@ -61,7 +61,10 @@ export const BETA_TOOL_TYPES: Readonly<Record<string, BetaFeature>> = {
 };
 
 /** An image or document `source` of type `file` (an uploaded file by id). */
-export const FILE_SOURCE: BetaFeature = { what: 'A `file` source (an uploaded file by id)', betas: ['files-api-2025-04-14'] };
+export const FILE_SOURCE: BetaFeature = {
+  what: 'A `file` source (an uploaded file by id)',
+  betas: ['files-api-2025-04-14'],
+};
 
 /** `role: "system"` inside `messages` (the spec knows only user and assistant turns). */
 export const SYSTEM_ROLE: BetaFeature = {
@@ -78,7 +81,10 @@ export const BETA_NESTED: Readonly<Record<string, Readonly<Record<string, BetaFe
 };
 
 /** `container` as an object (with `skills`) rather than the id the spec describes. */
-export const CONTAINER_OBJECT: BetaFeature = { what: '`container` as an object (skills)', betas: ['skills-2025-10-02'] };
+export const CONTAINER_OBJECT: BetaFeature = {
+  what: '`container` as an object (skills)',
+  betas: ['skills-2025-10-02'],
+};
 
 /** The `speed` value `fast` (doc1 §2.1 says so itself). */
 export const FAST_MODE: BetaFeature = { what: '`speed: fast` (fast mode)', betas: ['fast-mode-2026-02-01'] };
@@ -89,11 +95,15 @@ export function enabled(feature: BetaFeature, configured: readonly string[]): bo
 
 export function betaMessage(feature: BetaFeature): string {
   if (!feature.betas.length) {
-    return `${feature.what} is not in the spec; the public SDKs know it, so the service may accept it. Promptwright ` +
-      'does not check its contents.';
+    return (
+      `${feature.what} is not in the spec; the public SDKs know it, so the service may accept it. Promptwright ` +
+      'does not check its contents.'
+    );
   }
   const [first, ...others] = feature.betas;
   const alt = others.length ? ` (or ${others.map(b => `\`${b}\``).join(', ')})` : '';
-  return `${feature.what} needs the beta \`${first}\`${alt}; add it to promptwright.betas (PROMPTWRIGHT_BETAS in the CLI) ` +
-    'if your code sends it. The spec does not describe this feature, so Promptwright does not check its contents.';
+  return (
+    `${feature.what} needs the beta \`${first}\`${alt}; add it to promptwright.betas (PROMPTWRIGHT_BETAS in the CLI) ` +
+    'if your code sends it. The spec does not describe this feature, so Promptwright does not check its contents.'
+  );
 }

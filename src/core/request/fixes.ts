@@ -5,7 +5,11 @@ import * as YAML from 'yaml';
 import type { Parsed } from './parse';
 import type { FixData, Format, Path } from './types';
 
-export interface TextEdit { start: number; end: number; newText: string }
+export interface TextEdit {
+  start: number;
+  end: number;
+  newText: string;
+}
 
 /** A fix that is a change of the file (all but `add-beta`, which changes a setting). */
 export type EditFix = Exclude<FixData, { kind: 'add-beta' }>;
@@ -16,7 +20,12 @@ export function fixEdits(text: string, format: Format, parsed: Parsed, fix: Edit
 }
 
 /** Replaces the key's text only: the value, comments and layout stay. */
-function renameKey(text: string, format: Format, parsed: Parsed, fix: Extract<FixData, { kind: 'rename-property' }>): TextEdit[] {
+function renameKey(
+  text: string,
+  format: Format,
+  parsed: Parsed,
+  fix: Extract<FixData, { kind: 'rename-property' }>,
+): TextEdit[] {
   const span = parsed.locate(fix.path, true);
   if (!span) return [];
   const plain = /^[A-Za-z_][A-Za-z0-9_-]*$/.test(fix.key);
@@ -29,7 +38,9 @@ export function detectIndent(text: string): { insertSpaces: boolean; tabSize: nu
   const m = /\n([ \t]+)\S/.exec(text);
   if (!m) return { insertSpaces: true, tabSize: 2 };
   const ws = m[1]!;
-  return ws.startsWith('\t') ? { insertSpaces: false, tabSize: 1 } : { insertSpaces: true, tabSize: Math.min(ws.length, 8) };
+  return ws.startsWith('\t')
+    ? { insertSpaces: false, tabSize: 1 }
+    : { insertSpaces: true, tabSize: Math.min(ws.length, 8) };
 }
 
 function jsonEdits(text: string, fix: Exclude<EditFix, { kind: 'rename-property' }>): TextEdit[] {
@@ -37,7 +48,9 @@ function jsonEdits(text: string, fix: Exclude<EditFix, { kind: 'rename-property'
   const formattingOptions = { ...detectIndent(text), eol };
   const path = fix.kind === 'insert-property' ? [...fix.path, fix.key] : fix.path;
   const value = fix.kind === 'remove-property' ? undefined : fix.value;
-  return jsonc.modify(text, path, value, { formattingOptions }).map(e => ({ start: e.offset, end: e.offset + e.length, newText: e.content }));
+  return jsonc
+    .modify(text, path, value, { formattingOptions })
+    .map(e => ({ start: e.offset, end: e.offset + e.length, newText: e.content }));
 }
 
 function lineStart(text: string, i: number): number {
@@ -78,9 +91,13 @@ function yamlEdits(text: string, parsed: Parsed, fix: Exclude<EditFix, { kind: '
   const keyStart = firstKey.range![0];
   const col = keyStart - lineStart(text, keyStart);
   const indent = ' '.repeat(col);
-  const lastEnd = (YAML.isNode(lastPair.value) ? lastPair.value.range![1] : (lastPair.key as YAML.Node).range![1]);
+  const lastEnd = YAML.isNode(lastPair.value) ? lastPair.value.range![1] : (lastPair.key as YAML.Node).range![1];
   const at = lineEndIncl(text, Math.max(lastEnd - 1, 0));
-  const body = YAML.stringify({ [fix.key]: fix.value }, { lineWidth: 0 }).trimEnd().split('\n').map(l => indent + l).join('\n');
+  const body = YAML.stringify({ [fix.key]: fix.value }, { lineWidth: 0 })
+    .trimEnd()
+    .split('\n')
+    .map(l => indent + l)
+    .join('\n');
   const needNl = at === text.length && !text.endsWith('\n');
   return [{ start: at, end: at, newText: `${needNl ? '\n' : ''}${body}\n` }];
 }
@@ -103,6 +120,7 @@ function wholeDocument(text: string, fix: Exclude<EditFix, { kind: 'rename-prope
 /** Applies edits (non-overlapping) to text; used by tests and the CLI. */
 export function applyEdits(text: string, edits: readonly TextEdit[]): string {
   let out = text;
-  for (const e of [...edits].sort((a, b) => b.start - a.start)) out = out.slice(0, e.start) + e.newText + out.slice(e.end);
+  for (const e of [...edits].sort((a, b) => b.start - a.start))
+    out = out.slice(0, e.start) + e.newText + out.slice(e.end);
   return out;
 }

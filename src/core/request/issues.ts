@@ -77,7 +77,12 @@ interface Context {
 }
 
 /** Converts the issues of one safeParse of `schema` into problems; `root` is the value that was parsed. */
-export function issuesToProblems(issues: readonly Issue[], root: unknown, ctx: RuleContext, schema: Schema): PathProblem[] {
+export function issuesToProblems(
+  issues: readonly Issue[],
+  root: unknown,
+  ctx: RuleContext,
+  schema: Schema,
+): PathProblem[] {
   const c: Context = { root, schema, ctx, out: [] };
   for (const iss of issues) convert(iss, iss.path as Path, c);
   return c.out;
@@ -101,12 +106,18 @@ function convert(iss: Issue, path: Path, c: Context): void {
         return;
       }
       if (input === null && typeof key === 'string') {
-        push('missing-field', `${cap(fieldName(path))} is required: it must be ${expectedText(iss.expected)}, not null.`);
+        push(
+          'missing-field',
+          `${cap(fieldName(path))} is required: it must be ${expectedText(iss.expected)}, not null.`,
+        );
         return;
       }
       if (typeof input === 'number' && !Number.isFinite(input)) {
-        push('out-of-range', `${cap(fieldName(path))} must be ${numberRange(schemaAt(c.schema, c.root, path))}; ` +
-          `this one is ${describe(input)}.`);
+        push(
+          'out-of-range',
+          `${cap(fieldName(path))} must be ${numberRange(schemaAt(c.schema, c.root, path))}; ` +
+            `this one is ${describe(input)}.`,
+        );
         return;
       }
       // a `type`-picked union given something that is not an object: byType's own message
@@ -126,8 +137,18 @@ function convert(iss: Issue, path: Path, c: Context): void {
         const key = path[path.length - 1] as string;
         const value = iss.values[0];
         const fixed = iss.values.length === 1 ? ` (always ${JSON.stringify(value)} here)` : '';
-        const fix: FixData = { kind: 'insert-property', title: `Add "${key}": ${JSON.stringify(value)}`, path: path.slice(0, -1), key, value };
-        push('missing-field', `Missing required field "${key}"${fixed}.`, { path: path.slice(0, -1), anchor: 'container', fixes: [fix] });
+        const fix: FixData = {
+          kind: 'insert-property',
+          title: `Add "${key}": ${JSON.stringify(value)}`,
+          path: path.slice(0, -1),
+          key,
+          value,
+        };
+        push('missing-field', `Missing required field "${key}"${fixed}.`, {
+          path: path.slice(0, -1),
+          anchor: 'container',
+          fixes: [fix],
+        });
         return;
       }
       // a schema that words its own message (e.g. role)
@@ -161,7 +182,9 @@ function convert(iss: Issue, path: Path, c: Context): void {
         for (const e of best) convert(e, [...path, ...(e.path as Path)], c);
         return;
       }
-      const kinds = iss.errors.map(b => (b[0]?.code === 'invalid_type' ? expectedText(b[0].expected) : 'another shape'));
+      const kinds = iss.errors.map(b =>
+        b[0]?.code === 'invalid_type' ? expectedText(b[0].expected) : 'another shape',
+      );
       push('wrong-type', `${cap(fieldName(path))} must be ${kinds.join(' or ')}, not ${describe(input)}.`);
       return;
     }
@@ -174,7 +197,14 @@ function convert(iss: Issue, path: Path, c: Context): void {
 function absentKey(path: Path, input: unknown, c: Context): boolean {
   const key = path[path.length - 1];
   const parent = getAt(c.root, path.slice(0, -1));
-  return input === undefined && typeof key === 'string' && parent !== null && typeof parent === 'object' && !Array.isArray(parent) && !(key in parent);
+  return (
+    input === undefined &&
+    typeof key === 'string' &&
+    parent !== null &&
+    typeof parent === 'object' &&
+    !Array.isArray(parent) &&
+    !(key in parent)
+  );
 }
 
 function sizeProblem(
@@ -184,15 +214,20 @@ function sizeProblem(
   push: (code: RuleId, message: string) => void,
 ): void {
   const small = iss.code === 'too_small';
-  const bound = Number(small ? (iss as { minimum: number | bigint }).minimum : (iss as { maximum: number | bigint }).maximum);
+  const bound = Number(
+    small ? (iss as { minimum: number | bigint }).minimum : (iss as { maximum: number | bigint }).maximum,
+  );
   const isMessages = path.length === 1 && path[0] === 'messages' && Array.isArray(input);
   if (isMessages && small) {
     push('empty-messages', 'The service requires at least one message: add a user turn to "messages".');
     return;
   }
   if (isMessages) {
-    push('too-many-messages', `At most ${bound.toLocaleString('en-US')} messages per request (this one has ` +
-      `${(input as unknown[]).length.toLocaleString('en-US')}).`);
+    push(
+      'too-many-messages',
+      `At most ${bound.toLocaleString('en-US')} messages per request (this one has ` +
+        `${(input as unknown[]).length.toLocaleString('en-US')}).`,
+    );
     return;
   }
   const most = small ? 'least' : 'most';
@@ -210,7 +245,13 @@ function sizeProblem(
 function unknownField(path: Path, key: string, c: Context): void {
   const at = [...path, key];
   const known = knownKeys(schemaAt(c.schema, c.root, path));
-  const near = known ? closest(key, known.filter(k => !(k in (getAt(c.root, path) as object))), 2) : undefined;
+  const near = known
+    ? closest(
+        key,
+        known.filter(k => !(k in (getAt(c.root, path) as object))),
+        2,
+      )
+    : undefined;
   const fixes: FixData[] = [];
   if (near) fixes.push({ kind: 'rename-property', title: `Rename to "${near}"`, path: at, key: near });
   fixes.push({ kind: 'remove-property', title: `Remove "${key}"`, path: at });
@@ -228,7 +269,11 @@ function unknownField(path: Path, key: string, c: Context): void {
  */
 function unknownType(message: string, path: Path, input: unknown, c: Context): void {
   const onType = path[path.length - 1] === 'type';
-  const type = onType ? input : input !== null && typeof input === 'object' ? (input as { type?: unknown }).type : undefined;
+  const type = onType
+    ? input
+    : input !== null && typeof input === 'object'
+      ? (input as { type?: unknown }).type
+      : undefined;
   const at = typeof type === 'string' && !onType ? [...path, 'type'] : path;
   c.out.push({ path: at, anchor: 'value', severity: 'error', code: 'unknown-type', message });
 }
@@ -254,9 +299,19 @@ export function schemaAt(root: Schema, value: unknown, path: Path): Schema | und
   for (const seg of path) {
     if (!s) return undefined;
     const d = defOf(s);
-    const next = d.type === 'object' ? d.shape?.[seg] : d.type === 'array' ? d.element : d.type === 'record' ? d.valueType : undefined;
+    const next =
+      d.type === 'object'
+        ? d.shape?.[seg]
+        : d.type === 'array'
+          ? d.element
+          : d.type === 'record'
+            ? d.valueType
+            : undefined;
     if (!next) return undefined;
-    [s, v] = unwrap(next, v !== null && typeof v === 'object' ? (v as Record<string | number, unknown>)[seg] : undefined);
+    [s, v] = unwrap(
+      next,
+      v !== null && typeof v === 'object' ? (v as Record<string | number, unknown>)[seg] : undefined,
+    );
   }
   return s;
 }
@@ -266,7 +321,8 @@ function unwrap(schema: Schema, value: unknown): [Schema | undefined, unknown] {
   let v = value;
   for (let guard = 0; s && guard < 32; guard++) {
     const d = defOf(s);
-    if (d.type === 'optional' || d.type === 'nullable' || d.type === 'default' || d.type === 'readonly') s = d.innerType;
+    if (d.type === 'optional' || d.type === 'nullable' || d.type === 'default' || d.type === 'readonly')
+      s = d.innerType;
     else if (d.type === 'pipe') {
       const pre = d.in ? defOf(d.in) : undefined;
       if (pre?.type === 'transform' && pre.transform) v = pre.transform(v, { value: v, issues: [] });
@@ -287,7 +343,7 @@ function pickOption(options: Schema[], v: unknown): Schema | undefined {
     if (!u) continue;
     const d = defOf(u);
     if (d.type === kind && kind === 'object' && typeof type === 'string') {
-      const t = d.shape?.type ? defOf(d.shape.type) as Def & { values?: unknown[] } : undefined;
+      const t = d.shape?.type ? (defOf(d.shape.type) as Def & { values?: unknown[] }) : undefined;
       if (t?.values?.includes(type)) return u;
     }
     if (d.type === kind) byKind ??= u;

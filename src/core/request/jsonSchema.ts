@@ -10,10 +10,33 @@ import * as z from 'zod/mini';
 import { ContentBlock, RequestBody } from './schema';
 
 type JS = Record<string, unknown>;
-const DROP = new Set(['type', 'required', 'additionalProperties', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'minItems', 'maxItems', 'minLength', 'maxLength', 'pattern', 'format', 'minProperties', 'maxProperties', 'propertyNames', '$schema']);
+const DROP = new Set([
+  'type',
+  'required',
+  'additionalProperties',
+  'minimum',
+  'maximum',
+  'exclusiveMinimum',
+  'exclusiveMaximum',
+  'minItems',
+  'maxItems',
+  'minLength',
+  'maxLength',
+  'pattern',
+  'format',
+  'minProperties',
+  'maxProperties',
+  'propertyNames',
+  '$schema',
+]);
 
 export function requestJsonSchema(): JS {
-  const raw = z.toJSONSchema(RequestBody, { io: 'input', unrepresentable: 'any', reused: 'ref', target: 'draft-7' }) as JS;
+  const raw = z.toJSONSchema(RequestBody, {
+    io: 'input',
+    unrepresentable: 'any',
+    reused: 'ref',
+    target: 'draft-7',
+  }) as JS;
   const defs = (raw.definitions ?? raw.$defs ?? {}) as Record<string, JS>;
   const resolve = (s: JS): JS => {
     const ref = s.$ref;
@@ -53,10 +76,19 @@ function soften(node: unknown, resolve: (s: JS) => JS): unknown {
     if (types.length > 1 && types.every(t => t !== undefined)) {
       // a union picked by `type`: `if type == T then branch`, plus completion of the type values
       const allOf: JS[] = [{ properties: { type: { examples: types, description: 'One of: ' + types.join(', ') } } }];
-      union.forEach((b, i) => allOf.push({ if: { properties: { type: { const: types[i] } }, required: ['type'] }, then: soften(b, resolve) as JS }));
+      union.forEach((b, i) =>
+        allOf.push({
+          if: { properties: { type: { const: types[i] } }, required: ['type'] },
+          then: soften(b, resolve),
+        }),
+      );
       if (typeof s.description === 'string') out.description = s.description;
       out.allOf = allOf;
-      out.defaultSnippets = union.map((b, i) => ({ label: `${types[i]}`, description: String(resolve(b).description ?? ''), body: snippetBody(resolve(b), resolve) }));
+      out.defaultSnippets = union.map((b, i) => ({
+        label: `${types[i]}`,
+        description: typeof resolve(b).description === 'string' ? (resolve(b).description as string) : '',
+        body: snippetBody(resolve(b), resolve),
+      }));
       return out;
     }
     out.anyOf = union.map(b => soften(b, resolve));
@@ -66,11 +98,19 @@ function soften(node: unknown, resolve: (s: JS) => JS): unknown {
   }
   for (const [k, v] of Object.entries(s)) {
     if (k === 'oneOf' || k === 'anyOf' || DROP.has(k)) continue;
-    if (k === 'enum') { out.examples = v; continue; }
-    if (k === 'const') { out.examples = [v]; continue; }
+    if (k === 'enum') {
+      out.examples = v;
+      continue;
+    }
+    if (k === 'const') {
+      out.examples = [v];
+      continue;
+    }
     // maps whose keys are names, not keywords: a property called `type` or `required` stays
     if (k === 'definitions' || k === '$defs' || k === 'properties' || k === 'patternProperties') {
-      out[k] = Object.fromEntries(Object.entries(v as Record<string, unknown>).map(([n, d]) => [n, soften(d, resolve)]));
+      out[k] = Object.fromEntries(
+        Object.entries(v as Record<string, unknown>).map(([n, d]) => [n, soften(d, resolve)]),
+      );
       continue;
     }
     out[k] = soften(v, resolve);
@@ -101,7 +141,9 @@ function snippetBody(s: JS, resolve: (s: JS) => JS, tab = { n: 0 }): JS {
 }
 
 /** Editor snippets, one per content block type, generated from the same zod schema (prefix `pw-<type>`). */
-export function contentBlockSnippets(format: 'json' | 'yaml'): Record<string, { prefix: string; description: string; body: string[] }> {
+export function contentBlockSnippets(
+  format: 'json' | 'yaml',
+): Record<string, { prefix: string; description: string; body: string[] }> {
   const raw = z.toJSONSchema(ContentBlock, { io: 'input', unrepresentable: 'any', target: 'draft-7' }) as JS;
   const branches = (raw.oneOf ?? raw.anyOf ?? []) as JS[];
   const out: Record<string, { prefix: string; description: string; body: string[] }> = {};
@@ -111,12 +153,18 @@ export function contentBlockSnippets(format: 'json' | 'yaml'): Record<string, { 
     if (!type) continue;
     const body = snippetBody(b, id);
     const text = format === 'json' ? JSON.stringify(body, null, 2) : yamlBlock(body);
-    out[`Promptwright: ${type} block`] = { prefix: `pw-${type}`, description: String(b.description ?? `${type} content block`), body: text.split('\n') };
+    out[`Promptwright: ${type} block`] = {
+      prefix: `pw-${type}`,
+      description: typeof b.description === 'string' ? b.description : `${type} content block`,
+      body: text.split('\n'),
+    };
   }
   return out;
 }
 
 function yamlBlock(body: JS): string {
-  const lines = Object.entries(body).map(([k, v]) => `${k}: ${typeof v === 'string' ? (v.startsWith('$') ? v : JSON.stringify(v)) : JSON.stringify(v)}`);
+  const lines = Object.entries(body).map(
+    ([k, v]) => `${k}: ${typeof v === 'string' ? (v.startsWith('$') ? v : JSON.stringify(v)) : JSON.stringify(v)}`,
+  );
   return lines.map((l, i) => (i === 0 ? `- ${l}` : `  ${l}`)).join('\n');
 }

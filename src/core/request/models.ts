@@ -4,10 +4,10 @@
 import type { Effort } from './schema';
 
 export type ThinkingMode =
-  | 'any'              // no rule stated
-  | 'adaptive-only'    // manual budget_tokens not supported (opus-4-7)
+  | 'any' // no rule stated
+  | 'adaptive-only' // manual budget_tokens not supported (opus-4-7)
   | 'adaptive-preferred' // budget_tokens accepted but deprecated (opus-4-6, sonnet-4-6)
-  | 'manual'           // manual thinking with budget_tokens (opus-4-5)
+  | 'manual' // manual thinking with budget_tokens (opus-4-5)
   | 'adaptive-default-no-disable'; // adaptive by default; thinking disabled is rejected (mythos-preview)
 
 export interface ModelInfo {
@@ -40,14 +40,31 @@ const WITH_MAX: readonly Effort[] = ['low', 'medium', 'high', 'max'];
 const K200 = 200_000;
 const M1 = 1_000_000;
 
-const base = (id: string, o: Partial<ModelInfo> = {}): ModelInfo => ({ id, status: 'active', thinking: 'any', contextWindow: K200, prefill: true, temperatureAndTopPExclusive: false, ...o });
+const base = (id: string, o: Partial<ModelInfo> = {}): ModelInfo => ({
+  id,
+  status: 'active',
+  thinking: 'any',
+  contextWindow: K200,
+  prefill: true,
+  temperatureAndTopPExclusive: false,
+  ...o,
+});
 
 /** Every model id the spec names. */
 export const MODELS: readonly ModelInfo[] = [
-  base('model-opus-4-7', { effort: ['low', 'medium', 'high', 'xhigh', 'max'], thinking: 'adaptive-only', fixedSampling: true }),
+  base('model-opus-4-7', {
+    effort: ['low', 'medium', 'high', 'xhigh', 'max'],
+    thinking: 'adaptive-only',
+    fixedSampling: true,
+  }),
   base('model-mythos-preview', { effort: WITH_MAX, thinking: 'adaptive-default-no-disable', fixedSampling: true }),
   base('model-opus-4-6', { effort: WITH_MAX, thinking: 'adaptive-preferred', contextWindow: M1, prefill: false }),
-  base('model-sonnet-4-6', { effort: WITH_MAX, thinking: 'adaptive-preferred', contextWindow: M1, temperatureAndTopPReported: true }),
+  base('model-sonnet-4-6', {
+    effort: WITH_MAX,
+    thinking: 'adaptive-preferred',
+    contextWindow: M1,
+    temperatureAndTopPReported: true,
+  }),
   base('model-haiku-4-5'),
   base('model-haiku-4-5-20251001', { base: 'model-haiku-4-5' }),
   base('model-opus-4-5', { effort: STD, thinking: 'manual' }),
@@ -119,7 +136,10 @@ export function nearestEffort(wanted: Effort, supported: readonly Effort[]): Eff
   let bestD = Infinity;
   for (const s of supported) {
     const dd = Math.abs(effortOrder(s) - effortOrder(wanted));
-    if (dd < bestD || (dd === bestD && best !== undefined && effortOrder(s) < effortOrder(best))) { best = s; bestD = dd; }
+    if (dd < bestD || (dd === bestD && best !== undefined && effortOrder(s) < effortOrder(best))) {
+      best = s;
+      bestD = dd;
+    }
   }
   return best;
 }
@@ -144,7 +164,10 @@ export function closest(word: string, candidates: readonly string[], maxDistance
   let bestD = maxDistance + 1;
   for (const c of candidates) {
     const dd = editDistance(word, c);
-    if (dd < bestD) { best = c; bestD = dd; }
+    if (dd < bestD) {
+      best = c;
+      bestD = dd;
+    }
   }
   return best;
 }

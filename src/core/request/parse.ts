@@ -7,7 +7,10 @@ import type { Format, Path, Problem } from './types';
 
 export { formatOf } from './types';
 
-export interface Span { start: number; end: number }
+export interface Span {
+  start: number;
+  end: number;
+}
 
 export interface Parsed {
   format: Format;
@@ -56,8 +59,13 @@ function parseJson(text: string): Parsed {
 
 function tooDeep(text: string, at: number): Problem {
   return {
-    start: Math.max(0, at), end: Math.max(0, at) + 1, severity: 'warning', code: 'nesting-depth', path: [],
-    message: `Nested deeper than ${MAX_DEPTH} levels. The spec states no limit, but a service may refuse a body ` +
+    start: Math.max(0, at),
+    end: Math.max(0, at) + 1,
+    severity: 'warning',
+    code: 'nesting-depth',
+    path: [],
+    message:
+      `Nested deeper than ${MAX_DEPTH} levels. The spec states no limit, but a service may refuse a body ` +
       'this deep; Promptwright checks the fields of the request but not the inside of values this deep.',
   };
 }
@@ -68,7 +76,11 @@ function parseJsonTooDeep(text: string, tooDeepAt: number, error: unknown): Pars
   const m = /at position (\d+)/.exec(message);
   const at = m ? Number(m[1]) : text.length;
   const syntax: Problem = {
-    start: at, end: at + 1, severity: 'error', code: 'json-syntax', path: [],
+    start: at,
+    end: at + 1,
+    severity: 'error',
+    code: 'json-syntax',
+    path: [],
     message: `${message.replace(/ in JSON at position.*$/, '').replace(/\.$/, '')}.`,
   };
   return { format: 'json', value: undefined, problems: [syntax, tooDeep(text, tooDeepAt)], locate: () => undefined };
@@ -90,22 +102,35 @@ export function jsonTooDeepAt(text: string): number {
 /** jsonc-parser path: every syntax error, comments and trailing commas as errors, duplicate keys. */
 function parseJsonSlow(text: string): Parsed {
   const errors: jsonc.ParseError[] = [];
-  const root = jsonc.parseTree(text, errors, { disallowComments: false, allowTrailingComma: true, allowEmptyContent: true });
+  const root = jsonc.parseTree(text, errors, {
+    disallowComments: false,
+    allowTrailingComma: true,
+    allowEmptyContent: true,
+  });
   const problems: Problem[] = [];
   // comments and trailing commas: jsonc-parser accepts them with these options, the API does not
   findCommentsAndTrailingCommas(text, problems);
   for (const e of errors) {
-    problems.push({ start: e.offset, end: e.offset + Math.max(1, e.length), severity: 'error', code: 'json-syntax', message: jsonErrorMessage(e.error), path: [] });
+    problems.push({
+      start: e.offset,
+      end: e.offset + Math.max(1, e.length),
+      severity: 'error',
+      code: 'json-syntax',
+      message: jsonErrorMessage(e.error),
+      path: [],
+    });
   }
   if (root) findDuplicateKeys(root, problems);
-  const value = root ? jsonc.getNodeValue(root) : undefined;
+  const value: unknown = root ? jsonc.getNodeValue(root) : undefined;
   return {
-    format: 'json', value, problems: problems.sort((a, b) => a.start - b.start),
+    format: 'json',
+    value,
+    problems: problems.sort((a, b) => a.start - b.start),
     locate: (path, key) => {
       if (!root) return undefined;
       const node = jsonc.findNodeAtLocation(root, path);
       if (!node) return undefined;
-      const target = key && node.parent?.type === 'property' ? node.parent.children?.[0] ?? node : node;
+      const target = key && node.parent?.type === 'property' ? (node.parent.children?.[0] ?? node) : node;
       return { start: target.offset, end: target.offset + target.length };
     },
   };
@@ -134,30 +159,50 @@ function jsonErrorMessage(code: jsonc.ParseErrorCode): string {
   return JSON_ERRORS[jsonc.printParseErrorCode(code)] ?? 'JSON syntax error.';
 }
 
-// jsonc-parser's SyntaxKind is a const enum (not usable with isolatedModules): its values
-const OPEN_BRACE = 1, CLOSE_BRACE = 2, OPEN_BRACKET = 3, CLOSE_BRACKET = 4, COMMA = 5, COLON = 6;
-const STRING = 10, LINE_COMMENT = 12, BLOCK_COMMENT = 13, LINE_BREAK = 14, TRIVIA = 15, EOF = 17;
+// jsonc-parser's SyntaxKind is a const enum (not usable with isolatedModules): the values we use
+const Token = {
+  OpenBrace: 1,
+  CloseBrace: 2,
+  OpenBracket: 3,
+  CloseBracket: 4,
+  Comma: 5,
+  Colon: 6,
+  String: 10,
+  LineComment: 12,
+  BlockComment: 13,
+  LineBreak: 14,
+  Trivia: 15,
+  EOF: 17,
+} as const;
 
 function findCommentsAndTrailingCommas(text: string, out: Problem[]): void {
   const scanner = jsonc.createScanner(text, false);
   let lastComma = -1;
-  for (let t: number = scanner.scan(); t !== EOF; t = scanner.scan()) {
-    if (t === LINE_BREAK || t === TRIVIA) continue;
-    if (t === LINE_COMMENT || t === BLOCK_COMMENT) {
+  for (let t: number = scanner.scan(); t !== Token.EOF; t = scanner.scan()) {
+    if (t === Token.LineBreak || t === Token.Trivia) continue;
+    if (t === Token.LineComment || t === Token.BlockComment) {
       const start = scanner.getTokenOffset();
       out.push({
-        start, end: start + scanner.getTokenLength(), severity: 'error', code: 'json-comment', path: [],
+        start,
+        end: start + scanner.getTokenLength(),
+        severity: 'error',
+        code: 'json-comment',
+        path: [],
         message: 'Comments are not allowed: the API takes strict JSON. Remove the comment.',
       });
       continue;
     }
-    if (t === COMMA) {
+    if (t === Token.Comma) {
       lastComma = scanner.getTokenOffset();
       continue;
     }
-    if ((t === CLOSE_BRACE || t === CLOSE_BRACKET) && lastComma >= 0) {
+    if ((t === Token.CloseBrace || t === Token.CloseBracket) && lastComma >= 0) {
       out.push({
-        start: lastComma, end: lastComma + 1, severity: 'error', code: 'json-trailing-comma', path: [],
+        start: lastComma,
+        end: lastComma + 1,
+        severity: 'error',
+        code: 'json-trailing-comma',
+        path: [],
         message: 'Trailing comma: the API takes strict JSON. Remove the comma.',
       });
     }
@@ -168,7 +213,11 @@ function findCommentsAndTrailingCommas(text: string, out: Problem[]): void {
 /** JSON parsers (the service's too) keep the last of duplicate keys: legal, but surely not meant. */
 function duplicateKey(name: string, start: number, end: number, path: Path): Problem {
   return {
-    start, end, severity: 'warning', code: 'duplicate-key', path,
+    start,
+    end,
+    severity: 'warning',
+    code: 'duplicate-key',
+    path,
     message: `Duplicate key "${name}": only the last one counts. Remove one of them.`,
   };
 }
@@ -197,30 +246,37 @@ function findDuplicateKeys(root: jsonc.Node, out: Problem[]): void {
 
 /** Duplicate keys in valid JSON text, in one pass of jsonc-parser's scanner (no tree, no recursion). */
 function findDuplicateKeysInText(text: string, out: Problem[]): void {
-  interface Frame { keys?: Set<string>; path: Path; index: number; key?: string }
+  interface Frame {
+    keys?: Set<string>;
+    path: Path;
+    index: number;
+    key?: string;
+  }
   const stack: Frame[] = [];
   const scanner = jsonc.createScanner(text, true);
   let expectKey = false;
-  const childPath = (f: Frame | undefined): Path => (!f ? [] : f.keys ? [...f.path, f.key ?? ''] : [...f.path, f.index]);
-  for (let t: number = scanner.scan(); t !== EOF; t = scanner.scan()) {
+  const childPath = (f: Frame | undefined): Path =>
+    !f ? [] : f.keys ? [...f.path, f.key ?? ''] : [...f.path, f.index];
+  for (let t: number = scanner.scan(); t !== Token.EOF; t = scanner.scan()) {
     const top = stack[stack.length - 1];
-    if (t === OPEN_BRACE || t === OPEN_BRACKET) {
-      stack.push({ path: childPath(top), index: 0, ...(t === OPEN_BRACE ? { keys: new Set<string>() } : {}) });
-      expectKey = t === OPEN_BRACE;
-    } else if (t === CLOSE_BRACE || t === CLOSE_BRACKET) {
+    if (t === Token.OpenBrace || t === Token.OpenBracket) {
+      stack.push({ path: childPath(top), index: 0, ...(t === Token.OpenBrace ? { keys: new Set<string>() } : {}) });
+      expectKey = t === Token.OpenBrace;
+    } else if (t === Token.CloseBrace || t === Token.CloseBracket) {
       stack.pop();
       expectKey = false;
-    } else if (t === COMMA) {
+    } else if (t === Token.Comma) {
       if (top && !top.keys) top.index++;
       expectKey = !!top?.keys;
-    } else if (t === STRING && expectKey && top?.keys) {
+    } else if (t === Token.String && expectKey && top?.keys) {
       const name = scanner.getTokenValue();
       const start = scanner.getTokenOffset();
-      if (top.keys.has(name)) out.push(duplicateKey(name, start, start + scanner.getTokenLength(), [...top.path, name]));
+      if (top.keys.has(name))
+        out.push(duplicateKey(name, start, start + scanner.getTokenLength(), [...top.path, name]));
       top.keys.add(name);
       top.key = name;
       expectKey = false;
-    } else if (t === COLON) {
+    } else if (t === Token.Colon) {
       expectKey = false;
     }
   }
@@ -257,7 +313,10 @@ export function measure(root: unknown): { keys: number; depth: number } {
     if (Array.isArray(v)) {
       for (let i = 0; i < v.length; i++) {
         const x: unknown = v[i];
-        if (x !== null && typeof x === 'object') { values.push(x); depths.push(d + 1); }
+        if (x !== null && typeof x === 'object') {
+          values.push(x);
+          depths.push(d + 1);
+        }
       }
       continue;
     }
@@ -265,7 +324,10 @@ export function measure(root: unknown): { keys: number; depth: number } {
     keys += ks.length;
     for (let i = 0; i < ks.length; i++) {
       const x = (v as Record<string, unknown>)[ks[i]!];
-      if (x !== null && typeof x === 'object') { values.push(x); depths.push(d + 1); }
+      if (x !== null && typeof x === 'object') {
+        values.push(x);
+        depths.push(d + 1);
+      }
     }
   }
   return { keys, depth };
@@ -282,7 +344,10 @@ function skipString(text: string, i: number): number {
     if (text.charCodeAt(q - 1) !== 92) return q;
     let b = q - 1;
     let backslashes = 0;
-    while (text.charCodeAt(b) === 92) { backslashes++; b--; }
+    while (text.charCodeAt(b) === 92) {
+      backslashes++;
+      b--;
+    }
     if (backslashes % 2 === 0) return q;
     j = q + 1;
   }
@@ -298,7 +363,10 @@ function skipValue(text: string, i: number): number {
       const ch = text.charCodeAt(j);
       if (ch === 34) j = skipString(text, j);
       else if (ch === 123 || ch === 91) depth++;
-      else if (ch === 125 || ch === 93) { depth--; if (depth === 0) return j + 1; }
+      else if (ch === 125 || ch === 93) {
+        depth--;
+        if (depth === 0) return j + 1;
+      }
     }
     return text.length;
   }
@@ -339,7 +407,10 @@ export function locateJson(text: string, path: Path, key = false): Span | undefi
             const nk = skipWs(text, after + 1);
             const nkEnd = skipString(text, nk) + 1;
             const nv = skipWs(text, skipWs(text, nkEnd) + 1);
-            if (JSON.parse(text.slice(nk, nkEnd)) === seg) { keySpan = { start: nk, end: nkEnd }; laterI = nv; }
+            if (JSON.parse(text.slice(nk, nkEnd)) === seg) {
+              keySpan = { start: nk, end: nkEnd };
+              laterI = nv;
+            }
             after = skipWs(text, skipValue(text, nv));
           }
           i = laterI;
@@ -374,15 +445,21 @@ function parseYaml(text: string): Parsed {
   // in ways that cannot be caught (V8 aborts the process when a regular expression is compiled at the
   // stack limit), so files nested past MAX_DEPTH never reach it.
   const tooDeepAt = yamlTooDeepAt(text);
-  if (tooDeepAt >= 0) return { format: 'yaml', value: undefined, problems: [yamlTooDeep(text, tooDeepAt)], locate: () => undefined };
+  if (tooDeepAt >= 0)
+    return { format: 'yaml', value: undefined, problems: [yamlTooDeep(text, tooDeepAt)], locate: () => undefined };
   const docs = YAML.parseAllDocuments(text, { uniqueKeys: true, merge: true, prettyErrors: false, strict: true });
   const list = (Array.isArray(docs) ? docs : []) as YAML.Document.Parsed[]; // an empty stream has no documents
   const doc = list[0];
   for (const extra of list.slice(1)) {
     const r = extra.range;
     problems.push({
-      start: r[0], end: Math.max(r[0] + 1, r[1]), severity: 'error', code: 'yaml-multiple-documents', path: [],
-      message: 'A request file holds one YAML document; this file has more than one. Remove the extra `---` document(s).',
+      start: r[0],
+      end: Math.max(r[0] + 1, r[1]),
+      severity: 'error',
+      code: 'yaml-multiple-documents',
+      path: [],
+      message:
+        'A request file holds one YAML document; this file has more than one. Remove the extra `---` document(s).',
     });
   }
   if (!doc) return { format: 'yaml', value: undefined, problems, locate: () => undefined };
@@ -408,8 +485,13 @@ const isStackOverflow = (message: string) => /call stack/i.test(message);
 
 function yamlTooDeep(text: string, at: number): Problem {
   return {
-    start: at, end: at + 1, severity: 'error', code: 'nesting-depth', path: [],
-    message: `Nested deeper than ${MAX_DEPTH} levels: Promptwright cannot read YAML this deep, so it cannot ` +
+    start: at,
+    end: at + 1,
+    severity: 'error',
+    code: 'nesting-depth',
+    path: [],
+    message:
+      `Nested deeper than ${MAX_DEPTH} levels: Promptwright cannot read YAML this deep, so it cannot ` +
       'become a request body. Flatten it, or write this part in JSON.',
   };
 }
@@ -423,7 +505,7 @@ function yamlTooDeepAt(text: string): number {
   const indents: number[] = [];
   let flow = 0;
   let scalarIndent = -1; // inside a block scalar: lines indented deeper than this are its text
-  for (let lineStart = 0; lineStart < text.length; ) {
+  for (let lineStart = 0; lineStart < text.length;) {
     let end = text.indexOf('\n', lineStart);
     if (end < 0) end = text.length;
     let i = lineStart;
@@ -467,9 +549,11 @@ function closingQuote(text: string, i: number, end: number): number {
   const q = text.charCodeAt(i);
   for (let j = i + 1; j < end; j++) {
     const c = text.charCodeAt(j);
-    if (q === 34 && c === 92) j++; // an escape in a double-quoted scalar
+    if (q === 34 && c === 92)
+      j++; // an escape in a double-quoted scalar
     else if (c === q) {
-      if (q === 39 && text.charCodeAt(j + 1) === 39) j++; // '' in a single-quoted scalar
+      if (q === 39 && text.charCodeAt(j + 1) === 39)
+        j++; // '' in a single-quoted scalar
       else return j;
     }
   }
@@ -479,7 +563,11 @@ function closingQuote(text: string, i: number, end: number): number {
 function aliasProblem(doc: YAML.Document.Parsed, msg: string): Problem {
   const first = findFirstAlias(doc.contents);
   return {
-    start: first?.[0] ?? 0, end: first?.[1] ?? 1, severity: 'error', code: 'yaml-alias', path: [],
+    start: first?.[0] ?? 0,
+    end: first?.[1] ?? 1,
+    severity: 'error',
+    code: 'yaml-alias',
+    path: [],
     message: /excessive alias count/i.test(msg)
       ? `Too many alias expansions (more than ${MAX_YAML_ALIASES}): the file would expand to an enormous request ` +
         '("billion laughs"). Write the values out instead.'
@@ -492,14 +580,33 @@ function yamlProblem(e: YAML.YAMLError, given: 'error' | 'warning'): Problem {
   const severity = e.code === 'DUPLICATE_KEY' ? 'warning' : given;
   const [start, end] = e.pos;
   let message = e.message.split('\n')[0] ?? e.message;
-  if (e.code === 'DUPLICATE_KEY') message = `Duplicate key: ${message.replace(/^Map keys must be unique;?\s*/i, '') || 'keys in a mapping must be unique'}. Remove one of them.`;
-  else if (e.code === 'TAB_AS_INDENT' || /tab/i.test(message)) message = 'Tabs are not allowed for indentation in YAML; indent with spaces.';
-  return { start, end: Math.max(end, start + 1), severity, code: e.code === 'DUPLICATE_KEY' ? 'duplicate-key' : 'yaml-syntax', message: message.startsWith('Duplicate') || message.startsWith('Tabs') ? message : `YAML: ${message}`, path: [] };
+  if (e.code === 'DUPLICATE_KEY') {
+    const which = message.replace(/^Map keys must be unique;?\s*/i, '') || 'keys in a mapping must be unique';
+    message = `Duplicate key: ${which}. Only the last one counts; remove one of them.`;
+  } else if (e.code === 'TAB_AS_INDENT' || /tab/i.test(message)) {
+    message = 'Tabs are not allowed for indentation in YAML; indent with spaces.';
+  }
+  return {
+    start,
+    end: Math.max(end, start + 1),
+    severity,
+    code: e.code === 'DUPLICATE_KEY' ? 'duplicate-key' : 'yaml-syntax',
+    message: message.startsWith('Duplicate') || message.startsWith('Tabs') ? message : `YAML: ${message}`,
+    path: [],
+  };
 }
 
 function findFirstAlias(node: unknown): [number, number] | undefined {
   let found: [number, number] | undefined;
-  YAML.visit(node as YAML.Node, { Alias(_k, n) { if (n.range) { found = [n.range[0], n.range[1]]; return YAML.visit.BREAK; } return undefined; } });
+  YAML.visit(node as YAML.Node, {
+    Alias(_k, n) {
+      if (n.range) {
+        found = [n.range[0], n.range[1]];
+        return YAML.visit.BREAK;
+      }
+      return undefined;
+    },
+  });
   return found;
 }
 

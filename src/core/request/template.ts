@@ -12,5 +12,11 @@ messages:
     content: Hello!
 `;
   }
-  return `${JSON.stringify({ model, max_tokens: 1024, system: 'You are a helpful assistant.', messages: [{ role: 'user', content: 'Hello!' }] }, null, 2)}\n`;
+  const body = {
+    model,
+    max_tokens: 1024,
+    system: 'You are a helpful assistant.',
+    messages: [{ role: 'user', content: 'Hello!' }],
+  };
+  return `${JSON.stringify(body, null, 2)}\n`;
 }

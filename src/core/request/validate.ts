@@ -28,7 +28,11 @@ export function validateText(text: string, format: Format, opts: ValidateOptions
   } catch (e) {
     const message = e instanceof Error ? e.message : String(e);
     const problem: Problem = {
-      start: 0, end: Math.min(1, text.length), severity: 'warning', code: 'internal-error', path: [],
+      start: 0,
+      end: Math.min(1, text.length),
+      severity: 'warning',
+      code: 'internal-error',
+      path: [],
       message: `Promptwright could not check this file (${message}). Please report it with the file attached.`,
     };
     return { parsed: { format, value: undefined, problems: [], locate: () => undefined }, problems: [problem] };
@@ -43,7 +47,11 @@ function validateUnguarded(text: string, format: Format, opts: ValidateOptions):
   if (v === undefined) {
     if (!parsed.problems.length) {
       problems.push({
-        start: 0, end: Math.min(1, text.length), severity: 'error', code: 'empty-file', path: [],
+        start: 0,
+        end: Math.min(1, text.length),
+        severity: 'error',
+        code: 'empty-file',
+        path: [],
         message: 'The file is empty: a request needs "model", "max_tokens" and "messages".',
       });
     }
@@ -52,8 +60,12 @@ function validateUnguarded(text: string, format: Format, opts: ValidateOptions):
   if (v === null || typeof v !== 'object' || Array.isArray(v)) {
     const r = parsed.locate([]) ?? { start: 0, end: 1 };
     problems.push({
-      ...r, severity: 'error', code: 'not-an-object', path: [],
-      message: 'A request file holds one object: the body of POST /v1/messages with "model", "max_tokens" and "messages".',
+      ...r,
+      severity: 'error',
+      code: 'not-an-object',
+      path: [],
+      message:
+        'A request file holds one object: the body of POST /v1/messages with "model", "max_tokens" and "messages".',
     });
     return { parsed, problems: clamp(problems, text.length) };
   }
@@ -78,12 +90,20 @@ function loneSurrogates(text: string, format: Format): Problem[] {
   const at = [raw, escaped].filter(i => i >= 0).sort((a, b) => a - b)[0];
   if (at === undefined) return [];
   const end = at === escaped ? at + 6 : at + 1;
-  return [{
-    start: at, end, severity: 'warning', code: 'lone-surrogate', path: [],
-    message: `A string holds half of a UTF-16 surrogate pair (${JSON.stringify(text.slice(at, end)).slice(1, -1)}), which is ` +
-      'not Unicode text: the service may replace it with U+FFFD or refuse it. Write the character itself, or both ' +
-      'halves of the pair.',
-  }];
+  return [
+    {
+      start: at,
+      end,
+      severity: 'warning',
+      code: 'lone-surrogate',
+      path: [],
+      message:
+        `A string holds half of a UTF-16 surrogate pair (${JSON.stringify(text.slice(at, end)).slice(1, -1)}), ` +
+        'which is ' +
+        'not Unicode text: the service may replace it with U+FFFD or refuse it. Write the character itself, or both ' +
+        'halves of the pair.',
+    },
+  ];
 }
 
 function firstLoneSurrogate(text: string): number {
@@ -91,7 +111,10 @@ function firstLoneSurrogate(text: string): number {
     const c = text.charCodeAt(i);
     if (c >= 0xd800 && c <= 0xdbff) {
       const n = text.charCodeAt(i + 1);
-      if (n >= 0xdc00 && n <= 0xdfff) { i++; continue; }
+      if (n >= 0xdc00 && n <= 0xdfff) {
+        i++;
+        continue;
+      }
       return i;
     }
     if (c >= 0xdc00 && c <= 0xdfff) return i;
@@ -142,7 +165,8 @@ function place(parsed: Parsed, p: PathProblem): Problem {
   } else {
     span = parsed.locate(path, anchor === 'key');
   }
-  for (let n = path.length - 1; !span && n >= 0; n--) span = parsed.locate(path.slice(0, n), typeof path[n - 1] === 'string');
+  for (let n = path.length - 1; !span && n >= 0; n--)
+    span = parsed.locate(path.slice(0, n), typeof path[n - 1] === 'string');
   span ??= { start: 0, end: 1 };
   return { start: span.start, end: span.end, path, ...rest };
 }

@@ -3,29 +3,12 @@
 // comments, in JSON and YAML.
 import * as jsonc from 'jsonc-parser';
 import * as YAML from 'yaml';
-import type { ContentBlock, Message } from '../api/types';
+import type { Message } from '../api/types';
 import { detectIndent, type TextEdit } from '../request/fixes';
 import type { Format } from '../request/types';
+import { assistantTurn, STUB, toolResultTurn } from './turns';
 
-export const STUB = 'TODO: the tool result';
-
-/** The assistant turn as a MessageParam: output-only and streaming leftovers removed; plain text as a string. */
-export function assistantTurn(m: Message): { role: 'assistant'; content: string | ContentBlock[] } {
-  const content = m.content.map(b => {
-    const { partial_json: _p, ...rest } = b;
-    if (rest.type === 'text' && (rest.citations === null || (Array.isArray(rest.citations) && !rest.citations.length))) delete rest.citations;
-    return rest;
-  });
-  if (content.length === 1 && content[0]!.type === 'text' && content[0]!.citations === undefined) return { role: 'assistant', content: String(content[0]!.text ?? '') };
-  return { role: 'assistant', content };
-}
-
-/** The user turn answering each tool_use of the message (empty when there is none). */
-export function toolResultTurn(m: Message): { role: 'user'; content: ContentBlock[] } | undefined {
-  const uses = m.content.filter(b => b.type === 'tool_use' && typeof b.id === 'string');
-  if (!uses.length) return undefined;
-  return { role: 'user', content: uses.map(u => ({ type: 'tool_result', tool_use_id: String(u.id), content: STUB })) };
-}
+export { assistantTurn, curlCommand, STUB, toolResultTurn } from './turns';
 
 export interface AppendResult {
   edit: TextEdit;
@@ -33,7 +16,12 @@ export interface AppendResult {
   cursor?: { start: number; end: number };
 }
 
-export function appendReply(text: string, format: Format, m: Message, withToolResults = m.stop_reason === 'tool_use'): AppendResult {
+export function appendReply(
+  text: string,
+  format: Format,
+  m: Message,
+  withToolResults = m.stop_reason === 'tool_use',
+): AppendResult {
   const turns: object[] = [assistantTurn(m)];
   const tr = withToolResults ? toolResultTurn(m) : undefined;
   if (tr) turns.push(tr);
@@ -43,7 +31,9 @@ export function appendReply(text: string, format: Format, m: Message, withToolRe
   if (tr) {
     const needle = format === 'json' ? JSON.stringify(STUB) : STUB;
     const at = after.indexOf(needle, edit.start);
-    if (at >= 0) cursor = format === 'json' ? { start: at + 1, end: at + needle.length - 1 } : { start: at, end: at + needle.length };
+    if (at >= 0)
+      cursor =
+        format === 'json' ? { start: at + 1, end: at + needle.length - 1 } : { start: at, end: at + needle.length };
   }
   return { edit, ...(cursor ? { cursor } : {}) };
 }
@@ -61,7 +51,16 @@ function appendJson(text: string, turns: object[]): TextEdit {
     // an empty array: write its items between the brackets
     const ls = text.lastIndexOf('\n', msgs.offset) + 1;
     const base = /^[ \t]*/.exec(text.slice(ls))![0];
-    const body = turns.map(t => base + unit + JSON.stringify(t, null, unit).split('\n').join(eol + base + unit)).join(`,${eol}`);
+    const body = turns
+      .map(
+        t =>
+          base +
+          unit +
+          JSON.stringify(t, null, unit)
+            .split('\n')
+            .join(eol + base + unit),
+      )
+      .join(`,${eol}`);
     return { start: msgs.offset, end: msgs.offset + msgs.length, newText: `[${eol}${body}${eol}${base}]` };
   }
   // after the last item, at its indentation, so nothing already in the file is reformatted
@@ -69,7 +68,15 @@ function appendJson(text: string, turns: object[]): TextEdit {
   const before = text.slice(ls, last.offset);
   const sameLine = before.trim() !== '';
   const indent = sameLine ? /^[ \t]*/.exec(before)![0] + unit : before;
-  const body = turns.map(t => indent + JSON.stringify(t, null, unit).split('\n').join(eol + indent)).join(`,${eol}`);
+  const body = turns
+    .map(
+      t =>
+        indent +
+        JSON.stringify(t, null, unit)
+          .split('\n')
+          .join(eol + indent),
+    )
+    .join(`,${eol}`);
   const at = last.offset + last.length;
   return { start: at, end: at, newText: `,${eol}${body}` };
 }
@@ -90,8 +97,13 @@ function appendYaml(text: string, turns: object[]): TextEdit {
   const indent = ' '.repeat(Math.max(0, dash - lineStart));
   const last = seq.items[seq.items.length - 1] as YAML.Node;
   const end = last.range![1];
-  const insertAt = text.indexOf('\n', Math.max(end - 1, 0)) < 0 ? text.length : text.indexOf('\n', Math.max(end - 1, 0)) + 1;
-  const body = YAML.stringify(turns, { lineWidth: 0, blockQuote: 'literal' }).trimEnd().split('\n').map(l => indent + l).join('\n');
+  const insertAt =
+    text.indexOf('\n', Math.max(end - 1, 0)) < 0 ? text.length : text.indexOf('\n', Math.max(end - 1, 0)) + 1;
+  const body = YAML.stringify(turns, { lineWidth: 0, blockQuote: 'literal' })
+    .trimEnd()
+    .split('\n')
+    .map(l => indent + l)
+    .join('\n');
   const needNl = insertAt === text.length && !text.endsWith('\n');
   return { start: insertAt, end: insertAt, newText: `${needNl ? '\n' : ''}${body}\n` };
 }
@@ -99,21 +111,11 @@ function appendYaml(text: string, turns: object[]): TextEdit {
 function singleEdit(before: string, after: string): TextEdit {
   let s = 0;
   while (s < before.length && s < after.length && before[s] === after[s]) s++;
-  let e1 = before.length, e2 = after.length;
-  while (e1 > s && e2 > s && before[e1 - 1] === after[e2 - 1]) { e1--; e2--; }
+  let e1 = before.length,
+    e2 = after.length;
+  while (e1 > s && e2 > s && before[e1 - 1] === after[e2 - 1]) {
+    e1--;
+    e2--;
+  }
   return { start: s, end: e1, newText: after.slice(s, e2) };
-}
-
-/** A curl command for the request; the key is a shell variable, never the key itself. */
-export function curlCommand(baseUrl: string, apiVersion: string, betas: readonly string[], body: Record<string, unknown>): string {
-  const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
-  const lines = [
-    `curl ${q(`${baseUrl || '{base_url}'}/v1/messages`)}`,
-    `  -H 'x-api-key: '"$PROMPTWRIGHT_API_KEY"`,
-    `  -H ${q(`vendor-version: ${apiVersion}`)}`,
-    `  -H 'content-type: application/json'`,
-    ...(betas.length ? [`  -H ${q(`vendor-beta: ${betas.join(',')}`)}`] : []),
-    `  --data-binary ${q(JSON.stringify({ ...body, stream: true }))}`,
-  ];
-  return lines.join(' \\\n');
 }

@@ -5,7 +5,11 @@ import { realClock, type Clock } from '../tokens/scheduler';
 export class EventBatcher {
   private buf: StreamEvent[] = [];
   private timer: unknown;
-  constructor(private readonly flushTo: (events: StreamEvent[]) => void, private readonly frameMs = 16, private readonly clock: Clock = realClock) {}
+  constructor(
+    private readonly flushTo: (events: StreamEvent[]) => void,
+    private readonly frameMs = 16,
+    private readonly clock: Clock = realClock,
+  ) {}
 
   push(ev: StreamEvent): void {
     this.buf.push(ev);
@@ -14,7 +18,10 @@ export class EventBatcher {
 
   /** Sends what is buffered now (at the end of a run, before the final message). */
   flush(): void {
-    if (this.timer !== undefined) { this.clock.clearTimeout(this.timer); this.timer = undefined; }
+    if (this.timer !== undefined) {
+      this.clock.clearTimeout(this.timer);
+      this.timer = undefined;
+    }
     if (!this.buf.length) return;
     const out = this.buf;
     this.buf = [];

@@ -1,5 +1,6 @@
 // Session resources (doc2 §2.1, §4.1) for the tree: how each one is described, and a pager that loads
 // a page at a time, resumes from the last cursor after an error, and never loads everything unless asked.
+import { asText } from '../text';
 import type { Page, SessionResource } from '../api/types';
 
 export interface ResourceView {
@@ -10,19 +11,30 @@ export interface ResourceView {
   fields: [string, string][];
 }
 
-const s = (v: unknown) => (v === undefined || v === null ? '' : typeof v === 'object' ? JSON.stringify(v) : String(v));
+const s = asText;
 
 export function describeResource(r: SessionResource): ResourceView {
   const fields = Object.entries(r).map(([k, v]) => [k, s(v)] as [string, string]);
   if (r.type === 'github_repository') {
     const url = s(r.url);
     const co = r.checkout as { type?: string; name?: string; sha?: string } | undefined;
-    const checkout = co?.type === 'branch' ? `branch ${s(co.name)}` : co?.type === 'commit' ? `commit ${s(co.sha).slice(0, 12)}` : '';
-    return { label: url.replace(/^https?:\/\/(www\.)?github\.com\//, '') || s(r.id), description: [checkout, s(r.mount_path)].filter(Boolean).join(' · '), icon: 'repo', fields };
+    const checkout =
+      co?.type === 'branch' ? `branch ${s(co.name)}` : co?.type === 'commit' ? `commit ${s(co.sha).slice(0, 12)}` : '';
+    return {
+      label: url.replace(/^https?:\/\/(www\.)?github\.com\//, '') || s(r.id),
+      description: [checkout, s(r.mount_path)].filter(Boolean).join(' · '),
+      icon: 'repo',
+      fields,
+    };
   }
   if (r.type === 'file') return { label: s(r.file_id) || s(r.id), description: s(r.mount_path), icon: 'file', fields };
   if (r.type === 'memory_store') {
-    return { label: s(r.name) || s(r.memory_store_id), description: [s(r.access).replace('_', '-'), s(r.mount_path)].filter(Boolean).join(' · '), icon: 'database', fields };
+    return {
+      label: s(r.name) || s(r.memory_store_id),
+      description: [s(r.access).replace('_', '-'), s(r.mount_path)].filter(Boolean).join(' · '),
+      icon: 'database',
+      fields,
+    };
   }
   return { label: s(r.id) || s(r.type), description: s(r.type), icon: 'question', fields };
 }
@@ -38,7 +50,9 @@ export class ResourcePager {
 
   constructor(private readonly fetch: FetchPage) {}
 
-  get done(): boolean { return this.cursor === null; }
+  get done(): boolean {
+    return this.cursor === null;
+  }
 
   /** Loads the next page (the first page on the first call). After an error it retries the same page. */
   async loadMore(): Promise<void> {
@@ -75,7 +89,8 @@ export class ResourcePager {
 export function checkAttachInput(fileId: string, mountPath: string): string | undefined {
   if (!fileId.trim()) return 'A file_id is required (a previously uploaded file).';
   if (/\s/.test(fileId.trim())) return 'A file_id has no spaces.';
-  if (mountPath.trim() && !mountPath.trim().startsWith('/')) return 'The mount path is absolute, e.g. /mnt/session/uploads/report.pdf.';
+  if (mountPath.trim() && !mountPath.trim().startsWith('/'))
+    return 'The mount path is absolute, e.g. /mnt/session/uploads/report.pdf.';
   return undefined;
 }
 

@@ -6,11 +6,19 @@
 import { bodyHash } from './scheduler';
 import type { Path } from '../request/types';
 
-export interface Part { label: string; path: Path; tokens: number }
+export interface Part {
+  label: string;
+  path: Path;
+  tokens: number;
+}
 
 export type Count = (body: Record<string, unknown>, signal?: AbortSignal) => Promise<number>;
 
-export async function tokenBreakdown(body: Record<string, unknown>, count: Count, o: { concurrency?: number; cache?: Map<string, number>; signal?: AbortSignal } = {}): Promise<Part[]> {
+export async function tokenBreakdown(
+  body: Record<string, unknown>,
+  count: Count,
+  o: { concurrency?: number; cache?: Map<string, number>; signal?: AbortSignal } = {},
+): Promise<Part[]> {
   const messages = Array.isArray(body.messages) ? (body.messages as unknown[]) : [];
   if (!messages.length) return [];
   const model = body.model;
@@ -23,28 +31,42 @@ export async function tokenBreakdown(body: Record<string, unknown>, count: Count
   const withTools = Array.isArray(body.tools) && body.tools.length ? { ...first, tools: body.tools } : undefined;
   if (withSystem) bodies.push(withSystem);
   if (withTools) bodies.push(withTools);
-  const results = await mapLimit(bodies, o.concurrency ?? 4, async b => {
-    const key = bodyHash(b);
-    const hit = cache.get(key);
-    if (hit !== undefined) return hit;
-    const n = await count(b, o.signal);
-    cache.set(key, n);
-    return n;
-  }, o.signal);
+  const results = await mapLimit(
+    bodies,
+    o.concurrency ?? 4,
+    async b => {
+      const key = bodyHash(b);
+      const hit = cache.get(key);
+      if (hit !== undefined) return hit;
+      const n = await count(b, o.signal);
+      cache.set(key, n);
+      return n;
+    },
+    o.signal,
+  );
   const parts: Part[] = [];
   const prefix = results.slice(0, messages.length);
   let k = messages.length;
   if (withSystem) parts.push({ label: 'system', path: ['system'], tokens: results[k++]! - prefix[0]! });
-  if (withTools) parts.push({ label: 'tools', path: ['tools'], tokens: results[k++]! - prefix[0]! });
+  if (withTools) parts.push({ label: 'tools', path: ['tools'], tokens: results[k]! - prefix[0]! });
   prefix.forEach((n, i) => {
     const role = (messages[i] as { role?: unknown })?.role;
-    parts.push({ label: `messages[${i}]${typeof role === 'string' ? ` (${role})` : ''}`, path: ['messages', i], tokens: i === 0 ? n : n - prefix[i - 1]! });
+    parts.push({
+      label: `messages[${i}]${typeof role === 'string' ? ` (${role})` : ''}`,
+      path: ['messages', i],
+      tokens: i === 0 ? n : n - prefix[i - 1]!,
+    });
   });
   return parts;
 }
 
 /** Runs fn over items with at most `limit` at a time, in order of results. */
-export async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (t: T) => Promise<R>, signal?: AbortSignal): Promise<R[]> {
+export async function mapLimit<T, R>(
+  items: readonly T[],
+  limit: number,
+  fn: (t: T) => Promise<R>,
+  signal?: AbortSignal,
+): Promise<R[]> {
   const out = new Array<R>(items.length);
   let next = 0;
   const worker = async () => {

@@ -25,7 +25,10 @@ export const realClock: Clock = {
   clearTimeout: h => clearTimeout(h as NodeJS.Timeout),
 };
 
-export interface CountResult { tokens: number; requestId?: string }
+export interface CountResult {
+  tokens: number;
+  requestId?: string;
+}
 
 export interface SchedulerOptions {
   /** performs POST /v1/messages/count_tokens with the body given (already reduced to the counted fields) */
@@ -63,7 +66,9 @@ export class TokenCountScheduler {
     this.clock = o.clock ?? realClock;
   }
 
-  get lastCount(): number | undefined { return this.last; }
+  get lastCount(): number | undefined {
+    return this.last;
+  }
 
   /**
    * The document changed. `body` is the parsed request, or undefined when the text does not parse (the
@@ -75,7 +80,8 @@ export class TokenCountScheduler {
     this.inflight?.abort();
     this.inflight = undefined;
     if (!body) {
-      if (this.last !== undefined) this.o.onState({ kind: 'count', tokens: this.last, at: this.clock.now(), stale: true, cached: false });
+      if (this.last !== undefined)
+        this.o.onState({ kind: 'count', tokens: this.last, at: this.clock.now(), stale: true, cached: false });
       else this.o.onState({ kind: 'idle' });
       return;
     }
@@ -94,7 +100,14 @@ export class TokenCountScheduler {
       this.cache.delete(key);
       this.cache.set(key, hit);
       this.last = hit.tokens;
-      this.o.onState({ kind: 'count', tokens: hit.tokens, at: this.clock.now(), stale: false, cached: true, ...(hit.requestId ? { requestId: hit.requestId } : {}) });
+      this.o.onState({
+        kind: 'count',
+        tokens: hit.tokens,
+        at: this.clock.now(),
+        stale: false,
+        cached: true,
+        ...(hit.requestId ? { requestId: hit.requestId } : {}),
+      });
       return;
     }
     const run = () => void this.run(gen, sent, key);
@@ -103,7 +116,9 @@ export class TokenCountScheduler {
   }
 
   /** Forget every cached count (the service or the key changed: old numbers may not apply). */
-  clearCache(): void { this.cache.clear(); }
+  clearCache(): void {
+    this.cache.clear();
+  }
 
   /** Forget the in-flight call and the last count (another document became active). */
   reset(): void {
@@ -114,7 +129,9 @@ export class TokenCountScheduler {
     this.last = undefined;
   }
 
-  dispose(): void { this.reset(); }
+  dispose(): void {
+    this.reset();
+  }
 
   private async run(gen: number, sent: Record<string, unknown>, key: string): Promise<void> {
     if (gen !== this.generation) return;
@@ -128,11 +145,24 @@ export class TokenCountScheduler {
       this.cache.set(key, r);
       while (this.cache.size > (this.o.cacheSize ?? 200)) this.cache.delete(this.cache.keys().next().value as string);
       this.last = r.tokens;
-      this.o.onState({ kind: 'count', tokens: r.tokens, at: this.clock.now(), stale: false, cached: false, ...(r.requestId ? { requestId: r.requestId } : {}) });
+      this.o.onState({
+        kind: 'count',
+        tokens: r.tokens,
+        at: this.clock.now(),
+        stale: false,
+        cached: false,
+        ...(r.requestId ? { requestId: r.requestId } : {}),
+      });
     } catch (e) {
       if (gen !== this.generation || ctl.signal.aborted) return;
       const err = e as { message?: string; type?: string; requestId?: string };
-      this.o.onState({ kind: 'error', message: err.message ?? String(e), ...(err.type ? { type: err.type } : {}), ...(err.requestId ? { requestId: err.requestId } : {}), ...(this.last !== undefined ? { previous: this.last } : {}) });
+      this.o.onState({
+        kind: 'error',
+        message: err.message ?? String(e),
+        ...(err.type ? { type: err.type } : {}),
+        ...(err.requestId ? { requestId: err.requestId } : {}),
+        ...(this.last !== undefined ? { previous: this.last } : {}),
+      });
     } finally {
       if (this.inflight === ctl) this.inflight = undefined;
     }

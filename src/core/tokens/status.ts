@@ -21,48 +21,88 @@ export function contextWindow(model: string | undefined): number {
   return (model && lookupModel(model).info?.contextWindow) || 200_000;
 }
 
-const LINKS = '[Count now](command:promptwright.countTokens) · [Token breakdown](command:promptwright.tokenBreakdown) · [Show log](command:promptwright.showLog)';
+const COUNT_NOW = '[Count now](command:promptwright.countTokens)';
+const LINKS = [
+  COUNT_NOW,
+  '[Token breakdown](command:promptwright.tokenBreakdown)',
+  '[Show log](command:promptwright.showLog)',
+].join(' · ');
 
 export function renderStatus(s: CountState, meta: StatusMeta): StatusView {
   const window = contextWindow(meta.model);
   const lines = (tokens?: number): string[] => {
     const out: string[] = [];
     if (meta.model) out.push(`Model: \`${meta.model}\``);
-    if (tokens !== undefined) out.push(`Input tokens: **${fmt(tokens)}** — ${(100 * tokens / window).toFixed(tokens / window < 0.01 ? 2 : 1)}% of the ${window >= 1_000_000 ? '1M' : '200k'} context window`);
+    if (tokens !== undefined) {
+      const share = ((100 * tokens) / window).toFixed(tokens / window < 0.01 ? 2 : 1);
+      out.push(
+        `Input tokens: **${fmt(tokens)}** — ${share}% of the ${window >= 1_000_000 ? '1M' : '200k'} context window`,
+      );
+    }
     if (meta.maxTokens !== undefined) out.push(`max_tokens: ${fmt(meta.maxTokens)}`);
     return out;
   };
   const tip = (...parts: string[]) => [...parts, LINKS].join('\n\n');
   switch (s.kind) {
     case 'idle':
-      return { text: '$(symbol-number) tokens', tooltip: tip('Promptwright token count: waiting for a valid request.'), tone: 'normal' };
+      return {
+        text: '$(symbol-number) tokens',
+        tooltip: tip('Promptwright token count: waiting for a valid request.'),
+        tone: 'normal',
+      };
     case 'counting':
-      return { text: `$(loading~spin) ${s.previous !== undefined ? `${fmt(s.previous)} tokens` : 'counting…'}`, tooltip: tip('Counting tokens…', ...lines(s.previous)), tone: 'normal' };
+      return {
+        text: `$(loading~spin) ${s.previous !== undefined ? `${fmt(s.previous)} tokens` : 'counting…'}`,
+        tooltip: tip('Counting tokens…', ...lines(s.previous)),
+        tone: 'normal',
+      };
     case 'count': {
       const over = s.tokens > window;
       const time = new Date(s.at).toLocaleTimeString('en-US', { hour12: false });
       return {
         text: `$(symbol-number) ${fmt(s.tokens)} tokens${s.stale ? ' (stale)' : ''}`,
-        tooltip: tip(...lines(s.tokens), `Counted by the service at ${time}${s.cached ? ' (cached: the same body was counted before)' : ''}${s.requestId ? ` · request-id \`${s.requestId}\`` : ''}`, ...(s.stale ? ['$(warning) The file has syntax errors: this is the last count, not the current text.'] : []), ...(over ? [`$(error) Over the model's context window.`] : [])),
+        tooltip: tip(
+          ...lines(s.tokens),
+          `Counted by the service at ${time}` +
+            (s.cached ? ' (cached: the same body was counted before)' : '') +
+            (s.requestId ? ` · request-id \`${s.requestId}\`` : ''),
+          ...(s.stale ? ['$(warning) The file has syntax errors: this is the last count, not the current text.'] : []),
+          ...(over ? [`$(error) Over the model's context window.`] : []),
+        ),
         tone: over ? 'error' : s.stale ? 'warning' : 'normal',
       };
     }
     case 'estimate': {
       const why = {
-        'no-key': 'No API key: [Set API Key](command:promptwright.setApiKey) to get the service\'s count.',
-        'no-base-url': 'No base URL: [set promptwright.baseUrl](command:workbench.action.openSettings?%22promptwright.baseUrl%22) to get the service\'s count.',
+        'no-key': "No API key: [Set API Key](command:promptwright.setApiKey) to get the service's count.",
+        'no-base-url':
+          'No base URL: [set promptwright.baseUrl](command:workbench.action.openSettings?%22promptwright.baseUrl%22) ' +
+          "to get the service's count.",
         offline: 'The service cannot be reached.',
-        'live-off': 'Live counting is off (`promptwright.tokenCount.live`); [Count now](command:promptwright.countTokens) sends the file once.',
-        untrusted: 'This workspace is not trusted: nothing is sent automatically. [Count now](command:promptwright.countTokens) sends the file once.',
+        'live-off': `Live counting is off (\`promptwright.tokenCount.live\`); ${COUNT_NOW} sends the file once.`,
+        untrusted: `This workspace is not trusted: nothing is sent automatically. ${COUNT_NOW} sends the file once.`,
       }[s.reason];
-      return { text: `$(symbol-number) ≈ ${fmt(s.tokens)} tokens`, tooltip: tip(`**Estimate** (about four characters a token), not the service's count.`, ...lines(s.tokens), why), tone: 'normal' };
+      return {
+        text: `$(symbol-number) ≈ ${fmt(s.tokens)} tokens`,
+        tooltip: tip(`**Estimate** (about four characters a token), not the service's count.`, ...lines(s.tokens), why),
+        tone: 'normal',
+      };
     }
     case 'retrying':
-      return { text: `$(watch) retrying in ${Math.ceil(s.inMs / 1000)} s`, tooltip: tip(`Token count: ${s.why}. Retrying in ${Math.ceil(s.inMs / 1000)} s.`, ...lines(s.previous)), tone: 'warning' };
+      return {
+        text: `$(watch) retrying in ${Math.ceil(s.inMs / 1000)} s`,
+        tooltip: tip(`Token count: ${s.why}. Retrying in ${Math.ceil(s.inMs / 1000)} s.`, ...lines(s.previous)),
+        tone: 'warning',
+      };
     case 'error':
       return {
         text: `$(warning) ${s.previous !== undefined ? `${fmt(s.previous)} tokens` : 'tokens'}`,
-        tooltip: tip(`**Token count failed**${s.type ? `: \`${s.type}\`` : ''}`, s.message, ...(s.requestId ? [`request-id \`${s.requestId}\``] : []), ...lines(s.previous)),
+        tooltip: tip(
+          `**Token count failed**${s.type ? `: \`${s.type}\`` : ''}`,
+          s.message,
+          ...(s.requestId ? [`request-id \`${s.requestId}\``] : []),
+          ...lines(s.previous),
+        ),
         tone: 'warning',
       };
   }

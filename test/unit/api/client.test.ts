@@ -4,19 +4,40 @@ import { AbortedError, ApiError, ConfigError, ConnectionError, StreamError } fro
 import { backoffMs, retryDelay } from '../../../src/core/api/retry';
 import { startFake, type Fake } from '../../fake/server';
 
-const req = (text: string, extra: Record<string, unknown> = {}) => ({ model: 'model-opus-4-7', max_tokens: 100, messages: [{ role: 'user', content: text }], ...extra });
+const req = (text: string, extra: Record<string, unknown> = {}) => ({
+  model: 'model-opus-4-7',
+  max_tokens: 100,
+  messages: [{ role: 'user', content: text }],
+  ...extra,
+});
 
 describe('API client against the fake service', () => {
   let fake: Fake;
   let waits: number[];
   let logs: string[];
-  const client = (o: Partial<ClientOptions> = {}) => new ApiClient({
-    baseUrl: fake.url, apiKey: fake.apiKey, adminKey: fake.adminKey, maxRetries: 3,
-    sleep: async ms => { waits.push(ms); }, onLog: l => logs.push(l), ...o,
+  const client = (o: Partial<ClientOptions> = {}) =>
+    new ApiClient({
+      baseUrl: fake.url,
+      apiKey: fake.apiKey,
+      adminKey: fake.adminKey,
+      maxRetries: 3,
+      sleep: async ms => {
+        waits.push(ms);
+      },
+      onLog: l => logs.push(l),
+      ...o,
+    });
+  before(async () => {
+    fake = await startFake();
   });
-  before(async () => { fake = await startFake(); });
-  after(async () => { await fake.close(); });
-  beforeEach(() => { fake.clear(); waits = []; logs = []; });
+  after(async () => {
+    await fake.close();
+  });
+  beforeEach(() => {
+    fake.clear();
+    waits = [];
+    logs = [];
+  });
 
   describe('requests and headers (doc1 §4, doc3 §9)', () => {
     it('sends x-api-key, vendor-version, content-type and vendor-beta', async () => {
@@ -28,7 +49,9 @@ describe('API client against the fake service', () => {
       assert.equal(h['vendor-beta'], 'fast-mode-2026-02-01,pdfs-2024-09-25');
     });
     it('count_tokens sends only the fields it takes', async () => {
-      const r = await client().countTokens(req('hi', { max_tokens: 5, temperature: 1, stream: true, system: 's', tools: [], metadata: { user_id: 'u' } }));
+      const r = await client().countTokens(
+        req('hi', { max_tokens: 5, temperature: 1, stream: true, system: 's', tools: [], metadata: { user_id: 'u' } }),
+      );
       assert.ok(r.input_tokens > 0);
       assert.deepEqual(Object.keys(fake.requests[0]!.body as object).sort(), ['messages', 'model', 'system', 'tools']);
       assert.match(r.requestId!, /^req_fake_/);
@@ -38,9 +61,18 @@ describe('API client against the fake service', () => {
       assert.equal(fake.requests[0]!.headers['vendor-beta'], 'managed-agents-2026-04-01');
     });
     it('a missing base URL or key is a ConfigError that says how to fix it', async () => {
-      await assert.rejects(client({ baseUrl: '' }).countTokens(req('x')), (e: unknown) => e instanceof ConfigError && e.action === 'set-base-url');
-      await assert.rejects(client({ apiKey: '' }).countTokens(req('x')), (e: unknown) => e instanceof ConfigError && e.action === 'set-api-key');
-      await assert.rejects(client({ adminKey: '' }).rateLimits(), (e: unknown) => e instanceof ConfigError && e.action === 'set-admin-key');
+      await assert.rejects(
+        client({ baseUrl: '' }).countTokens(req('x')),
+        (e: unknown) => e instanceof ConfigError && e.action === 'set-base-url',
+      );
+      await assert.rejects(
+        client({ apiKey: '' }).countTokens(req('x')),
+        (e: unknown) => e instanceof ConfigError && e.action === 'set-api-key',
+      );
+      await assert.rejects(
+        client({ adminKey: '' }).rateLimits(),
+        (e: unknown) => e instanceof ConfigError && e.action === 'set-admin-key',
+      );
       assert.equal(fake.requests.length, 0);
     });
     it('rate-limit headers are read and exposed (doc3 §8)', async () => {
@@ -68,7 +100,10 @@ describe('API client against the fake service', () => {
     }
     it('errors are typed by error.type, not by message text', async () => {
       fake.fail({ status: 400, errorType: 'invalid_request_error', message: 'rate limit exceeded (not really)' });
-      await assert.rejects(client().countTokens(req('x')), (e: unknown) => e instanceof ApiError && e.type === 'invalid_request_error');
+      await assert.rejects(
+        client().countTokens(req('x')),
+        (e: unknown) => e instanceof ApiError && e.type === 'invalid_request_error',
+      );
     });
     it('429 waits retry-after seconds, then retries', async () => {
       fake.fail({ status: 429, headers: { 'retry-after': '7' } });
@@ -96,18 +131,37 @@ describe('API client against the fake service', () => {
     });
     for (const status of [502, 503, 504, 529]) {
       it(`${status} is retried with backoff`, async () => {
-        fake.fail({ status, rawBody: status === 529 ? '{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}' : '<html>bad gateway</html>' }, 2);
+        fake.fail(
+          {
+            status,
+            rawBody:
+              status === 529
+                ? '{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}'
+                : '<html>bad gateway</html>',
+          },
+          2,
+        );
         await client().countTokens(req('x'));
         assert.deepEqual(waits, [1000, 2000]);
       });
     }
     it('gives up after max attempts with the last error', async () => {
       fake.fail({ status: 529 }, 10);
-      await assert.rejects(client({ maxRetries: 2 }).countTokens(req('x')), (e: unknown) => e instanceof ApiError && e.status === 529);
+      await assert.rejects(
+        client({ maxRetries: 2 }).countTokens(req('x')),
+        (e: unknown) => e instanceof ApiError && e.status === 529,
+      );
       assert.equal(fake.requests.length, 3);
     });
     it('connection errors are retried and then reported', async () => {
-      const c = new ApiClient({ baseUrl: 'http://127.0.0.1:9', apiKey: 'k', maxRetries: 2, sleep: async ms => { waits.push(ms); } });
+      const c = new ApiClient({
+        baseUrl: 'http://127.0.0.1:9',
+        apiKey: 'k',
+        maxRetries: 2,
+        sleep: async ms => {
+          waits.push(ms);
+        },
+      });
       await assert.rejects(c.countTokens(req('x')), (e: unknown) => e instanceof ConnectionError);
       assert.deepEqual(waits, [1000, 2000]);
     });
@@ -115,14 +169,21 @@ describe('API client against the fake service', () => {
       fake.fail({ status: 429, headers: { 'retry-after': '30' } });
       const ctl = new AbortController();
       const events: number[] = [];
-      const c = client({ sleep: undefined, onRetry: e => { events.push(e.delayMs); ctl.abort(); } });
+      const c = client({
+        sleep: undefined,
+        onRetry: e => {
+          events.push(e.delayMs);
+          ctl.abort();
+        },
+      });
       const t0 = Date.now();
       await assert.rejects(c.countTokens(req('x'), { signal: ctl.signal }), (e: unknown) => e instanceof AbortedError);
       assert.deepEqual(events, [30000]);
       assert.ok(Date.now() - t0 < 1000);
     });
     it('retryDelay follows the table', () => {
-      const e = (status: number, h: Record<string, string> = {}, ra?: number) => new ApiError(status, 't', 'm', undefined, h, ra);
+      const e = (status: number, h: Record<string, string> = {}, ra?: number) =>
+        new ApiError(status, 't', 'm', undefined, h, ra);
       assert.equal(retryDelay(e(409), 1), undefined);
       assert.equal(retryDelay(e(429, {}, 3), 1), 3000);
       assert.equal(retryDelay(e(500, { 'x-should-retry': 'false' }), 1), undefined);
@@ -134,7 +195,10 @@ describe('API client against the fake service', () => {
     it('streams text, thinking and tool use into the final message', async () => {
       const s = await client().streamMessage(req('weather? #thinking #tool'));
       const m = await s.finalMessage();
-      assert.deepEqual(m.content.map(b => b.type), ['thinking', 'text', 'tool_use']);
+      assert.deepEqual(
+        m.content.map(b => b.type),
+        ['thinking', 'text', 'tool_use'],
+      );
       assert.deepEqual(m.content[2]!.input, { location: 'Paris', unit: 'celsius' });
       assert.equal(m.stop_reason, 'tool_use');
       assert.equal((fake.requests[0]!.body as { stream: boolean }).stream, true);
@@ -150,24 +214,36 @@ describe('API client against the fake service', () => {
       assert.match(String(m.content[0]!.text), /Hello/);
       assert.deepEqual(waits, [1000]);
     });
-    for (const [word, type] of [['#error', 'overloaded_error'], ['#cut', 'connection_error']] as const) {
+    for (const [word, type] of [
+      ['#error', 'overloaded_error'],
+      ['#cut', 'connection_error'],
+    ] as const) {
       it(`${word}: ends with a typed StreamError and keeps the partial message`, async () => {
         const s = await client().streamMessage(req(`tell me ${word} #long=40`));
         const seen: string[] = [];
-        await assert.rejects((async () => { for await (const ev of s) if (ev.type === 'content_block_delta' && ev.delta.type === 'text_delta') seen.push(ev.delta.text); })(), (e: unknown) => {
-          assert.ok(e instanceof StreamError, String(e));
-          assert.equal(e.type, type);
-          assert.ok(e.partial && String(e.partial.content[0]!.text).length > 0, 'partial text kept');
-          assert.equal(String(e.partial!.content[0]!.text), seen.join(''));
-          assert.match(e.requestId!, /^req_fake_stream_/);
-          return true;
-        });
+        await assert.rejects(
+          (async () => {
+            for await (const ev of s)
+              if (ev.type === 'content_block_delta' && ev.delta.type === 'text_delta') seen.push(ev.delta.text);
+          })(),
+          (e: unknown) => {
+            assert.ok(e instanceof StreamError, String(e));
+            assert.equal(e.type, type);
+            assert.ok(e.partial && String(e.partial.content[0]!.text).length > 0, 'partial text kept');
+            assert.equal(String(e.partial.content[0]!.text), seen.join(''));
+            assert.match(e.requestId!, /^req_fake_stream_/);
+            return true;
+          },
+        );
       });
     }
     it('#stall: the idle timeout ends the stream and keeps the partial message', async () => {
       const s = await client({ streamIdleTimeoutMs: 300 }).streamMessage(req('x #stall #long=20'));
       const t0 = Date.now();
-      await assert.rejects(s.finalMessage(), (e: unknown) => e instanceof StreamError && e.type === 'idle_timeout' && !!e.partial);
+      await assert.rejects(
+        s.finalMessage(),
+        (e: unknown) => e instanceof StreamError && e.type === 'idle_timeout' && !!e.partial,
+      );
       assert.ok(Date.now() - t0 < 3000);
     });
     it('cancelling through an AbortSignal closes the stream within 100 ms', async () => {
@@ -175,11 +251,17 @@ describe('API client against the fake service', () => {
       const s = await client().streamMessage(req('slow #slow=50 #long=200'), { signal: ctl.signal });
       let n = 0;
       let abortedAt = 0;
-      await assert.rejects((async () => {
-        for await (const ev of s) {
-          if (ev.type === 'content_block_delta' && ++n === 5) { abortedAt = performance.now(); ctl.abort(); }
-        }
-      })(), (e: unknown) => e instanceof StreamError && e.type === 'aborted');
+      await assert.rejects(
+        (async () => {
+          for await (const ev of s) {
+            if (ev.type === 'content_block_delta' && ++n === 5) {
+              abortedAt = performance.now();
+              ctl.abort();
+            }
+          }
+        })(),
+        (e: unknown) => e instanceof StreamError && e.type === 'aborted',
+      );
       const latency = performance.now() - abortedAt;
       assert.ok(latency < 100, `cancel took ${latency.toFixed(1)} ms`);
       assert.ok(String(s.message!.content[0]!.text).length > 0);
@@ -188,8 +270,12 @@ describe('API client against the fake service', () => {
 
   describe('pages (doc2 §4.1)', () => {
     it('follows next_page to the end', async () => {
-      let n = 0, pages = 0;
-      for await (const p of client().resourcePages('ses_big', { limit: 1000 })) { n += p.data.length; pages++; }
+      let n = 0,
+        pages = 0;
+      for await (const p of client().resourcePages('ses_big', { limit: 1000 })) {
+        n += p.data.length;
+        pages++;
+      }
       assert.equal(n, 2500);
       assert.equal(pages, 3);
     });
@@ -229,8 +315,12 @@ describe('API client against the fake service', () => {
   it('no log line ever contains the key', async () => {
     fake.fail({ status: 429 });
     fake.fail({ status: 401 });
-    await client().countTokens(req('x')).catch(() => undefined);
-    await client().countTokens(req('x')).catch(() => undefined);
+    await client()
+      .countTokens(req('x'))
+      .catch(() => undefined);
+    await client()
+      .countTokens(req('x'))
+      .catch(() => undefined);
     await (await client().streamMessage(req('x'))).finalMessage();
     await client().rateLimits();
     assert.ok(logs.length >= 6);

@@ -2,9 +2,23 @@ import * as assert from 'node:assert/strict';
 import { SseDecoder, type SseEvent } from '../../../src/core/api/sse';
 import { MessageAccumulator } from '../../../src/core/api/accumulator';
 import { encodeSse, sseEvents, startFake } from '../../fake/server';
-import type { StreamEvent } from '../../../src/core/api/types';
+import type { StreamEvent, Usage } from '../../../src/core/api/types';
 
 const enc = new TextEncoder();
+/** The first event of a reply, with nothing in it yet. */
+const messageStart = (usage: Usage): StreamEvent => ({
+  type: 'message_start',
+  message: {
+    id: 'm',
+    type: 'message',
+    role: 'assistant',
+    model: 'x',
+    content: [],
+    stop_reason: null,
+    stop_sequence: null,
+    usage,
+  },
+});
 function decodeAll(chunks: Uint8Array[]): SseEvent[] {
   const d = new SseDecoder();
   const out: SseEvent[] = [];
@@ -16,15 +30,40 @@ function decodeAll(chunks: Uint8Array[]): SseEvent[] {
 /** A recorded stream: thinking, text with a multi-byte character and a citation, tool use. */
 function recorded(): { bytes: Uint8Array; events: { event: string; data: unknown }[] } {
   const message = {
-    id: 'msg_1', type: 'message', role: 'assistant', model: 'model-opus-4-7', stop_reason: 'tool_use', stop_sequence: null,
+    id: 'msg_1',
+    type: 'message',
+    role: 'assistant',
+    model: 'model-opus-4-7',
+    stop_reason: 'tool_use',
+    stop_sequence: null,
     usage: { input_tokens: 12, output_tokens: 40, cache_read_input_tokens: 3 },
     content: [
       { type: 'thinking', thinking: 'Hmm… let me think 🤔', signature: 'sig' },
-      { type: 'text', text: 'Grüße — 你好 😀 done', citations: [{ type: 'char_location', cited_text: 'x', document_index: 0, document_title: 'D', start_char_index: 0, end_char_index: 1 }] },
+      {
+        type: 'text',
+        text: 'Grüße — 你好 😀 done',
+        citations: [
+          {
+            type: 'char_location',
+            cited_text: 'x',
+            document_index: 0,
+            document_title: 'D',
+            start_char_index: 0,
+            end_char_index: 1,
+          },
+        ],
+      },
       { type: 'tool_use', id: 'toolu_1', name: 'get_weather', input: { city: 'Zürich', days: [1, 2] } },
     ],
   };
-  const events = sseEvents({ message, deltasPerText: [['Hmm… ', 'let me think 🤔'], ['Grüße — ', '你好 😀', ' done'], ['{"city": "Zü', 'rich", "days": [1,', ' 2]}']] } as never);
+  const events = sseEvents({
+    message,
+    deltasPerText: [
+      ['Hmm… ', 'let me think 🤔'],
+      ['Grüße — ', '你好 😀', ' done'],
+      ['{"city": "Zü', 'rich", "days": [1,', ' 2]}'],
+    ],
+  });
   return { bytes: enc.encode(encodeSse(events)), events };
 }
 
@@ -54,9 +93,14 @@ describe('SSE decoder', () => {
   it('handles CRLF and CR line ends (also split between chunks), comments, multi-line data, ids, a BOM', () => {
     const text = '\ufeff: comment\r\nevent: a\r\ndata: 1\r\ndata: 2\r\nid: 7\r\n\r\n:keepalive\rdata:x\r\rdata: y\n\n';
     const bytes = enc.encode(text);
-    const expect = [{ event: 'a', data: '1\n2', id: '7' }, { event: 'message', data: 'x', id: '7' }, { event: 'message', data: 'y', id: '7' }];
+    const expect = [
+      { event: 'a', data: '1\n2', id: '7' },
+      { event: 'message', data: 'x', id: '7' },
+      { event: 'message', data: 'y', id: '7' },
+    ];
     assert.deepEqual(decodeAll([bytes]), expect);
-    for (let i = 1; i < bytes.length; i++) assert.deepEqual(decodeAll([bytes.subarray(0, i), bytes.subarray(i)]), expect, `split at ${i}`);
+    for (let i = 1; i < bytes.length; i++)
+      assert.deepEqual(decodeAll([bytes.subarray(0, i), bytes.subarray(i)]), expect, `split at ${i}`);
   });
 });
 
@@ -76,27 +120,59 @@ describe('message accumulator (doc1 §2.7)', () => {
     assert.deepEqual(expected!.content[2]!.input, { city: 'Zürich', days: [1, 2] });
     assert.equal(expected!.stop_reason, 'tool_use');
     assert.equal(events.length > 10, true);
-    for (let i = 1; i < bytes.length; i += 7) assert.deepEqual(final(decodeAll([bytes.subarray(0, i), bytes.subarray(i)])), expected);
+    for (let i = 1; i < bytes.length; i += 7)
+      assert.deepEqual(final(decodeAll([bytes.subarray(0, i), bytes.subarray(i)])), expected);
   });
   it('usage is overwritten by message_delta, not summed', () => {
     const acc = new MessageAccumulator();
-    acc.apply({ type: 'message_start', message: { id: 'm', type: 'message', role: 'assistant', model: 'x', content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 10, output_tokens: 1 } } });
-    acc.apply({ type: 'message_delta', delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: { output_tokens: 25 } });
-    acc.apply({ type: 'message_delta', delta: {}, usage: { output_tokens: 30, server_tool_use: { web_search_requests: 2 } } });
-    assert.deepEqual(acc.message!.usage, { input_tokens: 10, output_tokens: 30, server_tool_use: { web_search_requests: 2 } });
+    acc.apply(messageStart({ input_tokens: 10, output_tokens: 1 }));
+    acc.apply({
+      type: 'message_delta',
+      delta: { stop_reason: 'end_turn', stop_sequence: null },
+      usage: { output_tokens: 25 },
+    });
+    acc.apply({
+      type: 'message_delta',
+      delta: {},
+      usage: { output_tokens: 30, server_tool_use: { web_search_requests: 2 } },
+    });
+    assert.deepEqual(acc.message!.usage, {
+      input_tokens: 10,
+      output_tokens: 30,
+      server_tool_use: { web_search_requests: 2 },
+    });
     assert.equal(acc.message!.stop_reason, 'end_turn');
   });
   it('keeps server tool blocks and stop_details', () => {
     const acc = new MessageAccumulator();
-    acc.apply({ type: 'message_start', message: { id: 'm', type: 'message', role: 'assistant', model: 'x', content: [], stop_reason: null, stop_sequence: null, usage: {} } });
-    acc.apply({ type: 'content_block_start', index: 0, content_block: { type: 'server_tool_use', id: 's1', name: 'web_search', input: {} } });
-    acc.apply({ type: 'content_block_delta', index: 0, delta: { type: 'input_json_delta', partial_json: '{"query":' } });
+    acc.apply(messageStart({}));
+    acc.apply({
+      type: 'content_block_start',
+      index: 0,
+      content_block: { type: 'server_tool_use', id: 's1', name: 'web_search', input: {} },
+    });
+    acc.apply({
+      type: 'content_block_delta',
+      index: 0,
+      delta: { type: 'input_json_delta', partial_json: '{"query":' },
+    });
     assert.equal(acc.snapshot()!.content[0]!.partial_json, '{"query":');
     acc.apply({ type: 'content_block_delta', index: 0, delta: { type: 'input_json_delta', partial_json: '"x"}' } });
     acc.apply({ type: 'content_block_stop', index: 0 });
-    acc.apply({ type: 'content_block_start', index: 1, content_block: { type: 'web_search_tool_result', tool_use_id: 's1', content: [{ type: 'web_search_result', title: 'T', url: 'https://e.org', encrypted_content: 'e' }] } });
+    acc.apply({
+      type: 'content_block_start',
+      index: 1,
+      content_block: {
+        type: 'web_search_tool_result',
+        tool_use_id: 's1',
+        content: [{ type: 'web_search_result', title: 'T', url: 'https://e.org', encrypted_content: 'e' }],
+      },
+    });
     acc.apply({ type: 'content_block_stop', index: 1 });
-    acc.apply({ type: 'message_delta', delta: { stop_reason: 'refusal', stop_details: { type: 'refusal', category: 'cyber', explanation: null } } });
+    acc.apply({
+      type: 'message_delta',
+      delta: { stop_reason: 'refusal', stop_details: { type: 'refusal', category: 'cyber', explanation: null } },
+    });
     const m = acc.snapshot()!;
     assert.deepEqual(m.content[0]!.input, { query: 'x' });
     assert.equal(m.content[1]!.type, 'web_search_tool_result');
@@ -105,12 +181,26 @@ describe('message accumulator (doc1 §2.7)', () => {
   it('the fake service streams what its message says', async () => {
     const fake = await startFake();
     try {
-      const r = await fetch(`${fake.url}/v1/messages`, { method: 'POST', headers: { 'x-api-key': fake.apiKey, 'vendor-version': '2023-06-01', 'content-type': 'application/json' }, body: JSON.stringify({ model: 'm', max_tokens: 5, stream: true, messages: [{ role: 'user', content: 'hi #thinking #tool' }] }) });
+      const r = await fetch(`${fake.url}/v1/messages`, {
+        method: 'POST',
+        headers: { 'x-api-key': fake.apiKey, 'vendor-version': '2023-06-01', 'content-type': 'application/json' },
+        body: JSON.stringify({
+          model: 'm',
+          max_tokens: 5,
+          stream: true,
+          messages: [{ role: 'user', content: 'hi #thinking #tool' }],
+        }),
+      });
       const evs = decodeAll([new Uint8Array(await r.arrayBuffer())]);
       const acc = new MessageAccumulator();
       for (const e of evs) if (e.event !== 'ping') acc.apply(JSON.parse(e.data) as StreamEvent);
-      assert.deepEqual(acc.snapshot()!.content.map(b => b.type), ['thinking', 'text', 'tool_use']);
+      assert.deepEqual(
+        acc.snapshot()!.content.map(b => b.type),
+        ['thinking', 'text', 'tool_use'],
+      );
       assert.equal(acc.done, true);
-    } finally { await fake.close(); }
+    } finally {
+      await fake.close();
+    }
   });
 });

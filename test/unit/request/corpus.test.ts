@@ -20,7 +20,10 @@ const manifest = JSON.parse(fs.readFileSync(path.join(DIR, 'manifest.json'), 'ut
 
 describe('accepted bodies: no false errors (test/fixtures/accepted)', () => {
   it('the manifest names every body, each with its source, and at least 50 are recordings of a 200', () => {
-    const files = fs.readdirSync(DIR).filter(f => f.endsWith('.json') && f !== 'manifest.json').sort();
+    const files = fs
+      .readdirSync(DIR)
+      .filter(f => f.endsWith('.json') && f !== 'manifest.json')
+      .sort();
     assert.deepEqual(manifest.map(e => e.file).sort(), files);
     for (const e of manifest) assert.ok(e.source.repo && e.source.path && e.status === 200, e.file);
     assert.ok(manifest.filter(e => e.kind === 'recording').length >= 50);
@@ -29,9 +32,15 @@ describe('accepted bodies: no false errors (test/fixtures/accepted)', () => {
     it(`${e.file}: no error; with its recorded betas, no beta warning either`, () => {
       const text = fs.readFileSync(path.join(DIR, e.file), 'utf8');
       const bare = validateText(text, 'json', { now: NOW }).problems;
-      assert.deepEqual(bare.filter(p => p.severity === 'error').map(p => `${p.code}: ${p.message}`), []);
+      assert.deepEqual(
+        bare.filter(p => p.severity === 'error').map(p => `${p.code}: ${p.message}`),
+        [],
+      );
       const withBetas = validateText(text, 'json', { now: NOW, betas: e.betas }).problems;
-      assert.deepEqual(withBetas.filter(p => p.severity === 'error' || p.code === 'beta-feature').map(p => p.message), []);
+      assert.deepEqual(
+        withBetas.filter(p => p.severity === 'error' || p.code === 'beta-feature').map(p => p.message),
+        [],
+      );
     });
   }
 });

@@ -7,7 +7,8 @@ import { NOW } from './helpers';
 /** Applies the fix titled `title` of the first problem with `code`. */
 function fix(text: string, format: Format, code: string, title: RegExp): string {
   const v = validateText(text, format, { now: NOW });
-  const isEdit = (x: FixData): x is Exclude<FixData, { kind: 'add-beta' }> => x.kind !== 'add-beta' && title.test(x.title);
+  const isEdit = (x: FixData): x is Exclude<FixData, { kind: 'add-beta' }> =>
+    x.kind !== 'add-beta' && title.test(x.title);
   const p = v.problems.find(x => x.code === code && x.fixes?.some(isEdit));
   assert.ok(p, `no ${code} with a fix ${title} in ${JSON.stringify(v.problems.map(x => [x.code, x.fixes]))}`);
   const f = p.fixes?.find(isEdit);
@@ -17,41 +18,81 @@ function fix(text: string, format: Format, code: string, title: RegExp): string 
 
 describe('quick fixes (text edits that keep formatting and comments)', () => {
   it('a retired model is replaced by a current one (JSON)', () => {
-    const text = '{\n  "model": "model-3-haiku-20240307",\n  "max_tokens": 5,\n  "messages": [{"role": "user", "content": "x"}]\n}\n';
-    assert.equal(fix(text, 'json', 'retired-model', /model-sonnet-4-6/), text.replace('model-3-haiku-20240307', 'model-sonnet-4-6'));
+    const text =
+      '{\n  "model": "model-3-haiku-20240307",\n  "max_tokens": 5,\n' +
+      '  "messages": [{"role": "user", "content": "x"}]\n}\n';
+    assert.equal(
+      fix(text, 'json', 'retired-model', /model-sonnet-4-6/),
+      text.replace('model-3-haiku-20240307', 'model-sonnet-4-6'),
+    );
   });
   it('an effort the model lacks becomes the nearest supported one (YAML, comment kept)', () => {
-    const text = '# my prompt\nmodel: model-opus-4-6 # the model\nmax_tokens: 100\noutput_config:\n  effort: xhigh # too much\nmessages:\n  - role: user\n    content: hi\n';
+    const text =
+      '# my prompt\nmodel: model-opus-4-6 # the model\nmax_tokens: 100\noutput_config:\n  effort: xhigh # too much\n' +
+      'messages:\n  - role: user\n    content: hi\n';
     assert.equal(fix(text, 'yaml', 'effort-unavailable', /effort/), text.replace('effort: xhigh', 'effort: high'));
   });
   it('temperature and top_p together: remove one (JSON and YAML)', () => {
-    const json = '{\n  "model": "model-opus-4-1",\n  "temperature": 0.5,\n  "top_p": 0.9,\n  "max_tokens": 5,\n  "messages": [{"role": "user", "content": "x"}]\n}';
+    const json =
+      '{\n  "model": "model-opus-4-1",\n  "temperature": 0.5,\n  "top_p": 0.9,\n  "max_tokens": 5,\n' +
+      '  "messages": [{"role": "user", "content": "x"}]\n}';
     assert.equal(fix(json, 'json', 'temperature-with-top-p', /Remove top_p/), json.replace('\n  "top_p": 0.9,', ''));
-    const yaml = 'model: model-opus-4-1\ntemperature: 0.5 # warm\ntop_p: 0.9\nmax_tokens: 5\nmessages:\n  - role: user\n    content: x\n';
-    assert.equal(fix(yaml, 'yaml', 'temperature-with-top-p', /Remove temperature/), yaml.replace('temperature: 0.5 # warm\n', ''));
+    const yaml =
+      'model: model-opus-4-1\ntemperature: 0.5 # warm\ntop_p: 0.9\nmax_tokens: 5\nmessages:\n  - role: user\n' +
+      '    content: x\n';
+    assert.equal(
+      fix(yaml, 'yaml', 'temperature-with-top-p', /Remove temperature/),
+      yaml.replace('temperature: 0.5 # warm\n', ''),
+    );
   });
-  it('a missing required field is inserted (JSON keeps its indentation; YAML at the mapping\'s indentation)', () => {
+  it("a missing required field is inserted (JSON keeps its indentation; YAML at the mapping's indentation)", () => {
     const json = '{\n    "model": "model-opus-4-7",\n    "messages": [{"role": "user", "content": "x"}]\n}';
     const out = fix(json, 'json', 'missing-field', /Add "max_tokens"/);
-    assert.deepEqual(JSON.parse(out), { model: 'model-opus-4-7', messages: [{ role: 'user', content: 'x' }], max_tokens: 1024 });
+    assert.deepEqual(JSON.parse(out), {
+      model: 'model-opus-4-7',
+      messages: [{ role: 'user', content: 'x' }],
+      max_tokens: 1024,
+    });
     assert.match(out, /\n {4}"max_tokens": 1024/);
     const yaml = 'model: model-opus-4-7\nmessages:\n  - role: user\n    content:\n      - type: text\n# end\n';
     const y = fix(yaml, 'yaml', 'missing-field', /Add "text"/);
-    assert.equal(y, 'model: model-opus-4-7\nmessages:\n  - role: user\n    content:\n      - type: text\n        text: ""\n# end\n');
+    assert.equal(
+      y,
+      'model: model-opus-4-7\nmessages:\n  - role: user\n    content:\n      - type: text\n        text: ""\n# end\n',
+    );
   });
   it('a tool_result with an unknown tool_use_id: choose among the ids that exist', () => {
-    const text = JSON.stringify({ model: 'model-opus-4-7', max_tokens: 5, messages: [
-      { role: 'user', content: 'q' },
-      { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_a', name: 'n', input: {} }, { type: 'tool_use', id: 'toolu_b', name: 'n', input: {} }] },
-      { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_x' }] },
-    ] }, null, 2);
+    const text = JSON.stringify(
+      {
+        model: 'model-opus-4-7',
+        max_tokens: 5,
+        messages: [
+          { role: 'user', content: 'q' },
+          {
+            role: 'assistant',
+            content: [
+              { type: 'tool_use', id: 'toolu_a', name: 'n', input: {} },
+              { type: 'tool_use', id: 'toolu_b', name: 'n', input: {} },
+            ],
+          },
+          { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_x' }] },
+        ],
+      },
+      null,
+      2,
+    );
     const v = validateText(text, 'json', { now: NOW });
     const p = v.problems.find(x => x.code === 'orphan-tool-result')!;
-    assert.deepEqual(p.fixes!.map(f => f.title), ['Use tool_use id "toolu_b"', 'Use tool_use id "toolu_a"']);
+    assert.deepEqual(
+      p.fixes!.map(f => f.title),
+      ['Use tool_use id "toolu_b"', 'Use tool_use id "toolu_a"'],
+    );
     assert.equal(fix(text, 'json', 'orphan-tool-result', /toolu_a/), text.replace('toolu_x', 'toolu_a'));
   });
   it('manual thinking on model-opus-4-7 becomes adaptive (YAML block mapping replaced in place)', () => {
-    const yaml = 'model: model-opus-4-7\nmax_tokens: 5\nthinking:\n  type: enabled\n  budget_tokens: 100\nmessages:\n  - role: user\n    content: x\n';
+    const yaml =
+      'model: model-opus-4-7\nmax_tokens: 5\nthinking:\n  type: enabled\n  budget_tokens: 100\nmessages:\n' +
+      '  - role: user\n    content: x\n';
     const out = fix(yaml, 'yaml', 'manual-thinking-unsupported', /adaptive/);
     assert.deepEqual(validateText(out, 'yaml', { now: NOW }).problems, []);
   });

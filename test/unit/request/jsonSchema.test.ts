@@ -1,11 +1,27 @@
 import * as assert from 'node:assert/strict';
 import { requestJsonSchema } from '../../../src/core/request/jsonSchema';
 
-const FAILING = ['type', 'required', 'additionalProperties', 'enum', 'const', 'oneOf', 'minimum', 'maximum', 'minItems', 'maxItems', 'pattern', 'not'];
+const FAILING = [
+  'type',
+  'required',
+  'additionalProperties',
+  'enum',
+  'const',
+  'oneOf',
+  'minimum',
+  'maximum',
+  'minItems',
+  'maxItems',
+  'pattern',
+  'not',
+];
 
 /** Every place a keyword that can fail validation appears, outside `if` (which never fails). */
 function failingKeywords(node: unknown, path: string, out: string[]): void {
-  if (Array.isArray(node)) { node.forEach((n, i) => failingKeywords(n, `${path}/${i}`, out)); return; }
+  if (Array.isArray(node)) {
+    node.forEach((n, i) => failingKeywords(n, `${path}/${i}`, out));
+    return;
+  }
   if (node === null || typeof node !== 'object') return;
   for (const [k, v] of Object.entries(node)) {
     if (k === 'if' || k === 'examples' || k === 'defaultSnippets') continue;

@@ -5,33 +5,54 @@ import { check } from './helpers';
 describe('parsing JSON (strict, as the API takes it)', () => {
   it('comments and trailing commas are errors at their place', () => {
     const s = check('{\n  // a comment\n  "model": "model-opus-4-7",\n  "max_tokens": 10,\n  "messages": [],\n}');
-    assert.deepEqual(s.filter(p => p.code.startsWith('json-')).map(p => [p.code, p.at]), [['json-comment', '// a comment'], ['json-trailing-comma', ',']]);
+    assert.deepEqual(
+      s.filter(p => p.code.startsWith('json-')).map(p => [p.code, p.at]),
+      [
+        ['json-comment', '// a comment'],
+        ['json-trailing-comma', ','],
+      ],
+    );
   });
   it('syntax errors are reported with a message and the rest of the file is still checked', () => {
     const s = check('{"model": "model-opus-4-7", "max_tokens": 10 "messages": []}');
     assert.ok(s.some(p => p.code === 'json-syntax' && /comma is expected/.test(p.message)));
   });
   it('duplicate keys are reported on the second key, at any depth', () => {
-    const s = check('{"model":"a","model":"model-opus-4-7","max_tokens":1,"messages":[{"role":"user","role":"user","content":"x"}]}');
+    const s = check(
+      '{"model":"a","model":"model-opus-4-7","max_tokens":1,"messages":[{"role":"user","role":"user","content":"x"}]}',
+    );
     const d = s.filter(p => p.code === 'duplicate-key');
     assert.equal(d.length, 2);
-    assert.deepEqual(d.map(p => p.path), ['model', 'messages/0/role']);
+    assert.deepEqual(
+      d.map(p => p.path),
+      ['model', 'messages/0/role'],
+    );
   });
   it('an empty file, a non-object root, and a BOM are handled', () => {
     assert.match(check('')[0]!.message, /empty/);
     assert.match(check('[1,2]')[0]!.message, /one object/);
-    assert.deepEqual(check('\ufeff{"model":"model-opus-4-7","max_tokens":1,"messages":[{"role":"user","content":"x"}]}'), []);
+    assert.deepEqual(
+      check('\ufeff{"model":"model-opus-4-7","max_tokens":1,"messages":[{"role":"user","content":"x"}]}'),
+      [],
+    );
   });
   it('locateJson finds keys and values through escapes, nesting and the last duplicate', () => {
     const text = '{ "a\\"b": 1, "x": [ {"k": "v\\\\"}, {"k": [1, {"z": null}]} ], "x": {"y": true} }';
-    const at = (p: (string | number)[], key = false) => { const r = locateJson(text, p, key)!; return text.slice(r.start, r.end); };
+    const at = (p: (string | number)[], key = false) => {
+      const r = locateJson(text, p, key)!;
+      return text.slice(r.start, r.end);
+    };
     assert.equal(at(['a"b']), '1');
     assert.equal(at(['a"b'], true), '"a\\"b"');
     assert.equal(at(['x', 'y']), 'true'); // JSON.parse keeps the last "x"
     assert.equal(locateJson(text, ['x', 0]), undefined);
   });
   it('the fast path and the jsonc-parser path agree on ranges', () => {
-    const text = JSON.stringify({ model: 'm', max_tokens: 1, messages: [{ role: 'user', content: [{ type: 'text', text: 'é"\\' }] }] }, null, 2);
+    const text = JSON.stringify(
+      { model: 'm', max_tokens: 1, messages: [{ role: 'user', content: [{ type: 'text', text: 'é"\\' }] }] },
+      null,
+      2,
+    );
     const fast = parseRequest(text, 'json');
     const slow = parseRequest(`${text}\n// comment`, 'json');
     for (const p of [['messages', 0, 'content', 0, 'text'], ['max_tokens'], ['messages', 0]] as (string | number)[][]) {
@@ -52,7 +73,10 @@ describe('parsing YAML', () => {
   });
   it('tabs used for indentation are errors that say so', () => {
     const s = check('model: a\nmessages:\n\t- role: user\n', 'yaml');
-    assert.ok(s.some(p => p.severity === 'error'), JSON.stringify(s));
+    assert.ok(
+      s.some(p => p.severity === 'error'),
+      JSON.stringify(s),
+    );
   });
   it('several documents in one file are an error on the second one', () => {
     const s = check('model: model-opus-4-7\nmax_tokens: 1\nmessages: []\n---\nmodel: b\n', 'yaml');
@@ -60,16 +84,29 @@ describe('parsing YAML', () => {
     assert.ok(p.at.includes('model: b'));
   });
   it('aliases expand (the API takes JSON) and a "billion laughs" bomb is refused fast', () => {
-    assert.deepEqual(check('model: &m model-opus-4-7\nmax_tokens: 1\nmessages:\n  - {role: user, content: *m}\n', 'yaml'), []);
+    assert.deepEqual(
+      check('model: &m model-opus-4-7\nmax_tokens: 1\nmessages:\n  - {role: user, content: *m}\n', 'yaml'),
+      [],
+    );
     const levels = ['a: &a ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]'];
-    for (let i = 1; i < 10; i++) levels.push(`${String.fromCharCode(97 + i)}: &${String.fromCharCode(97 + i)} [${Array(9).fill(`*${String.fromCharCode(96 + i)}`).join(',')}]`);
+    for (let i = 1; i < 10; i++)
+      levels.push(
+        `${String.fromCharCode(97 + i)}: &${String.fromCharCode(97 + i)} [${Array(9)
+          .fill(`*${String.fromCharCode(96 + i)}`)
+          .join(',')}]`,
+      );
     const t0 = Date.now();
     const s = check(`${levels.join('\n')}\nmodel: x\n`, 'yaml');
     assert.ok(Date.now() - t0 < 2000, 'bounded time');
-    assert.ok(s.some(p => p.code === 'yaml-alias' && /billion laughs/.test(p.message)), JSON.stringify(s));
+    assert.ok(
+      s.some(p => p.code === 'yaml-alias' && /billion laughs/.test(p.message)),
+      JSON.stringify(s),
+    );
   });
   it('ranges: a wrong value on the value, an unknown key on the key, a missing field on the holding key', () => {
-    const text = 'model: model-opus-4-7\nmax_tokens: lots\nfoo: 1\nthinking:\n  type: enabled\nmessages:\n  - role: user\n    content: hi\n';
+    const text =
+      'model: model-opus-4-7\nmax_tokens: lots\nfoo: 1\nthinking:\n  type: enabled\nmessages:\n  - role: user\n' +
+      '    content: hi\n';
     const s = check(text, 'yaml');
     assert.equal(s.find(p => p.path === 'max_tokens')!.at, 'lots');
     assert.equal(s.find(p => p.path === 'foo')!.at, 'foo');

@@ -22,7 +22,12 @@ function sections(): Map<string, string[]> {
   return out;
 }
 
-interface Example { lang: string; text: string; fixed: boolean; betas: string[] }
+interface Example {
+  lang: string;
+  text: string;
+  fixed: boolean;
+  betas: string[];
+}
 
 function examples(body: string[]): Example[] {
   const out: Example[] = [];
@@ -35,7 +40,8 @@ function examples(body: string[]): Example[] {
     while (k >= 0 && body[k]!.trim() === '') k--;
     const label = body[k] ?? '';
     const betas = /PROMPTWRIGHT_BETAS=([\w,.-]+)/.exec(label)?.[1]?.split(',') ?? [];
-    if (m[1] === 'json' || m[1] === 'yaml') out.push({ lang: m[1], text: `${body.slice(i + 1, j).join('\n')}\n`, fixed: /^Fixed/.test(label), betas });
+    if (m[1] === 'json' || m[1] === 'yaml')
+      out.push({ lang: m[1], text: `${body.slice(i + 1, j).join('\n')}\n`, fixed: /^Fixed/.test(label), betas });
     i = j;
   }
   return out;
@@ -46,8 +52,14 @@ const CLOCK: Partial<Record<RuleId, Date>> = { 'deprecated-model': new Date('202
 
 describe('RULES.md', () => {
   it('has one heading per rule, in the catalog order, and lines of at most 120 characters', () => {
-    assert.deepEqual(lines.filter(l => l.startsWith('### ')).map(l => l.slice(4)), names);
-    assert.deepEqual(lines.map((l, i) => [i + 1, l.length]).filter(([, n]) => (n as number) > 120), []);
+    assert.deepEqual(
+      lines.filter(l => l.startsWith('### ')).map(l => l.slice(4)),
+      names,
+    );
+    assert.deepEqual(
+      lines.map((l, i) => [i + 1, l.length]).filter(([, n]) => (n as number) > 120),
+      [],
+    );
   });
   it('its summary table gives each rule the catalog severity', () => {
     for (const n of names) {
@@ -64,7 +76,11 @@ describe('RULES.md', () => {
       for (const e of ex) {
         const got = validateText(e.text, e.lang === 'yaml' ? 'yaml' : 'json', { now: CLOCK[n] ?? NOW, betas: e.betas });
         const codes = got.problems.map(p => p.code);
-        assert.equal(codes.includes(n), !e.fixed, `${e.fixed ? 'fixed' : 'failing'} example gives [${codes.join(', ')}]:\n${e.text}`);
+        assert.equal(
+          codes.includes(n),
+          !e.fixed,
+          `${e.fixed ? 'fixed' : 'failing'} example gives [${codes.join(', ')}]:\n${e.text}`,
+        );
       }
     });
   }

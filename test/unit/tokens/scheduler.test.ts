@@ -6,9 +6,17 @@ class FakeClock implements Clock {
   t = 0;
   private timers: { at: number; fn: () => void; id: number }[] = [];
   private id = 0;
-  now() { return this.t; }
-  setTimeout(fn: () => void, ms: number) { const id = ++this.id; this.timers.push({ at: this.t + ms, fn, id }); return id; }
-  clearTimeout(h: unknown) { this.timers = this.timers.filter(x => x.id !== h); }
+  now() {
+    return this.t;
+  }
+  setTimeout(fn: () => void, ms: number) {
+    const id = ++this.id;
+    this.timers.push({ at: this.t + ms, fn, id });
+    return id;
+  }
+  clearTimeout(h: unknown) {
+    this.timers = this.timers.filter(x => x.id !== h);
+  }
   async advance(ms: number) {
     const end = this.t + ms;
     for (;;) {
@@ -25,14 +33,28 @@ class FakeClock implements Clock {
   }
 }
 
-const body = (text: string) => ({ model: 'model-opus-4-7', max_tokens: 100, temperature: 1, messages: [{ role: 'user', content: text }] });
+const body = (text: string) => ({
+  model: 'model-opus-4-7',
+  max_tokens: 100,
+  temperature: 1,
+  messages: [{ role: 'user', content: text }],
+});
 
 describe('token count scheduling (fake clock)', () => {
   let clock: FakeClock;
   let states: CountState[];
   let sent: Record<string, unknown>[];
   let reply: (b: Record<string, unknown>, signal: AbortSignal) => Promise<{ tokens: number }>;
-  const make = () => new TokenCountScheduler({ debounceMs: 300, clock, onState: s => states.push(s), count: (b, s) => { sent.push(b); return reply(b, s); } });
+  const make = () =>
+    new TokenCountScheduler({
+      debounceMs: 300,
+      clock,
+      onState: s => states.push(s),
+      count: (b, s) => {
+        sent.push(b);
+        return reply(b, s);
+      },
+    });
   beforeEach(() => {
     clock = new FakeClock();
     states = [];
@@ -43,20 +65,34 @@ describe('token count scheduling (fake clock)', () => {
   it('a 50-keystroke burst 30 ms apart makes exactly one call, for the last text', async () => {
     const s = make();
     let text = '';
-    for (let i = 0; i < 50; i++) { text += 'a'; s.update(body(text)); await clock.advance(30); }
+    for (let i = 0; i < 50; i++) {
+      text += 'a';
+      s.update(body(text));
+      await clock.advance(30);
+    }
     await clock.advance(1000);
     assert.equal(s.calls, 1);
     assert.deepEqual(sent[0], { model: 'model-opus-4-7', messages: [{ role: 'user', content: text }] });
-    assert.deepEqual(states.at(-1), { kind: 'count', tokens: JSON.stringify(sent[0]).length, at: 1470 + 300, stale: false, cached: false });
+    assert.deepEqual(states.at(-1), {
+      kind: 'count',
+      tokens: JSON.stringify(sent[0]).length,
+      at: 1470 + 300,
+      stale: false,
+      cached: false,
+    });
   });
 
   it('unchanged content (undo, switching back) makes zero calls: the cache answers', async () => {
     const s = make();
-    s.update(body('one')); await clock.advance(400);
-    s.update(body('two')); await clock.advance(400);
+    s.update(body('one'));
+    await clock.advance(400);
+    s.update(body('two'));
+    await clock.advance(400);
     assert.equal(s.calls, 2);
-    s.update(body('one')); await clock.advance(400);
-    s.update({ ...body('two'), max_tokens: 5, temperature: 0 }); await clock.advance(400); // only fields count_tokens takes matter
+    s.update(body('one'));
+    await clock.advance(400);
+    s.update({ ...body('two'), max_tokens: 5, temperature: 0 });
+    await clock.advance(400); // only fields count_tokens takes matter
     assert.equal(s.calls, 2);
     assert.equal((states.at(-1) as { cached: boolean }).cached, true);
   });
@@ -64,21 +100,30 @@ describe('token count scheduling (fake clock)', () => {
   it('a slow reply overtaken by a newer edit is dropped (and its request aborted)', async () => {
     const s = make();
     let aborted = false;
-    reply = (b, signal) => new Promise(resolve => {
-      signal.addEventListener('abort', () => { aborted = true; });
-      clock.setTimeout(() => resolve({ tokens: (b.messages as { content: string }[])[0]!.content.length }), 5000);
-    });
-    s.update(body('slow one')); await clock.advance(400);
+    reply = (b, signal) =>
+      new Promise(resolve => {
+        signal.addEventListener('abort', () => {
+          aborted = true;
+        });
+        clock.setTimeout(() => resolve({ tokens: (b.messages as { content: string }[])[0]!.content.length }), 5000);
+      });
+    s.update(body('slow one'));
+    await clock.advance(400);
     assert.equal(states.at(-1)!.kind, 'counting');
-    s.update(body('new')); await clock.advance(10000);
+    s.update(body('new'));
+    await clock.advance(10000);
     assert.equal(aborted, true);
     const counts = states.filter(x => x.kind === 'count') as { tokens: number }[];
-    assert.deepEqual(counts.map(c => c.tokens), [3]); // 'slow one' (8) never shown
+    assert.deepEqual(
+      counts.map(c => c.tokens),
+      [3],
+    ); // 'slow one' (8) never shown
   });
 
   it('a file that does not parse keeps the last count, marked stale', async () => {
     const s = make();
-    s.update(body('abc')); await clock.advance(400);
+    s.update(body('abc'));
+    await clock.advance(400);
     s.update(undefined);
     assert.deepEqual(states.at(-1), { kind: 'count', tokens: s.lastCount, at: clock.t, stale: true, cached: false });
     assert.equal(s.calls, 1);
@@ -86,9 +131,13 @@ describe('token count scheduling (fake clock)', () => {
 
   it('errors carry type and request-id, and keep the previous count', async () => {
     const s = make();
-    s.update(body('a')); await clock.advance(400);
-    reply = async () => { throw Object.assign(new Error('slow down'), { type: 'rate_limit_error', requestId: 'req_1' }); };
-    s.update(body('b')); await clock.advance(400);
+    s.update(body('a'));
+    await clock.advance(400);
+    reply = async () => {
+      throw Object.assign(new Error('slow down'), { type: 'rate_limit_error', requestId: 'req_1' });
+    };
+    s.update(body('b'));
+    await clock.advance(400);
     const e = states.at(-1) as Extract<CountState, { kind: 'error' }>;
     assert.equal(e.type, 'rate_limit_error');
     assert.equal(e.requestId, 'req_1');
@@ -104,7 +153,10 @@ describe('token count scheduling (fake clock)', () => {
 
   it('the offline estimate counts only what count_tokens would send', () => {
     const a = estimateTokens(body('hello world'));
-    assert.equal(a, estimateTokens({ ...body('hello world'), max_tokens: 99999, metadata: { user_id: 'x'.repeat(1000) } }));
+    assert.equal(
+      a,
+      estimateTokens({ ...body('hello world'), max_tokens: 99999, metadata: { user_id: 'x'.repeat(1000) } }),
+    );
     assert.ok(estimateTokens(body('x'.repeat(4000))) >= 1000);
   });
 });

@@ -1,0 +1,86 @@
+// The shipped bundles, shared by esbuild.mjs (the build), scripts/sizes.mjs (the size budgets) and the
+// benchmarks, so all three measure the same thing.
+import fs from 'node:fs';
+
+/** Options of every Node bundle. */
+export function nodeOptions(production) {
+  return {
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    // jsonc-parser's UMD main cannot be bundled; its ESM build can
+    mainFields: ['module', 'main'],
+    // zod probes `navigator` (for Cloudflare); VS Code's extension host warns on any access to it
+    define: { navigator: 'undefined' },
+    sourcemap: !production,
+    sourcesContent: false,
+    minify: production,
+    logLevel: 'warning',
+  };
+}
+
+/** Sibling bundles the extension loads on first use (src/vscode/lazy.ts): kept out of the activation bundle. */
+export const LAZY_BUNDLES = ['./validator.js', './features.js'];
+
+const version = JSON.parse(fs.readFileSync('package.json', 'utf8')).version;
+
+/** Each shipped bundle: its esbuild options and, for the .vsix ones, the budget in bytes (issue 14). */
+export function bundles(production) {
+  const node = nodeOptions(production);
+  return [
+    {
+      name: 'extension',
+      budget: 400 * 1024,
+      options: {
+        ...node,
+        entryPoints: ['src/extension.ts'],
+        outfile: 'dist/extension.js',
+        external: ['vscode', ...LAZY_BUNDLES],
+      },
+    },
+    {
+      name: 'validator',
+      options: { ...node, entryPoints: ['src/validator.ts'], outfile: 'dist/validator.js', external: ['vscode'] },
+    },
+    {
+      name: 'features',
+      options: {
+        ...node,
+        entryPoints: ['src/features.ts'],
+        outfile: 'dist/features.js',
+        external: ['vscode', ...LAZY_BUNDLES],
+      },
+    },
+    {
+      name: 'webview',
+      budget: 60 * 1024,
+      options: {
+        bundle: true,
+        platform: 'browser',
+        format: 'iife',
+        target: 'es2022',
+        minify: production,
+        sourcemap: !production,
+        sourcesContent: false,
+        logLevel: 'warning',
+        entryPoints: ['src/webview/main.ts'],
+        outfile: 'dist/webview/main.js',
+      },
+    },
+    // the CLI ships as the npm package's `bin`, not in the .vsix
+    {
+      name: 'cli',
+      options: {
+        ...node,
+        entryPoints: ['src/cli.ts'],
+        outfile: 'dist/cli.js',
+        banner: { js: '#!/usr/bin/env node' },
+        define: { navigator: 'undefined', PROMPTWRIGHT_VERSION: JSON.stringify(version) },
+      },
+    },
+  ];
+}
+
+/** The .vsix budget in bytes. */
+export const VSIX_BUDGET = 300 * 1024;

@@ -1,0 +1,68 @@
+// The layering of ../shared/STYLE.md, checked: core never imports `vscode` (nor the DOM), the webview
+// imports only the protocol and pure helpers, and no module imports itself back through others.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import * as esbuild from 'esbuild';
+
+function sources(dir: string): string[] {
+  return fs
+    .readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .filter(f => f.endsWith('.ts'))
+    .map(f => path.join(dir, f));
+}
+
+describe('architecture', () => {
+  it('src/core imports neither vscode nor the adapters, webview or protocol', () => {
+    const bad = sources('src/core').filter(f =>
+      /from '(vscode|\.\.\/(\.\.\/)*(vscode|webview)\/[^']*|\.\.\/(\.\.\/)*protocol)'/.test(fs.readFileSync(f, 'utf8')),
+    );
+    assert.deepEqual(bad, []);
+  });
+  it('the webview imports only the protocol, core helpers without Node, and its own files', () => {
+    for (const f of sources('src/webview')) {
+      for (const m of fs.readFileSync(f, 'utf8').matchAll(/from '([^']+)'/g)) {
+        assert.match(m[1]!, /^(\.\/|\.\.\/protocol$|\.\.\/core\/(text|api\/accumulator|api\/types)$)/, `${f}: ${m[1]}`);
+      }
+    }
+  });
+  it('no import cycles among the modules of src/', async () => {
+    const r = await esbuild.build({
+      bundle: true,
+      platform: 'node',
+      format: 'cjs',
+      mainFields: ['module', 'main'],
+      write: false,
+      metafile: true,
+      external: ['vscode', './validator.js', './features.js'],
+      outdir: 'unused',
+      logLevel: 'silent',
+      entryPoints: ['src/extension.ts', 'src/cli.ts', 'src/features.ts', 'src/validator.ts', 'src/webview/main.ts'],
+    });
+    const graph = new Map<string, string[]>();
+    for (const [file, input] of Object.entries(r.metafile.inputs)) {
+      if (file.startsWith('src/'))
+        graph.set(
+          file,
+          input.imports.map(i => i.path).filter(p => p.startsWith('src/')),
+        );
+    }
+    const cycles: string[] = [];
+    const done = new Set<string>();
+    const stack: string[] = [];
+    const visit = (n: string) => {
+      if (stack.includes(n)) {
+        cycles.push([...stack.slice(stack.indexOf(n)), n].join(' -> '));
+        return;
+      }
+      if (done.has(n)) return;
+      stack.push(n);
+      for (const m of graph.get(n) ?? []) visit(m);
+      stack.pop();
+      done.add(n);
+    };
+    for (const n of graph.keys()) visit(n);
+    assert.ok(graph.size > 40, `only ${graph.size} modules seen`);
+    assert.deepEqual(cycles, []);
+  });
+});
