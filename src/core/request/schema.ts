@@ -9,7 +9,9 @@
 //    the whole API, and the service documents fields it leaves out.
 // Features that come with a beta header (betas.ts) are typed loosely here (their shape is not in the spec)
 // and rules.ts warns when no beta that enables them is configured.
+import { $constructor, $ZodObjectJIT } from 'zod/v4/core';
 import * as z from 'zod/mini';
+import { ZodMiniType } from 'zod/mini';
 import { BETA_BLOCK_TYPES, BETA_FIELDS, BETA_NESTED, BETA_TOOL_TYPES } from './betas';
 
 type Shape = z.core.$ZodLooseShape;
@@ -68,10 +70,10 @@ const lit = <V extends string>(v: V, description?: string) =>
  * (`$ZodObjectJIT`), which validates request bodies about 1.6 times faster. This is that compiled
  * object, with zod/mini's surface, so the bundle stays small and the hot path stays fast.
  */
-const JitObject = z.core.$constructor('PromptwrightObject', (inst: z.core.$ZodObject, def: z.core.$ZodObjectDef) => {
-  z.core.$ZodObjectJIT.init(inst, def);
-  z.ZodMiniType.init(inst as unknown as z.ZodMiniType, def);
-  z.util.defineLazy(inst as unknown as Record<string, unknown>, 'shape', () => def.shape);
+const JitObject = $constructor('PromptwrightObject', (inst: z.core.$ZodObject, def: z.core.$ZodObjectDef) => {
+  $ZodObjectJIT.init(inst, def);
+  ZodMiniType.init(inst as unknown as z.ZodMiniType, def);
+  Object.defineProperty(inst, 'shape', { get: () => def.shape, enumerable: false, configurable: true });
 });
 function compiledObject<T extends Shape>(shape: T, catchall: z.core.$ZodType): z.ZodMiniObject<T, z.core.$strict> {
   return new JitObject({ type: 'object', shape, catchall }) as unknown as z.ZodMiniObject<T, z.core.$strict>;
