@@ -1,7 +1,8 @@
 // A local fake of the service, following the spec in ../shared/seeds: messages (JSON and SSE), token
 // counting, session resources, rate limits; auth and version-header checks; error bodies with request-id;
-// rate-limit headers; and fault injection. Used by the unit tests, the VS Code suites, the benchmarks,
-// and by `npm start` as a clearly labelled offline demo backend. Listens on 127.0.0.1 only.
+// rate-limit headers; the administration interface (admin.ts) and the compliance interface with its keys,
+// scopes and shared budget (compliance.ts); and fault injection. Used by the unit tests, the VS Code suites,
+// the benchmarks, and by `npm start` as a clearly labelled offline demo backend. Listens on 127.0.0.1 only.
 //
 // Scenario words in the last user message steer a streamed reply (handy in the demo too):
 //   #thinking  a thinking block first        #tool      a tool_use block (stop_reason tool_use)
@@ -11,6 +12,8 @@
 //   #xss       text, thinking and tool input carrying script and event-handler payloads
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { AdminFake, type Reply } from './admin';
+import { ComplianceFake, type RateOptions } from './compliance';
 
 export interface FakeRequest {
   method: string;
@@ -43,6 +46,14 @@ export interface FakeOptions {
   adminKey?: string;
   /** default delay between streamed events, ms */
   eventDelayMs?: number;
+  /** Compliance Access Keys and their scopes (default: a full key and a read-only one, see compliance.ts) */
+  complianceKeys?: Record<string, readonly string[]>;
+  /** Activity Feed records (default 2000; generated on demand, so 100,000+ is fine) */
+  activities?: number;
+  /** the budget all compliance keys and endpoints share (default 600 requests per 60,000 ms) */
+  complianceRate?: RateOptions;
+  /** linked organizations in the compliance tree (default 7; over 1,000 the list fails with a 500) */
+  organizationsCount?: number;
 }
 
 export interface Fake {
@@ -53,6 +64,11 @@ export interface Fake {
   /** queue a fault for the next matching request(s) */
   fail(fault: Fault, times?: number): void;
   sessions: Map<string, Resource[]>;
+  /** the administration interface's state: organization, workspaces, users, invites */
+  admin: AdminFake;
+  /** the compliance interface's state: keys, the budget and its log, activities, chats, projects, files */
+  compliance: ComplianceFake;
+  /** forgets recorded requests, queued faults and the compliance budget's log */
   clear(): void;
   close(): Promise<void>;
 }
@@ -118,6 +134,15 @@ export async function startFake(opts: FakeOptions = {}): Promise<Fake> {
     ['ses_demo', makeResources(5, 'demo')],
     ['ses_big', makeResources(2500, 'big')],
   ]);
+  const admin = new AdminFake();
+  const compliance = new ComplianceFake({
+    apiKey,
+    adminKey,
+    ...(opts.complianceKeys ? { keys: opts.complianceKeys } : {}),
+    ...(opts.activities !== undefined ? { activities: opts.activities } : {}),
+    ...(opts.complianceRate ? { rate: opts.complianceRate } : {}),
+    ...(opts.organizationsCount !== undefined ? { organizations: opts.organizationsCount } : {}),
+  });
   let n = 0;
   const sockets = new Set<import('node:net').Socket>();
 
@@ -161,6 +186,9 @@ export async function startFake(opts: FakeOptions = {}): Promise<Fake> {
   ) {
     send(res, status, { type: 'error', error: { type, message } }, extra);
   }
+  function reply(res: http.ServerResponse, r: Reply, extra: Record<string, string> = {}) {
+    send(res, r.status, r.body, { ...extra, ...r.headers });
+  }
 
   async function handle(req: http.IncomingMessage, res: http.ServerResponse, raw: string) {
     const u = new URL(req.url ?? '/', 'http://fake');
@@ -185,22 +213,38 @@ export async function startFake(opts: FakeOptions = {}): Promise<Fake> {
     // auth happens before anything else (seed 002 §5 rule 5; §8: auth failures use no quota)
     const key = req.headers['x-api-key'];
     const isAdminPath = u.pathname.startsWith('/v1/organizations');
-    if (typeof key !== 'string' || key === '' || (key !== apiKey && key !== adminKey))
-      return error(res, 401, 'invalid x-api-key');
-    if (isAdminPath && key !== adminKey) return error(res, 403, 'this endpoint needs an Admin API key');
-    if (req.headers['vendor-version'] !== '2023-06-01')
-      return error(res, 400, `vendor-version header must be 2023-06-01, got ${String(req.headers['vendor-version'])}`);
+    const isCompliancePath = /^\/v1\/compliance(\/|$)/.test(u.pathname);
+    // compliance responses after authentication carry that interface's own budget headers (seed 002 §8)
+    let extra: Record<string, string> = {};
+    let scopes: readonly string[] = [];
+    if (isCompliancePath) {
+      const gate = compliance.admit(key);
+      if ('reply' in gate) return reply(res, gate.reply);
+      ({ scopes, headers: extra } = gate);
+    } else {
+      if (typeof key !== 'string' || key === '' || (key !== apiKey && key !== adminKey))
+        return error(res, 401, 'invalid x-api-key');
+      if (isAdminPath && key !== adminKey) return error(res, 403, 'this endpoint needs an Admin API key');
+    }
+    if (req.headers['vendor-version'] !== '2023-06-01') {
+      const got = String(req.headers['vendor-version']);
+      return error(res, 400, `vendor-version header must be 2023-06-01, got ${got}`, undefined, extra);
+    }
 
     const fi = faults.findIndex(f => !f.path || u.pathname.endsWith(f.path));
     if (fi >= 0) {
       const f = faults.splice(fi, 1)[0]!;
       if (f.rawBody !== undefined) {
-        res.writeHead(f.status, headers(f.headers));
+        res.writeHead(f.status, headers({ ...extra, ...f.headers }));
         res.end(f.rawBody);
         return;
       }
-      return error(res, f.status, f.message ?? `injected ${f.status}`, f.errorType, f.headers);
+      return error(res, f.status, f.message ?? `injected ${f.status}`, f.errorType, { ...extra, ...f.headers });
     }
+
+    if (isCompliancePath) return reply(res, compliance.handle(scopes, req.method ?? 'GET', u), extra);
+    const adminReply = isAdminPath ? admin.handle(req.method ?? 'GET', u, body) : undefined;
+    if (adminReply) return reply(res, adminReply);
 
     if (req.method === 'POST' && u.pathname === '/v1/messages/count_tokens') {
       if (!body || typeof body !== 'object') return error(res, 400, 'body must be an object');
@@ -295,12 +339,15 @@ export async function startFake(opts: FakeOptions = {}): Promise<Fake> {
     adminKey,
     requests,
     sessions,
+    admin,
+    compliance,
     fail(f, times = 1) {
       for (let i = 0; i < times; i++) faults.push(f);
     },
     clear() {
       requests.length = 0;
       faults.length = 0;
+      compliance.resetRate();
     },
     close: () =>
       new Promise<void>(resolve => {
