@@ -325,8 +325,9 @@ export async function startFake(opts: FakeOptions = {}): Promise<Fake> {
     }
     const wm = /^\/v1\/organizations\/workspaces\/([^/]+)\/rate_limits$/.exec(u.pathname);
     if (req.method === 'GET' && wm) {
-      if (wm[1] !== 'wrkspc_demo') return error(res, 404, `workspace ${wm[1]} not found`);
-      return send(res, 200, { data: WORKSPACE_LIMITS, next_page: null });
+      // a workspace with no overrides has no entries (doc2 §2.7 rule 1); an unknown one is a 404
+      if (!admin.workspaces.some(w => w.id === wm[1])) return error(res, 404, `workspace ${wm[1]} not found`);
+      return send(res, 200, { data: wm[1] === 'wrkspc_demo' ? WORKSPACE_LIMITS : [], next_page: null });
     }
     return error(res, 404, `no route for ${req.method} ${u.pathname}`);
   }

@@ -124,6 +124,12 @@ export class ConfigError extends PromptwrightError {
   }
 }
 
+/** An input the spec says the service refuses, caught before anything was sent (the CLI exits 2). */
+export class InputError extends PromptwrightError {
+  static readonly kind = 'InputError';
+  override name = 'InputError';
+}
+
 /** A stream that ended early (an `error` event, a cut connection, an idle timeout). Keeps what arrived. */
 export class StreamError extends PromptwrightError {
   static readonly kind = 'StreamError';

@@ -7,6 +7,10 @@ export interface CliIo {
   env: Record<string, string | undefined>;
   /** aborted on Ctrl-C */
   signal?: AbortSignal;
+  /** whether a person can answer a question (stdin is a terminal) */
+  interactive?: boolean;
+  /** asks a yes/no question on the terminal (only called when `interactive`) */
+  confirm?: (question: string) => Promise<boolean>;
 }
 
 /** PROMPTWRIGHT_BETAS: comma-separated vendor-beta values. */

@@ -1,3 +1,4 @@
+import { runAdmin } from './admin';
 import { runCount, runRun } from './api';
 import { runCheck } from './check';
 import type { CliIo } from './io';
@@ -14,11 +15,14 @@ commands:
   run FILE [--force]
                    stream the reply to stdout (Ctrl-C cancels); usage and stop reason at the end.
                    A file with errors is not sent unless --force is given (the service decides)
+  admin …          the administration interface (Admin key): organization, workspaces, users, invites;
+                   \`promptwright admin --help\` lists the commands
   --version        print the version
 
 environment:
   PROMPTWRIGHT_BASE_URL  the service address ({base_url})
   PROMPTWRIGHT_API_KEY   API key (count, run)
+  PROMPTWRIGHT_ADMIN_KEY Admin API key (admin commands)
   PROMPTWRIGHT_BETAS     comma-separated vendor-beta values (some rules depend on them)
   PROMPTWRIGHT_MAX_RETRIES  retries after a failed attempt (default 2)
   PROMPTWRIGHT_DEBUG     set to log each request to stderr (keys are never logged)
@@ -32,6 +36,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   if (cmd === 'check') return runCheck(rest, io);
   if (cmd === 'count') return runCount(rest, io);
   if (cmd === 'run') return runRun(rest, io);
+  if (cmd === 'admin') return runAdmin(rest, io);
   if (cmd === '--version' || cmd === '-v') {
     io.stdout.write(`${typeof PROMPTWRIGHT_VERSION === 'string' ? PROMPTWRIGHT_VERSION : 'dev'}\n`);
     return 0;

@@ -1,5 +1,6 @@
 // Session resources (doc2 §2.1, §4.1) for the tree: how each one is described, and a pager that loads
 // a page at a time, resumes from the last cursor after an error, and never loads everything unless asked.
+import { Pager } from '../api/pager';
 import { asText } from '../text';
 import type { Page, SessionResource } from '../api/types';
 
@@ -41,47 +42,13 @@ export function describeResource(r: SessionResource): ResourceView {
 
 export type FetchPage = (cursor: string | undefined) => Promise<Page<SessionResource>>;
 
-export class ResourcePager {
-  readonly items: SessionResource[] = [];
-  /** the cursor of the next page; undefined before the first load; null when there is no more */
-  cursor: string | null | undefined;
-  loading = false;
-  error: unknown;
-
-  constructor(private readonly fetch: FetchPage) {}
-
-  get done(): boolean {
-    return this.cursor === null;
-  }
-
-  /** Loads the next page (the first page on the first call). After an error it retries the same page. */
-  async loadMore(): Promise<void> {
-    if (this.done || this.loading) return;
-    this.loading = true;
-    try {
-      const page = await this.fetch(this.cursor ?? undefined);
-      this.items.push(...page.data);
-      this.cursor = page.next_page ?? null;
-      this.error = undefined;
-    } catch (e) {
-      this.error = e;
-    } finally {
-      this.loading = false;
-    }
-  }
-
-  /** Loads every remaining page (only when asked: "Load all"). Stops at the first error. */
-  async loadAll(signal?: AbortSignal): Promise<void> {
-    while (!this.done && !signal?.aborted) {
-      await this.loadMore();
-      if (this.error) return;
-    }
-  }
-
-  reset(): void {
-    this.items.length = 0;
-    this.cursor = undefined;
-    this.error = undefined;
+/** Session resources a page at a time (the `next_page` family of doc2 §4.1). */
+export class ResourcePager extends Pager<SessionResource> {
+  constructor(fetch: FetchPage) {
+    super(async cursor => {
+      const page = await fetch(cursor);
+      return { items: page.data, next: page.next_page ?? null };
+    });
   }
 }
 

@@ -1,0 +1,42 @@
+// The service and its keys from the environment (the CLI has no SecretStorage), and how a failure is
+// said in a terminal: which variable to set, or the service's status, error.type, message and request-id.
+import { ApiError, ConfigError, describeError } from '../api/errors';
+import { Http, type HttpOptions } from '../api/http';
+import { betasFromEnv, type CliIo } from './io';
+
+export function httpOptionsFromEnv(env: CliIo['env'], extra: Partial<HttpOptions> = {}): HttpOptions {
+  const retries = env.PROMPTWRIGHT_MAX_RETRIES;
+  const adminKey = env.PROMPTWRIGHT_ADMIN_KEY || env.PROMPTWRIGHT_ADMIN_API_KEY;
+  return {
+    baseUrl: env.PROMPTWRIGHT_BASE_URL ?? '',
+    ...(env.PROMPTWRIGHT_API_KEY ? { apiKey: env.PROMPTWRIGHT_API_KEY } : {}),
+    ...(adminKey ? { adminKey } : {}),
+    ...(env.PROMPTWRIGHT_COMPLIANCE_KEY ? { complianceKey: env.PROMPTWRIGHT_COMPLIANCE_KEY } : {}),
+    apiVersion: env.PROMPTWRIGHT_API_VERSION || '2023-06-01',
+    betas: betasFromEnv(env),
+    maxRetries: retries !== undefined && retries !== '' && Number.isFinite(Number(retries)) ? Number(retries) : 2,
+    ...(env.PROMPTWRIGHT_DEBUG ? { onLog: (l: string) => process.stderr.write(`[promptwright] ${l}\n`) } : {}),
+    ...extra,
+  };
+}
+
+export function httpFromEnv(env: CliIo['env'], extra: Partial<HttpOptions> = {}): Http {
+  return new Http(httpOptionsFromEnv(env, extra));
+}
+
+const VARIABLE: Record<string, string> = {
+  'set-api-key': 'no API key: set the environment variable PROMPTWRIGHT_API_KEY.',
+  'set-admin-key': 'no Admin key: set the environment variable PROMPTWRIGHT_ADMIN_KEY (sk-vendor-admin…).',
+  'set-compliance-key':
+    'no Compliance Access Key: set the environment variable PROMPTWRIGHT_COMPLIANCE_KEY (sk-vendor-api01…).',
+  'set-base-url': "no service address: set the environment variable PROMPTWRIGHT_BASE_URL (the spec's {base_url}).",
+};
+
+/** A failure as a terminal says it: the variable to set, or the service's answer with its request-id. */
+export function describeForCli(e: unknown): string {
+  if (e instanceof ConfigError && VARIABLE[e.action]) return VARIABLE[e.action]!;
+  if (e instanceof ApiError) {
+    return `${e.status} ${e.type}: ${e.message}${e.requestId ? ` (request-id ${e.requestId})` : ''}`;
+  }
+  return describeError(e);
+}

@@ -1,0 +1,39 @@
+// How a command prints what the service returned: `--format json` (one array for a list, the object for
+// one) or `--format text`, an aligned table; columns say how each record becomes cells.
+import type { CliIo } from './io';
+
+export type Column<T> = [header: string, cell: (r: T) => string | null | undefined];
+
+export function table<T>(rows: readonly T[], columns: readonly Column<T>[]): string {
+  const cells = rows.map(r => columns.map(([, f]) => (f(r) ?? '').replace(/\s+/g, ' ')));
+  const widths = columns.map(([h], i) => Math.max(h.length, ...cells.map(c => c[i]!.length)));
+  const line = (values: string[]) =>
+    values
+      .map((v, i) => (i === values.length - 1 ? v : v.padEnd(widths[i]!)))
+      .join('  ')
+      .trimEnd();
+  return [line(columns.map(([h]) => h)), ...cells.map(line)].join('\n') + '\n';
+}
+
+/** One object in text: `key  value` lines (nested values as JSON). */
+export function record(o: object): string {
+  const entries = Object.entries(o);
+  const width = Math.max(...entries.map(([k]) => k.length));
+  return (
+    entries
+      .map(([k, v]) => `${k.padEnd(width)}  ${typeof v === 'string' ? v : v === null ? '-' : JSON.stringify(v)}`)
+      .join('\n') + '\n'
+  );
+}
+
+export function printList<T>(io: CliIo, format: string, rows: readonly T[], columns: readonly Column<T>[]): void {
+  io.stdout.write(format === 'json' ? `${JSON.stringify(rows, null, 2)}\n` : table(rows, columns));
+}
+
+export function printOne(io: CliIo, format: string, o: object): void {
+  io.stdout.write(format === 'json' ? `${JSON.stringify(o, null, 2)}\n` : record(o));
+}
+
+/** A date-time as `2026-11-23 10:15` (UTC), for tables. */
+export const day = (iso: string | null | undefined): string =>
+  iso ? iso.replace('T', ' ').replace(/:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$/, '') : '';

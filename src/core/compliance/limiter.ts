@@ -1,0 +1,52 @@
+// The compliance interface allows 600 requests a minute per parent organization, one budget shared by
+// every key and endpoint (doc3 §8). A client-side limiter keeps an export under it rather than meeting
+// 429s: before each request it waits until fewer than `limit` requests were started in the last window.
+// Clock and sleep are injected, so it is tested with a fake clock.
+
+export interface LimiterClock {
+  now(): number;
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
+}
+
+export class RateLimiter {
+  /** start times of the most recent requests, oldest first (at most `limit`) */
+  private readonly starts: number[] = [];
+  /** a wait the service asked for (a 429's retry-after), applied to every request until it passes */
+  private pausedUntil = 0;
+
+  constructor(
+    readonly limit: number,
+    readonly windowMs: number,
+    private readonly clock: LimiterClock,
+  ) {}
+
+  /** Waits for a slot, then counts the request as started. */
+  async acquire(signal?: AbortSignal): Promise<void> {
+    for (;;) {
+      const now = this.clock.now();
+      while (this.starts.length && this.starts[0]! <= now - this.windowMs) this.starts.shift();
+      const wait = Math.max(
+        this.pausedUntil - now,
+        this.starts.length >= this.limit ? this.starts[0]! + this.windowMs - now : 0,
+      );
+      if (wait <= 0) break;
+      await this.clock.sleep(wait, signal);
+    }
+    this.starts.push(this.clock.now());
+    if (this.starts.length > this.limit) this.starts.shift();
+  }
+
+  /** The service said to wait (429 retry-after): no request starts before then. */
+  pause(ms: number): void {
+    this.pausedUntil = Math.max(this.pausedUntil, this.clock.now() + ms);
+  }
+
+  /** Requests started in the window ending now (for progress and tests). */
+  inWindow(): number {
+    const now = this.clock.now();
+    return this.starts.filter(t => t > now - this.windowMs).length;
+  }
+}
+
+/** The budget doc3 §8 states. */
+export const COMPLIANCE_BUDGET = { limit: 600, windowMs: 60_000 } as const;
