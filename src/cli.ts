@@ -1,3 +1,4 @@
+import { createInterface } from 'node:readline/promises';
 import { runCli } from './core/cli/main';
 
 const ctl = new AbortController();
@@ -7,7 +8,24 @@ process.on('SIGINT', () => {
   interrupted = true;
   ctl.abort();
 });
-runCli(process.argv.slice(2), { stdout: process.stdout, stderr: process.stderr, env: process.env, signal: ctl.signal })
+/** A yes/no question on the terminal (destructive verbs without --yes). */
+async function confirm(question: string): Promise<boolean> {
+  const rl = createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    return /^y(es)?$/i.test((await rl.question(question)).trim());
+  } finally {
+    rl.close();
+  }
+}
+
+runCli(process.argv.slice(2), {
+  stdout: process.stdout,
+  stderr: process.stderr,
+  env: process.env,
+  signal: ctl.signal,
+  interactive: !!process.stdin.isTTY,
+  confirm,
+})
   .then(code => {
     process.exitCode = code;
   })

@@ -6,6 +6,8 @@ import type { Features, Host } from './features';
 import { Api } from './vscode/api';
 import { addBeta, newRequestFile } from './vscode/commands';
 import { Config } from './vscode/config';
+import type { AdminNode } from './vscode/admin/orgTree';
+import { JsonDocuments } from './vscode/jsonDocuments';
 import { LazyTree } from './vscode/lazyTree';
 import { Log } from './vscode/log';
 import { QuickFixes } from './vscode/quickFixes';
@@ -36,7 +38,11 @@ export function activate(context: vscode.ExtensionContext): PromptwrightApi {
   const keys = new Keys(context.secrets, log);
   const api = new Api(config, keys, log);
   const tokens = new TokenStatus(config, keys, api, diagnostics, log);
-  const host: Host = { context, log, config, keys, api, diagnostics };
+  const sessionsTree = new LazyTree(async () => (await features()).sessions);
+  const rateLimitsTree = new LazyTree(async () => (await features()).rateLimits);
+  const orgTree = new LazyTree(async () => (await features()).org);
+  const rateLimitsView = vscode.window.createTreeView('promptwright.rateLimits', { treeDataProvider: rateLimitsTree });
+  const host: Host = { context, log, config, keys, api, diagnostics, rateLimitsView };
   let loaded: Features | undefined;
   const features = (): Promise<Features> => {
     if (!loaded) {
@@ -51,8 +57,7 @@ export function activate(context: vscode.ExtensionContext): PromptwrightApi {
   const lazy = (id: string, run: (f: Features, ...args: unknown[]) => unknown) =>
     vscode.commands.registerCommand(id, async (...args: unknown[]) => run(await features(), ...args));
   const node = (n: unknown) => n as TreeNode;
-  const sessionsTree = new LazyTree(async () => (await features()).sessions);
-  const rateLimitsTree = new LazyTree(async () => (await features()).rateLimits);
+  const adminNode = (n: unknown) => n as AdminNode | undefined;
   const updateAdminContext = async () =>
     vscode.commands.executeCommand('setContext', 'promptwright.hasAdminKey', !!(await keys.get('admin')));
   void updateAdminContext();
@@ -64,6 +69,8 @@ export function activate(context: vscode.ExtensionContext): PromptwrightApi {
     tokens,
     sessionsTree,
     rateLimitsTree,
+    orgTree,
+    rateLimitsView,
     keys.onDidChange(k => {
       if (k === 'admin') void updateAdminContext();
     }),
@@ -71,7 +78,10 @@ export function activate(context: vscode.ExtensionContext): PromptwrightApi {
       providedCodeActionKinds: QuickFixes.kinds,
     }),
     vscode.window.registerTreeDataProvider('promptwright.sessions', sessionsTree),
-    vscode.window.registerTreeDataProvider('promptwright.rateLimits', rateLimitsTree),
+    vscode.window.registerTreeDataProvider('promptwright.organization', orgTree),
+    vscode.workspace.registerTextDocumentContentProvider(JsonDocuments.scheme, {
+      provideTextDocumentContent: async uri => (await features()).json.provideTextDocumentContent(uri),
+    }),
     vscode.window.registerWebviewPanelSerializer(VIEW_TYPE, {
       deserializeWebviewPanel: async panel => (await features()).panel.adopt(panel),
     }),
@@ -109,6 +119,22 @@ export function activate(context: vscode.ExtensionContext): PromptwrightApi {
     ),
     lazy('promptwright.removeRateLimitWorkspace', (f, n) => f.rateLimits.removeWorkspace(node(n))),
     lazy('promptwright.refreshRateLimits', f => f.rateLimits.refresh()),
+    lazy('promptwright.admin.refresh', f => f.org.refresh()),
+    lazy('promptwright.admin.showArchived', f => f.org.setShowArchived(true)),
+    lazy('promptwright.admin.hideArchived', f => f.org.setShowArchived(false)),
+    lazy('promptwright.admin.newWorkspace', f => f.admin.newWorkspace()),
+    lazy('promptwright.admin.editWorkspace', (f, n) => f.admin.editWorkspace(adminNode(n))),
+    lazy('promptwright.admin.archiveWorkspace', (f, n) => f.admin.archiveWorkspace(adminNode(n))),
+    lazy('promptwright.admin.openJson', (f, n) => f.admin.openJson(adminNode(n))),
+    lazy('promptwright.admin.showRateLimits', (f, n) => f.admin.showRateLimits(adminNode(n))),
+    lazy('promptwright.admin.filterUsers', f => f.admin.filterUsers()),
+    lazy('promptwright.admin.clearUserFilter', f => f.org.setUserFilter(undefined)),
+    lazy('promptwright.admin.changeRole', (f, n) => f.admin.changeRole(adminNode(n))),
+    lazy('promptwright.admin.removeUser', (f, n) => f.admin.removeUser(adminNode(n))),
+    lazy('promptwright.admin.invite', f => f.admin.invite()),
+    lazy('promptwright.admin.deleteInvite', (f, n) => f.admin.deleteInvite(adminNode(n))),
+    lazy('promptwright.admin.loadMore', (f, n) => f.admin.loadMore(adminNode(n))),
+    lazy('promptwright.admin.retry', (f, n) => f.admin.retry(adminNode(n))),
   );
   log.info(`Promptwright ${(context.extension.packageJSON as { version: string }).version} activated`);
   return { log, config, diagnostics, keys, api, tokens, features, logUri: context.logUri };

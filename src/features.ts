@@ -1,15 +1,18 @@
 // Everything beyond checking and counting the open request file, as a bundle of its own
 // (dist/features.js) that the extension loads on first use: the response panel and its runs, the
 // session resources and rate limits views, the token breakdown.
-import type * as vscode from 'vscode';
+import * as vscode from 'vscode';
+import { AdminCommands } from './vscode/admin/adminCommands';
+import { OrgTree } from './vscode/admin/orgTree';
 import type { Api } from './vscode/api';
 import type { Config } from './vscode/config';
+import { JsonDocuments } from './vscode/jsonDocuments';
 import type { Log } from './vscode/log';
 import type { RequestDiagnostics } from './vscode/requestDiagnostics';
 import { ResponsePanel } from './vscode/responsePanel';
 import { Runner } from './vscode/runner';
 import type { Keys } from './vscode/secrets';
-import { RateLimitsTree, ResourceDocuments, SessionsTree } from './vscode/sessionsTree';
+import { RateLimitsTree, ResourceDocuments, SessionsTree, type TreeNode } from './vscode/sessionsTree';
 import { TokenBreakdown } from './vscode/tokenBreakdown';
 
 /** What the activation bundle hands over: the services both bundles share. */
@@ -20,6 +23,8 @@ export interface Host {
   keys: Keys;
   api: Api;
   diagnostics: RequestDiagnostics;
+  /** views created at activation (their providers load with this bundle) */
+  rateLimitsView: vscode.TreeView<TreeNode>;
 }
 
 export interface Features {
@@ -29,6 +34,9 @@ export interface Features {
   sessions: SessionsTree;
   resourceDocs: ResourceDocuments;
   rateLimits: RateLimitsTree;
+  json: JsonDocuments;
+  org: OrgTree;
+  admin: AdminCommands;
 }
 
 export function createFeatures(host: Host): Features {
@@ -39,6 +47,9 @@ export function createFeatures(host: Host): Features {
   const sessions = new SessionsTree(context.workspaceState, api, () => config.resourcePageSize);
   const resourceDocs = new ResourceDocuments(api);
   const rateLimits = new RateLimitsTree(context.workspaceState, api, keys);
-  context.subscriptions.push(panel, runner, breakdown, sessions, rateLimits);
-  return { panel, runner, breakdown, sessions, resourceDocs, rateLimits };
+  const json = new JsonDocuments();
+  const org = new OrgTree(api, keys, config);
+  const admin = new AdminCommands(api, org, json, rateLimits, id => rateLimits.reveal(host.rateLimitsView, id));
+  context.subscriptions.push(panel, runner, breakdown, sessions, rateLimits, org);
+  return { panel, runner, breakdown, sessions, resourceDocs, rateLimits, json, org, admin };
 }

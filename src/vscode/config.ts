@@ -51,6 +51,9 @@ export class Config {
   get resourcePageSize(): number {
     return Math.round(this.num('sessions.pageSize', 100, 1, 1000));
   }
+  get adminPageSize(): number {
+    return Math.round(this.num('admin.pageSize', 20, 1, 1000));
+  }
   get transcriptFolder(): string {
     return String(this.c.get('transcripts.folder') ?? '').trim();
   }

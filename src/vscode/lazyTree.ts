@@ -28,6 +28,11 @@ export class LazyTree<T> implements vscode.TreeDataProvider<T>, vscode.Disposabl
     return (await this.provider()).getTreeItem(element);
   }
 
+  /** Needed to reveal an element (TreeView.reveal). */
+  async getParent(element: T): Promise<T | undefined> {
+    return (await (await this.provider()).getParent?.(element)) ?? undefined;
+  }
+
   dispose(): void {
     this.forwarding?.dispose();
     this.changed.dispose();

@@ -1,9 +1,32 @@
 import * as vscode from 'vscode';
 import type { Log } from './log';
 
-export type KeyKind = 'api' | 'admin';
-const STORAGE_KEY: Record<KeyKind, string> = { api: 'promptwright.apiKey', admin: 'promptwright.adminApiKey' };
-const LABEL: Record<KeyKind, string> = { api: 'API key', admin: 'Admin API key' };
+export type KeyKind = 'api' | 'admin' | 'compliance';
+export const KEY_KINDS: readonly KeyKind[] = ['api', 'admin', 'compliance'];
+const STORAGE_KEY: Record<KeyKind, string> = {
+  api: 'promptwright.apiKey',
+  admin: 'promptwright.adminApiKey',
+  compliance: 'promptwright.complianceKey',
+};
+const LABEL: Record<KeyKind, string> = { api: 'API key', admin: 'Admin API key', compliance: 'Compliance Access Key' };
+const PROMPT: Record<KeyKind, { prompt: string; placeHolder: string }> = {
+  api: {
+    prompt: "API key for the messages, token counting and sessions endpoints. Stored in VS Code's secret storage.",
+    placeHolder: 'your API key',
+  },
+  admin: {
+    prompt:
+      'Admin API key (starts with sk-vendor-admin): rate limits and the Organization view. ' +
+      "Stored in VS Code's secret storage.",
+    placeHolder: 'sk-vendor-admin…',
+  },
+  compliance: {
+    prompt:
+      'Compliance Access Key (starts with sk-vendor-api01): the Activity Feed and compliance views. ' +
+      "Stored in VS Code's secret storage.",
+    placeHolder: 'sk-vendor-api01…',
+  },
+};
 
 /** API keys live in SecretStorage only: never in settings, logs, webviews or error messages. */
 export class Keys implements vscode.Disposable {
@@ -18,7 +41,7 @@ export class Keys implements vscode.Disposable {
     private readonly log: Log,
   ) {
     this.sub = secrets.onDidChange(e => {
-      for (const k of ['api', 'admin'] as const)
+      for (const k of KEY_KINDS)
         if (e.key === STORAGE_KEY[k]) {
           this.cache.delete(k);
           this.changed.fire(k);
@@ -43,13 +66,9 @@ export class Keys implements vscode.Disposable {
   async prompt(kind: KeyKind): Promise<boolean> {
     const value = await vscode.window.showInputBox({
       title: `Promptwright: Set ${LABEL[kind]}`,
-      prompt:
-        kind === 'admin'
-          ? "Admin API key (starts with sk-vendor-admin); needed for rate limits. Stored in VS Code's secret storage."
-          : "API key for the messages, token counting and sessions endpoints. Stored in VS Code's secret storage.",
+      ...PROMPT[kind],
       password: true,
       ignoreFocusOut: true,
-      placeHolder: kind === 'admin' ? 'sk-vendor-admin…' : 'your API key',
       validateInput: v =>
         v.trim() ? (/\s/.test(v.trim()) ? 'A key has no spaces.' : undefined) : 'Enter a key, or press Escape.',
     });

@@ -331,6 +331,16 @@ export class RateLimitsTree implements vscode.TreeDataProvider<Node>, vscode.Dis
     return p;
   }
 
+  /** Organization and workspace nodes are at the root (reveal needs to know). */
+  getParent(): Node | undefined {
+    return undefined;
+  }
+
+  /** Shows a workspace's overrides in the view (from the Organization view's "Show Rate Limits"). */
+  async reveal(view: vscode.TreeView<Node>, workspaceId: string): Promise<void> {
+    await view.reveal({ kind: 'workspace', id: workspaceId }, { select: true, focus: true, expand: true });
+  }
+
   getTreeItem(n: Node): vscode.TreeItem {
     switch (n.kind) {
       case 'org': {
@@ -340,6 +350,7 @@ export class RateLimitsTree implements vscode.TreeDataProvider<Node>, vscode.Dis
       }
       case 'workspace': {
         const it = new vscode.TreeItem(`Workspace ${n.id}`, vscode.TreeItemCollapsibleState.Collapsed);
+        it.id = `workspace:${n.id}`;
         it.iconPath = new vscode.ThemeIcon('folder-library');
         it.contextValue = 'workspace';
         it.tooltip =

@@ -5,6 +5,7 @@ import { InputError } from '../api/errors';
 import type { CallOptions, Http } from '../api/http';
 import { cursorPages, type CursorOptions, type CursorPage } from '../api/paging';
 import { limitProblem, nameProblem, residencyProblem, roleProblem, tagProblems } from './rules';
+import { WORKSPACE_DEFAULTS } from './types';
 import type {
   AssignableRole,
   Deleted,
@@ -55,16 +56,14 @@ export class AdminClient {
     return this.get(`${BASE}/workspaces/${seg(id)}`, c);
   }
 
-  createWorkspace(body: WorkspaceCreate, c: CallOptions = {}): Promise<Workspace> {
-    refuse([
-      nameProblem(body.name) ?? (body.name ? undefined : 'A workspace needs a name.'),
-      ...tagProblems(body.tags),
-      residencyProblem(body.data_residency),
-    ]);
+  async createWorkspace(body: WorkspaceCreate, c: CallOptions = {}): Promise<Workspace> {
+    // the service fills what is left out with its defaults, then checks the default geo against them
+    const residency = body.data_residency && { ...WORKSPACE_DEFAULTS, ...body.data_residency };
+    refuse([nameProblem(body.name ?? ''), ...tagProblems(body.tags), residencyProblem(residency)]);
     return this.send('POST', `${BASE}/workspaces`, body, c);
   }
 
-  updateWorkspace(id: string, body: WorkspaceUpdate, c: CallOptions = {}): Promise<Workspace> {
+  async updateWorkspace(id: string, body: WorkspaceUpdate, c: CallOptions = {}): Promise<Workspace> {
     const geo = (body.data_residency as { workspace_geo?: unknown } | undefined)?.workspace_geo;
     refuse([
       geo !== undefined ? 'workspace_geo cannot be changed after a workspace is created.' : undefined,
@@ -88,7 +87,7 @@ export class AdminClient {
     return this.get(`${BASE}/users/${seg(id)}`, c);
   }
 
-  setRole(id: string, role: string, c: CallOptions = {}): Promise<User> {
+  async setRole(id: string, role: string, c: CallOptions = {}): Promise<User> {
     refuse([roleProblem(role)]);
     return this.send('POST', `${BASE}/users/${seg(id)}`, { role: role as AssignableRole }, c);
   }
@@ -106,7 +105,7 @@ export class AdminClient {
     return this.get(`${BASE}/invites/${seg(id)}`, c);
   }
 
-  createInvite(email: string, role: string, c: CallOptions = {}): Promise<Invite> {
+  async createInvite(email: string, role: string, c: CallOptions = {}): Promise<Invite> {
     refuse([roleProblem(role), email.trim() ? undefined : 'An invite needs an e-mail address.']);
     return this.send('POST', `${BASE}/invites`, { email: email.trim(), role }, c);
   }

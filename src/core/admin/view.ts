@@ -70,7 +70,11 @@ export function inviteView(i: Invite, now: Date): ItemView {
   const status = expired && i.status === 'pending' ? 'expired' : i.status;
   return {
     label: i.email,
-    description: `${i.role} · ${status} · ${expired ? 'expired' : 'expires'} ${date(i.expires_at)}`,
+    // the expiry matters while an invite can still be accepted
+    description:
+      status === 'pending' || status === 'expired'
+        ? `${i.role} · ${status} · ${expired ? 'expired' : 'expires'} ${date(i.expires_at)}`
+        : `${i.role} · ${status}`,
     tooltip: [
       `**${md(i.email)}** \`${i.id}\``,
       '',

@@ -13,6 +13,7 @@ const OURS = new Set([
   'AbortedError',
   'ConfigError',
   'StreamError',
+  'InputError',
 ]);
 
 export class PromptwrightError extends Error {

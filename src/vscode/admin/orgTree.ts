@@ -1,0 +1,240 @@
+import * as vscode from 'vscode';
+import { colorIcon, inviteView, userView, workspaceView, type ItemView } from '../../core/admin/view';
+import type { Invite, Organization, User, Workspace } from '../../core/admin/types';
+import { ApiError, describeError } from '../../core/api/errors';
+import { Pager } from '../../core/api/pager';
+import type { CursorPage } from '../../core/api/paging';
+import type { Api } from '../api';
+import type { Config } from '../config';
+import type { Keys } from '../secrets';
+
+export type Group = 'workspaces' | 'users' | 'invites';
+
+export type AdminNode =
+  | { kind: 'org'; org: Organization }
+  | { kind: 'group'; group: Group }
+  | { kind: 'workspace'; workspace: Workspace }
+  | { kind: 'user'; user: User }
+  | { kind: 'invite'; invite: Invite }
+  | { kind: 'more'; group: Group; loaded: number }
+  | { kind: 'error'; group?: Group; error: unknown };
+
+/** Dimmed labels (archived workspaces, expired invites) come from a decoration on this URI scheme. */
+export const DIM_SCHEME = 'promptwright-admin';
+
+const GROUP_LABEL: Record<Group, string> = { workspaces: 'Workspaces', users: 'Users', invites: 'Invites' };
+const GROUP_ICON: Record<Group, string> = { workspaces: 'folder-library', users: 'person', invites: 'mail' };
+
+/**
+ * The "Organization" view (Admin key): the organization, then its workspaces, users and invites, each a
+ * page at a time with "Load more". A key that cannot use the interface gets one message, not one per list.
+ */
+export class OrgTree implements vscode.TreeDataProvider<AdminNode>, vscode.FileDecorationProvider, vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<AdminNode | undefined>();
+  readonly onDidChangeTreeData = this.changed.event;
+  private readonly disposables: vscode.Disposable[] = [this.changed];
+  private org: Promise<Organization> | undefined;
+  private readonly pagers = new Map<Group, Pager<Workspace | User | Invite>>();
+  private readonly groupNodes = new Map<Group, AdminNode>();
+  showArchived = false;
+  userFilter: string | undefined;
+
+  constructor(
+    private readonly api: Api,
+    private readonly keys: Keys,
+    private readonly config: Config,
+  ) {
+    this.disposables.push(
+      keys.onDidChange(k => {
+        if (k === 'admin') this.refresh();
+      }),
+      vscode.window.registerFileDecorationProvider(this),
+    );
+  }
+
+  /** Forgets what was loaded (all, or one list) and asks the view to ask again. */
+  refresh(group?: Group): void {
+    if (group) {
+      this.pagers.delete(group);
+      this.changed.fire(this.groupNodes.get(group));
+      return;
+    }
+    this.org = undefined;
+    this.pagers.clear();
+    this.changed.fire(undefined);
+  }
+
+  async setShowArchived(show: boolean): Promise<void> {
+    this.showArchived = show;
+    await vscode.commands.executeCommand('setContext', 'promptwright.admin.showArchived', show);
+    this.refresh('workspaces');
+  }
+
+  async setUserFilter(email: string | undefined): Promise<void> {
+    this.userFilter = email?.trim() || undefined;
+    await vscode.commands.executeCommand('setContext', 'promptwright.admin.userFilter', !!this.userFilter);
+    this.refresh('users');
+  }
+
+  /** The next page of a list ("Load more"). */
+  async loadMore(group: Group): Promise<void> {
+    await this.pager(group).loadMore();
+    this.changed.fire(this.groupNodes.get(group));
+  }
+
+  /** The objects loaded so far (tests and commands read them). */
+  loaded(group: Group): readonly (Workspace | User | Invite)[] {
+    return this.pagers.get(group)?.items ?? [];
+  }
+
+  private pager(group: Group): Pager<Workspace | User | Invite> {
+    let p = this.pagers.get(group);
+    if (!p) {
+      const pageSize = this.config.adminPageSize;
+      const first = (pages: AsyncGenerator<CursorPage<Workspace | User | Invite>>) =>
+        pages.next().then(async r => {
+          await pages.return(undefined);
+          const page = r.value as CursorPage<Workspace | User | Invite> | undefined;
+          return { items: page?.data ?? [], next: page?.has_more ? page.last_id : null };
+        });
+      p = new Pager(async cursor => {
+        const admin = await this.api.admin();
+        const o = { pageSize, ...(cursor ? { after: cursor } : {}) };
+        if (group === 'workspaces') return first(admin.workspaces({ ...o, includeArchived: this.showArchived }));
+        if (group === 'users')
+          return first(admin.users({ ...o, ...(this.userFilter ? { email: this.userFilter } : {}) }));
+        return first(admin.invites(o));
+      });
+      this.pagers.set(group, p);
+    }
+    return p;
+  }
+
+  private organization(): Promise<Organization> {
+    this.org ??= this.api.admin().then(a => a.org());
+    const p = this.org;
+    p.catch(() => {
+      if (this.org === p) this.org = undefined;
+    });
+    return p;
+  }
+
+  async getChildren(n?: AdminNode): Promise<AdminNode[]> {
+    if (!n) {
+      if (!(await this.keys.get('admin'))) return []; // the view's welcome text says how to add a key
+      try {
+        const org = await this.organization();
+        return [{ kind: 'org', org }, ...(['workspaces', 'users', 'invites'] as const).map(g => this.groupNode(g))];
+      } catch (e) {
+        return [{ kind: 'error', error: e }];
+      }
+    }
+    if (n.kind !== 'group') return [];
+    const pager = this.pager(n.group);
+    if (pager.cursor === undefined && !pager.error) await pager.loadMore();
+    const items = pager.items.map((x): AdminNode => {
+      if (n.group === 'workspaces') return { kind: 'workspace', workspace: x as Workspace };
+      if (n.group === 'users') return { kind: 'user', user: x as User };
+      return { kind: 'invite', invite: x as Invite };
+    });
+    if (pager.error) items.push({ kind: 'error', group: n.group, error: pager.error });
+    else if (!pager.done) items.push({ kind: 'more', group: n.group, loaded: pager.items.length });
+    return items;
+  }
+
+  private groupNode(group: Group): AdminNode {
+    let node = this.groupNodes.get(group);
+    if (!node) this.groupNodes.set(group, (node = { kind: 'group', group }));
+    return node;
+  }
+
+  getTreeItem(n: AdminNode): vscode.TreeItem {
+    switch (n.kind) {
+      case 'org': {
+        const it = new vscode.TreeItem(n.org.name);
+        it.description = n.org.id;
+        it.iconPath = new vscode.ThemeIcon('organization');
+        it.contextValue = 'org';
+        it.tooltip = `Organization ${n.org.name} (${n.org.id})`;
+        return it;
+      }
+      case 'group': {
+        const it = new vscode.TreeItem(GROUP_LABEL[n.group], vscode.TreeItemCollapsibleState.Collapsed);
+        it.id = `group:${n.group}`;
+        it.iconPath = new vscode.ThemeIcon(GROUP_ICON[n.group]);
+        it.contextValue = `group.${n.group}`;
+        if (n.group === 'workspaces') it.description = this.showArchived ? 'active and archived' : 'active';
+        if (n.group === 'users' && this.userFilter) it.description = `filter: ${this.userFilter}`;
+        return it;
+      }
+      case 'workspace': {
+        const it = this.item(workspaceView(n.workspace), `workspace/${n.workspace.id}`);
+        const icon = colorIcon(n.workspace.display_color);
+        it.iconPath = icon ? vscode.Uri.parse(icon) : new vscode.ThemeIcon('folder-library');
+        it.contextValue = n.workspace.archived_at ? 'workspace.archived' : 'workspace';
+        return it;
+      }
+      case 'user': {
+        const it = this.item(userView(n.user), `user/${n.user.id}`);
+        it.iconPath = new vscode.ThemeIcon(n.user.role === 'admin' ? 'shield' : 'account');
+        it.contextValue = n.user.role === 'admin' ? 'user.admin' : 'user';
+        return it;
+      }
+      case 'invite': {
+        const view = inviteView(n.invite, new Date());
+        const it = this.item(view, `invite/${n.invite.id}`);
+        it.iconPath = new vscode.ThemeIcon(view.dim ? 'circle-slash' : 'mail');
+        it.contextValue = `invite.${n.invite.status}`;
+        return it;
+      }
+      case 'more': {
+        const it = new vscode.TreeItem(`Load more… (${n.loaded.toLocaleString('en-US')} loaded)`);
+        it.iconPath = new vscode.ThemeIcon('ellipsis');
+        it.contextValue = 'more';
+        it.command = { command: 'promptwright.admin.loadMore', title: 'Load more', arguments: [n] };
+        return it;
+      }
+      case 'error': {
+        const it = new vscode.TreeItem(errorLabel(n.error));
+        it.iconPath = new vscode.ThemeIcon('error', new vscode.ThemeColor('errorForeground'));
+        it.tooltip = describeError(n.error);
+        it.contextValue = 'error';
+        it.command = notAdmin(n.error)
+          ? { command: 'promptwright.setAdminApiKey', title: 'Set Admin API Key' }
+          : { command: 'promptwright.admin.retry', title: 'Retry', arguments: [n] };
+        return it;
+      }
+    }
+  }
+
+  /** A labelled item whose label can be dimmed through its resource URI. */
+  private item(view: ItemView, path: string): vscode.TreeItem {
+    const it = new vscode.TreeItem(view.label);
+    it.description = view.description;
+    it.tooltip = new vscode.MarkdownString(view.tooltip);
+    it.resourceUri = vscode.Uri.from({ scheme: DIM_SCHEME, path: `/${path}`, query: view.dim ? 'dim' : '' });
+    return it;
+  }
+
+  provideFileDecoration(uri: vscode.Uri): vscode.FileDecoration | undefined {
+    if (uri.scheme !== DIM_SCHEME || uri.query !== 'dim') return undefined;
+    return { color: new vscode.ThemeColor('disabledForeground') };
+  }
+
+  dispose(): void {
+    for (const d of this.disposables) d.dispose();
+  }
+}
+
+/** The key cannot use the administration interface at all (not an Admin key, or not a valid one). */
+export function notAdmin(e: unknown): boolean {
+  return e instanceof ApiError && (e.status === 401 || e.status === 403);
+}
+
+function errorLabel(e: unknown): string {
+  if (e instanceof ApiError && e.status === 403) {
+    return `This key cannot use the administration interface (${e.type}: ${e.message}); it needs an Admin API key.`;
+  }
+  if (e instanceof ApiError && e.status === 401) return `The Admin API key was refused (${e.type}: ${e.message}).`;
+  return describeError(e);
+}

@@ -1,0 +1,230 @@
+// The Organization view and its actions in the real extension host, against the fake service. Dialogs
+// (confirmations, picks, inputs) are answered by a script through the commands' Prompts seam; every
+// destructive action is also cancelled once, to show that cancelling sends nothing.
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import type { Invite, User, Workspace } from '../../src/core/admin/types';
+import type { AdminNode } from '../../src/vscode/admin/orgTree';
+import type { Prompts } from '../../src/vscode/prompts';
+import { api, useFake, waitFor } from './helpers';
+
+type Answer = string | boolean | undefined;
+
+/** Answers dialogs in order: a string picks the item with that label or types the text; false cancels. */
+function scripted(answers: Answer[], seen: string[] = []): Prompts {
+  const next = () => {
+    if (!answers.length) throw new Error('the command asked more than the script answers');
+    return answers.shift();
+  };
+  return {
+    confirm: (message, _detail, action) => {
+      seen.push(`confirm: ${message} [${action}]`);
+      return Promise.resolve(next() === true);
+    },
+    pick: (items, options) => {
+      seen.push(`pick: ${options.title ?? ''}: ${items.map(i => i.label).join('|')}`);
+      const a = next();
+      return Promise.resolve(typeof a === 'string' ? items.find(i => i.label === a) : undefined);
+    },
+    input: async options => {
+      seen.push(`input: ${options.title ?? ''}`);
+      const a = next();
+      if (typeof a !== 'string') return undefined;
+      const problem = await options.validateInput?.(a);
+      if (problem) throw new Error(`the input box would refuse "${a}": ${String(problem)}`);
+      return a;
+    },
+  };
+}
+
+describe('Organization view (real extension host)', () => {
+  const holder = useFake({});
+
+  before(async () => {
+    await (await api()).keys.set('admin', holder.fake.adminKey);
+  });
+
+  async function features() {
+    const a = await api();
+    return a.features();
+  }
+  async function children(n?: AdminNode): Promise<AdminNode[]> {
+    return (await features()).org.getChildren(n);
+  }
+  async function group(name: 'workspaces' | 'users' | 'invites'): Promise<AdminNode> {
+    const root = await children();
+    return root.find(n => n.kind === 'group' && n.group === name)!;
+  }
+  const requestsTo = (method: string, re: RegExp) =>
+    holder.fake.requests.filter(r => r.method === method && re.test(r.path)).length;
+
+  it('shows the organization, then workspaces, users and invites; users page by "Load more"', async () => {
+    const f = await features();
+    f.org.refresh();
+    const root = await children();
+    assert.equal(root[0]!.kind, 'org');
+    assert.equal(f.org.getTreeItem(root[0]!).label, holder.fake.admin.organization.name);
+    assert.deepEqual(
+      root.slice(1).map(n => f.org.getTreeItem(n).label),
+      ['Workspaces', 'Users', 'Invites'],
+    );
+    const users = await group('users');
+    let kids = await children(users);
+    assert.equal(kids.filter(k => k.kind === 'user').length, 20);
+    const more = kids.at(-1)!;
+    assert.equal(more.kind, 'more');
+    assert.match(f.org.getTreeItem(more).label as string, /Load more… \(20 loaded\)/);
+    await vscode.commands.executeCommand('promptwright.admin.loadMore', more);
+    kids = await children(users);
+    assert.equal(kids.filter(k => k.kind === 'user').length, 40);
+    await vscode.commands.executeCommand('promptwright.admin.loadMore', kids.at(-1));
+    kids = await children(users);
+    assert.equal(kids.filter(k => k.kind === 'user').length, holder.fake.admin.users.length);
+    assert.ok(!kids.some(k => k.kind === 'more'));
+    const pages = holder.fake.requests.filter(r => r.path === '/v1/organizations/users');
+    assert.deepEqual(
+      pages.map(r => r.query.limit),
+      ['20', '20', '20'],
+    );
+  });
+
+  it('archived workspaces show only on request, dimmed; New Workspace takes the spec defaults', async () => {
+    const f = await features();
+    await f.org.setShowArchived(false);
+    const active = (await children(await group('workspaces'))).filter(k => k.kind === 'workspace');
+    assert.ok(active.every(k => k.kind === 'workspace' && !k.workspace.archived_at));
+    await f.org.setShowArchived(true);
+    const all = (await children(await group('workspaces'))).filter(k => k.kind === 'workspace');
+    const archived = all.find(k => k.kind === 'workspace' && k.workspace.archived_at)!;
+    assert.equal(f.org.getTreeItem(archived).resourceUri?.query, 'dim');
+    assert.equal(f.org.getTreeItem(archived).contextValue, 'workspace.archived');
+    const seen: string[] = [];
+    f.admin.prompts = scripted(['Research', 'us', 'unrestricted', 'global', 'team=ml'], seen);
+    const created = await vscode.commands.executeCommand<Workspace>('promptwright.admin.newWorkspace');
+    assert.deepEqual(created.data_residency, {
+      workspace_geo: 'us',
+      allowed_inference_geos: 'unrestricted',
+      default_inference_geo: 'global',
+    });
+    assert.deepEqual(created.tags, { team: 'ml' });
+    assert.match(seen[1]!, /pick: New Workspace \(2\/5\): us\|eu\|global\|Other…/);
+  });
+
+  it('Edit renames; the workspace geo is shown as fixed; a vendor tag key is refused by the input box', async () => {
+    const f = await features();
+    const w = holder.fake.admin.workspaces.find(x => !x.archived_at && x.id !== 'wrkspc_demo')!;
+    const node: AdminNode = { kind: 'workspace', workspace: w };
+    const seen: string[] = [];
+    f.admin.prompts = scripted(['Name', 'Renamed'], seen);
+    const edited = await vscode.commands.executeCommand<Workspace>('promptwright.admin.editWorkspace', node);
+    assert.equal(edited.name, 'Renamed');
+    assert.match(seen[0]!, /Workspace geo \w+: cannot be changed after creation/);
+    f.admin.prompts = scripted(['Tags', 'vendor_team=x']);
+    await assert.rejects(
+      Promise.resolve(vscode.commands.executeCommand('promptwright.admin.editWorkspace', node)),
+      /begins with "vendor"/,
+    );
+  });
+
+  it('Archive asks first: cancel sends nothing; confirm archives', async () => {
+    const f = await features();
+    const w = holder.fake.admin.workspaces.find(x => !x.archived_at && x.id !== 'wrkspc_demo')!;
+    const node: AdminNode = { kind: 'workspace', workspace: w };
+    const seen: string[] = [];
+    f.admin.prompts = scripted([false], seen);
+    await vscode.commands.executeCommand('promptwright.admin.archiveWorkspace', node);
+    assert.equal(requestsTo('POST', /\/archive$/), 0);
+    assert.match(seen[0]!, /confirm: Archive workspace ".*"\? \[Archive\]/);
+    f.admin.prompts = scripted([true]);
+    const done = await vscode.commands.executeCommand<Workspace>('promptwright.admin.archiveWorkspace', node);
+    assert.ok(done?.archived_at);
+    assert.equal(requestsTo('POST', /\/archive$/), 1);
+  });
+
+  it('Open as JSON shows the object read-only; Show Rate Limits reveals the workspace', async () => {
+    const f = await features();
+    const w: Workspace = holder.fake.admin.workspaces.find(x => x.id === 'wrkspc_demo')!;
+    await vscode.commands.executeCommand('promptwright.admin.openJson', { kind: 'workspace', workspace: w });
+    const doc = await waitFor('the JSON document', () =>
+      vscode.workspace.textDocuments.find(
+        d => d.uri.scheme === 'promptwright-json' && d.uri.path === '/wrkspc_demo.json',
+      ),
+    );
+    assert.deepEqual(JSON.parse(doc.getText()), w);
+    await vscode.commands.executeCommand('promptwright.admin.showRateLimits', { kind: 'workspace', workspace: w });
+    assert.ok(f.rateLimits.workspaces.includes('wrkspc_demo'));
+    await f.rateLimits.removeWorkspace({ kind: 'workspace', id: 'wrkspc_demo' });
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  });
+
+  it('users: the e-mail filter; Change Role never offers admin; Remove asks, naming the person', async () => {
+    const f = await features();
+    const u: User = holder.fake.admin.users.find(x => x.role === 'user')!;
+    f.admin.prompts = scripted([u.email]);
+    await vscode.commands.executeCommand('promptwright.admin.filterUsers');
+    const filtered = (await children(await group('users'))).filter(k => k.kind === 'user');
+    assert.deepEqual(
+      filtered.map(k => k.kind === 'user' && k.user.id),
+      [u.id],
+    );
+    assert.match(f.org.getTreeItem(await group('users')).description as string, /filter: /);
+    await vscode.commands.executeCommand('promptwright.admin.clearUserFilter');
+    const seen: string[] = [];
+    f.admin.prompts = scripted(['developer'], seen);
+    const changed = await vscode.commands.executeCommand<User>('promptwright.admin.changeRole', {
+      kind: 'user',
+      user: u,
+    });
+    assert.equal(changed?.role, 'developer');
+    assert.match(seen[0]!, /pick: .*: user\|developer\|billing\|model_code_user$/);
+    assert.ok(!seen[0]!.includes('admin|') && !seen[0]!.endsWith('|admin'));
+    f.admin.prompts = scripted([false], seen);
+    assert.equal(
+      await vscode.commands.executeCommand('promptwright.admin.removeUser', { kind: 'user', user: u }),
+      false,
+    );
+    assert.equal(requestsTo('DELETE', /\/users\//), 0);
+    assert.ok(seen.at(-1)!.includes(`Remove ${u.name} (${u.email}) from the organization?`));
+    f.admin.prompts = scripted([true]);
+    assert.equal(
+      await vscode.commands.executeCommand('promptwright.admin.removeUser', { kind: 'user', user: u }),
+      true,
+    );
+    assert.ok(!holder.fake.admin.users.some(x => x.id === u.id));
+  });
+
+  it('invites: Invite with a role; Delete asks first; expired invites are dimmed', async () => {
+    const f = await features();
+    f.admin.prompts = scripted(['new.hire@example.com', 'billing']);
+    const inv = await vscode.commands.executeCommand<Invite>('promptwright.admin.invite');
+    assert.equal(inv?.role, 'billing');
+    f.admin.prompts = scripted([false]);
+    await vscode.commands.executeCommand('promptwright.admin.deleteInvite', { kind: 'invite', invite: inv });
+    assert.equal(requestsTo('DELETE', /\/invites\//), 0);
+    f.admin.prompts = scripted([true]);
+    assert.equal(
+      await vscode.commands.executeCommand('promptwright.admin.deleteInvite', { kind: 'invite', invite: inv }),
+      true,
+    );
+    const kids = (await children(await group('invites'))).filter(k => k.kind === 'invite');
+    const expired = kids.find(k => k.kind === 'invite' && k.invite.status === 'expired')!;
+    assert.equal(f.org.getTreeItem(expired).resourceUri?.query, 'dim');
+  });
+
+  it('a key that is not an Admin key gets one clear message, not an error per list', async () => {
+    const a = await api();
+    await a.keys.set('admin', holder.fake.apiKey);
+    try {
+      const f = await a.features();
+      f.org.refresh();
+      const root = await children();
+      assert.equal(root.length, 1);
+      assert.equal(root[0]!.kind, 'error');
+      const item = f.org.getTreeItem(root[0]!);
+      assert.match(item.label as string, /cannot use the administration interface .* needs an Admin API key/);
+      assert.equal(item.command?.command, 'promptwright.setAdminApiKey');
+    } finally {
+      await a.keys.set('admin', holder.fake.adminKey);
+    }
+  });
+});
