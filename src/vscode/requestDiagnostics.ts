@@ -27,6 +27,8 @@ export interface DocumentState {
 export class RequestDiagnostics implements vscode.Disposable {
   readonly collection = vscode.languages.createDiagnosticCollection('promptwright');
   private readonly states = new Map<string, DocumentState>();
+  /** the version of each document whose check threw: asked again, it is not checked again (see current) */
+  private readonly failed = new Map<string, number>();
   private readonly timers = new Map<string, NodeJS.Timeout>();
   private readonly disposables: vscode.Disposable[] = [this.collection];
   private readonly changed = new vscode.EventEmitter<vscode.TextDocument>();
@@ -58,6 +60,9 @@ export class RequestDiagnostics implements vscode.Disposable {
 
   /** The validation of the document as it is now: the stored one if current, else validated now. */
   current(doc: vscode.TextDocument): DocumentState | undefined {
+    // a version whose check threw stays unchecked: a listener of onDidValidate that asks for the current
+    // state would otherwise check, fail and notify again, round and round
+    if (this.failed.get(doc.uri.toString()) === doc.version) return undefined;
     return this.state(doc) ?? this.validateNow(doc);
   }
 
@@ -85,6 +90,7 @@ export class RequestDiagnostics implements vscode.Disposable {
       d.code = { value: 'internal-error', target: vscode.Uri.parse(ruleUrl('internal-error')) };
       this.collection.set(doc.uri, [d]);
       this.states.delete(doc.uri.toString());
+      this.failed.set(doc.uri.toString(), doc.version);
       this.changed.fire(doc);
       return undefined;
     }
@@ -109,6 +115,7 @@ export class RequestDiagnostics implements vscode.Disposable {
       problems.set(d, p);
     }
     this.collection.set(doc.uri, diags);
+    this.failed.delete(doc.uri.toString());
     const state = { version: doc.version, validation, problems };
     this.states.set(doc.uri.toString(), state);
     const ms = Date.now() - t0;
@@ -144,6 +151,7 @@ export class RequestDiagnostics implements vscode.Disposable {
   private forget(uri: vscode.Uri): void {
     this.collection.delete(uri);
     this.states.delete(uri.toString());
+    this.failed.delete(uri.toString());
   }
 
   dispose(): void {
