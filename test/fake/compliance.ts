@@ -182,7 +182,8 @@ export function parseRfc3339(s: string): number | undefined {
   const [y, mo, d, h, mi, sec] = m.slice(1, 7).map(Number) as [number, number, number, number, number, number];
   const leap = y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0);
   const monthDays = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][mo - 1];
-  if (monthDays === undefined || d < 1 || d > monthDays || h > 23 || mi > 59 || sec > 59) return undefined;
+  if (monthDays === undefined || d < 1 || d > monthDays || h > 23 || mi > 59 || sec > 60) return undefined;
+  // a leap second (:60, which RFC 3339 allows) reads as the first second of the next minute
   const t = new Date(Date.UTC(2000, 0, 1, h, mi, sec));
   t.setUTCFullYear(y, mo - 1, d); // Date.UTC alone would read years below 100 as 19xx
   let ms = t.getTime() + (m[7] ? Number(m[7]) * 1000 : 0);

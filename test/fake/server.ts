@@ -18,10 +18,14 @@ import { ComplianceFake, type RateOptions } from './compliance';
 export interface FakeRequest {
   method: string;
   path: string;
+  /** the last value of each parameter (`params` has them all, e.g. every `activity_types[]`) */
   query: Record<string, string>;
+  params: URLSearchParams;
   headers: http.IncomingHttpHeaders;
   body: unknown;
   at: number;
+  /** the status it was answered with, once the answer is sent */
+  status?: number;
 }
 
 export interface Fault {
@@ -204,11 +208,13 @@ export async function startFake(opts: FakeOptions = {}): Promise<Fake> {
       method: req.method ?? 'GET',
       path: u.pathname,
       query: Object.fromEntries(u.searchParams),
+      params: u.searchParams,
       headers: req.headers,
       body,
       at: Date.now(),
     };
     requests.push(rec);
+    res.on('finish', () => (rec.status = res.statusCode));
 
     // auth happens before anything else (seed 002 §5 rule 5; §8: auth failures use no quota)
     const key = req.headers['x-api-key'];

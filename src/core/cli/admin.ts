@@ -1,11 +1,12 @@
 // `promptwright admin …`: the administration interface (doc2 §4.2) from a terminal or CI, with the Admin
 // key from PROMPTWRIGHT_ADMIN_KEY. The contract scripts depend on: see USAGE and README.
 import { AdminClient } from '../admin/client';
-import { limitProblem, parseGeos } from '../admin/rules';
+import { parseGeos } from '../admin/rules';
 import type { Invite, User, Workspace, WorkspaceCreate, WorkspaceUpdate } from '../admin/types';
 import { InputError } from '../api/errors';
 import { collect } from '../api/paging';
-import { all, limitOf, one, parseArgs, UsageError, type Parsed } from './args';
+import { all, one, parseArgs, UsageError, type Parsed } from './args';
+import { format, listOptions, notConfirmed, positionals } from './common';
 import { httpFromEnv } from './env';
 import { confirmed, EXIT, guarded } from './guard';
 import type { CliIo } from './io';
@@ -62,19 +63,6 @@ const tagsText = (t: Record<string, string> | undefined) =>
     .map(([k, v]) => `${k}=${v}`)
     .join(',');
 
-function format(p: Parsed): 'text' | 'json' {
-  const f = one(p, 'format') ?? 'text';
-  if (f !== 'text' && f !== 'json') throw new UsageError(`--format must be text or json, got "${f}"`);
-  return f;
-}
-
-function positionals(p: Parsed, names: string[]): string[] {
-  if (p.positionals.length !== names.length) {
-    throw new UsageError(`expected ${names.join(' ') || 'no arguments'}, got ${p.positionals.join(' ') || 'nothing'}`);
-  }
-  return p.positionals;
-}
-
 function tags(p: Parsed): Record<string, string> | undefined {
   const given = all(p, 'tag');
   if (!given.length) return undefined;
@@ -85,18 +73,6 @@ function tags(p: Parsed): Record<string, string> | undefined {
     out[t.slice(0, eq)] = t.slice(eq + 1);
   }
   return out;
-}
-
-/** `--limit N`: in 1..1000; it caps the total and sets the page size to min(N, 1000). */
-function listOptions(p: Parsed, io: CliIo) {
-  const limit = limitOf(p);
-  const problem = limitProblem(limit);
-  if (problem) throw new InputError(problem);
-  return {
-    pageSize: limit ?? 1000,
-    ...(limit !== undefined ? { max: limit } : {}),
-    ...(io.signal ? { signal: io.signal } : {}),
-  };
 }
 
 export function runAdmin(argv: string[], io: CliIo): Promise<number> {
@@ -231,9 +207,4 @@ export function runAdmin(argv: string[], io: CliIo): Promise<number> {
         throw new UsageError(`unknown command "admin ${key.trim()}"\n${ADMIN_USAGE}`);
     }
   });
-}
-
-function notConfirmed(io: CliIo): number {
-  io.stderr.write('Not confirmed: nothing was done.\n');
-  return EXIT.refused;
 }

@@ -1,6 +1,7 @@
 import { runAdmin } from './admin';
 import { runCount, runRun } from './api';
 import { runCheck } from './check';
+import { runCompliance } from './compliance';
 import type { CliIo } from './io';
 
 export type { CliIo } from './io';
@@ -17,12 +18,17 @@ commands:
                    A file with errors is not sent unless --force is given (the service decides)
   admin …          the administration interface (Admin key): organization, workspaces, users, invites;
                    \`promptwright admin --help\` lists the commands
+  compliance …     the compliance interface (Compliance Access Key): the Activity Feed (as JSON, JSON Lines
+                   or CSV), organizations, chats, project attachments, deletes;
+                   \`promptwright compliance --help\` lists the commands
   --version        print the version
 
 environment:
   PROMPTWRIGHT_BASE_URL  the service address ({base_url})
   PROMPTWRIGHT_API_KEY   API key (count, run)
-  PROMPTWRIGHT_ADMIN_KEY Admin API key (admin commands)
+  PROMPTWRIGHT_ADMIN_KEY Admin API key (admin commands; compliance activities when no compliance key is set)
+  PROMPTWRIGHT_COMPLIANCE_KEY  Compliance Access Key (compliance commands)
+  PROMPTWRIGHT_COMPLIANCE_RATE compliance requests per window, LIMIT/WINDOW_MS (default 600/60000; a testing knob)
   PROMPTWRIGHT_BETAS     comma-separated vendor-beta values (some rules depend on them)
   PROMPTWRIGHT_MAX_RETRIES  retries after a failed attempt (default 2)
   PROMPTWRIGHT_DEBUG     set to log each request to stderr (keys are never logged)
@@ -37,6 +43,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   if (cmd === 'count') return runCount(rest, io);
   if (cmd === 'run') return runRun(rest, io);
   if (cmd === 'admin') return runAdmin(rest, io);
+  if (cmd === 'compliance') return runCompliance(rest, io);
   if (cmd === '--version' || cmd === '-v') {
     io.stdout.write(`${typeof PROMPTWRIGHT_VERSION === 'string' ? PROMPTWRIGHT_VERSION : 'dev'}\n`);
     return 0;

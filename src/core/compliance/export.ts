@@ -2,7 +2,7 @@
 // out as it arrives and then dropped. The cursor only moves past a page that was written, and a page
 // refused with a 429 is asked for again after the wait the service gave, so no record is lost or doubled.
 import { ApiError } from '../api/errors';
-import { sleep } from '../api/retry';
+import { backoffMs, sleep } from '../api/retry';
 import type { ComplianceClient } from './client';
 import type { ActivityFilter } from './filters';
 import { activityType, type Activity } from './types';
@@ -21,6 +21,8 @@ export interface ExportOptions {
   onProgress?: (p: ExportProgress) => void;
   /** how many more times a page refused with a 429 (after the client's own retries) is asked for */
   rateLimitRetries?: number;
+  /** told the wait a 429 asked for, before waiting it (a shared limiter pauses every other caller too) */
+  onRateLimited?: (waitMs: number) => void;
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
 
@@ -58,9 +60,12 @@ export async function exportActivities(
         });
         break;
       } catch (e) {
-        // the same cursor again after the service's wait: nothing skipped, nothing twice
+        // the same cursor again after the service's wait (without retry-after, backoff from 1 s doubling
+        // up to 60 s: doc3 §7 rule 2): nothing skipped, nothing twice
         if (!(e instanceof ApiError && e.status === 429) || refused++ >= (o.rateLimitRetries ?? 20)) throw e;
-        await wait((e.retryAfter ?? 1) * 1000, o.signal);
+        const ms = e.retryAfter !== undefined ? e.retryAfter * 1000 : backoffMs(refused);
+        o.onRateLimited?.(ms);
+        await wait(ms, o.signal);
       }
     }
     await write(page.data.map(a => (o.format === 'csv' ? csvRow(a) : `${JSON.stringify(a)}\n`)).join(''));

@@ -28,12 +28,20 @@ export function parseScopeError(message: string): { got: string[]; needed: strin
   return got === undefined && needed === undefined ? undefined : { got: got ?? [], needed: needed ?? [] };
 }
 
+/** The prefix of a Compliance Access Key (doc3 §5 rule 2). */
+export const COMPLIANCE_KEY_PREFIX = 'sk-vendor-api01';
+
 /**
  * What a compliance error means for the person: a 403 names what the key lacks ("This key cannot delete:
- * it lacks delete:compliance_user_data"); a 401 on a compliance path with a standard API key says it is
- * the wrong kind of key.
+ * it lacks delete:compliance_user_data"); a 401 says the key is the wrong kind (a standard API key) or,
+ * when it has a Compliance Access Key's prefix, that it is unknown, deleted or disabled.
+ * @param keyPrefix the first characters of the key that was used (never the key itself), when known
  */
-export function explainComplianceError(e: unknown, usedKind: 'compliance' | 'admin'): string | undefined {
+export function explainComplianceError(
+  e: unknown,
+  usedKind: 'compliance' | 'admin',
+  keyPrefix?: string,
+): string | undefined {
   if (!(e instanceof ApiError)) return undefined;
   if (e.status === 403) {
     const s = parseScopeError(e.message);
@@ -44,11 +52,17 @@ export function explainComplianceError(e: unknown, usedKind: 'compliance' | 'adm
     return `This key cannot ${what}: it lacks ${lacks} (it has ${s.got.join(', ') || 'no scope'}).`;
   }
   if (e.status === 401) {
-    return usedKind === 'admin'
-      ? 'The Admin key was refused here: an Admin key reads only the Activity Feed, and only when it was ' +
-          'created after the compliance interface was enabled.'
-      : 'The key was refused: the compliance interface needs a Compliance Access Key (sk-vendor-api01…), ' +
-          'not a standard API key.';
+    if (usedKind === 'admin')
+      return (
+        'The Admin key was refused here: an Admin key reads only the Activity Feed, and only when it was ' +
+        'created after the compliance interface was enabled.'
+      );
+    if (keyPrefix?.startsWith(COMPLIANCE_KEY_PREFIX))
+      return 'The Compliance Access Key was refused: it is unknown, deleted or disabled. Set a current one.';
+    return (
+      `The key was refused: the compliance interface needs a Compliance Access Key (${COMPLIANCE_KEY_PREFIX}…), ` +
+      'not a standard API key.'
+    );
   }
   return undefined;
 }
