@@ -20,6 +20,22 @@ export function nodeOptions(production) {
   };
 }
 
+/** Options of a webview's script: src/webview/main.ts (the response panel) or src/webview/<name>/main.ts. */
+function webviewOptions(production, name) {
+  return {
+    bundle: true,
+    platform: 'browser',
+    format: 'iife',
+    target: 'es2022',
+    minify: production,
+    sourcemap: !production,
+    sourcesContent: false,
+    logLevel: 'warning',
+    entryPoints: [name === 'main' ? 'src/webview/main.ts' : `src/webview/${name}/main.ts`],
+    outfile: `dist/webview/${name}.js`,
+  };
+}
+
 /** Sibling bundles the extension loads on first use (src/vscode/lazy.ts): kept out of the activation bundle. */
 export const LAZY_BUNDLES = ['./validator.js', './features.js'];
 
@@ -52,22 +68,8 @@ export function bundles(production) {
         external: ['vscode', ...LAZY_BUNDLES],
       },
     },
-    {
-      name: 'webview',
-      budget: 60 * 1024,
-      options: {
-        bundle: true,
-        platform: 'browser',
-        format: 'iife',
-        target: 'es2022',
-        minify: production,
-        sourcemap: !production,
-        sourcesContent: false,
-        logLevel: 'warning',
-        entryPoints: ['src/webview/main.ts'],
-        outfile: 'dist/webview/main.js',
-      },
-    },
+    { name: 'webview', budget: 60 * 1024, options: webviewOptions(production, 'main') },
+    { name: 'activity', budget: 40 * 1024, options: webviewOptions(production, 'activity') },
     // the CLI ships as the npm package's `bin`, not in the .vsix
     {
       name: 'cli',

@@ -7,6 +7,8 @@ import { Api } from './vscode/api';
 import { addBeta, newRequestFile } from './vscode/commands';
 import { Config } from './vscode/config';
 import type { AdminNode } from './vscode/admin/orgTree';
+import { ACTIVITY_VIEW_TYPE } from './vscode/compliance/activityPanel';
+import type { ComplianceNode } from './vscode/compliance/complianceTree';
 import { JsonDocuments } from './vscode/jsonDocuments';
 import { LazyTree } from './vscode/lazyTree';
 import { Log } from './vscode/log';
@@ -41,6 +43,7 @@ export function activate(context: vscode.ExtensionContext): PromptwrightApi {
   const sessionsTree = new LazyTree(async () => (await features()).sessions);
   const rateLimitsTree = new LazyTree(async () => (await features()).rateLimits);
   const orgTree = new LazyTree(async () => (await features()).org);
+  const complianceTree = new LazyTree(async () => (await features()).complianceTree);
   const rateLimitsView = vscode.window.createTreeView('promptwright.rateLimits', { treeDataProvider: rateLimitsTree });
   const host: Host = { context, log, config, keys, api, diagnostics, rateLimitsView };
   let loaded: Features | undefined;
@@ -58,32 +61,49 @@ export function activate(context: vscode.ExtensionContext): PromptwrightApi {
     vscode.commands.registerCommand(id, async (...args: unknown[]) => run(await features(), ...args));
   const node = (n: unknown) => n as TreeNode;
   const adminNode = (n: unknown) => n as AdminNode | undefined;
-  const updateAdminContext = async () =>
-    vscode.commands.executeCommand('setContext', 'promptwright.hasAdminKey', !!(await keys.get('admin')));
-  void updateAdminContext();
+  const complianceNode = (n: unknown) => n as ComplianceNode | undefined;
+  const updateKeyContext = async () => {
+    const [api, admin, compliance] = await Promise.all([keys.get('api'), keys.get('admin'), keys.get('compliance')]);
+    const set = (key: string, value: boolean) => vscode.commands.executeCommand('setContext', key, value);
+    await Promise.all([
+      // the walkthrough's first step completes on it (the offline demo's temporary key counts)
+      set('promptwright.hasApiKey', !!api),
+      set('promptwright.hasAdminKey', !!admin),
+      set('promptwright.hasComplianceKey', !!compliance),
+      // an Admin key reads the Activity Feed (doc3 §5 rule 4)
+      set('promptwright.hasComplianceAccess', !!(admin || compliance)),
+      // until a 403 says which scopes the new key has, the service decides (compliance/access.ts)
+      set('promptwright.compliance.canDelete', !!compliance),
+    ]);
+  };
+  void updateKeyContext();
   const selector: vscode.DocumentSelector = [{ language: 'json' }, { language: 'yaml' }, { language: 'jsonc' }];
   context.subscriptions.push(
     log,
     diagnostics,
     keys,
+    api,
     tokens,
     sessionsTree,
     rateLimitsTree,
     orgTree,
+    complianceTree,
     rateLimitsView,
-    keys.onDidChange(k => {
-      if (k === 'admin') void updateAdminContext();
-    }),
+    keys.onDidChange(() => void updateKeyContext()),
     vscode.languages.registerCodeActionsProvider(selector, new QuickFixes(diagnostics), {
       providedCodeActionKinds: QuickFixes.kinds,
     }),
     vscode.window.registerTreeDataProvider('promptwright.sessions', sessionsTree),
     vscode.window.registerTreeDataProvider('promptwright.organization', orgTree),
+    vscode.window.registerTreeDataProvider('promptwright.compliance', complianceTree),
     vscode.workspace.registerTextDocumentContentProvider(JsonDocuments.scheme, {
       provideTextDocumentContent: async uri => (await features()).json.provideTextDocumentContent(uri),
     }),
     vscode.window.registerWebviewPanelSerializer(VIEW_TYPE, {
       deserializeWebviewPanel: async panel => (await features()).panel.adopt(panel),
+    }),
+    vscode.window.registerWebviewPanelSerializer(ACTIVITY_VIEW_TYPE, {
+      deserializeWebviewPanel: async (panel, state) => (await features()).activity.adopt(panel, state),
     }),
     vscode.workspace.registerTextDocumentContentProvider(ResourceDocuments.scheme, {
       provideTextDocumentContent: async uri => (await features()).resourceDocs.provideTextDocumentContent(uri),
@@ -93,10 +113,16 @@ export function activate(context: vscode.ExtensionContext): PromptwrightApi {
     vscode.commands.registerCommand('promptwright.addBeta', (beta?: string) =>
       addBeta(typeof beta === 'string' ? beta : undefined),
     ),
-    vscode.commands.registerCommand('promptwright.setApiKey', () => keys.prompt('api')),
+    // a real key replaces the offline demo's temporary one
+    vscode.commands.registerCommand('promptwright.setApiKey', async () => {
+      await loaded?.demo.stop();
+      return keys.prompt('api');
+    }),
     vscode.commands.registerCommand('promptwright.clearApiKey', () => keys.clear('api')),
     vscode.commands.registerCommand('promptwright.setAdminApiKey', () => keys.prompt('admin')),
     vscode.commands.registerCommand('promptwright.clearAdminApiKey', () => keys.clear('admin')),
+    vscode.commands.registerCommand('promptwright.setComplianceKey', () => keys.prompt('compliance')),
+    vscode.commands.registerCommand('promptwright.clearComplianceKey', () => keys.clear('compliance')),
     vscode.commands.registerCommand('promptwright.countTokens', () => tokens.countNow()),
     lazy('promptwright.tokenBreakdown', f => f.breakdown.run()),
     lazy('promptwright.sendRequest', (f, uri) => f.runner.send(uri instanceof vscode.Uri ? uri : undefined)),
@@ -135,6 +161,22 @@ export function activate(context: vscode.ExtensionContext): PromptwrightApi {
     lazy('promptwright.admin.deleteInvite', (f, n) => f.admin.deleteInvite(adminNode(n))),
     lazy('promptwright.admin.loadMore', (f, n) => f.admin.loadMore(adminNode(n))),
     lazy('promptwright.admin.retry', (f, n) => f.admin.retry(adminNode(n))),
+    lazy('promptwright.tryDemo', f => f.demo.start()),
+    lazy('promptwright.stopDemo', f => f.demo.stop()),
+    lazy('promptwright.openSample', f => f.openSample()),
+    lazy('promptwright.compliance.openActivityFeed', f => f.activity.open()),
+    lazy('promptwright.compliance.refresh', f => f.complianceTree.refresh()),
+    lazy('promptwright.compliance.showChats', f => f.compliance.showChats()),
+    lazy('promptwright.compliance.showProject', (f, id) =>
+      f.compliance.showProject(typeof id === 'string' ? id : undefined),
+    ),
+    lazy('promptwright.compliance.removeQuery', (f, n) => f.compliance.removeQuery(complianceNode(n))),
+    lazy('promptwright.compliance.openJson', (f, n) => f.compliance.openJson(complianceNode(n))),
+    lazy('promptwright.compliance.deleteChat', (f, n) => f.compliance.deleteChat(complianceNode(n))),
+    lazy('promptwright.compliance.deleteProject', (f, n) => f.compliance.deleteProject(complianceNode(n))),
+    lazy('promptwright.compliance.deleteFile', (f, n) => f.compliance.deleteFile(complianceNode(n))),
+    lazy('promptwright.compliance.loadMore', (f, n) => f.compliance.loadMore(complianceNode(n))),
+    lazy('promptwright.compliance.retry', (f, n) => f.compliance.retry(complianceNode(n))),
   );
   log.info(`Promptwright ${(context.extension.packageJSON as { version: string }).version} activated`);
   return { log, config, diagnostics, keys, api, tokens, features, logUri: context.logUri };

@@ -5,7 +5,12 @@ import * as vscode from 'vscode';
 import { AdminCommands } from './vscode/admin/adminCommands';
 import { OrgTree } from './vscode/admin/orgTree';
 import type { Api } from './vscode/api';
+import { ActivityPanel } from './vscode/compliance/activityPanel';
+import { ComplianceAccess } from './vscode/compliance/access';
+import { ComplianceCommands } from './vscode/compliance/complianceCommands';
+import { ComplianceTree } from './vscode/compliance/complianceTree';
 import type { Config } from './vscode/config';
+import { DemoBackend, openSample } from './vscode/demo';
 import { JsonDocuments } from './vscode/jsonDocuments';
 import type { Log } from './vscode/log';
 import type { RequestDiagnostics } from './vscode/requestDiagnostics';
@@ -37,6 +42,12 @@ export interface Features {
   json: JsonDocuments;
   org: OrgTree;
   admin: AdminCommands;
+  access: ComplianceAccess;
+  activity: ActivityPanel;
+  complianceTree: ComplianceTree;
+  compliance: ComplianceCommands;
+  demo: DemoBackend;
+  openSample: typeof openSample;
 }
 
 export function createFeatures(host: Host): Features {
@@ -50,6 +61,25 @@ export function createFeatures(host: Host): Features {
   const json = new JsonDocuments();
   const org = new OrgTree(api, keys, config);
   const admin = new AdminCommands(api, org, json, rateLimits, id => rateLimits.reveal(host.rateLimitsView, id));
-  context.subscriptions.push(panel, runner, breakdown, sessions, rateLimits, org);
-  return { panel, runner, breakdown, sessions, resourceDocs, rateLimits, json, org, admin };
+  const access = new ComplianceAccess(api, keys);
+  const complianceTree = new ComplianceTree(access, keys, config, context.workspaceState);
+  const activity = new ActivityPanel(context.extensionUri, access, json, log, config, () => complianceTree.refresh());
+  const compliance = new ComplianceCommands(access, complianceTree, json, log);
+  const demo = new DemoBackend(config, keys, log);
+  context.subscriptions.push(
+    panel,
+    runner,
+    breakdown,
+    sessions,
+    rateLimits,
+    org,
+    access,
+    activity,
+    complianceTree,
+    demo,
+  );
+  return {
+    ...{ panel, runner, breakdown, sessions, resourceDocs, rateLimits, json, org, admin },
+    ...{ access, activity, complianceTree, compliance, demo, openSample },
+  };
 }

@@ -5,6 +5,9 @@ export const DEFAULT_PATTERNS = ['**/*.prompt.json', '**/*.prompt.yaml', '**/*.p
 
 /** Typed access to the extension's settings (read fresh each time, so changes apply at once). */
 export class Config {
+  /** while the offline demo runs (demo.ts): its address, for this window only, never written to settings */
+  demoBaseUrl: string | undefined;
+
   private get c(): vscode.WorkspaceConfiguration {
     return vscode.workspace.getConfiguration(SECTION);
   }
@@ -29,6 +32,7 @@ export class Config {
     return this.num('validation.debounceMs', 250, 0, 5000);
   }
   get baseUrl(): string {
+    if (this.demoBaseUrl) return this.demoBaseUrl;
     return String(this.c.get('baseUrl') ?? '')
       .trim()
       .replace(/\/+$/, '');
@@ -53,6 +57,9 @@ export class Config {
   }
   get adminPageSize(): number {
     return Math.round(this.num('admin.pageSize', 20, 1, 1000));
+  }
+  get compliancePageSize(): number {
+    return Math.round(this.num('compliance.pageSize', 100, 1, 1000));
   }
   get transcriptFolder(): string {
     return String(this.c.get('transcripts.folder') ?? '').trim();

@@ -9,6 +9,8 @@ export interface Prompts {
   confirm(message: string, detail: string, action: string): Promise<boolean>;
   pick<T extends vscode.QuickPickItem>(items: readonly T[], options: vscode.QuickPickOptions): Promise<T | undefined>;
   input(options: vscode.InputBoxOptions): Promise<string | undefined>;
+  /** Where to save a file (the system's save dialog). */
+  saveAs(options: vscode.SaveDialogOptions): Promise<vscode.Uri | undefined>;
 }
 
 export const vscodePrompts: Prompts = {
@@ -17,4 +19,5 @@ export const vscodePrompts: Prompts = {
   },
   pick: (items, options) => Promise.resolve(vscode.window.showQuickPick(items, options)),
   input: options => Promise.resolve(vscode.window.showInputBox(options)),
+  saveAs: options => Promise.resolve(vscode.window.showSaveDialog(options)),
 };

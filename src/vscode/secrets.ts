@@ -33,6 +33,8 @@ export class Keys implements vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<KeyKind>();
   readonly onDidChange = this.changed.event;
   private readonly sub: vscode.Disposable;
+  /** keys for this window only, never stored (the offline demo's): they take precedence while set */
+  private readonly temporary = new Map<KeyKind, string>();
   /** read once per change: every token count and request asks for the key */
   private readonly cache = new Map<KeyKind, Promise<string | undefined>>();
 
@@ -50,6 +52,8 @@ export class Keys implements vscode.Disposable {
   }
 
   get(kind: KeyKind): Promise<string | undefined> {
+    const temporary = this.temporary.get(kind);
+    if (temporary) return Promise.resolve(temporary);
     let p = this.cache.get(kind);
     if (!p) {
       p = Promise.resolve(this.secrets.get(STORAGE_KEY[kind])).then(v => {
@@ -76,6 +80,13 @@ export class Keys implements vscode.Disposable {
     await this.set(kind, value.trim());
     void vscode.window.showInformationMessage(`Promptwright: ${LABEL[kind]} saved in secret storage.`);
     return true;
+  }
+
+  /** Uses `value` as the key until it is set to undefined; nothing is stored. */
+  setTemporary(kind: KeyKind, value: string | undefined): void {
+    if (value) this.temporary.set(kind, value);
+    else this.temporary.delete(kind);
+    this.changed.fire(kind);
   }
 
   async set(kind: KeyKind, value: string): Promise<void> {

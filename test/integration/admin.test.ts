@@ -5,37 +5,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { Invite, User, Workspace } from '../../src/core/admin/types';
 import type { AdminNode } from '../../src/vscode/admin/orgTree';
-import type { Prompts } from '../../src/vscode/prompts';
-import { api, useFake, waitFor } from './helpers';
-
-type Answer = string | boolean | undefined;
-
-/** Answers dialogs in order: a string picks the item with that label or types the text; false cancels. */
-function scripted(answers: Answer[], seen: string[] = []): Prompts {
-  const next = () => {
-    if (!answers.length) throw new Error('the command asked more than the script answers');
-    return answers.shift();
-  };
-  return {
-    confirm: (message, _detail, action) => {
-      seen.push(`confirm: ${message} [${action}]`);
-      return Promise.resolve(next() === true);
-    },
-    pick: (items, options) => {
-      seen.push(`pick: ${options.title ?? ''}: ${items.map(i => i.label).join('|')}`);
-      const a = next();
-      return Promise.resolve(typeof a === 'string' ? items.find(i => i.label === a) : undefined);
-    },
-    input: async options => {
-      seen.push(`input: ${options.title ?? ''}`);
-      const a = next();
-      if (typeof a !== 'string') return undefined;
-      const problem = await options.validateInput?.(a);
-      if (problem) throw new Error(`the input box would refuse "${a}": ${String(problem)}`);
-      return a;
-    },
-  };
-}
+import { api, scripted, useFake, waitFor } from './helpers';
 
 describe('Organization view (real extension host)', () => {
   const holder = useFake({});

@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { PromptwrightApi } from '../../src/extension';
+import type { Prompts } from '../../src/vscode/prompts';
 import { startFake, type Fake, type FakeOptions } from '../fake/server';
 
 export const EXTENSION_ID = 'promptwright.promptwright';
@@ -57,7 +58,48 @@ export function useFake(opts: FakeOptions, settings: Record<string, unknown> = {
     const a = await api();
     await a.keys.clear('api');
     await a.keys.clear('admin');
+    await a.keys.clear('compliance');
     await holder.fake.close();
   });
   return holder;
+}
+
+export type Answer = string | boolean | undefined;
+
+/**
+ * Answers dialogs in order (the commands' Prompts seam): a string picks the item with that label, types the
+ * text or names the file to save; true confirms; false or undefined cancels. `seen` records what was asked.
+ */
+export function scripted(answers: Answer[], seen: string[] = []): Prompts {
+  const next = () => {
+    if (!answers.length) throw new Error('the command asked more than the script answers');
+    return answers.shift();
+  };
+  return {
+    confirm: (message, _detail, action) => {
+      seen.push(`confirm: ${message} [${action}]`);
+      return Promise.resolve(next() === true);
+    },
+    pick: (items, options) => {
+      seen.push(`pick: ${options.title ?? ''}: ${items.map(i => i.label).join('|')}`);
+      const a = next();
+      return Promise.resolve(typeof a === 'string' ? items.find(i => i.label === a) : undefined);
+    },
+    input: async options => {
+      seen.push(`input: ${options.title ?? ''}`);
+      const a = next();
+      if (typeof a !== 'string') return undefined;
+      const problem = await options.validateInput?.(a);
+      if (problem) {
+        const why = typeof problem === 'string' ? problem : problem.message;
+        throw new Error(`the input box would refuse "${a}": ${why}`);
+      }
+      return a;
+    },
+    saveAs: options => {
+      seen.push(`saveAs: ${options.title ?? ''}`);
+      const a = next();
+      return Promise.resolve(typeof a === 'string' ? vscode.Uri.file(a) : undefined);
+    },
+  };
 }

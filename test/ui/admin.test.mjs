@@ -17,7 +17,7 @@ async function answer(page, text) {
 }
 
 async function expandOnly(page, title) {
-  for (const other of ['Session Resources', 'Rate Limits']) {
+  for (const other of ['Session Resources', 'Rate Limits', 'Compliance']) {
     const h = pane(page, other);
     if ((await h.getAttribute('aria-expanded')) === 'true') await h.click();
   }

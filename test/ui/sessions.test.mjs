@@ -46,14 +46,23 @@ describe('session resources and rate limits views (DOM)', function () {
 
   it("rate limits: asks for an Admin key, then shows the organization's limits", async () => {
     const { page } = session;
+    // the other panes collapsed, so this one has the room (its list renders only what fits)
+    for (const other of ['Session Resources', 'Organization', 'Compliance']) {
+      const h = page.locator('.part.sidebar .pane-header', { hasText: other }).first();
+      if ((await h.getAttribute('aria-expanded')) === 'true') await h.click();
+    }
     const header = page.locator('.part.sidebar .pane-header', { hasText: 'Rate Limits' }).first();
     if ((await header.getAttribute('aria-expanded')) !== 'true') await header.click();
     await page.locator('.part.sidebar', { hasText: 'Rate limits need an Admin API key' }).waitFor({ timeout: 15000 });
     await runCommand(page, 'Promptwright: Set Admin API Key');
     await answer(page, ui.fake.adminKey);
-    await rows(page).filter({ hasText: 'Organization' }).waitFor({ timeout: 15000 });
-    await rows(page).filter({ hasText: 'requests_per_minute: 4,000' }).first().waitFor({ timeout: 15000 });
-    assert.ok((await rows(page).filter({ hasText: 'enqueued_batch_requests: 500,000' }).count()) >= 1);
+    // this pane's rows only: the Organization and Compliance views have rows named like these
+    const limits = page
+      .locator('.part.sidebar .pane', { has: page.locator('.pane-header', { hasText: 'Rate Limits' }) })
+      .locator('.monaco-list-row[role="treeitem"]');
+    await limits.filter({ hasText: 'Organization' }).first().waitFor({ timeout: 15000 });
+    await limits.filter({ hasText: 'requests_per_minute: 4,000' }).first().waitFor({ timeout: 15000 });
+    assert.ok((await limits.filter({ hasText: 'enqueued_batch_requests: 500,000' }).count()) >= 1);
     await page.screenshot({ path: path.join(ui.results, 'rate-limits-view.png') });
     await runCommand(page, 'Promptwright: Clear Admin API Key');
   });

@@ -1,0 +1,275 @@
+// The Compliance view and its deletes in the real extension host, against the fake service (doc3). Dialogs
+// are answered by a script through the commands' Prompts seam; every delete is cancelled once first, to
+// show that cancelling sends nothing.
+import * as assert from 'node:assert/strict';
+import * as vscode from 'vscode';
+import type { ComplianceNode } from '../../src/vscode/compliance/complianceTree';
+import { api, scripted, setSetting, useFake, waitFor } from './helpers';
+
+const FULL = 'sk-vendor-api01-full';
+const READONLY = 'sk-vendor-api01-readonly';
+
+async function features() {
+  return (await api()).features();
+}
+async function children(n?: ComplianceNode): Promise<ComplianceNode[]> {
+  return (await features()).complianceTree.getChildren(n);
+}
+async function rootOf(kind: 'organizations' | 'chats' | 'projects'): Promise<ComplianceNode> {
+  return (await children()).find(n => n.kind === kind)!;
+}
+/** Every error a person was shown while `run` ran. */
+async function errorsDuring(run: () => PromiseLike<unknown>): Promise<string[]> {
+  const shown: string[] = [];
+  const sub = (await api()).api.onDidShowError(t => shown.push(t));
+  try {
+    await run();
+  } finally {
+    sub.dispose();
+  }
+  return shown;
+}
+
+describe('Compliance view (real extension host)', () => {
+  const holder = useFake({});
+  let restorePageSize: () => Promise<void>;
+  const deletes = (re: RegExp) => holder.fake.requests.filter(r => r.method === 'DELETE' && re.test(r.path)).length;
+
+  before(async () => {
+    restorePageSize = await setSetting('compliance.pageSize', 8);
+    await (await api()).keys.set('compliance', FULL);
+  });
+  after(async () => {
+    const f = await features();
+    for (const l of [...f.complianceTree.queries, ...f.complianceTree.projects]) await f.complianceTree.remove(l);
+    await restorePageSize();
+  });
+  beforeEach(() => holder.fake.clear());
+
+  it('an Admin key alone shows the Activity Feed and says what else needs a Compliance Access Key', async () => {
+    const a = await api();
+    await a.keys.clear('compliance');
+    await a.keys.set('admin', holder.fake.adminKey);
+    try {
+      assert.deepEqual(
+        (await children()).map(n => n.kind),
+        ['feed', 'needsKey'],
+      );
+    } finally {
+      await a.keys.clear('admin');
+      await a.keys.set('compliance', FULL);
+    }
+    assert.deepEqual(
+      (await children()).map(n => n.kind),
+      ['feed', 'organizations', 'chats', 'projects'],
+    );
+  });
+
+  it('the linked organizations as the tree they form', async () => {
+    const f = await features();
+    const roots = await children(await rootOf('organizations'));
+    assert.equal(roots.length, 1);
+    const top = roots[0]!;
+    assert.equal(top.kind, 'org');
+    const linked = await children(top);
+    assert.equal(linked.length, 3);
+    assert.match(f.complianceTree.getTreeItem(top).description as string, /3 linked organizations/);
+    const all = holder.fake.compliance.organizations;
+    assert.ok(linked.every(n => n.kind === 'org' && n.org.parent_id === all[0]!.id));
+  });
+
+  it('chats of a user, a page at a time; chats the user soft-deleted are dimmed and marked', async () => {
+    const f = await features();
+    f.compliance.prompts = scripted(['user_01', '']);
+    await vscode.commands.executeCommand('promptwright.compliance.showChats');
+    const [query] = await children(await rootOf('chats'));
+    assert.equal(query!.kind, 'query');
+    let list = await children(query);
+    assert.equal(list.filter(n => n.kind === 'chat').length, 8);
+    const more = list.at(-1)!;
+    assert.equal(more.kind, 'more');
+    await vscode.commands.executeCommand('promptwright.compliance.loadMore', more);
+    list = await children(query);
+    assert.equal(list.filter(n => n.kind === 'chat').length, 16);
+    const asked = holder.fake.requests.filter(r => r.path.endsWith('/apps/chats'));
+    assert.equal(asked.length, 2);
+    assert.deepEqual(asked[0]!.params.getAll('user_ids[]'), ['user_01']);
+    assert.equal(asked[1]!.params.get('after_id'), await firstPageLastId('user_01'));
+    const deleted = list.find(n => n.kind === 'chat' && n.chat.deleted_at)!;
+    const item = f.complianceTree.getTreeItem(deleted);
+    assert.equal(item.resourceUri?.query, 'dim');
+    assert.equal(item.contextValue, 'chat.deleted');
+    assert.match(item.description as string, /^deleted by its user \d{4}-\d\d-\d\d/);
+    assert.match(f.complianceTree.getTreeItem(query!).description as string, /16 chats loaded/);
+  });
+
+  async function firstPageLastId(user: string): Promise<string> {
+    const { client } = await (await features()).access.client();
+    const page = (await client.chats([user], [], { pageSize: 8 }).next()).value!;
+    return page.last_id!;
+  }
+
+  it('project attachments by page token; project documents are not offered as files', async () => {
+    const f = await features();
+    await vscode.commands.executeCommand('promptwright.compliance.showProject', 'model_proj_01');
+    const project = (await children(await rootOf('projects'))).find(
+      n => n.kind === 'project' && n.project.id === 'model_proj_01',
+    )!;
+    let list = await children(project);
+    assert.equal(list.filter(n => n.kind === 'attachment').length, 20);
+    await f.compliance.loadMore(list.at(-1));
+    list = await children(project);
+    assert.equal(list.filter(n => n.kind === 'attachment').length, 40);
+    const asked = holder.fake.requests.filter(r => r.path.endsWith('/attachments'));
+    assert.equal(asked[0]!.params.get('page'), null);
+    assert.ok(asked[1]!.params.get('page'));
+    const contexts = new Set(
+      list.filter(n => n.kind === 'attachment').map(n => f.complianceTree.getTreeItem(n).contextValue),
+    );
+    assert.deepEqual([...contexts].sort(), ['attachment', 'file']);
+  });
+
+  it('Delete chat asks, saying it is immediate and permanent: cancel sends nothing; confirm deletes', async () => {
+    const f = await features();
+    const query = f.complianceTree.queries[0]!;
+    const chat = query.pager.items.find(c => !c.project_id)!;
+    const node: ComplianceNode = { kind: 'chat', chat, query };
+    const seen: string[] = [];
+    f.compliance.prompts = scripted([false], seen);
+    await vscode.commands.executeCommand('promptwright.compliance.deleteChat', node);
+    assert.equal(deletes(/\/apps\/chats\//), 0);
+    assert.match(seen[0]!, /confirm: Delete the chat ".*" permanently\? \[Delete Permanently\]/);
+    f.compliance.prompts = {
+      ...scripted([true]),
+      confirm: (_m, detail) => {
+        assert.match(detail, /immediate and permanent/);
+        return Promise.resolve(true);
+      },
+    };
+    assert.equal(await vscode.commands.executeCommand('promptwright.compliance.deleteChat', node), true);
+    assert.equal(deletes(/\/apps\/chats\//), 1);
+    assert.ok(!holder.fake.compliance.chats.some(c => c.id === chat.id));
+    assert.ok(!query.pager.items.some(c => c.id === chat.id), 'it left the list');
+  });
+
+  it('a read-only key: the delete is refused with what the key lacks, and delete is no longer offered', async () => {
+    const f = await features();
+    const a = await api();
+    await a.keys.set('compliance', READONLY);
+    try {
+      const query = f.complianceTree.queries[0]!;
+      await f.complianceTree.loadMore(query);
+      const chat = query.pager.items.find(c => !c.project_id)!;
+      f.compliance.prompts = scripted([true]);
+      let result: unknown;
+      const shown = await errorsDuring(async () => {
+        result = await vscode.commands.executeCommand('promptwright.compliance.deleteChat', {
+          kind: 'chat',
+          chat,
+          query,
+        });
+      });
+      assert.equal(result, false);
+      assert.equal(shown.length, 1);
+      assert.match(shown[0]!, /This key cannot delete: it lacks delete:compliance_user_data/);
+      assert.match(shown[0]!, /permission_error/);
+      assert.match(shown[0]!, /request-id/);
+      assert.ok(
+        holder.fake.compliance.chats.some(c => c.id === chat.id),
+        'nothing was deleted',
+      );
+      assert.equal(f.access.allows('delete:compliance_user_data'), false);
+      assert.equal(f.access.allows('read:compliance_user_data'), true);
+    } finally {
+      await a.keys.set('compliance', FULL);
+    }
+    assert.equal(f.access.allows('delete:compliance_user_data'), true, 'a new key is asked afresh');
+  });
+
+  it("a project with chats: the 409, then 'Delete its N chats, then the project' (declined, then agreed)", async () => {
+    const f = await features();
+    for (const q of [...f.complianceTree.queries]) await f.complianceTree.remove(q);
+    const project = await f.complianceTree.addProject('model_proj_01');
+    const node: ComplianceNode = { kind: 'project', project };
+    const inProject = holder.fake.compliance.chats.filter(c => c.project_id === 'model_proj_01');
+    assert.equal(inProject.length, 4);
+    const users = [...new Set(inProject.map(c => c.user_id))].join(' ');
+
+    let seen: string[] = [];
+    f.compliance.prompts = scripted([true, users, false], seen);
+    assert.equal(await vscode.commands.executeCommand('promptwright.compliance.deleteProject', node), false);
+    assert.equal(deletes(/\/apps\/projects\//), 1, 'the first attempt, answered 409');
+    assert.equal(deletes(/\/apps\/chats\//), 0, 'declined: no chat deleted');
+    assert.match(seen[1]!, /input: Chats of project model_proj_01/);
+    assert.match(
+      seen[2]!,
+      /confirm: The project model_proj_01 still has 4 chats attached\. Delete its 4 chats, then the project\? \[Delete 4 Chats, Then the Project\]/,
+    );
+
+    holder.fake.clear();
+    seen = [];
+    let detail = '';
+    const script = scripted([true, users, true], seen);
+    f.compliance.prompts = {
+      ...script,
+      confirm: (m, d, action) => {
+        detail = d;
+        return script.confirm(m, d, action);
+      },
+    };
+    assert.equal(await vscode.commands.executeCommand('promptwright.compliance.deleteProject', node), true);
+    for (const c of inProject) assert.match(detail, new RegExp(c.id));
+    assert.equal(deletes(/\/apps\/chats\//), 4);
+    assert.equal(deletes(/\/apps\/projects\//), 2, 'the 409, then the project once its chats were gone');
+    assert.ok(!holder.fake.compliance.projects.some(p => p.id === 'model_proj_01'));
+    assert.ok(!f.complianceTree.projects.includes(project), 'it left the view');
+  });
+
+  it('deletes a project file, and a project without chats at once', async () => {
+    const f = await features();
+    const project = await f.complianceTree.addProject('model_proj_02');
+    const list = await children({ kind: 'project', project });
+    const file = list.find(n => n.kind === 'attachment' && n.attachment.type === 'file')!;
+    f.compliance.prompts = scripted([true]);
+    assert.equal(await vscode.commands.executeCommand('promptwright.compliance.deleteFile', file), true);
+    assert.equal(deletes(/\/apps\/files\//), 1);
+    f.compliance.prompts = scripted([true]);
+    const node: ComplianceNode = { kind: 'project', project };
+    assert.equal(await vscode.commands.executeCommand('promptwright.compliance.deleteProject', node), true);
+    assert.ok(!holder.fake.compliance.projects.some(p => p.id === 'model_proj_02'));
+  });
+
+  it('a standard API key where the Compliance key goes: the view says it is the wrong kind of key', async () => {
+    const f = await features();
+    const a = await api();
+    await a.keys.set('compliance', holder.fake.apiKey);
+    try {
+      const [error] = await waitFor('the organizations error', async () => {
+        const got = await children(await rootOf('organizations'));
+        return got[0]?.kind === 'error' ? got : undefined;
+      });
+      assert.match(
+        f.complianceTree.getTreeItem(error!).label as string,
+        /needs a Compliance Access Key \(sk-vendor-api01…\), not a standard API key/,
+      );
+      assert.equal(f.complianceTree.getTreeItem(error!).command?.command, 'promptwright.setComplianceKey');
+    } finally {
+      await a.keys.set('compliance', FULL);
+    }
+  });
+});
+
+describe('Compliance view: more than 1,000 linked organizations', () => {
+  useFake({ organizationsCount: 1001 });
+  before(async () => (await api()).keys.set('compliance', FULL));
+
+  it('says the list is over the cap instead of showing part of it', async () => {
+    const f = await features();
+    f.complianceTree.refresh();
+    const [error] = await children(await rootOf('organizations'));
+    assert.equal(error!.kind, 'error');
+    const item = f.complianceTree.getTreeItem(error!);
+    assert.match(item.label as string, /at most 1,000 linked organizations/);
+    assert.match(item.tooltip as string, /api_error/);
+  });
+});
