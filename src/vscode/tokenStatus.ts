@@ -149,8 +149,15 @@ export class TokenStatus implements vscode.Disposable {
     this.scheduler.update(body, explicit);
   }
 
+  private counted = false;
+
   private show(s: CountState): void {
     this.state = s;
+    if (s.kind === 'count' && !this.counted) {
+      // the walkthrough's "Watch the token count" step completes on the first count from the service
+      this.counted = true;
+      void vscode.commands.executeCommand('setContext', 'promptwright.counted', true);
+    }
     const view = renderStatus(s, this.meta);
     this.item.text = view.text;
     const md = new vscode.MarkdownString(view.tooltip, true);

@@ -1,0 +1,78 @@
+// UI suite: the Getting Started walkthrough in the real editor. Opened from the palette, it lists its five
+// steps; without a key its first choice is the offline demo, and each step completes on its real event
+// (the demo starting, the sample opening, the first count from the service).
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { ui } from './context.mjs';
+import { runCommand, tokenItem, workbenchSession } from './drive.mjs';
+
+const STEPS = [
+  'Connect to the service',
+  'Open a request file',
+  'Watch the token count',
+  'Send it',
+  'Browse sessions and rate limits',
+];
+
+describe('Getting Started walkthrough (DOM)', function () {
+  const session = workbenchSession('hello.prompt.json');
+
+  it('opens from the palette; the offline demo and the sample complete their steps', async () => {
+    const { page } = session;
+    await runCommand(page, 'Promptwright: Clear API Key');
+    await runCommand(page, 'Welcome: Open Walkthrough...');
+    const input = page.locator('.quick-input-widget .quick-input-box input');
+    await input.waitFor({ state: 'visible', timeout: 10000 });
+    await input.fill('Get Started with Promptwright');
+    await page
+      .locator('.quick-input-widget .monaco-list-row', { hasText: 'Get Started with Promptwright' })
+      .first()
+      .click();
+
+    const walkthrough = page.locator('.gettingStartedContainer');
+    await walkthrough.locator('.getting-started-step', { hasText: STEPS[0] }).first().waitFor({ timeout: 20000 });
+    for (const title of STEPS)
+      assert.equal(await walkthrough.locator('.getting-started-step', { hasText: title }).count(), 1, title);
+    const step = title => walkthrough.locator('.getting-started-step', { hasText: title }).first();
+    const done = async title =>
+      (await step(title).locator('[role="checkbox"]').first().getAttribute('aria-checked')) === 'true';
+
+    // no key: the first button of the first step is the offline demo
+    const buttons = step(STEPS[0]).locator('.button-container .monaco-button');
+    await buttons.first().waitFor({ timeout: 10000 });
+    assert.equal((await buttons.first().innerText()).trim(), 'Try the Offline Demo');
+    assert.equal(await done(STEPS[0]), false, 'without a key the first step is open');
+    await buttons.first().click();
+    await page.locator('.part.statusbar', { hasText: 'Offline demo' }).waitFor({ timeout: 15000 });
+    await step(STEPS[0]).locator('[role="checkbox"][aria-checked="true"]').waitFor({ timeout: 15000 });
+
+    // the sample opens as an untitled request file; the demo backend counts it
+    await step(STEPS[1]).click();
+    await step(STEPS[1]).locator('.button-container .monaco-button', { hasText: 'Open a Sample Request' }).click();
+    await page.locator('.tabs-container .tab', { hasText: 'sample.prompt.yaml' }).first().waitFor({ timeout: 15000 });
+    await tokenItem(page)
+      .filter({ hasText: /\d+ tokens/ })
+      .waitFor({ timeout: 30000 });
+    assert.ok(!/≈/.test(await tokenItem(page).innerText()), 'a count from the (demo) service, not an estimate');
+
+    // back to the walkthrough: the first three steps are ticked
+    await page
+      .locator('.tabs-container .tab', { hasText: 'Welcome' })
+      .or(page.locator('.tabs-container .tab', { hasText: 'Walkthrough' }))
+      .first()
+      .click();
+    for (const title of STEPS.slice(0, 3))
+      await step(title).locator('[role="checkbox"][aria-checked="true"]').waitFor({ timeout: 15000 });
+    assert.equal(await done(STEPS[3]), false, 'nothing was sent yet');
+    // the picture for the README: the side bars closed, so the step's image has room beside it
+    await runCommand(page, 'View: Close Primary Side Bar');
+    await runCommand(page, 'View: Hide Secondary Side Bar');
+    await step(STEPS[3]).click();
+    await walkthrough.locator('.getting-started-media img').first().waitFor({ timeout: 10000 });
+    await page.mouse.move(5, 5);
+    await page.waitForTimeout(500);
+    await page.screenshot({ path: path.join(ui.results, 'walkthrough.png') });
+    await runCommand(page, 'Promptwright: Stop Offline Demo');
+    await page.locator('.part.statusbar', { hasText: 'Offline demo' }).waitFor({ state: 'detached', timeout: 15000 });
+  });
+});
