@@ -1,18 +1,25 @@
 import { createInterface } from 'node:readline/promises';
 import { runCli } from './core/cli/main';
 
+// Ctrl-C aborts the signal every command passes to its requests: the request is cancelled, its connection
+// closed, and the command prints what it had and exits 130. A second Ctrl-C exits at once, should anything
+// still be running.
 const ctl = new AbortController();
 let interrupted = false;
-process.on('SIGINT', () => {
+function cancel(): void {
   if (interrupted) process.exit(130);
   interrupted = true;
   ctl.abort();
-});
+}
+process.on('SIGINT', cancel);
+
 /** A yes/no question on the terminal (destructive verbs without --yes). */
 async function confirm(question: string): Promise<boolean> {
   const rl = createInterface({ input: process.stdin, output: process.stderr });
+  // while readline reads, the terminal is in raw mode: Ctrl-C arrives as a key, not as SIGINT to the process
+  rl.on('SIGINT', cancel);
   try {
-    return /^y(es)?$/i.test((await rl.question(question)).trim());
+    return /^y(es)?$/i.test((await rl.question(question, { signal: ctl.signal })).trim());
   } finally {
     rl.close();
   }

@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { ApiError, StreamError, describeError, type PromptwrightError } from '../core/api/errors';
+import { ApiError, StreamError, describeError, errorDetail, type PromptwrightError } from '../core/api/errors';
 import type { Message } from '../core/api/types';
 import { assistantTurn, curlCommand } from '../core/run/turns';
 import { EventBatcher } from '../core/run/batcher';
@@ -148,7 +148,7 @@ export class Runner implements vscode.Disposable {
         (e as Error)?.name === 'AbortedError';
       if (e instanceof StreamError) run.message = e.partial;
       const error = errorInfo(e);
-      if (!aborted) this.log.error(`run of ${view.file} failed: ${describeError(e)}`);
+      if (!aborted) this.log.error(`run of ${view.file} failed: ${describeError(e)}${errorDetail(e)}`);
       this.finish(run, aborted ? 'cancelled' : 'error', t0, error, e instanceof StreamError);
       if (!aborted && !(e instanceof StreamError)) void this.api.showError(e, 'Send Request failed');
     } finally {

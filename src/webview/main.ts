@@ -10,6 +10,7 @@ import {
   type ToWebview,
 } from '../protocol';
 import { asText } from '../core/text';
+import { icon, type WebviewIcon } from './icons';
 import { link, renderMarkdown } from './markdown';
 
 interface VsCodeApi {
@@ -39,7 +40,7 @@ let countdown: ReturnType<typeof setInterval> | undefined;
 let saveTimer: ReturnType<typeof setTimeout> | undefined;
 
 // ---- toolbar --------------------------------------------------------------------------------------------
-const BUTTONS: { action: Action; label: string; icon: string; title: string }[] = [
+const BUTTONS: { action: Action; label: string; icon: WebviewIcon; title: string }[] = [
   { action: 'cancel', label: 'Cancel', icon: 'debug-stop', title: 'Cancel the running request' },
   { action: 'rerun', label: 'Re-run', icon: 'refresh', title: 'Send the request file again' },
   {
@@ -74,7 +75,7 @@ function buildToolbar(): void {
     const btn = el('button', 'btn');
     btn.id = `btn-${b.action}`;
     btn.title = b.title;
-    btn.appendChild(el('span', `codicon codicon-${b.icon}`));
+    btn.appendChild(icon(b.icon));
     btn.appendChild(document.createTextNode(` ${b.label}`));
     btn.addEventListener('click', () => post(b.action));
     bar.appendChild(btn);
@@ -147,7 +148,7 @@ function startBlock(index: number, b: ContentBlock): void {
       const d = el('details', 'thinking');
       d.open = true;
       const s = el('summary');
-      s.appendChild(el('span', 'codicon codicon-lightbulb'));
+      s.appendChild(icon('lightbulb'));
       s.appendChild(document.createTextNode(' Thinking'));
       d.appendChild(s);
       const body = el('div', 'thinking-text');
@@ -163,7 +164,7 @@ function startBlock(index: number, b: ContentBlock): void {
     case 'tool_use':
     case 'server_tool_use': {
       const h = el('div', 'tool-head');
-      h.appendChild(el('span', `codicon codicon-${b.type === 'tool_use' ? 'tools' : 'server-process'}`));
+      h.appendChild(icon(b.type === 'tool_use' ? 'tools' : 'server-process'));
       h.appendChild(el('strong', undefined, ` ${asText(b.name)}`));
       h.appendChild(el('span', 'muted', ` ${b.type} · ${asText(b.id)}`));
       root.appendChild(h);
@@ -232,7 +233,7 @@ function renderCitations(cites: Record<string, unknown>[]): HTMLElement {
 /** Server tool results and other blocks that arrive whole. */
 function renderResult(root: HTMLElement, b: ContentBlock): void {
   const head = el('div', 'tool-head');
-  head.appendChild(el('span', 'codicon codicon-output'));
+  head.appendChild(icon('output'));
   head.appendChild(el('strong', undefined, ` ${b.type}`));
   if (b.tool_use_id) head.appendChild(el('span', 'muted', ` for ${asText(b.tool_use_id)}`));
   root.appendChild(head);
@@ -365,6 +366,9 @@ function renderMeta(): void {
     };
     row('input tokens', u.input_tokens);
     row('output tokens', u.output_tokens);
+    // stop_reason is null in message_start only: a stream that ended before message_delta has no final counts
+    if (view.outcome !== 'running' && m?.stop_reason === null)
+      row('counts', 'from message_start only: the stream ended before the final message_delta');
     row('cache creation input tokens', u.cache_creation_input_tokens);
     row('cache read input tokens', u.cache_read_input_tokens);
     row('cache creation', u.cache_creation);

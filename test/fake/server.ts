@@ -9,6 +9,7 @@
 //   #cite      a text block with a citation  #long=N    N text deltas       #slow=MS  MS between events
 //   #cut       connection cut mid-stream      #error     an `error` event mid-stream
 //   #stall     stops sending mid-stream       #refusal   stop_reason refusal   #pause  stop_reason pause_turn
+//   #cyber     with #refusal: stop_details with a category and an explanation (null and null without it)
 //   #xss       text, thinking and tool input carrying script and event-handler payloads
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -26,9 +27,14 @@ export interface FakeRequest {
   at: number;
   /** the status it was answered with, once the answer is sent */
   status?: number;
+  /** when the connection of this exchange closed (answered, cut, or closed by the client) */
+  closedAt?: number;
 }
 
-export interface Fault {
+/** A fault queued with `fail`: an error answer, or a request that is never answered. */
+export type Fault = ErrorFault | StallFault;
+
+export interface ErrorFault {
   /** applies to requests whose path ends with this (default: any) */
   path?: string;
   status: number;
@@ -37,6 +43,14 @@ export interface Fault {
   headers?: Record<string, string>;
   /** a raw body instead of the spec's error body */
   rawBody?: string;
+}
+
+/** Accepts the request and never answers (no status line): the socket stays open until the client closes it. */
+export interface StallFault {
+  path?: string;
+  stall: true;
+  /** matching requests answered normally before the one that stalls (default 0) */
+  after?: number;
 }
 
 export interface Resource {
@@ -215,6 +229,7 @@ export async function startFake(opts: FakeOptions = {}): Promise<Fake> {
     };
     requests.push(rec);
     res.on('finish', () => (rec.status = res.statusCode));
+    res.on('close', () => (rec.closedAt = Date.now()));
 
     // auth happens before anything else (seed 002 §5 rule 5; §8: auth failures use no quota)
     const key = req.headers['x-api-key'];
@@ -238,8 +253,12 @@ export async function startFake(opts: FakeOptions = {}): Promise<Fake> {
     }
 
     const fi = faults.findIndex(f => !f.path || u.pathname.endsWith(f.path));
-    if (fi >= 0) {
-      const f = faults.splice(fi, 1)[0]!;
+    const f = fi >= 0 ? faults[fi] : undefined;
+    if (f && 'stall' in f && f.after) {
+      f.after--; // this one is answered as usual; a later matching request stalls
+    } else if (f) {
+      faults.splice(fi, 1);
+      if ('stall' in f) return; // never answered: the exchange ends when the client closes the connection
       if (f.rawBody !== undefined) {
         res.writeHead(f.status, headers({ ...extra, ...f.headers }));
         res.end(f.rawBody);
@@ -349,7 +368,7 @@ export async function startFake(opts: FakeOptions = {}): Promise<Fake> {
     admin,
     compliance,
     fail(f, times = 1) {
-      for (let i = 0; i < times; i++) faults.push(f);
+      for (let i = 0; i < times; i++) faults.push({ ...f });
     },
     clear() {
       requests.length = 0;
@@ -447,7 +466,7 @@ function planReply(b: Record<string, unknown>): Plan {
     content,
     stop_reason: stop,
     stop_sequence: null,
-    ...(stop === 'refusal' ? { stop_details: { type: 'refusal', category: null, explanation: null } } : {}),
+    ...(stop === 'refusal' ? { stop_details: refusalDetails(has('cyber')) } : {}),
     usage: {
       input_tokens: countTokens(b),
       output_tokens: Math.max(1, Math.ceil(text.length / 4)),
@@ -464,6 +483,12 @@ function planReply(b: Record<string, unknown>): Plan {
     ...(fault ? { fault } : {}),
     ...(Number.isFinite(slow) ? { delayMs: slow } : {}),
   };
+}
+
+function refusalDetails(cyber: boolean) {
+  return cyber
+    ? { type: 'refusal', category: 'cyber', explanation: 'The request asked for working exploit code.' }
+    : { type: 'refusal', category: null, explanation: null };
 }
 
 function chunk(s: string, size: number): string[] {

@@ -145,7 +145,7 @@ describe('promptwright count / run (CLI, against the fake service)', () => {
     assert.match(r.out, /\[thinking\] Let me think/);
     assert.match(r.out, /Hello! You said: Hi there/);
     assert.match(r.out, /\[tool_use get_weather\] \{"location":"Paris"/);
-    assert.match(r.err, /stop_reason: tool_use · input \d+ · output \d+ tokens · request-id req_fake_stream_/);
+    assert.match(r.err, /stop_reason: tool_use · input \d+ tokens · output \d+ tokens · request-id req_fake_stream_/);
   });
   it('run keeps the partial reply when the stream fails, and says why', async () => {
     const r = await cli(['run', 'cut.prompt.yaml'], dir, env);
@@ -166,7 +166,7 @@ describe('promptwright count / run (CLI, against the fake service)', () => {
     assert.equal(fake.requests.length, n);
     const forced = await cli(['run', '--force', 'nomax.prompt.json'], dir, env);
     assert.equal(fake.requests.length, n + 1);
-    assert.match(forced.err, /sending despite 1 error\(s\) \(--force\)/);
+    assert.match(forced.err, /sending despite 1 error \(--force\)/);
     assert.match(forced.err, /invalid_request_error \(400\)/); // the fake, like the service, wants max_tokens
     const k = await cli(['count', 'a.prompt.json'], dir, { PROMPTWRIGHT_BASE_URL: fake.url });
     assert.match(k.err, /no API key: set the environment variable PROMPTWRIGHT_API_KEY/);
@@ -225,7 +225,7 @@ describe('promptwright run: Ctrl-C (the built dist/cli.js)', () => {
       assert.equal(code, 130, err);
       assert.match(out, /w0 w1 w2/);
       assert.ok(!out.includes('w499'));
-      assert.match(err, /cancelled; the partial reply is above/);
+      assert.match(err, /Cancelled; the partial reply is above/);
     } finally {
       await fake.close();
     }

@@ -1,5 +1,6 @@
 // Errors of the API client, typed by `error.type` (never by message text; doc3 §7), each carrying the
 // HTTP status, the message, the `request-id` header and what the user can do about it.
+import { count } from '../text';
 import type { Message } from './types';
 
 export type ErrorAction =
@@ -33,6 +34,9 @@ export class PromptwrightError extends Error {
   }
 }
 
+/** The service said this request must not be sent again (doc3 §7 retry rule 3: `x-should-retry: false`). */
+const noRetry = (e: ApiError) => e.headers['x-should-retry'] === 'false';
+
 /** The service answered with a non-2xx status and (usually) `{error: {type, message}}`. */
 export class ApiError extends PromptwrightError {
   static readonly kind = 'ApiError';
@@ -46,9 +50,18 @@ export class ApiError extends PromptwrightError {
     readonly headers: Record<string, string>,
     /** seconds from `retry-after`, when present */
     readonly retryAfter?: number,
+    /** bytes of the JSON body that was sent (a 413's hint gives the size) */
+    readonly requestBytes?: number,
   ) {
     super(message);
-    this.action = status === 401 ? 'set-api-key' : status === 429 ? 'wait' : status >= 500 ? 'retry' : 'none';
+    this.action =
+      status === 401
+        ? 'set-api-key'
+        : status === 429
+          ? 'wait'
+          : status >= 500 && !(status === 500 && noRetry(this))
+            ? 'retry'
+            : 'none';
   }
 
   /** One line a person can act on: type, message, request-id and what to do. */
@@ -60,6 +73,9 @@ export class ApiError extends PromptwrightError {
 }
 
 export function hintFor(e: ApiError): string {
+  if (e.status === 500 && noRetry(e)) {
+    return 'the service asked not to retry this request (x-should-retry: false), for the reason in its message.';
+  }
   switch (e.status) {
     case 401:
       return 'the API key is missing, unknown, deleted or disabled: run "Promptwright: Set API Key".';
@@ -72,6 +88,8 @@ export function hintFor(e: ApiError): string {
       return 'not found (check the id, the model or the base URL).';
     case 409:
       return 'conflict: change the request before retrying.';
+    case 413:
+      return tooLargeHint(e.requestBytes);
     case 429:
       return e.retryAfter !== undefined
         ? `rate limited: retry after ${e.retryAfter} s.`
@@ -81,6 +99,18 @@ export function hintFor(e: ApiError): string {
     default:
       return e.status >= 500 ? 'a service error: retry later.' : '';
   }
+}
+
+/**
+ * What is too large and how to make it smaller. The spec gives no byte limit for a request body (doc1 §8
+ * limits messages, images and tokens), so the figure is the size sent, not a distance to a limit.
+ */
+function tooLargeHint(bytes: number | undefined): string {
+  const size = bytes !== undefined ? ` (${count(bytes, 'byte')} of JSON)` : '';
+  return (
+    `the request body is too large${size}: send images and PDFs as a "file" source by file_id (uploaded once ` +
+    'through the Files API, beta files-api-2025-04-14) or a "url" source instead of base64 data.'
+  );
 }
 
 /** No connection, DNS failure, reset before a response. Retried. */
@@ -131,23 +161,40 @@ export class InputError extends PromptwrightError {
   override name = 'InputError';
 }
 
+/** What arrived of a stream before it failed. */
+export interface Received {
+  /** stream events delivered (pings included) */
+  events: number;
+  /** characters of text, thinking and tool input */
+  replyChars: number;
+}
+
 /** A stream that ended early (an `error` event, a cut connection, an idle timeout). Keeps what arrived. */
 export class StreamError extends PromptwrightError {
   static readonly kind = 'StreamError';
   override name = 'StreamError';
   constructor(
-    /** `error.type` of an `error` event, or `connection_error` / `idle_timeout` / `aborted` */
+    /** `error.type` of an `error` event, or `connection_error` / `idle_timeout` / `invalid_stream` / `aborted` */
     readonly type: string,
     message: string,
     readonly partial: Message | undefined,
     readonly requestId: string | undefined,
+    readonly received?: Received,
+    /** the network library's code and message, for the log (never the first thing a person reads) */
+    readonly detail?: string,
   ) {
     super(message);
     this.action = type === 'aborted' ? 'none' : 'retry';
   }
   describe(): string {
-    return `${this.type}: ${this.message}${this.requestId ? ` [request-id ${this.requestId}]` : ''}`;
+    const kept = this.partial && this.type !== 'aborted' ? '; the partial reply is kept' : '';
+    return `${this.type}: ${this.message}${kept}${this.requestId ? ` [request-id ${this.requestId}]` : ''}`;
   }
+}
+
+/** What happened after N events: "after 12 events (345 characters of reply)". */
+export function afterReceived(r: Received): string {
+  return `after ${count(r.events, 'event')} (${count(r.replyChars, 'character')} of reply)`;
 }
 
 /** A short description of any error for people (never includes secrets: messages are ours or the service's). */
@@ -155,4 +202,9 @@ export function describeError(e: unknown): string {
   if (e instanceof ApiError || e instanceof StreamError) return e.describe();
   if (e instanceof Error) return e.message;
   return String(e);
+}
+
+/** The network library's code and message behind an error, for logs and debug output (" (UND_ERR_SOCKET …)"). */
+export function errorDetail(e: unknown): string {
+  return e instanceof StreamError && e.detail ? ` (${e.detail})` : '';
 }

@@ -158,8 +158,9 @@ export class Http {
       c.signal,
     );
     let res: Response;
+    let body: string | undefined;
     try {
-      const body = spec.body !== undefined ? JSON.stringify(spec.body) : undefined;
+      body = spec.body !== undefined ? JSON.stringify(spec.body) : undefined;
       res = await fetch(`${base}${path}`, {
         method: spec.method,
         headers,
@@ -202,7 +203,9 @@ export class Http {
     } finally {
       timer.clear();
     }
-    throw apiErrorFrom(res.status, text, h, requestId);
+    // the size sent, for a 413's hint (counted only on this path: bodies can be megabytes)
+    const bytes = body !== undefined ? new TextEncoder().encode(body).length : undefined;
+    throw apiErrorFrom(res.status, text, h, requestId, bytes);
   }
 }
 
@@ -293,6 +296,7 @@ export function apiErrorFrom(
   text: string,
   h: Record<string, string>,
   requestId: string | undefined,
+  requestBytes?: number,
 ): ApiError {
   let type = STATUS_TYPES[status] ?? `http_${status}`;
   let message = text.trim().slice(0, 500) || `HTTP ${status}`;
@@ -307,7 +311,7 @@ export function apiErrorFrom(
   }
   const raw = h['retry-after'];
   const ra = raw !== undefined && raw.trim() !== '' && Number.isFinite(Number(raw)) ? Number(raw) : undefined;
-  return new ApiError(status, type, message, requestId, h, ra);
+  return new ApiError(status, type, message, requestId, h, ra, requestBytes);
 }
 
 /** Maps what fetch and a body read throw to our typed errors (the library's codes stay in `cause`). */
@@ -318,7 +322,13 @@ export function mapNetworkError(e: unknown, signal?: AbortSignal): Error {
   const err = e as { name?: string; code?: string; message?: string; cause?: { code?: string; message?: string } };
   if (err?.name === 'TimeoutError' || err?.cause instanceof TimeoutError) return new TimeoutError('No data in time.');
   if (err?.name === 'AbortError' || err?.code === 'UND_ERR_ABORTED') return new AbortedError();
+  return new ConnectionError(`Cannot reach the service: ${networkDetail(e)}`, e);
+}
+
+/** The library's code and message of a network failure: "UND_ERR_SOCKET other side closed". */
+export function networkDetail(e: unknown): string {
+  const err = e as { code?: string; message?: string; cause?: { code?: string; message?: string } };
   const code = err?.cause?.code ?? err?.code;
   const detail = err?.cause?.message ?? err?.message ?? String(e);
-  return new ConnectionError(`Cannot reach the service: ${code ? `${code} ` : ''}${detail}`, e);
+  return `${code ? `${code} ` : ''}${detail}`;
 }

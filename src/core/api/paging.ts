@@ -72,9 +72,11 @@ export async function* tokenPages<T>(
   }
 }
 
-/** Every record of a list, in order (for the CLI's `--format json` and tests); `max` caps the total. */
-export async function collect<T>(pages: AsyncIterable<{ data: T[] }>, max?: number): Promise<T[]> {
-  const out: T[] = [];
+/**
+ * Every record of a list, in order (for the CLI's `--format json` and tests); `max` caps the total. The
+ * records go into `out`, so a caller still has those that came when a later page fails or is cancelled.
+ */
+export async function collect<T>(pages: AsyncIterable<{ data: T[] }>, max?: number, out: T[] = []): Promise<T[]> {
   for await (const p of pages) {
     for (const r of p.data) {
       if (max !== undefined && out.length >= max) return out;

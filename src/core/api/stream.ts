@@ -1,10 +1,10 @@
 // A streamed reply (the SSE events of POST /v1/messages with `stream: true`): events are decoded as
 // bytes arrive, the message is built as they come, and a failure keeps what arrived.
 import { MessageAccumulator } from './accumulator';
-import { AbortedError, StreamError, TimeoutError } from './errors';
-import { mapNetworkError, type Raw } from './http';
+import { AbortedError, afterReceived, StreamError, TimeoutError, type Received } from './errors';
+import { mapNetworkError, networkDetail, type Raw } from './http';
 import { SseDecoder } from './sse';
-import type { Message, StreamEvent } from './types';
+import type { Delta, Message, StreamEvent } from './types';
 
 /** A streamed reply: iterate its events; `message` is built as they arrive and kept when the stream fails. */
 export class MessageStream implements AsyncIterable<StreamEvent> {
@@ -44,7 +44,10 @@ export class MessageStream implements AsyncIterable<StreamEvent> {
     const queue: StreamEvent[] = [];
     let qi = 0;
     let state: 'open' | 'ended' | 'finished' = 'open';
-    const fail = (type: string, message: string) => new StreamError(type, message, this.acc.snapshot(), this.requestId);
+    // counted as events are handed out, so a failure can say how far the reply got
+    const received: Received = { events: 0, replyChars: 0 };
+    const fail = (type: string, message: string, detail?: string) =>
+      new StreamError(type, message, this.acc.snapshot(), this.requestId, { ...received }, detail);
     const close = () => {
       this.raw.close();
       if (state !== 'finished') reader?.cancel().catch(() => {});
@@ -63,6 +66,8 @@ export class MessageStream implements AsyncIterable<StreamEvent> {
           throw fail(ev.error.type, ev.error.message);
         }
         this.acc.apply(ev);
+        received.events++;
+        if (ev.type === 'content_block_delta') received.replyChars += deltaChars(ev.delta);
         if (ev.type === 'message_stop') {
           state = 'finished';
           queue.length = 0;
@@ -79,10 +84,11 @@ export class MessageStream implements AsyncIterable<StreamEvent> {
       const mapped = mapNetworkError(e, this.signal);
       if (mapped instanceof AbortedError) return fail('aborted', 'Cancelled.');
       if (mapped instanceof TimeoutError)
-        return fail('idle_timeout', 'The stream stopped sending data (idle timeout); the partial reply is kept.');
+        return fail('idle_timeout', `The stream stopped sending data (idle timeout) ${afterReceived(received)}`);
       if (e instanceof Error && /JSON|before message_start|content_block/.test(e.message))
         return fail('invalid_stream', e.message);
-      return fail('connection_error', `The connection closed before the reply finished (${mapped.message}).`);
+      // the service was reached and answered: a closed connection, not "cannot reach" (the code goes to the log)
+      return fail('connection_error', `The connection closed ${afterReceived(received)}`, networkDetail(e));
     };
     const next = async (): Promise<IteratorResult<StreamEvent>> => {
       try {
@@ -92,7 +98,7 @@ export class MessageStream implements AsyncIterable<StreamEvent> {
           if (ready) return ready;
           if (state === 'ended') {
             close();
-            throw fail('connection_error', 'The connection closed before message_stop; the partial reply is kept.');
+            throw fail('connection_error', `The connection closed ${afterReceived(received)}, before message_stop`);
           }
           const r = await body.next();
           if (r.done) {
@@ -135,6 +141,14 @@ export class MessageStream implements AsyncIterable<StreamEvent> {
     }
     return this.acc.snapshot()!;
   }
+}
+
+/** Characters a delta adds to the reply (text, thinking or tool input; signatures and citations add none). */
+function deltaChars(d: Delta): number {
+  if (d.type === 'text_delta') return d.text.length;
+  if (d.type === 'thinking_delta') return d.thinking.length;
+  if (d.type === 'input_json_delta') return d.partial_json.length;
+  return 0;
 }
 
 const TEXT_DELTA_HEAD = '{"type":"content_block_delta","index":';

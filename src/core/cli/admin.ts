@@ -4,13 +4,12 @@ import { AdminClient } from '../admin/client';
 import { parseGeos } from '../admin/rules';
 import type { Invite, User, Workspace, WorkspaceCreate, WorkspaceUpdate } from '../admin/types';
 import { InputError } from '../api/errors';
-import { collect } from '../api/paging';
 import { all, one, parseArgs, UsageError, type Parsed } from './args';
 import { format, listOptions, notConfirmed, positionals } from './common';
 import { httpFromEnv } from './env';
 import { confirmed, EXIT, guarded } from './guard';
 import type { CliIo } from './io';
-import { day, printList, printOne, type Column } from './output';
+import { day, printOne, printPages, type Column } from './output';
 
 export const ADMIN_USAGE = `usage:
   promptwright admin org
@@ -99,7 +98,7 @@ export function runAdmin(argv: string[], io: CliIo): Promise<number> {
         const p = parseArgs(rest, ['limit'], ['include-archived']);
         positionals(p, []);
         const o = { ...listOptions(p, io), includeArchived: p.switches.has('include-archived') };
-        printList(io, format(p), await collect(admin().workspaces(o), o.max), WORKSPACE_COLUMNS);
+        await printPages(io, format(p), admin().workspaces(o), WORKSPACE_COLUMNS, o.max);
         return EXIT.ok;
       }
       case 'workspaces get': {
@@ -155,7 +154,7 @@ export function runAdmin(argv: string[], io: CliIo): Promise<number> {
         positionals(p, []);
         const email = one(p, 'email');
         const o = { ...listOptions(p, io), ...(email ? { email } : {}) };
-        printList(io, format(p), await collect(admin().users(o), o.max), USER_COLUMNS);
+        await printPages(io, format(p), admin().users(o), USER_COLUMNS, o.max);
         return EXIT.ok;
       }
       case 'users get': {
@@ -182,7 +181,7 @@ export function runAdmin(argv: string[], io: CliIo): Promise<number> {
         const p = parseArgs(rest, ['limit']);
         positionals(p, []);
         const o = listOptions(p, io);
-        printList(io, format(p), await collect(admin().invites(o), o.max), INVITE_COLUMNS);
+        await printPages(io, format(p), admin().invites(o), INVITE_COLUMNS, o.max);
         return EXIT.ok;
       }
       case 'invites get': {

@@ -4,12 +4,15 @@ import { ConfigError, describeError, StreamError } from '../api/errors';
 import type { Message } from '../api/types';
 import { formatOf } from '../request/parse';
 import { validateText, type Endpoint } from '../request/validate';
+import { count } from '../text';
 import { toRecords } from './check';
 import { decodeUtf8 } from './files';
+import { cancelled, EXIT } from './guard';
 import { betasFromEnv, type CliIo } from './io';
 
-/** The client from environment variables (the CLI has no SecretStorage). */
-export function clientFromEnv(env: Record<string, string | undefined>): ApiClient {
+/** The client from environment variables (the CLI has no SecretStorage); debug lines go to the io's stderr. */
+export function clientFromEnv(io: CliIo): ApiClient {
+  const env = io.env;
   return new ApiClient({
     baseUrl: env.PROMPTWRIGHT_BASE_URL ?? '',
     ...(env.PROMPTWRIGHT_API_KEY ? { apiKey: env.PROMPTWRIGHT_API_KEY } : {}),
@@ -20,7 +23,7 @@ export function clientFromEnv(env: Record<string, string | undefined>): ApiClien
       env.PROMPTWRIGHT_MAX_RETRIES !== undefined && env.PROMPTWRIGHT_MAX_RETRIES !== ''
         ? Number(env.PROMPTWRIGHT_MAX_RETRIES)
         : 2,
-    ...(env.PROMPTWRIGHT_DEBUG ? { onLog: (l: string) => process.stderr.write(`[promptwright] ${l}\n`) } : {}),
+    ...(env.PROMPTWRIGHT_DEBUG ? { onLog: (l: string) => io.stderr.write(`[promptwright] ${l}\n`) } : {}),
   });
 }
 
@@ -47,7 +50,7 @@ function loadRequest(file: string, io: CliIo, endpoint: Endpoint, force = false)
     if (isBody) io.stderr.write('promptwright: not sent (the service would reject it); --force sends it anyway\n');
     return undefined;
   }
-  if (errors.length) io.stderr.write(`promptwright: sending despite ${errors.length} error(s) (--force)\n`);
+  if (errors.length) io.stderr.write(`promptwright: sending despite ${count(errors.length, 'error')} (--force)\n`);
   return value as Record<string, unknown>;
 }
 
@@ -72,10 +75,14 @@ export async function runCount(args: string[], io: CliIo): Promise<number> {
   const body = loadRequest(file, io, 'count_tokens');
   if (!body) return 1;
   try {
-    const r = await clientFromEnv(io.env).countTokens(body, io.signal ? { signal: io.signal } : {});
+    const r = await clientFromEnv(io).countTokens(body, io.signal ? { signal: io.signal } : {});
     io.stdout.write(`${r.input_tokens}\n`);
     return 0;
   } catch (e) {
+    if (cancelled(e, io)) {
+      io.stderr.write('promptwright count: Cancelled.\n');
+      return EXIT.cancelled;
+    }
     io.stderr.write(`promptwright count: ${describeForCli(e)}\n`);
     return 1;
   }
@@ -98,7 +105,7 @@ export async function runRun(args: string[], io: CliIo): Promise<number> {
   const out = (s: string) => io.stdout.write(s);
   let kind = '';
   try {
-    const stream = await clientFromEnv(io.env).streamMessage(body, signal ? { signal } : {});
+    const stream = await clientFromEnv(io).streamMessage(body, signal ? { signal } : {});
     for await (const ev of stream) {
       if (ev.type === 'content_block_start') {
         const b = ev.content_block;
@@ -122,29 +129,49 @@ export async function runRun(args: string[], io: CliIo): Promise<number> {
     return 0;
   } catch (e) {
     if (e instanceof StreamError) {
+      // the stream had started: what arrived is on stdout; end its line so stderr starts on its own
       out('\n');
-      io.stderr.write(
-        e.type === 'aborted'
-          ? 'promptwright run: cancelled; the partial reply is above.\n'
-          : `promptwright run: the stream failed: ${e.describe()}; the partial reply is above.\n`,
-      );
+      if (cancelled(e, io)) io.stderr.write('promptwright run: Cancelled; the partial reply is above.\n');
+      else io.stderr.write(`promptwright run: the stream failed: ${e.describe()}\n`);
+      if (io.env.PROMPTWRIGHT_DEBUG && e.detail) io.stderr.write(`[promptwright] stream ended by: ${e.detail}\n`);
       summary(e.partial, io, e.requestId);
-      return e.type === 'aborted' ? 130 : 1;
+      return cancelled(e, io) ? EXIT.cancelled : 1;
+    }
+    if (cancelled(e, io)) {
+      io.stderr.write('promptwright run: Cancelled.\n');
+      return EXIT.cancelled;
     }
     io.stderr.write(`promptwright run: ${describeForCli(e)}\n`);
     return 1;
   }
 }
 
+/**
+ * The last lines of a run on stderr: stop reason, usage and request-id, then a refusal's details. Usage
+ * comes in message_start and is made final by message_delta; a stream that broke before message_delta has
+ * only message_start's counts (its output count is a placeholder), and the line says so.
+ */
 function summary(m: Message | undefined, io: CliIo, requestId: string | undefined): void {
   if (!m) return;
   const u = m.usage;
+  const tokens = (n: number | undefined) => (n === undefined ? '? tokens' : count(n, 'token'));
+  // stop_reason is null in message_start only (doc1 §2.7): set means message_delta arrived
+  const final = m.stop_reason !== null;
+  const usage = [
+    `input ${tokens(u.input_tokens)}`,
+    `output ${tokens(u.output_tokens)}`,
+    ...(u.cache_read_input_tokens ? [`cache read ${tokens(u.cache_read_input_tokens)}`] : []),
+  ].join(' · ');
   const parts = [
     `stop_reason: ${m.stop_reason ?? 'none'}${m.stop_sequence ? ` (${m.stop_sequence})` : ''}`,
-    `input ${u.input_tokens ?? '?'}`,
-    `output ${u.output_tokens ?? '?'} tokens`,
-    ...(u.cache_read_input_tokens ? [`cache read ${u.cache_read_input_tokens}`] : []),
+    final ? usage : `usage from message_start only (the stream ended before the final message_delta): ${usage}`,
     ...(requestId ? [`request-id ${requestId}`] : []),
   ];
   io.stderr.write(`${parts.join(' · ')}\n`);
+  // a refusal says why, as the panel does (doc1 §2.7); the explanation is free text, so it is quoted
+  const d = m.stop_details;
+  if (d) {
+    const explanation = JSON.stringify(d.explanation ?? null);
+    io.stderr.write(`stop_details: ${d.type} · category ${d.category ?? 'null'} · explanation ${explanation}\n`);
+  }
 }

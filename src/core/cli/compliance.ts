@@ -4,7 +4,7 @@
 // all keys of the organization share (doc3 §8). The contract scripts depend on: see USAGE and README.
 import { ApiError, ConfigError, InputError } from '../api/errors';
 import { Http, type HttpOptions } from '../api/http';
-import { collect, type CursorOptions, type CursorPage } from '../api/paging';
+import type { CursorOptions, CursorPage } from '../api/paging';
 import { sleep } from '../api/retry';
 import { ComplianceClient } from '../compliance/client';
 import { exportActivities } from '../compliance/export';
@@ -23,7 +23,7 @@ import { format, listOptions, notConfirmed, positionals } from './common';
 import { httpOptionsFromEnv } from './env';
 import { confirmed, EXIT, guarded } from './guard';
 import type { CliIo } from './io';
-import { day, printList, printOne, type Column } from './output';
+import { day, printList, printOne, printPages, type Column } from './output';
 
 export const COMPLIANCE_USAGE = `usage:
   promptwright compliance activities [--type T]... [--created-gte TS] [--created-gt TS] [--created-lte TS]
@@ -262,8 +262,7 @@ export async function runCompliance(argv: string[], io: CliIo): Promise<number> 
             if (!(e instanceof ReaderGone)) throw e;
           }
         } else {
-          const rows = await collect(new ComplianceClient(s.http, s.kind).activities(filter, o), o.max);
-          printList(io, f, rows, ACTIVITY_COLUMNS);
+          await printPages(io, f, new ComplianceClient(s.http, s.kind).activities(filter, o), ACTIVITY_COLUMNS, o.max);
         }
         return EXIT.ok;
       }
@@ -281,14 +280,14 @@ export async function runCompliance(argv: string[], io: CliIo): Promise<number> 
         if (!users.some(u => u.trim()))
           throw new UsageError('chats are listed per user: give at least one --user USER_ID');
         const o = listOptions(p, io);
-        printList(io, f, await collect(client().chats(users, all(p, 'project'), o), o.max), CHAT_COLUMNS);
+        await printPages(io, f, client().chats(users, all(p, 'project'), o), CHAT_COLUMNS, o.max);
         return EXIT.ok;
       }
       case 'attachments': {
         const p = parseArgs(rest, []);
         const [id] = positionals(p, ['PROJECT_ID']);
         const f = format(p);
-        printList(io, f, await collect(client().attachments(id!, c)), ATTACHMENT_COLUMNS);
+        await printPages(io, f, client().attachments(id!, c), ATTACHMENT_COLUMNS);
         return EXIT.ok;
       }
       case 'delete chat':

@@ -13,7 +13,7 @@ export async function guarded(io: CliIo, name: string, run: () => Promise<number
   try {
     return await run();
   } catch (e) {
-    if (e instanceof AbortedError || (e instanceof StreamError && e.type === 'aborted') || io.signal?.aborted) {
+    if (cancelled(e, io)) {
       io.stderr.write(`promptwright ${name}: Cancelled.\n`);
       return EXIT.cancelled;
     }
@@ -21,6 +21,11 @@ export async function guarded(io: CliIo, name: string, run: () => Promise<number
     if (e instanceof UsageError || e instanceof InputError || e instanceof ConfigError) return EXIT.refused;
     return EXIT.service;
   }
+}
+
+/** Whether a failure is the cancel (Ctrl-C aborts the io's signal): whatever it threw, the answer is 130. */
+export function cancelled(e: unknown, io: CliIo): boolean {
+  return e instanceof AbortedError || (e instanceof StreamError && e.type === 'aborted') || !!io.signal?.aborted;
 }
 
 /**

@@ -1,5 +1,8 @@
 // How a command prints what the service returned: `--format json` (one array for a list, the object for
 // one) or `--format text`, an aligned table; columns say how each record becomes cells.
+import { collect } from '../api/paging';
+import { count } from '../text';
+import { cancelled } from './guard';
 import type { CliIo } from './io';
 
 export type Column<T> = [header: string, cell: (r: T) => string | null | undefined];
@@ -28,6 +31,30 @@ export function record(o: object): string {
 
 export function printList<T>(io: CliIo, format: string, rows: readonly T[], columns: readonly Column<T>[]): void {
   io.stdout.write(format === 'json' ? `${JSON.stringify(rows, null, 2)}\n` : table(rows, columns));
+}
+
+/**
+ * A list printed once all its pages came. Cancelled (Ctrl-C) after some pages, it prints the records that
+ * came and says the list is incomplete, then lets the cancel through (exit 130).
+ */
+export async function printPages<T>(
+  io: CliIo,
+  format: string,
+  pages: AsyncIterable<{ data: T[] }>,
+  columns: readonly Column<T>[],
+  max?: number,
+): Promise<void> {
+  const rows: T[] = [];
+  try {
+    await collect(pages, max, rows);
+  } catch (e) {
+    if (rows.length && cancelled(e, io)) {
+      printList(io, format, rows, columns);
+      io.stderr.write(`${count(rows.length, 'record')} came before the cancel (above); the list is incomplete.\n`);
+    }
+    throw e;
+  }
+  printList(io, format, rows, columns);
 }
 
 export function printOne(io: CliIo, format: string, o: object): void {
