@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { webviewOptions, webviewPage } from './webviewPage';
 import { parseFromWebview, type FromWebview, type ToWebview } from '../protocol';
 
 export const VIEW_TYPE = 'promptwright.response';
@@ -59,14 +60,7 @@ export class ResponsePanel implements vscode.Disposable {
   }
 
   private options(): vscode.WebviewPanelOptions & vscode.WebviewOptions {
-    return {
-      enableScripts: true,
-      enableFindWidget: true,
-      localResourceRoots: [
-        vscode.Uri.joinPath(this.extensionUri, 'dist', 'webview'),
-        vscode.Uri.joinPath(this.extensionUri, 'media'),
-      ],
-    };
+    return webviewOptions(this.extensionUri);
   }
 
   /** Takes over a panel: a new one, or one VS Code restores after a reload. */
@@ -98,36 +92,18 @@ export class ResponsePanel implements vscode.Disposable {
   }
 
   private html(webview: vscode.Webview): string {
-    const nonce = [...crypto.getRandomValues(new Uint8Array(18))].map(b => b.toString(16).padStart(2, '0')).join('');
-    const uri = (...p: string[]) => webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, ...p)).toString();
-    const csp = [
-      "default-src 'none'",
-      `style-src ${webview.cspSource}`,
-      `font-src ${webview.cspSource}`,
-      `img-src ${webview.cspSource}`,
-      `script-src 'nonce-${nonce}'`,
-    ].join('; ');
-    return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="${csp}">
-<meta name="viewport" content="width=device-width, initial-scale=1.0">
-<link rel="stylesheet" href="${uri('dist', 'webview', 'codicon.css')}">
-<link rel="stylesheet" href="${uri('media', 'panel.css')}">
-<title>Promptwright Response</title>
-</head>
-<body>
-<div id="toolbar" role="toolbar" aria-label="Response actions"></div>
+    return webviewPage(webview, this.extensionUri, {
+      title: 'Promptwright Response',
+      script: 'main',
+      stylesheet: 'panel.css',
+      body: `<div id="toolbar" role="toolbar" aria-label="Response actions"></div>
 <div id="meta" aria-live="polite"></div>
 <div id="banner" aria-live="assertive"></div>
 <main id="blocks" aria-label="The reply"></main>
 <div id="usage"></div>
 <p id="empty">Run "Promptwright: Send Request" on a request file to see the reply here.</p>
-<div id="flash" aria-live="polite"></div>
-<script nonce="${nonce}" src="${uri('dist', 'webview', 'main.js')}"></script>
-</body>
-</html>`;
+<div id="flash" aria-live="polite"></div>`,
+    });
   }
 
   dispose(): void {

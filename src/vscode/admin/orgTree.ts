@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
-import { colorIcon, inviteView, userView, workspaceView, type ItemView } from '../../core/admin/view';
+import { DimmedItems } from '../dimmedItems';
+import { colorIcon, inviteView, userView, workspaceView } from '../../core/admin/view';
 import type { Invite, Organization, User, Workspace } from '../../core/admin/types';
 import { ApiError, describeError } from '../../core/api/errors';
 import { Pager } from '../../core/api/pager';
@@ -29,9 +30,10 @@ const GROUP_ICON: Record<Group, string> = { workspaces: 'folder-library', users:
  * The "Organization" view (Admin key): the organization, then its workspaces, users and invites, each a
  * page at a time with "Load more". A key that cannot use the interface gets one message, not one per list.
  */
-export class OrgTree implements vscode.TreeDataProvider<AdminNode>, vscode.FileDecorationProvider, vscode.Disposable {
+export class OrgTree implements vscode.TreeDataProvider<AdminNode>, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<AdminNode | undefined>();
   readonly onDidChangeTreeData = this.changed.event;
+  private readonly dimmed = new DimmedItems(DIM_SCHEME);
   private readonly disposables: vscode.Disposable[] = [this.changed];
   private org: Promise<Organization> | undefined;
   private readonly pagers = new Map<Group, Pager<Workspace | User | Invite>>();
@@ -48,7 +50,7 @@ export class OrgTree implements vscode.TreeDataProvider<AdminNode>, vscode.FileD
       keys.onDidChange(k => {
         if (k === 'admin') this.refresh();
       }),
-      vscode.window.registerFileDecorationProvider(this),
+      this.dimmed,
     );
   }
 
@@ -168,21 +170,21 @@ export class OrgTree implements vscode.TreeDataProvider<AdminNode>, vscode.FileD
         return it;
       }
       case 'workspace': {
-        const it = this.item(workspaceView(n.workspace), `workspace/${n.workspace.id}`);
+        const it = this.dimmed.item(workspaceView(n.workspace), `workspace/${n.workspace.id}`);
         const icon = colorIcon(n.workspace.display_color);
         it.iconPath = icon ? vscode.Uri.parse(icon) : new vscode.ThemeIcon('folder-library');
         it.contextValue = n.workspace.archived_at ? 'workspace.archived' : 'workspace';
         return it;
       }
       case 'user': {
-        const it = this.item(userView(n.user), `user/${n.user.id}`);
+        const it = this.dimmed.item(userView(n.user), `user/${n.user.id}`);
         it.iconPath = new vscode.ThemeIcon(n.user.role === 'admin' ? 'shield' : 'account');
         it.contextValue = n.user.role === 'admin' ? 'user.admin' : 'user';
         return it;
       }
       case 'invite': {
         const view = inviteView(n.invite, new Date());
-        const it = this.item(view, `invite/${n.invite.id}`);
+        const it = this.dimmed.item(view, `invite/${n.invite.id}`);
         it.iconPath = new vscode.ThemeIcon(view.dim ? 'circle-slash' : 'mail');
         it.contextValue = `invite.${n.invite.status}`;
         return it;
@@ -205,20 +207,6 @@ export class OrgTree implements vscode.TreeDataProvider<AdminNode>, vscode.FileD
         return it;
       }
     }
-  }
-
-  /** A labelled item whose label can be dimmed through its resource URI. */
-  private item(view: ItemView, path: string): vscode.TreeItem {
-    const it = new vscode.TreeItem(view.label);
-    it.description = view.description;
-    it.tooltip = new vscode.MarkdownString(view.tooltip);
-    it.resourceUri = vscode.Uri.from({ scheme: DIM_SCHEME, path: `/${path}`, query: view.dim ? 'dim' : '' });
-    return it;
-  }
-
-  provideFileDecoration(uri: vscode.Uri): vscode.FileDecoration | undefined {
-    if (uri.scheme !== DIM_SCHEME || uri.query !== 'dim') return undefined;
-    return { color: new vscode.ThemeColor('disabledForeground') };
   }
 
   dispose(): void {

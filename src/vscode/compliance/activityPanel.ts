@@ -23,6 +23,7 @@ import type { Config } from '../config';
 import type { JsonDocuments } from '../jsonDocuments';
 import type { Log } from '../log';
 import { vscodePrompts, type Prompts } from '../prompts';
+import { webviewOptions, webviewPage } from '../webviewPage';
 import type { ComplianceAccess } from './access';
 
 export const ACTIVITY_VIEW_TYPE = 'promptwright.activity';
@@ -489,37 +490,15 @@ export class ActivityPanel implements vscode.Disposable {
   }
 
   private options(): vscode.WebviewPanelOptions & vscode.WebviewOptions {
-    return {
-      enableScripts: true,
-      enableFindWidget: true,
-      localResourceRoots: [
-        vscode.Uri.joinPath(this.extensionUri, 'dist', 'webview'),
-        vscode.Uri.joinPath(this.extensionUri, 'media'),
-      ],
-    };
+    return webviewOptions(this.extensionUri);
   }
 
   private html(webview: vscode.Webview): string {
-    const nonce = [...crypto.getRandomValues(new Uint8Array(18))].map(b => b.toString(16).padStart(2, '0')).join('');
-    const uri = (...p: string[]) => webview.asWebviewUri(vscode.Uri.joinPath(this.extensionUri, ...p)).toString();
-    const csp = [
-      "default-src 'none'",
-      `style-src ${webview.cspSource}`,
-      `font-src ${webview.cspSource}`,
-      `script-src 'nonce-${nonce}'`,
-    ].join('; ');
-    return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="UTF-8">
-<meta http-equiv="Content-Security-Policy" content="${csp}">
-<meta name="viewport" content="width=device-width, initial-scale=1.0">
-<link rel="stylesheet" href="${uri('dist', 'webview', 'codicon.css')}">
-<link rel="stylesheet" href="${uri('media', 'activity.css')}">
-<title>Activity Feed</title>
-</head>
-<body>
-<form id="filters" role="search" aria-label="Filter the Activity Feed"></form>
+    return webviewPage(webview, this.extensionUri, {
+      title: 'Activity Feed',
+      script: 'activity',
+      stylesheet: 'activity.css',
+      body: `<form id="filters" role="search" aria-label="Filter the Activity Feed"></form>
 <div id="problems" aria-live="polite"></div>
 <div id="banner" aria-live="assertive"></div>
 <div id="scroller">
@@ -532,10 +511,8 @@ export class ActivityPanel implements vscode.Disposable {
 <p id="empty" hidden></p>
 <div id="sentinel" aria-hidden="true"></div>
 </div>
-<footer id="statusbar"><span id="status" role="status"></span><span id="notice" aria-live="polite"></span></footer>
-<script nonce="${nonce}" src="${uri('dist', 'webview', 'activity.js')}"></script>
-</body>
-</html>`;
+<footer id="statusbar"><span id="status" role="status"></span><span id="notice" aria-live="polite"></span></footer>`,
+    });
   }
 }
 

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { ItemView } from '../../core/admin/view';
+import { DimmedItems } from '../dimmedItems';
 import { ApiError, describeError } from '../../core/api/errors';
 import { Pager, type Loaded } from '../../core/api/pager';
 import { SCOPES } from '../../core/compliance/scopes';
@@ -59,11 +59,10 @@ const queryKey = (users: readonly string[], projects: readonly string[]) => `${u
  * shown follows the key: an Admin key reads the Activity Feed only (doc3 §5 rule 4), and a 403 that names
  * the key's scopes hides what it cannot do. The lists asked for are remembered per workspace.
  */
-export class ComplianceTree
-  implements vscode.TreeDataProvider<ComplianceNode>, vscode.FileDecorationProvider, vscode.Disposable
-{
+export class ComplianceTree implements vscode.TreeDataProvider<ComplianceNode>, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<ComplianceNode | undefined>();
   readonly onDidChangeTreeData = this.changed.event;
+  private readonly dimmed = new DimmedItems(DIM_SCHEME);
   private readonly disposables: vscode.Disposable[] = [this.changed];
   private organizations: Promise<OrganizationTree> | undefined;
   /** the organizations as the last successful load left them (org nodes find their children here) */
@@ -89,7 +88,7 @@ export class ComplianceTree
       keys.onDidChange(k => {
         if (k === 'compliance' || k === 'admin') this.refresh();
       }),
-      vscode.window.registerFileDecorationProvider(this),
+      this.dimmed,
       // a 403 told what the key may do: the groups say what it lacks
       access.onDidLearnScopes(() => this.changed.fire(undefined)),
     );
@@ -309,7 +308,7 @@ export class ComplianceTree
       case 'projects':
         return this.groupItem(n.kind);
       case 'org': {
-        const it = this.item(organizationView(n.org, n.children.length), `org/${n.org.id}`);
+        const it = this.dimmed.item(organizationView(n.org, n.children.length), `org/${n.org.id}`);
         if (n.children.length) it.collapsibleState = vscode.TreeItemCollapsibleState.Collapsed;
         it.iconPath = new vscode.ThemeIcon('organization');
         it.contextValue = 'org';
@@ -336,13 +335,13 @@ export class ComplianceTree
       }
       case 'chat': {
         const view = chatView(n.chat);
-        const it = this.item(view, `chat/${n.chat.id}`);
+        const it = this.dimmed.item(view, `chat/${n.chat.id}`);
         it.iconPath = new vscode.ThemeIcon(view.dim ? 'comment-unresolved' : 'comment');
         it.contextValue = view.dim ? 'chat.deleted' : 'chat';
         return it;
       }
       case 'attachment': {
-        const it = this.item(attachmentView(n.attachment), `attachment/${n.attachment.id}`);
+        const it = this.dimmed.item(attachmentView(n.attachment), `attachment/${n.attachment.id}`);
         const file = isFile(n.attachment);
         it.iconPath = new vscode.ThemeIcon(file ? 'file' : 'file-text');
         it.contextValue = file ? 'file' : 'attachment';
@@ -401,20 +400,6 @@ export class ComplianceTree
         ? { command: 'promptwright.setComplianceKey', title: 'Set Compliance Key' }
         : { command: 'promptwright.compliance.retry', title: 'Retry', arguments: [n] };
     return it;
-  }
-
-  /** A labelled item whose label can be dimmed through its resource URI. */
-  private item(view: ItemView, path: string): vscode.TreeItem {
-    const it = new vscode.TreeItem(view.label);
-    it.description = view.description;
-    it.tooltip = new vscode.MarkdownString(view.tooltip);
-    it.resourceUri = vscode.Uri.from({ scheme: DIM_SCHEME, path: `/${path}`, query: view.dim ? 'dim' : '' });
-    return it;
-  }
-
-  provideFileDecoration(uri: vscode.Uri): vscode.FileDecoration | undefined {
-    if (uri.scheme !== DIM_SCHEME || uri.query !== 'dim') return undefined;
-    return { color: new vscode.ThemeColor('disabledForeground') };
   }
 
   dispose(): void {
