@@ -3,27 +3,7 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { ui } from './context.mjs';
-import { runCommand, workbenchSession } from './drive.mjs';
-
-const rows = page => page.locator('.part.sidebar .pane-body .monaco-list-row[role="treeitem"]');
-const pane = (page, title) => page.locator('.part.sidebar .pane-header', { hasText: title }).first();
-
-async function answer(page, text) {
-  const input = page.locator('.quick-input-widget .quick-input-box input');
-  await input.waitFor({ state: 'visible', timeout: 10000 });
-  await input.fill(text);
-  await page.waitForTimeout(150);
-  await page.keyboard.press('Enter');
-}
-
-async function expandOnly(page, title) {
-  for (const other of ['Session Resources', 'Rate Limits', 'Compliance']) {
-    const h = pane(page, other);
-    if ((await h.getAttribute('aria-expanded')) === 'true') await h.click();
-  }
-  const h = pane(page, title);
-  if ((await h.getAttribute('aria-expanded')) !== 'true') await h.click();
-}
+import { answerInput, expandOnly, runCommand, treeRows, workbenchSession } from './drive.mjs';
 
 describe('Organization view (DOM)', function () {
   const session = workbenchSession('hello.prompt.json');
@@ -37,13 +17,13 @@ describe('Organization view (DOM)', function () {
       .locator('.part.sidebar', { hasText: 'The Organization view manages workspaces' })
       .waitFor({ timeout: 15000 });
     await runCommand(page, 'Promptwright: Set Admin API Key');
-    await answer(page, ui.fake.adminKey);
+    await answerInput(page, ui.fake.adminKey);
 
-    await rows(page).filter({ hasText: ui.fake.admin.organization.name }).waitFor({ timeout: 15000 });
-    await rows(page)
+    await treeRows(page).filter({ hasText: ui.fake.admin.organization.name }).waitFor({ timeout: 15000 });
+    await treeRows(page)
       .filter({ hasText: /^Users$/ })
       .click();
-    const more = rows(page).filter({ hasText: 'Load more…' });
+    const more = treeRows(page).filter({ hasText: 'Load more…' });
     // the list is virtual: what is below the fold is not in the DOM until the list scrolls there
     const orgPane = page.locator('.part.sidebar .pane-body').last();
     const toEnd = async () => {
@@ -55,13 +35,13 @@ describe('Organization view (DOM)', function () {
       await page.waitForTimeout(300);
     };
     await more.filter({ hasText: '20 loaded' }).waitFor({ timeout: 15000 });
-    await rows(page).filter({ hasText: users[0].email }).waitFor();
+    await treeRows(page).filter({ hasText: users[0].email }).waitFor();
     await more.click();
     await toEnd();
     await more.filter({ hasText: '40 loaded' }).waitFor({ timeout: 15000 });
     await more.click();
     await toEnd();
-    await rows(page)
+    await treeRows(page)
       .filter({ hasText: users.at(-1).email })
       .waitFor({ timeout: 15000 });
     assert.equal(await more.count(), 0);
@@ -76,14 +56,14 @@ describe('Organization view (DOM)', function () {
     for (let i = 0; i < 12; i++) await page.mouse.wheel(0, -600);
     await page.waitForTimeout(300);
     const target = users.find(u => u.role === 'user');
-    const row = rows(page).filter({ hasText: target.email });
+    const row = treeRows(page).filter({ hasText: target.email });
     await row.hover();
     await row.locator('.action-label[aria-label="Change Role…"]').click();
     const picker = page.locator('.quick-input-widget');
     await picker.locator('.monaco-list-row', { hasText: 'model_code_user' }).waitFor({ timeout: 10000 });
     assert.equal(await picker.locator('.monaco-list-row .label-name', { hasText: /^admin$/ }).count(), 0);
-    await answer(page, 'billing');
-    await rows(page)
+    await answerInput(page, 'billing');
+    await treeRows(page)
       .filter({ hasText: `${target.email} · billing` })
       .waitFor({ timeout: 15000 });
     const post = ui.fake.requests.find(r => r.method === 'POST' && r.path === `/v1/organizations/users/${target.id}`);
@@ -92,21 +72,21 @@ describe('Organization view (DOM)', function () {
     // the picture for the README: workspaces in their colours, invites with the expired ones dimmed
     await orgPane.hover({ position: { x: 120, y: 200 } });
     for (let i = 0; i < 12; i++) await page.mouse.wheel(0, -600);
-    await rows(page)
+    await treeRows(page)
       .filter({ hasText: /^Users/ })
       .first()
       .click(); // collapse
-    await rows(page)
+    await treeRows(page)
       .filter({ hasText: /^Workspaces/ })
       .first()
       .click();
     const firstActive = ui.fake.admin.workspaces.find(w => !w.archived_at);
-    await rows(page).filter({ hasText: firstActive.name }).first().waitFor({ timeout: 15000 });
-    await rows(page)
+    await treeRows(page).filter({ hasText: firstActive.name }).first().waitFor({ timeout: 15000 });
+    await treeRows(page)
       .filter({ hasText: /^Invites/ })
       .first()
       .click();
-    await rows(page).filter({ hasText: ui.fake.admin.invites[0].email }).first().waitFor({ timeout: 15000 });
+    await treeRows(page).filter({ hasText: ui.fake.admin.invites[0].email }).first().waitFor({ timeout: 15000 });
     // widen the side bar (drag its edge) so the descriptions show whole
     const bar = await page.locator('.part.sidebar').boundingBox();
     if (bar) {

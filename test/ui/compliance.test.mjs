@@ -4,27 +4,7 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { ui } from './context.mjs';
-import { runCommand, workbenchSession } from './drive.mjs';
-
-const rows = page => page.locator('.part.sidebar .pane-body .monaco-list-row[role="treeitem"]');
-const pane = (page, title) => page.locator('.part.sidebar .pane-header', { hasText: title }).first();
-
-async function answer(page, text) {
-  const input = page.locator('.quick-input-widget .quick-input-box input');
-  await input.waitFor({ state: 'visible', timeout: 10000 });
-  await input.fill(text);
-  await page.waitForTimeout(150);
-  await page.keyboard.press('Enter');
-}
-
-async function expandOnly(page, title) {
-  for (const other of ['Session Resources', 'Rate Limits', 'Organization']) {
-    const h = pane(page, other);
-    if ((await h.getAttribute('aria-expanded')) === 'true') await h.click();
-  }
-  const h = pane(page, title);
-  if ((await h.getAttribute('aria-expanded')) !== 'true') await h.click();
-}
+import { answerInput, expandOnly, runCommand, treeRows, workbenchSession } from './drive.mjs';
 
 describe('Compliance view (DOM)', function () {
   const session = workbenchSession('hello.prompt.json');
@@ -37,31 +17,31 @@ describe('Compliance view (DOM)', function () {
       .locator('.part.sidebar', { hasText: 'The Compliance view reads the Activity Feed' })
       .waitFor({ timeout: 15000 });
     await runCommand(page, 'Promptwright: Set Compliance Key');
-    await answer(page, 'sk-vendor-api01-full');
+    await answerInput(page, 'sk-vendor-api01-full');
 
-    await rows(page).filter({ hasText: 'Activity Feed' }).waitFor({ timeout: 15000 });
-    await rows(page)
+    await treeRows(page).filter({ hasText: 'Activity Feed' }).waitFor({ timeout: 15000 });
+    await treeRows(page)
       .filter({ hasText: /^Organizations/ })
       .click();
     const top = ui.fake.compliance.organizations[0];
-    await rows(page).filter({ hasText: top.name }).first().waitFor({ timeout: 15000 });
-    await rows(page).filter({ hasText: top.name }).first().click();
-    await rows(page).filter({ hasText: ui.fake.compliance.organizations[1].name }).waitFor({ timeout: 15000 });
+    await treeRows(page).filter({ hasText: top.name }).first().waitFor({ timeout: 15000 });
+    await treeRows(page).filter({ hasText: top.name }).first().click();
+    await treeRows(page).filter({ hasText: ui.fake.compliance.organizations[1].name }).waitFor({ timeout: 15000 });
 
-    await rows(page)
+    await treeRows(page)
       .filter({ hasText: /^Chats/ })
       .click();
-    await rows(page).filter({ hasText: 'Show the chats of one or more users…' }).click();
-    await answer(page, 'user_03');
-    await answer(page, '');
-    const query = rows(page).filter({ hasText: 'Chats of user_03' });
+    await treeRows(page).filter({ hasText: 'Show the chats of one or more users…' }).click();
+    await answerInput(page, 'user_03');
+    await answerInput(page, '');
+    const query = treeRows(page).filter({ hasText: 'Chats of user_03' });
     await query.waitFor({ timeout: 15000 });
     await query.click();
     const chats = ui.fake.compliance.chats.filter(c => c.user_id === 'user_03');
-    await rows(page).filter({ hasText: chats[0].name }).first().waitFor({ timeout: 15000 });
+    await treeRows(page).filter({ hasText: chats[0].name }).first().waitFor({ timeout: 15000 });
     const softDeleted = chats.find(c => c.deleted_at);
     assert.ok(softDeleted, 'the fake seeds a soft-deleted chat for user_03');
-    await rows(page)
+    await treeRows(page)
       .filter({ hasText: softDeleted.name })
       .filter({ hasText: 'deleted by its user' })
       .waitFor({ timeout: 15000 });
@@ -80,7 +60,7 @@ describe('Compliance view (DOM)', function () {
     await page.screenshot({ path: path.join(ui.results, 'compliance-view.png') });
 
     const victim = chats.find(c => !c.deleted_at && !c.project_id);
-    const row = rows(page).filter({ hasText: victim.name }).first();
+    const row = treeRows(page).filter({ hasText: victim.name }).first();
     const dialog = page.locator('.monaco-dialog-box');
     // a row repainted under the pointer (its list's count arriving) can swallow the first click
     for (let attempt = 0; attempt < 3 && !(await dialog.isVisible()); attempt++) {
@@ -91,7 +71,7 @@ describe('Compliance view (DOM)', function () {
     await dialog.waitFor({ timeout: 5000 });
     assert.match(await dialog.innerText(), /immediate and permanent/);
     await dialog.locator('.monaco-button', { hasText: 'Delete Permanently' }).click();
-    await rows(page).filter({ hasText: victim.name }).first().waitFor({ state: 'detached', timeout: 15000 });
+    await treeRows(page).filter({ hasText: victim.name }).first().waitFor({ state: 'detached', timeout: 15000 });
     // toasts are hidden under the test driver: the message is read in the notification centre
     await page.locator('[id="status.notifications"] a').first().click();
     await page

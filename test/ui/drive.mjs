@@ -153,3 +153,32 @@ export function workbenchSession(file, { withApiKey = false } = {}) {
   });
   return s;
 }
+
+// ---- the Promptwright side bar --------------------------------------------------------------------------
+
+/** The tree rows of every expanded view in the side bar. */
+export const treeRows = page => page.locator('.part.sidebar .pane-body .monaco-list-row[role="treeitem"]');
+
+/** A side bar view's header, by its title. */
+export const paneHeader = (page, title) => page.locator('.part.sidebar .pane-header', { hasText: title }).first();
+
+const PROMPTWRIGHT_VIEWS = ['Session Resources', 'Rate Limits', 'Organization', 'Compliance'];
+
+/** Expands one Promptwright view and collapses the others, so it has the room (lists render what fits). */
+export async function expandOnly(page, title) {
+  for (const other of PROMPTWRIGHT_VIEWS.filter(t => t !== title)) {
+    const h = paneHeader(page, other);
+    if ((await h.getAttribute('aria-expanded')) === 'true') await h.click();
+  }
+  const h = paneHeader(page, title);
+  if ((await h.getAttribute('aria-expanded')) !== 'true') await h.click();
+}
+
+/** Types an answer into the open input box or quick pick and presses Enter. */
+export async function answerInput(page, text) {
+  const input = page.locator('.quick-input-widget .quick-input-box input');
+  await input.waitFor({ state: 'visible', timeout: 10000 });
+  await input.fill(text);
+  await page.waitForTimeout(150);
+  await page.keyboard.press('Enter');
+}
