@@ -3,6 +3,7 @@ import { tokenBreakdown, type Part } from '../core/tokens/breakdown';
 import type { Api } from './api';
 import { Config, isRequestFile } from './config';
 import type { RequestDiagnostics } from './requestDiagnostics';
+import { count } from '../core/text';
 
 /** "Promptwright: Token Breakdown": counts per part, shown as CodeLenses above each part. */
 export class TokenBreakdown implements vscode.CodeLensProvider, vscode.Disposable {
@@ -86,8 +87,7 @@ export class TokenBreakdown implements vscode.CodeLensProvider, vscode.Disposabl
       const pos = doc.positionAt(span.start);
       lenses.push(
         new vscode.CodeLens(new vscode.Range(pos, pos), {
-          title:
-            `$(symbol-number) ${p.tokens.toLocaleString('en-US')} tokens` + (stale ? ' (before your last edit)' : ''),
+          title: `$(symbol-number) ${count(p.tokens, 'token')}` + (stale ? ' (before your last edit)' : ''),
           tooltip: `${p.label}: input tokens counted by the service. Run "Token Breakdown" again after editing.`,
           command: 'promptwright.tokenBreakdown',
         }),

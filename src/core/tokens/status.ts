@@ -2,6 +2,7 @@
 // tone (normal / warning / error). Pure, so the wording is unit-tested.
 import { lookupModel } from '../request/models';
 import type { CountState } from './scheduler';
+import { count } from '../text';
 
 export interface StatusView {
   text: string;
@@ -52,7 +53,7 @@ export function renderStatus(s: CountState, meta: StatusMeta): StatusView {
       };
     case 'counting':
       return {
-        text: `$(loading~spin) ${s.previous !== undefined ? `${fmt(s.previous)} tokens` : 'counting…'}`,
+        text: `$(loading~spin) ${s.previous !== undefined ? count(s.previous, 'token') : 'counting…'}`,
         tooltip: tip('Counting tokens…', ...lines(s.previous)),
         tone: 'normal',
       };
@@ -60,7 +61,7 @@ export function renderStatus(s: CountState, meta: StatusMeta): StatusView {
       const over = s.tokens > window;
       const time = new Date(s.at).toLocaleTimeString('en-US', { hour12: false });
       return {
-        text: `$(symbol-number) ${fmt(s.tokens)} tokens${s.stale ? ' (stale)' : ''}`,
+        text: `$(symbol-number) ${count(s.tokens, 'token')}${s.stale ? ' (stale)' : ''}`,
         tooltip: tip(
           ...lines(s.tokens),
           `Counted by the service at ${time}` +
@@ -83,7 +84,7 @@ export function renderStatus(s: CountState, meta: StatusMeta): StatusView {
         untrusted: `This workspace is not trusted: nothing is sent automatically. ${COUNT_NOW} sends the file once.`,
       }[s.reason];
       return {
-        text: `$(symbol-number) ≈ ${fmt(s.tokens)} tokens`,
+        text: `$(symbol-number) ≈ ${count(s.tokens, 'token')}`,
         tooltip: tip(`**Estimate** (about four characters a token), not the service's count.`, ...lines(s.tokens), why),
         tone: 'normal',
       };
@@ -96,7 +97,7 @@ export function renderStatus(s: CountState, meta: StatusMeta): StatusView {
       };
     case 'error':
       return {
-        text: `$(warning) ${s.previous !== undefined ? `${fmt(s.previous)} tokens` : 'tokens'}`,
+        text: `$(warning) ${s.previous !== undefined ? count(s.previous, 'token') : 'tokens'}`,
         tooltip: tip(
           `**Token count failed**${s.type ? `: \`${s.type}\`` : ''}`,
           s.message,
