@@ -13,6 +13,8 @@ export interface ErrorInfo {
   message: string;
   status?: number;
   requestId?: string;
+  /** what to do about it, when there is something (the same hint the notification and the CLI give) */
+  hint?: string;
 }
 
 export interface Timings {

@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { ApiError, StreamError, describeError, errorDetail, type PromptwrightError } from '../core/api/errors';
+import { ApiError, StreamError, describeError, errorDetail, hintFor, type PromptwrightError } from '../core/api/errors';
 import type { Message } from '../core/api/types';
 import { assistantTurn, curlCommand } from '../core/run/turns';
 import { EventBatcher } from '../core/run/batcher';
@@ -320,8 +320,16 @@ const ACTION_COMMANDS = {
 } as const;
 
 function errorInfo(e: unknown): ErrorInfo {
-  if (e instanceof ApiError)
-    return { type: e.type, message: e.message, status: e.status, ...(e.requestId ? { requestId: e.requestId } : {}) };
+  if (e instanceof ApiError) {
+    const hint = hintFor(e);
+    return {
+      type: e.type,
+      message: e.message,
+      status: e.status,
+      ...(e.requestId ? { requestId: e.requestId } : {}),
+      ...(hint ? { hint } : {}),
+    };
+  }
   if (e instanceof StreamError)
     return { type: e.type, message: e.message, ...(e.requestId ? { requestId: e.requestId } : {}) };
   const err = e as PromptwrightError;

@@ -415,6 +415,7 @@ function showError(): void {
   box.appendChild(el('strong', undefined, `${title}. `));
   box.appendChild(el('span', undefined, `${e.type}${e.status ? ` (${e.status})` : ''}: ${e.message}`));
   if (e.requestId) box.appendChild(el('span', 'muted', ` [request-id ${e.requestId}]`));
+  if (e.hint) box.appendChild(el('div', 'hint', e.hint));
   $('banner').replaceChildren(box);
 }
 

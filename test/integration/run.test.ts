@@ -75,6 +75,19 @@ describe('Send Request (real extension host)', () => {
     assert.match(String(run.message!.content[0]!.text), /^w0 w1 w2/);
   });
 
+  it('a failure before the stream shows the hint in the panel: a 500 the service asked not to retry', async () => {
+    const a = await api();
+    const f = await a.features();
+    fake.fail({ path: '/v1/messages', status: 500, headers: { 'x-should-retry': 'false' }, message: 'cap exceeded' });
+    const before = fake.requests.length;
+    await send('run-noretry.prompt.json', req('hello'));
+    const run = f.runner.current!;
+    assert.equal(run.view.outcome, 'error');
+    assert.equal(fake.requests.length - before, 1, 'not retried');
+    assert.equal(run.view.error!.type, 'api_error');
+    assert.match(run.view.error!.hint!, /asked not to retry this request/);
+  });
+
   it('cancel stops a slow stream at once and keeps what arrived', async () => {
     const a = await api();
     const f = await a.features();
