@@ -1,5 +1,5 @@
-// One build script for everything: the extension bundle, the CLI, the webview bundle, the JSON Schema
-// generated from the zod schemas, and (with --tests) the unit, integration and bench bundles.
+// One build script for everything: the extension bundle, the CLI, the webview bundles and their codicons,
+// the JSON Schema generated from the zod schemas, and (with --tests) the unit, integration and bench bundles.
 //   node esbuild.mjs                 development build (sourcemaps)
 //   node esbuild.mjs --production    minified, no sourcemaps (what `npm run package` ships)
 //   node esbuild.mjs --watch         rebuild on change
@@ -9,6 +9,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { bundles, nodeOptions } from './scripts/bundles.mjs';
+import { webviewIcons, writeCodiconSubset } from './scripts/codicons.mjs';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
@@ -49,12 +50,28 @@ function listTests(dir, suffix) {
     .map(f => path.join(dir, f));
 }
 
+/**
+ * Writes the webviews' codicons, only the ones src/webview/icons.ts lists, to dist/webview (inside the
+ * panels' localResourceRoots). On the response panel's bundle, which imports that list, so a watch rebuild
+ * after an edit of the list writes them again; unchanged lists are not subset again.
+ */
+const codiconsPlugin = {
+  name: 'codicons',
+  setup(build) {
+    let written = '';
+    build.onEnd(async result => {
+      if (result.errors.length) return;
+      const names = await webviewIcons();
+      if (names.join() === written) return;
+      await writeCodiconSubset(names, 'dist/webview');
+      written = names.join();
+    });
+  },
+};
+
 const contexts = bundles(production).map(b => b.options);
 contexts[0].plugins = [schemaPlugin];
-// codicons for the webview (served from dist/webview, inside the panel's localResourceRoots)
-fs.mkdirSync('dist/webview', { recursive: true });
-for (const f of ['codicon.css', 'codicon.ttf'])
-  fs.copyFileSync(`node_modules/@vscode/codicons/dist/${f}`, `dist/webview/${f}`);
+contexts.find(c => c.outfile === 'dist/webview/main.js').plugins = [codiconsPlugin];
 if (tests) {
   const testNode = { ...node, sourcemap: 'inline', minify: false, packages: 'external', outbase: '.', outdir: 'out' };
   contexts.push(

@@ -22,10 +22,11 @@ describe('architecture', () => {
   it('the webview imports only the protocol, core helpers without Node, and its own files', () => {
     for (const f of sources('src/webview')) {
       for (const m of fs.readFileSync(f, 'utf8').matchAll(/from '([^']+)'/g)) {
-        // a bundle of its own in a folder (src/webview/activity/) imports its protocol from two levels up
+        // a bundle of its own in a folder (src/webview/activity/) imports its protocol from two levels up,
+        // and the icon list every webview shares (../icons) from one
         assert.match(
           m[1]!,
-          /^(\.\/|\.\.\/protocol$|\.\.\/\.\.\/activityProtocol$|\.\.\/core\/(text|api\/accumulator|api\/types)$)/,
+          /^(\.\/|\.\.\/protocol$|\.\.\/icons$|\.\.\/\.\.\/activityProtocol$|\.\.\/core\/(text|api\/accumulator|api\/types)$)/,
           `${f}: ${m[1]}`,
         );
       }

@@ -1,6 +1,8 @@
 // Small DOM helpers of the Activity Feed webview. Text from the service only ever reaches the page through
 // textContent (here and in every caller): a record is data, never markup.
 
+import { icon, type WebviewIcon } from '../icons';
+
 export const $ = <T extends HTMLElement>(id: string): T => document.getElementById(id) as T;
 
 export function el<K extends keyof HTMLElementTagNameMap>(
@@ -14,14 +16,10 @@ export function el<K extends keyof HTMLElementTagNameMap>(
   return e;
 }
 
-/** A codicon (from dist/webview/codicon.css), hidden from screen readers: the button's text says it. */
-export function icon(name: string): HTMLSpanElement {
-  const s = el('span', `codicon codicon-${name}`);
-  s.setAttribute('aria-hidden', 'true');
-  return s;
-}
+/** The webviews' shared codicon helper (../icons): only the icons the shipped font subset holds. */
+export { icon };
 
-export function button(label: string, iconName?: string, className = 'btn'): HTMLButtonElement {
+export function button(label: string, iconName?: WebviewIcon, className = 'btn'): HTMLButtonElement {
   const b = el('button', className);
   b.type = 'button';
   if (iconName) b.appendChild(icon(iconName));

@@ -1,0 +1,37 @@
+// The codicons the webviews may show, and the one way they make one. The build (esbuild.mjs) ships a
+// codicon font and stylesheet holding only these glyphs (dist/webview/codicon.{ttf,css}), a few KB instead
+// of the whole set's 160, so a name missing here would draw an empty box: icon()'s parameter type makes it
+// a compile error, and test/unit/webviewIcons.test.ts catches class strings written by hand.
+// To use a new icon, add its name (https://microsoft.github.io/vscode-codicons/dist/codicon.html) here.
+
+export const WEBVIEW_ICONS = [
+  'arrow-up',
+  'chevron-down',
+  'clear-all',
+  'copy',
+  'debug-continue',
+  'debug-stop',
+  'desktop-download',
+  'error',
+  'filter',
+  'insert',
+  'key',
+  'lightbulb',
+  'output',
+  'refresh',
+  'save',
+  'server-process',
+  'sync',
+  'terminal',
+  'tools',
+] as const;
+
+export type WebviewIcon = (typeof WEBVIEW_ICONS)[number];
+
+/** A codicon, hidden from screen readers: the text beside it says what it means. */
+export function icon(name: WebviewIcon): HTMLSpanElement {
+  const s = document.createElement('span');
+  s.className = `codicon codicon-${name}`;
+  s.setAttribute('aria-hidden', 'true');
+  return s;
+}
