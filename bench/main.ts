@@ -8,6 +8,17 @@ import { EventBatcher } from '../src/core/run/batcher';
 import { renderStatus } from '../src/core/tokens/status';
 import { createParser } from 'eventsource-parser';
 import { SseDecoder } from '../src/core/api/sse';
+import { Http } from '../src/core/api/http';
+import { ComplianceClient } from '../src/core/compliance/client';
+import { exportActivities } from '../src/core/compliance/export';
+import { RateLimiter } from '../src/core/compliance/limiter';
+import { sleep } from '../src/core/api/retry';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { once } from 'node:events';
+import v8 from 'node:v8';
+import vm from 'node:vm';
 import { print, ratioAsync, ratioCase, type Figure } from './bench';
 
 /** A realistic request of about `bytes` bytes: alternating turns with text, tool use and tool results. */
@@ -266,6 +277,151 @@ async function tokenCounting(): Promise<void> {
   });
 }
 
+/**
+ * Exports of the Activity Feed (issue 13): 10,000 and 100,000 records to a JSON Lines file, through the
+ * client-side limiter, against the fake with the same budget. Time is scaled twentyfold (600 requests per
+ * 3 s instead of per minute), so the limiter, not the machine, sets the pace; pages of 100 make 1,000
+ * requests for 100,000 records. Memory is the live heap (after a forced collection, every tenth page)
+ * above the live heap before the export: constant memory means the larger export holds no more than the
+ * smaller one, whatever the garbage collector's timing.
+ */
+async function complianceExport(): Promise<void> {
+  const budget = { limit: 600, windowMs: 3000 };
+  v8.setFlagsFromString('--expose-gc');
+  const gc = vm.runInNewContext('gc') as () => void;
+  const liveHeap = () => {
+    gc();
+    return process.memoryUsage().heapUsed;
+  };
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pw-export-'));
+  const run = async (records: number) => {
+    const fake = await startFake({ activities: records, complianceRate: budget });
+    try {
+      const limiter = new RateLimiter(budget.limit, budget.windowMs, { now: () => Date.now(), sleep });
+      const http = new Http({
+        baseUrl: fake.url,
+        complianceKey: 'sk-vendor-api01-full',
+        beforeAttempt: signal => limiter.acquire(signal),
+      });
+      const file = path.join(dir, `activities-${records}.jsonl`);
+      const out = fs.createWriteStream(file);
+      const base = liveHeap();
+      let peak = base;
+      let pages = 0;
+      const t0 = performance.now();
+      const done = await exportActivities(
+        new ComplianceClient(http),
+        {},
+        async chunk => {
+          if (!out.write(chunk)) await once(out, 'drain');
+          if (++pages % 10 === 0) peak = Math.max(peak, liveHeap());
+        },
+        { format: 'jsonl', pageSize: 100 },
+      );
+      out.end();
+      await once(out, 'finish');
+      const secs = (performance.now() - t0) / 1000;
+      const lines = fs.readFileSync(file, 'utf8').split('\n').length - 1;
+      return {
+        done,
+        lines,
+        secs,
+        peakMb: (peak - base) / 1e6,
+        maxInWindow: fake.compliance.maxInAnyWindow(budget.windowMs),
+        refused: fake.compliance.throttled.length,
+        fileMb: fs.statSync(file).size / 1e6,
+      };
+    } finally {
+      await fake.close();
+    }
+  };
+  const small = await run(10_000);
+  const large = await run(100_000);
+  fs.rmSync(dir, { recursive: true, force: true });
+  // below 1 MB the difference is noise (the fake's request log, module caches): compare from 1 MB
+  const ratio = Math.max(large.peakMb, 1) / Math.max(small.peakMb, 1);
+  figs.push({
+    name: 'export 100,000 activities: live heap vs 10,000',
+    value: `${ratio.toFixed(2)}x`,
+    target: '<= 1.5x (constant memory)',
+    ok: ratio <= 1.5 && large.lines === 100_000 && small.lines === 10_000,
+    extra:
+      `live heap above start: ${large.peakMb.toFixed(2)} MB for 100,000 (${large.fileMb.toFixed(0)} MB file) vs ` +
+      `${small.peakMb.toFixed(2)} MB for 10,000; ${large.lines.toLocaleString('en-US')} lines written`,
+  });
+  figs.push({
+    name: 'export 100,000 activities: most requests in any window',
+    value: `${large.maxInWindow}`,
+    target: `<= ${budget.limit} per window`,
+    ok: large.maxInWindow <= budget.limit,
+    extra:
+      `${large.done.pages.toLocaleString('en-US')} requests in ${large.secs.toFixed(1)} s, ${large.refused} refused ` +
+      '(429); time scaled 20x: 600 per 3 s stands for 600 per minute',
+  });
+}
+
+/**
+ * Placing problems (issue 17): files whose `role` values are wrong in 100 or 1,000 messages, each against
+ * the same file with none wrong (and, as a measure of noise, the clean file against itself). Every problem
+ * needs its range in the text; found one by one from the start of the file, 1,000 problems cost 1,000
+ * walks over it. Runs interleave with the clean file's, so both see the same machine. YAML, whose parser
+ * takes most of the time, is smaller, has fewer rounds and only the 1,000 case, plus one of its own:
+ * problems inside an alias, which the yaml library resolves by walking the document from its start.
+ */
+async function problemPlacement(): Promise<void> {
+  const withBadRoles = (bytes: number, count: number): object => {
+    const body = bigRequest(bytes) as { messages: { role: string }[] };
+    const n = body.messages.length;
+    for (let k = 0; k < count; k++) body.messages[Math.floor((k * n) / count)]!.role = 'robot';
+    return body;
+  };
+  // the target is for 1,000 problems: at most half as long again as the clean file
+  const versus = (name: string, clean: string, text: string, format: 'json' | 'yaml', rounds: number) =>
+    ratioAsync(
+      name,
+      { name: 'no problems', run: () => Promise.resolve(validateText(clean, format)) },
+      { name: 'with problems', run: () => Promise.resolve(validateText(text, format)) },
+      / 1,000 /.test(name) ? 1.5 : undefined,
+      rounds,
+    );
+  const cases = [
+    { format: 'json' as const, bytes: 1_000_000, counts: [0, 100, 1000], rounds: 61 },
+    // enough turns with plain text content for 1,000 to share a list (below)
+    { format: 'yaml' as const, bytes: 320_000, counts: [1000], rounds: 11 },
+  ];
+  for (const { format, bytes, counts, rounds } of cases) {
+    const write = (body: object) => (format === 'json' ? JSON.stringify(body, null, 2) : YAML.stringify(body));
+    const clean = write(withBadRoles(bytes, 0));
+    for (const count of counts) {
+      const text = write(withBadRoles(bytes, count));
+      const placed = validateText(text, format).problems.filter(p => p.code === 'invalid-value');
+      const onRoles = placed.every(p => /^"?robot"?$/.test(text.slice(p.start, p.end)));
+      if (placed.length !== count || !onRoles) throw new Error(`${format}: ${placed.length} of ${count} placed`);
+      const size = `${(text.length / 1e6).toFixed(1)} MB`;
+      const name = `${format.toUpperCase()} ${size}, ${count.toLocaleString('en-US')} bad roles vs none`;
+      figs.push(await versus(name, clean, text, format, rounds));
+    }
+  }
+  // 1,000 turns share one content list through an alias; in one file that list has an unknown field
+  const aliased = (field: object): string => {
+    const doc = new YAML.Document(bigRequest(320_000));
+    const messages = doc.get('messages') as YAML.YAMLSeq<YAML.YAMLMap>;
+    const shared = doc.createNode([{ type: 'text', text: 'shared', ...field }]);
+    shared.anchor = 'shared';
+    const plain = messages.items.filter(m => typeof m.get('content') === 'string').slice(0, 1000);
+    plain.forEach((m, k) => m.set('content', k === 0 ? shared : doc.createAlias(shared, 'shared')));
+    return doc.toString();
+  };
+  const text = aliased({ colour: 'red' });
+  const placed = validateText(text, 'yaml').problems.filter(p => p.code === 'unknown-field');
+  if (placed.length !== 1000 || placed.some(p => text.slice(p.start, p.end) !== 'colour'))
+    throw new Error(`yaml aliases: ${placed.length} of 1000 placed`);
+  const name = `YAML ${(text.length / 1e6).toFixed(1)} MB, 1,000 problems inside an alias vs none`;
+  figs.push(await versus(name, aliased({}), text, 'yaml', 11));
+}
+
 void streaming()
   .then(tokenCounting)
+  .then(complianceExport)
+  .then(problemPlacement)
   .then(() => print(figs));

@@ -12,15 +12,29 @@ export interface Span {
   end: number;
 }
 
+/** Range of the value at path; `key: true` gives the key that holds it (falls back to the value). */
+export type Locate = (path: Path, key?: boolean) => Span | undefined;
+
 export interface Parsed {
   format: Format;
   /** the request value, or undefined when the text could not be parsed at all */
   value: unknown;
   /** syntax problems (always errors or warnings with offsets) */
   problems: Problem[];
-  /** range of the value at path; `key: true` gives the key that holds it (falls back to the value) */
-  locate(path: Path, key?: boolean): Span | undefined;
+  locate: Locate;
+  /**
+   * `locate` for many paths at once, as placing every problem of a check needs: the paths and all their
+   * prefixes are found together, at the cost of about one walk over the file, and each answer then costs
+   * O(depth). Other paths are still answered, by `locate`.
+   */
+  locateMany(paths: readonly Path[]): Locate;
 }
+
+/** For text that has no value to look into. */
+export const locateNothing: Pick<Parsed, 'locate' | 'locateMany'> = {
+  locate: () => undefined,
+  locateMany: () => () => undefined,
+};
 
 /** The most alias expansions a YAML file may make before it is refused (a "billion laughs" guard). */
 export const MAX_YAML_ALIASES = 1000;
@@ -54,7 +68,13 @@ function parseJson(text: string): Parsed {
   // JSON.parse keeps the last of duplicate keys silently: fewer keys in the value than in the text
   if (countKeys(text) !== shape.keys) findDuplicateKeysInText(text, problems);
   if (shape.depth > MAX_DEPTH) problems.push(tooDeep(text, jsonTooDeepAt(text)));
-  return { format: 'json', value, problems, locate: (path, key) => locateJson(text, path, key) };
+  return {
+    format: 'json',
+    value,
+    problems,
+    locate: (path, key) => locateJson(text, path, key),
+    locateMany: paths => locateJsonMany(text, paths),
+  };
 }
 
 function tooDeep(text: string, at: number): Problem {
@@ -83,7 +103,7 @@ function parseJsonTooDeep(text: string, tooDeepAt: number, error: unknown): Pars
     path: [],
     message: `${message.replace(/ in JSON at position.*$/, '').replace(/\.$/, '')}.`,
   };
-  return { format: 'json', value: undefined, problems: [syntax, tooDeep(text, tooDeepAt)], locate: () => undefined };
+  return { format: 'json', value: undefined, problems: [syntax, tooDeep(text, tooDeepAt)], ...locateNothing };
 }
 
 /** Offset of the first bracket that opens a level deeper than MAX_DEPTH (strings skipped), or -1. */
@@ -122,17 +142,46 @@ function parseJsonSlow(text: string): Parsed {
   }
   if (root) findDuplicateKeys(root, problems);
   const value: unknown = root ? jsonc.getNodeValue(root) : undefined;
+  const locate = root ? jsoncLocator(root) : locateNothing.locate;
   return {
     format: 'json',
     value,
     problems: problems.sort((a, b) => a.start - b.start),
-    locate: (path, key) => {
-      if (!root) return undefined;
-      const node = jsonc.findNodeAtLocation(root, path);
+    locate,
+    // every lookup is already O(depth): properties are looked up in a map built on first use
+    locateMany: () => locate,
+  };
+}
+
+/**
+ * jsonc-parser's `findNodeAtLocation`, with each object's properties put in a map the first time a path
+ * goes through it: many problems in one wide object then cost one pass over its properties, not one each.
+ */
+function jsoncLocator(root: jsonc.Node): Locate {
+  const propertiesOf = new WeakMap<jsonc.Node, Map<string, jsonc.Node>>();
+  const property = (object: jsonc.Node, name: string): jsonc.Node | undefined => {
+    let byName = propertiesOf.get(object);
+    if (!byName) {
+      byName = new Map();
+      for (const prop of object.children ?? []) {
+        const [k, v] = prop.children ?? [];
+        // as findNodeAtLocation: the first property of that name that has a value
+        if (k && v && prop.children?.length === 2 && typeof k.value === 'string' && !byName.has(k.value))
+          byName.set(k.value, v);
+      }
+      propertiesOf.set(object, byName);
+    }
+    return byName.get(name);
+  };
+  return (path, key) => {
+    let node: jsonc.Node | undefined = root;
+    for (const seg of path) {
+      if (typeof seg === 'string') node = node.type === 'object' ? property(node, seg) : undefined;
+      else node = node.type === 'array' && seg >= 0 ? node.children?.[seg] : undefined;
       if (!node) return undefined;
-      const target = key && node.parent?.type === 'property' ? (node.parent.children?.[0] ?? node) : node;
-      return { start: target.offset, end: target.offset + target.length };
-    },
+    }
+    const target = key && node.parent?.type === 'property' ? (node.parent.children?.[0] ?? node) : node;
+    return { start: target.offset, end: target.offset + target.length };
   };
 }
 
@@ -437,6 +486,162 @@ export function locateJson(text: string, path: Path, key = false): Span | undefi
   return { start: i, end: skipValue(text, i) };
 }
 
+/** A path wanted by `locateJsonMany`, in a tree of the wanted paths: what the walk found for it. */
+interface Wanted {
+  children?: Map<string | number, Wanted>;
+  value?: Span;
+  /** the key that holds the value, when it is in an object */
+  key?: Span;
+}
+
+/**
+ * `locateJson` for many paths: a tree of the paths (prefixes shared) is filled in by one walk over the
+ * text that enters only the containers on a wanted path and skips the rest, so placing every problem of
+ * a check costs about one pass over the file, not one per problem. Answers are those of `locateJson`.
+ */
+function locateJsonMany(text: string, paths: readonly Path[]): Locate {
+  const root: Wanted = {};
+  for (const path of paths) {
+    // an index that is not a count (-1, 1.5) is left to locateJson, which has its own idea of it
+    if (!path.every(seg => typeof seg === 'string' || (Number.isSafeInteger(seg) && seg >= 0))) continue;
+    let node = root;
+    for (const seg of path) {
+      node.children ??= new Map();
+      let child = node.children.get(seg);
+      if (!child) node.children.set(seg, (child = {}));
+      node = child;
+    }
+  }
+  let walked = false; // not before the first question: a check with no problems asks none
+  return (path, key = false) => {
+    if (!walked) findWanted(text, root);
+    walked = true;
+    let node: Wanted | undefined = root;
+    for (let n = 0; node && n < path.length; n++) node = node.children?.get(path[n]!);
+    if (!node) return locateJson(text, path, key);
+    return key && node.key ? node.key : node.value;
+  };
+}
+
+/** Fills in the spans of the wanted paths in one forward walk over valid JSON text (iterative: it may nest deep). */
+function findWanted(text: string, root: Wanted): void {
+  interface Open {
+    wanted: Wanted;
+    children: Map<string | number, Wanted>;
+    start: number;
+    inObject: boolean;
+    /** in an array, the index of the next item */
+    index: number;
+  }
+  const open: Open[] = [];
+  const skip = forwardSkipper(text);
+  let i = skipWs(text, text.charCodeAt(0) === 0xfeff ? 1 : 0);
+  // the value at i, and what is wanted of it
+  let wanted: Wanted | undefined = root;
+  for (;;) {
+    const c = text.charCodeAt(i);
+    if (wanted?.children && (c === 123 || c === 91)) {
+      open.push({ wanted, children: wanted.children, start: i, inObject: c === 123, index: 0 });
+      i = skipWs(text, i + 1);
+    } else {
+      const end = skip(i);
+      if (wanted) wanted.value = { start: i, end };
+      i = skipWs(text, end);
+    }
+    // find the next value: the next entry of the innermost open container, closing those that end here
+    for (;;) {
+      const top = open[open.length - 1];
+      if (!top || i >= text.length) return;
+      let ch = text.charCodeAt(i);
+      if (ch === 44) {
+        i = skipWs(text, i + 1);
+        ch = text.charCodeAt(i);
+      }
+      if (ch === 125 || ch === 93) {
+        top.wanted.value = { start: top.start, end: i + 1 };
+        open.pop();
+        i = skipWs(text, i + 1);
+        continue;
+      }
+      if (!top.inObject) {
+        wanted = top.children.get(top.index++);
+        break;
+      }
+      if (ch !== 34) return; // not valid JSON after all: stop rather than guess
+      const keyEnd = skipString(text, i) + 1;
+      const raw = text.slice(i + 1, keyEnd - 1);
+      wanted = top.children.get(raw.includes('\\') ? (JSON.parse(text.slice(i, keyEnd)) as string) : raw);
+      if (wanted) {
+        // a duplicate key: JSON.parse keeps the last one, so what was found under an earlier one goes
+        if (wanted.key) forget(wanted);
+        wanted.key = { start: i, end: keyEnd };
+      }
+      i = skipWs(text, skipWs(text, keyEnd) + 1); // past the colon
+      break;
+    }
+  }
+}
+
+/** Clears what was found for a wanted path and everything under it (iteratively). */
+function forget(wanted: Wanted): void {
+  const stack = [wanted];
+  for (let w = stack.pop(); w; w = stack.pop()) {
+    delete w.value;
+    delete w.key;
+    for (const child of w.children?.values() ?? []) stack.push(child); // not push(...): 100,000 may not fit
+  }
+}
+
+/**
+ * `skipValue` for a walk that only moves forward. The next quote and bracket of each kind are found with
+ * indexOf and searched for again only once passed, so skipping a container costs a few native scans and
+ * a step per string and bracket in it, rather than a step per character.
+ */
+function forwardSkipper(text: string): (i: number) => number {
+  const end = text.length;
+  const after = (mark: string, from: number) => {
+    const at = text.indexOf(mark, from);
+    return at < 0 ? end : at;
+  };
+  // the next of each mark at or after where it was last searched from (-1: search again)
+  let braceOpen = -1;
+  let bracketOpen = -1;
+  let braceClose = -1;
+  let bracketClose = -1;
+  let quote = -1;
+  let reached = 0;
+  return i => {
+    const c = text.charCodeAt(i);
+    if (c !== 123 && c !== 91) return skipValue(text, i); // a string (indexOf already) or a short literal
+    // moved back (the walk never does): what was found ahead may have passed marks in between
+    if (i < reached) braceOpen = bracketOpen = braceClose = bracketClose = quote = -1;
+    let depth = 0;
+    for (let j = i; ;) {
+      if (braceOpen < j) braceOpen = after('{', j);
+      if (bracketOpen < j) bracketOpen = after('[', j);
+      if (braceClose < j) braceClose = after('}', j);
+      if (bracketClose < j) bracketClose = after(']', j);
+      if (quote < j) quote = after('"', j);
+      const open = Math.min(braceOpen, bracketOpen);
+      const bracket = Math.min(open, braceClose, bracketClose);
+      if (quote < bracket) {
+        j = skipString(text, quote) + 1;
+        continue;
+      }
+      if (bracket === end) {
+        reached = end;
+        return end; // not closed: not valid JSON, as with skipValue
+      }
+      j = bracket + 1;
+      if (bracket === open) depth++;
+      else if (--depth === 0) {
+        reached = j;
+        return j;
+      }
+    }
+  };
+}
+
 // ---- YAML ----------------------------------------------------------------------------------------------
 
 function parseYaml(text: string): Parsed {
@@ -446,7 +651,7 @@ function parseYaml(text: string): Parsed {
   // stack limit), so files nested past MAX_DEPTH never reach it.
   const tooDeepAt = yamlTooDeepAt(text);
   if (tooDeepAt >= 0)
-    return { format: 'yaml', value: undefined, problems: [yamlTooDeep(text, tooDeepAt)], locate: () => undefined };
+    return { format: 'yaml', value: undefined, problems: [yamlTooDeep(text, tooDeepAt)], ...locateNothing };
   const docs = YAML.parseAllDocuments(text, { uniqueKeys: true, merge: true, prettyErrors: false, strict: true });
   const list = (Array.isArray(docs) ? docs : []) as YAML.Document.Parsed[]; // an empty stream has no documents
   const doc = list[0];
@@ -462,11 +667,11 @@ function parseYaml(text: string): Parsed {
         'A request file holds one YAML document; this file has more than one. Remove the extra `---` document(s).',
     });
   }
-  if (!doc) return { format: 'yaml', value: undefined, problems, locate: () => undefined };
+  if (!doc) return { format: 'yaml', value: undefined, problems, ...locateNothing };
   // the YAML composer recurses: past its stack it reports an error of its own instead of a value
   if (doc.errors.some(e => isStackOverflow(e.message))) {
     problems.push(yamlTooDeep(text, Math.max(0, yamlTooDeepAt(text))));
-    return { format: 'yaml', value: undefined, problems, locate: () => undefined };
+    return { format: 'yaml', value: undefined, problems, ...locateNothing };
   }
   for (const e of doc.errors) problems.push(yamlProblem(e, 'error'));
   for (const w of doc.warnings) problems.push(yamlProblem(w, 'warning'));
@@ -478,7 +683,10 @@ function parseYaml(text: string): Parsed {
     // with syntax errors, keep what can be read (nothing here), so the errors above stand alone
     if (doc.errors.length === 0) problems.push(isStackOverflow(msg) ? yamlTooDeep(text, 0) : aliasProblem(doc, msg));
   }
-  return { format: 'yaml', value, problems, locate: (path, key) => locateYaml(doc, path, key) };
+  const index = yamlIndex(doc);
+  const locate: Locate = (path, key) => locateYaml(doc, index, path, key);
+  // every lookup is already O(depth): mappings and aliases are indexed on first use
+  return { format: 'yaml', value, problems, locate, locateMany: () => locate };
 }
 
 const isStackOverflow = (message: string) => /call stack/i.test(message);
@@ -610,17 +818,41 @@ function findFirstAlias(node: unknown): [number, number] | undefined {
   return found;
 }
 
-function locateYaml(doc: YAML.Document, path: Path, key = false): Span | undefined {
+/**
+ * What finding paths in a YAML document needs, built on first use so that each lookup costs O(depth):
+ * each mapping's keys in a map (not a scan of every key per lookup), and what every alias stands for, from
+ * one walk (`Alias.resolve` walks the document from its start each time to find the anchor).
+ */
+interface YamlIndex {
+  pair(map: YAML.YAMLMap, seg: string | number): YAML.Pair | undefined;
+  resolve(alias: YAML.Alias): YAML.Node | undefined;
+}
+
+function yamlIndex(doc: YAML.Document): YamlIndex {
+  const pairsOf = new WeakMap<YAML.YAMLMap, Map<string, YAML.Pair>>();
+  let aliases: Map<YAML.Alias, YAML.Node | undefined> | undefined;
+  return {
+    pair(map, seg) {
+      let byKey = pairsOf.get(map);
+      if (!byKey) {
+        byKey = new Map();
+        // keys as text, as in the value; of duplicates the last one counts
+        for (const p of map.items) byKey.set(String(YAML.isScalar(p.key) ? p.key.value : p.key), p);
+        pairsOf.set(map, byKey);
+      }
+      return byKey.get(String(seg));
+    },
+    resolve: alias => (aliases ??= resolveAliases(doc)).get(alias),
+  };
+}
+
+function locateYaml(doc: YAML.Document, index: YamlIndex, path: Path, key = false): Span | undefined {
   let node: unknown = doc.contents;
   let keyNode: YAML.Node | undefined;
   for (const seg of path) {
-    if (YAML.isAlias(node)) node = node.resolve(doc);
+    if (YAML.isAlias(node)) node = index.resolve(node);
     if (YAML.isMap(node)) {
-      let pair: YAML.Pair | undefined;
-      for (const p of node.items) {
-        const k = YAML.isScalar(p.key) ? p.key.value : p.key;
-        if (String(k) === String(seg)) pair = p;
-      }
+      const pair = index.pair(node, seg);
       if (!pair) return undefined;
       keyNode = YAML.isNode(pair.key) ? pair.key : undefined;
       node = pair.value;
@@ -640,4 +872,24 @@ function locateYaml(doc: YAML.Document, path: Path, key = false): Span | undefin
   const r = target?.range;
   if (!r) return undefined;
   return { start: r[0], end: Math.max(r[1], r[0] + 1) };
+}
+
+/**
+ * What each alias of the document stands for, as `Alias.resolve` finds it (the last node before the alias
+ * with its anchor, in document order), for all aliases in one iterative walk.
+ */
+function resolveAliases(doc: YAML.Document): Map<YAML.Alias, YAML.Node | undefined> {
+  const resolved = new Map<YAML.Alias, YAML.Node | undefined>();
+  const latest = new Map<string, YAML.Node>();
+  const stack: unknown[] = [doc.contents];
+  while (stack.length) {
+    const node = stack.pop();
+    if (YAML.isAlias(node)) resolved.set(node, latest.get(node.source));
+    else if (YAML.isPair(node)) stack.push(node.value, node.key);
+    else if (YAML.isCollection(node) || YAML.isScalar(node)) {
+      if (node.anchor) latest.set(node.anchor, node);
+      if (YAML.isCollection(node)) for (let k = node.items.length - 1; k >= 0; k--) stack.push(node.items[k]);
+    }
+  }
+  return resolved;
 }

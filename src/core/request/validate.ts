@@ -1,7 +1,7 @@
 // parse -> schema (zod) -> rules -> problems with exact source ranges. Pure: no editor, no I/O.
 import { pickCountFields } from './count';
 import { issuesToProblems } from './issues';
-import { parseRequest, type Parsed } from './parse';
+import { locateNothing, parseRequest, type Locate, type Parsed } from './parse';
 import { checkRules, type RuleContext } from './rules';
 import { CountTokensBody, RequestBody } from './schema';
 import type { Format, PathProblem, Problem } from './types';
@@ -35,7 +35,7 @@ export function validateText(text: string, format: Format, opts: ValidateOptions
       path: [],
       message: `Promptwright could not check this file (${message}). Please report it with the file attached.`,
     };
-    return { parsed: { format, value: undefined, problems: [], locate: () => undefined }, problems: [problem] };
+    return { parsed: { format, value: undefined, problems: [], ...locateNothing }, problems: [problem] };
   }
 }
 
@@ -75,7 +75,9 @@ function validateUnguarded(text: string, format: Format, opts: ValidateOptions):
   const result = schema.safeParse(body, { reportInput: true });
   const pathProblems: PathProblem[] = result.success ? [] : issuesToProblems(result.error.issues, body, ctx, schema);
   pathProblems.push(...checkRules(body, ctx));
-  for (const p of pathProblems) problems.push(place(parsed, p));
+  // placed together: one by one, each would walk the file from its start (issue 17)
+  const locate = parsed.locateMany(pathProblems.map(p => p.path));
+  for (const p of pathProblems) problems.push(place(locate, p));
   return { parsed, problems: clamp(problems, text.length) };
 }
 
@@ -152,21 +154,20 @@ function clamp(problems: Problem[], length: number): Problem[] {
 }
 
 /** Turns a path problem into offsets, falling back to the nearest enclosing node that can be found. */
-function place(parsed: Parsed, p: PathProblem): Problem {
+function place(locate: Locate, p: PathProblem): Problem {
   const { path, anchor, ...rest } = p;
   let span;
   if (anchor === 'container') {
     const last = path[path.length - 1];
-    if (typeof last === 'string') span = parsed.locate(path, true);
+    if (typeof last === 'string') span = locate(path, true);
     if (!span) {
-      const whole = parsed.locate(path);
+      const whole = locate(path);
       if (whole) span = { start: whole.start, end: whole.start + 1 };
     }
   } else {
-    span = parsed.locate(path, anchor === 'key');
+    span = locate(path, anchor === 'key');
   }
-  for (let n = path.length - 1; !span && n >= 0; n--)
-    span = parsed.locate(path.slice(0, n), typeof path[n - 1] === 'string');
+  for (let n = path.length - 1; !span && n >= 0; n--) span = locate(path.slice(0, n), typeof path[n - 1] === 'string');
   span ??= { start: 0, end: 1 };
   return { start: span.start, end: span.end, path, ...rest };
 }
