@@ -81,8 +81,10 @@ export class TokenBreakdown implements vscode.CodeLensProvider, vscode.Disposabl
     if (!r || !st) return [];
     const stale = r.version !== doc.version;
     const lenses: vscode.CodeLens[] = [];
+    // one walk of the text for every part's place (a message list can be long)
+    const locate = st.validation.parsed.locateMany(r.parts.map(p => p.path));
     for (const p of r.parts) {
-      const span = st.validation.parsed.locate(p.path, p.path.length === 1) ?? st.validation.parsed.locate(p.path);
+      const span = locate(p.path, p.path.length === 1) ?? locate(p.path);
       if (!span) continue;
       const pos = doc.positionAt(span.start);
       lenses.push(
