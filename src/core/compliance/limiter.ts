@@ -1,6 +1,9 @@
 // The compliance interface allows 600 requests a minute per parent organization, one budget shared by
 // every key and endpoint (doc3 §8). A client-side limiter keeps an export under it rather than meeting
 // 429s: before each request it waits until fewer than `limit` requests were started in the last window.
+// The service counts requests as they arrive, and a request that left a few milliseconds after another may
+// arrive before it: a slot is reused only a margin (1% of the window by default) after the window has passed,
+// so that no window at the service holds more than `limit`. Measured without it: 601 in a window and a 429.
 // Clock and sleep are injected, so it is tested with a fake clock.
 
 export interface LimiterClock {
@@ -18,16 +21,19 @@ export class RateLimiter {
     readonly limit: number,
     readonly windowMs: number,
     private readonly clock: LimiterClock,
+    /** how long after the window a slot is reused: the spread of the requests' ways to the service */
+    readonly marginMs = Math.ceil(windowMs / 100),
   ) {}
 
   /** Waits for a slot, then counts the request as started. */
   async acquire(signal?: AbortSignal): Promise<void> {
     for (;;) {
       const now = this.clock.now();
-      while (this.starts.length && this.starts[0]! <= now - this.windowMs) this.starts.shift();
+      const span = this.windowMs + this.marginMs;
+      while (this.starts.length && this.starts[0]! <= now - span) this.starts.shift();
       const wait = Math.max(
         this.pausedUntil - now,
-        this.starts.length >= this.limit ? this.starts[0]! + this.windowMs - now : 0,
+        this.starts.length >= this.limit ? this.starts[0]! + span - now : 0,
       );
       if (wait <= 0) break;
       await this.clock.sleep(wait, signal);
