@@ -60,7 +60,12 @@ async function phaseExtensionHost(cs) {
     workbenchUrl(cs.base, ws, {
       devPath: ROOT,
       testsPath: path.join(ROOT, 'out', 'test', 'integration'),
-      env: { PROMPTWRIGHT_TEST: '1', PROMPTWRIGHT_RESULTS: RESULTS },
+      env: {
+        PROMPTWRIGHT_TEST: '1',
+        PROMPTWRIGHT_RESULTS: RESULTS,
+        // for working on one extension-host test: HARNESS_HOST_GREP=<title part> HARNESS_GREP=zzz-none
+        ...(process.env.HARNESS_HOST_GREP ? { PROMPTWRIGHT_HOST_GREP: process.env.HARNESS_HOST_GREP } : {}),
+      },
     }),
   );
   const code = await exited;

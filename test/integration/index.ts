@@ -7,6 +7,7 @@ import Mocha from 'mocha';
 
 export function run(): Promise<void> {
   const mocha = new Mocha({ ui: 'bdd', color: false, timeout: 30000, reporter: 'spec' });
+  if (process.env.PROMPTWRIGHT_HOST_GREP) mocha.grep(process.env.PROMPTWRIGHT_HOST_GREP);
   for (const f of fs
     .readdirSync(__dirname)
     .filter(f => f.endsWith('.test.js'))
