@@ -18,7 +18,7 @@ const require = createRequire(import.meta.url);
 
 const node = nodeOptions(production);
 
-/** Writes the JSON Schema generated from the zod schemas (the editor's completion and hover use it). */
+/** Writes the JSON Schemas generated from the zod schemas (the editor's completion and hover use them). */
 const schemaPlugin = {
   name: 'json-schema',
   setup(build) {
@@ -38,6 +38,17 @@ const schemaPlugin = {
       fs.writeFileSync('dist/request.schema.json', JSON.stringify(requestJsonSchema(), null, 1));
       for (const f of ['json', 'yaml'])
         fs.writeFileSync(`dist/snippets/${f}.json`, JSON.stringify(contentBlockSnippets(f), null, 1));
+      // the case files' (issue 15), from their own zod schema
+      const casesTmp = path.resolve('out', 'gen-cases-schema.cjs');
+      await esbuild.build({
+        ...node,
+        sourcemap: false,
+        minify: false,
+        entryPoints: ['src/core/cases/caseFile.ts'],
+        outfile: casesTmp,
+      });
+      delete require.cache[casesTmp];
+      fs.writeFileSync('dist/cases.schema.json', JSON.stringify(require(casesTmp).caseFileJsonSchema(), null, 1));
     });
   },
 };

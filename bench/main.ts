@@ -19,6 +19,8 @@ import path from 'node:path';
 import { once } from 'node:events';
 import v8 from 'node:v8';
 import vm from 'node:vm';
+import { cellsOf, prepareCell, runCell, runMatrix } from '../src/core/cases/runner';
+import type { CaseFile } from '../src/core/cases/types';
 import { print, ratioAsync, ratioCase, type Figure } from './bench';
 
 /** A realistic request of about `bytes` bytes: alternating turns with text, tool use and tool results. */
@@ -420,8 +422,78 @@ async function problemPlacement(): Promise<void> {
   figs.push(await versus(name, aliased({}), text, 'yaml', 11));
 }
 
+/**
+ * Prompt test cases (issue 15): 100 cases × 2 models against the fake, which waits 2 ms between the events
+ * of each reply (so a cell takes about as long as its events, and concurrency is what shortens a run). Wall
+ * time at concurrency 1, 4 and 16, as ratios against concurrency 1 (the ideal is 1/N); and the most
+ * requests the fake ever had open at once, which must not exceed the limit.
+ */
+async function caseMatrix(): Promise<void> {
+  const fake = await startFake({ eventDelayMs: 2 });
+  try {
+    const file: CaseFile = {
+      request: 'bench.prompt.yaml',
+      models: ['model-sonnet-4-6', 'model-haiku-4-5'],
+      cases: Array.from({ length: 100 }, (_, i) => ({
+        name: `case ${i}`,
+        vars: { question: `question number ${i}` },
+        assert: [{ contains: `number ${i}` }, { stop_reason: 'end_turn' }],
+      })),
+    };
+    const messages = [{ role: 'user', content: '{{question}}' }];
+    const request = { model: 'model-sonnet-4-6', max_tokens: 100, messages };
+    const client = new ApiClient({ baseUrl: fake.url, apiKey: fake.apiKey, maxRetries: 0 });
+    const cells = cellsOf(file, undefined);
+    const run = async (concurrency: number) => {
+      fake.clear();
+      const t0 = performance.now();
+      const results = await runMatrix({
+        cells,
+        concurrency,
+        run: (cell, signal, onEvent) => {
+          const prepared = prepareCell(file, request, cell);
+          if (!('body' in prepared)) throw new Error(prepared.problems.join('; '));
+          return runCell(client, prepared.body, { signal, onEvent });
+        },
+        assertionsOf: cell => file.cases.find(c => c.name === cell.caseName)!.assert!,
+      });
+      const ms = performance.now() - t0;
+      // the most exchanges open at the fake at any request's arrival
+      const spans = fake.requests.map(q => [q.at, q.closedAt ?? Infinity] as const);
+      const most = Math.max(...spans.map(([at]) => spans.filter(([a, b]) => a <= at && at < b).length));
+      return { ms, passed: results.filter(r => r.pass).length, most, sent: fake.requests.length };
+    };
+    await run(4); // warm: connections, JIT
+    const one = await run(1);
+    for (const concurrency of [1, 4, 16]) {
+      const r = concurrency === 1 ? one : await run(concurrency);
+      const ratio = r.ms / one.ms;
+      const all = r.passed === cells.length && r.sent === cells.length;
+      figs.push({
+        name: `100 cases × 2 models at concurrency ${concurrency}`,
+        value: concurrency === 1 ? `${(r.ms / 1000).toFixed(2)} s` : `${ratio.toFixed(2)}x`,
+        ...(concurrency === 1
+          ? { ok: all }
+          : { target: `<= ${(2 / concurrency).toFixed(2)}x of concurrency 1`, ok: all && ratio <= 2 / concurrency }),
+        extra:
+          `${(r.ms / 1000).toFixed(2)} s wall, ${r.passed} of ${cells.length} cells passed; ` +
+          `at most ${r.most} requests open at the fake (limit ${concurrency})`,
+      });
+      figs.push({
+        name: `  most in flight at concurrency ${concurrency}`,
+        value: String(r.most),
+        target: `<= ${concurrency}`,
+        ok: r.most <= concurrency,
+      });
+    }
+  } finally {
+    await fake.close();
+  }
+}
+
 void streaming()
   .then(tokenCounting)
   .then(complianceExport)
   .then(problemPlacement)
+  .then(caseMatrix)
   .then(() => print(figs));

@@ -70,6 +70,7 @@ export function bundles(production) {
     },
     { name: 'webview', budget: 60 * 1024, options: webviewOptions(production, 'main') },
     { name: 'activity', budget: 40 * 1024, options: webviewOptions(production, 'activity') },
+    { name: 'cases', budget: 40 * 1024, options: webviewOptions(production, 'cases') },
     // the CLI ships as the npm package's `bin`, not in the .vsix
     {
       name: 'cli',

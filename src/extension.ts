@@ -4,6 +4,7 @@
 import * as vscode from 'vscode';
 import type { Features, Host } from './features';
 import { Api } from './vscode/api';
+import { CASE_FILE_EXCLUDE, CASE_FILE_GLOB, CASES_VIEW_TYPE, isCaseFileName } from './vscode/cases/caseFiles';
 import { addBeta, newRequestFile } from './vscode/commands';
 import { Config } from './vscode/config';
 import type { AdminNode } from './vscode/admin/orgTree';
@@ -77,6 +78,14 @@ export function activate(context: vscode.ExtensionContext): PromptwrightApi {
     ]);
   };
   void updateKeyContext();
+  // case files are checked by the features bundle: it loads once the workspace has one, or one is opened
+  const loadForCaseFile = (doc: vscode.TextDocument) => {
+    if (!loaded && isCaseFileName(doc.fileName)) void features();
+  };
+  vscode.workspace.textDocuments.forEach(loadForCaseFile);
+  void vscode.workspace.findFiles(CASE_FILE_GLOB, CASE_FILE_EXCLUDE, 1).then(found => {
+    if (found.length) void features();
+  });
   const selector: vscode.DocumentSelector = [{ language: 'json' }, { language: 'yaml' }, { language: 'jsonc' }];
   context.subscriptions.push(
     log,
@@ -105,6 +114,10 @@ export function activate(context: vscode.ExtensionContext): PromptwrightApi {
     vscode.window.registerWebviewPanelSerializer(ACTIVITY_VIEW_TYPE, {
       deserializeWebviewPanel: async (panel, state) => (await features()).activity.adopt(panel, state),
     }),
+    vscode.window.registerWebviewPanelSerializer(CASES_VIEW_TYPE, {
+      deserializeWebviewPanel: async (panel, state) => (await features()).cases.adopt(panel, state),
+    }),
+    vscode.workspace.onDidOpenTextDocument(loadForCaseFile),
     vscode.workspace.registerTextDocumentContentProvider(ResourceDocuments.scheme, {
       provideTextDocumentContent: async uri => (await features()).resourceDocs.provideTextDocumentContent(uri),
     }),
@@ -177,6 +190,9 @@ export function activate(context: vscode.ExtensionContext): PromptwrightApi {
     lazy('promptwright.compliance.deleteFile', (f, n) => f.compliance.deleteFile(complianceNode(n))),
     lazy('promptwright.compliance.loadMore', (f, n) => f.compliance.loadMore(complianceNode(n))),
     lazy('promptwright.compliance.retry', (f, n) => f.compliance.retry(complianceNode(n))),
+    lazy('promptwright.runCases', (f, uri) => f.cases.runCases(uri)),
+    lazy('promptwright.cancelCases', f => f.cases.cancel()),
+    lazy('promptwright.showCases', f => f.cases.show()),
   );
   log.info(`Promptwright ${(context.extension.packageJSON as { version: string }).version} activated`);
   return { log, config, diagnostics, keys, api, tokens, features, logUri: context.logUri };

@@ -1,10 +1,14 @@
 // Everything beyond checking and counting the open request file, as a bundle of its own
 // (dist/features.js) that the extension loads on first use: the response panel and its runs, the
-// session resources and rate limits views, the token breakdown.
+// session resources and rate limits views, the token breakdown, prompt test cases (checked here too: the
+// activation bundle loads this one as soon as the workspace has a case file).
 import * as vscode from 'vscode';
 import { AdminCommands } from './vscode/admin/adminCommands';
 import { OrgTree } from './vscode/admin/orgTree';
 import type { Api } from './vscode/api';
+import { CaseDiagnostics } from './vscode/cases/caseDiagnostics';
+import { CaseLanguage } from './vscode/cases/caseLanguage';
+import { CasesPanel } from './vscode/cases/casesPanel';
 import { ActivityPanel } from './vscode/compliance/activityPanel';
 import { ComplianceAccess } from './vscode/compliance/access';
 import { ComplianceCommands } from './vscode/compliance/complianceCommands';
@@ -48,6 +52,9 @@ export interface Features {
   compliance: ComplianceCommands;
   demo: DemoBackend;
   openSample: typeof openSample;
+  caseDiagnostics: CaseDiagnostics;
+  caseLanguage: CaseLanguage;
+  cases: CasesPanel;
 }
 
 export function createFeatures(host: Host): Features {
@@ -66,6 +73,9 @@ export function createFeatures(host: Host): Features {
   const activity = new ActivityPanel(context.extensionUri, access, json, log, config, () => complianceTree.refresh());
   const compliance = new ComplianceCommands(access, complianceTree, json, log);
   const demo = new DemoBackend(config, keys, log);
+  const caseDiagnostics = new CaseDiagnostics(config, log);
+  const caseLanguage = new CaseLanguage(caseDiagnostics);
+  const cases = new CasesPanel(context.extensionUri, config, api, caseDiagnostics, log);
   context.subscriptions.push(
     panel,
     runner,
@@ -77,9 +87,12 @@ export function createFeatures(host: Host): Features {
     activity,
     complianceTree,
     demo,
+    caseDiagnostics,
+    caseLanguage,
+    cases,
   );
   return {
     ...{ panel, runner, breakdown, sessions, resourceDocs, rateLimits, json, org, admin },
-    ...{ access, activity, complianceTree, compliance, demo, openSample },
+    ...{ access, activity, complianceTree, compliance, demo, openSample, caseDiagnostics, caseLanguage, cases },
   };
 }

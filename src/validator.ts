@@ -4,3 +4,9 @@
 export { appendReply } from './core/run/append';
 export { fixEdits } from './core/request/fixes';
 export { validateText } from './core/request/validate';
+// Case files (issue 15) are read with the same parser and checked with zod too: they share this bundle
+// rather than carry a second copy of both into the features bundle.
+export { parseCaseFile, requestNotFound } from './core/cases/caseFile';
+export { crossCheck, valuesByCase } from './core/cases/crossCheck';
+export { cellsOf, prepareCell, runCell, runMatrix } from './core/cases/runner';
+export { compareResults, mergeResults, parseResults, resultsPath, serializeResults } from './core/cases/results';

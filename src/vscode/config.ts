@@ -61,6 +61,10 @@ export class Config {
   get compliancePageSize(): number {
     return Math.round(this.num('compliance.pageSize', 100, 1, 1000));
   }
+  /** cells of the Cases grid in flight at once (issue 15) */
+  get casesConcurrency(): number {
+    return Math.round(this.num('cases.concurrency', 4, 1, 16));
+  }
   get transcriptFolder(): string {
     return String(this.c.get('transcripts.folder') ?? '').trim();
   }

@@ -95,7 +95,7 @@ export class ResponsePanel implements vscode.Disposable {
     return webviewPage(webview, this.extensionUri, {
       title: 'Promptwright Response',
       script: 'main',
-      stylesheet: 'panel.css',
+      stylesheets: ['panel.css'],
       body: `<div id="toolbar" role="toolbar" aria-label="Response actions"></div>
 <div id="meta" aria-live="polite"></div>
 <div id="banner" aria-live="assertive"></div>

@@ -23,7 +23,7 @@ export function webviewOptions(extensionUri: vscode.Uri): vscode.WebviewPanelOpt
 export function webviewPage(
   webview: vscode.Webview,
   extensionUri: vscode.Uri,
-  page: { title: string; script: string; stylesheet: string; body: string },
+  page: { title: string; script: string; stylesheets: readonly string[]; body: string },
 ): string {
   const nonce = [...crypto.getRandomValues(new Uint8Array(18))].map(b => b.toString(16).padStart(2, '0')).join('');
   const uri = (...p: string[]) => webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, ...p)).toString();
@@ -41,7 +41,7 @@ export function webviewPage(
 <meta http-equiv="Content-Security-Policy" content="${csp}">
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
 <link rel="stylesheet" href="${uri('dist', 'webview', 'codicon.css')}">
-<link rel="stylesheet" href="${uri('media', page.stylesheet)}">
+${page.stylesheets.map(s => `<link rel="stylesheet" href="${uri('media', s)}">`).join('\n')}
 <title>${page.title}</title>
 </head>
 <body>

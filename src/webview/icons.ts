@@ -7,6 +7,8 @@
 export const WEBVIEW_ICONS = [
   'arrow-up',
   'chevron-down',
+  'circle-large-outline',
+  'circle-slash',
   'clear-all',
   'copy',
   'debug-continue',
@@ -14,16 +16,21 @@ export const WEBVIEW_ICONS = [
   'desktop-download',
   'error',
   'filter',
+  'go-to-file',
   'insert',
   'key',
   'lightbulb',
+  'loading',
   'output',
+  'pass-filled',
   'refresh',
+  'run-all',
   'save',
   'server-process',
   'sync',
   'terminal',
   'tools',
+  'warning',
 ] as const;
 
 export type WebviewIcon = (typeof WEBVIEW_ICONS)[number];

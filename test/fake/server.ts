@@ -11,6 +11,7 @@
 //   #stall     stops sending mid-stream       #refusal   stop_reason refusal   #pause  stop_reason pause_turn
 //   #cyber     with #refusal: stop_details with a category and an explanation (null and null without it)
 //   #xss       text, thinking and tool input carrying script and event-handler payloads
+//   #json      the reply text is a JSON object, {"answer": "<what was said>"}
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { AdminFake, type Reply } from './admin';
@@ -430,10 +431,13 @@ function planReply(b: Record<string, unknown>): Plan {
     text = pieces.join('');
     deltas.push(pieces);
   } else {
+    const plain = said.replace(/#\w+(=\d+)?/g, '').trim();
     text = xss
       ? 'Hello <script>window.__pwned=1</script><img src=x onerror="window.__pwned=2"> **bold** ' +
         '[link](javascript:alert(1))'
-      : `Hello! You said: ${said.replace(/#\w+(=\d+)?/g, '').trim() || '(nothing)'}`;
+      : has('json')
+        ? JSON.stringify({ answer: plain || '(nothing)' })
+        : `Hello! You said: ${plain || '(nothing)'}`;
     deltas.push(chunk(text, 6));
   }
   const textBlock: Record<string, unknown> = { type: 'text', text };
@@ -593,7 +597,8 @@ async function stream(res: http.ServerResponse, plan: Plan, defaultDelay: number
     batch.push(encodeSse([events[i]!]));
     if (delay > 0) {
       res.write(batch.splice(0).join(''));
-      await new Promise(r => setTimeout(r, delay));
+      // between events: none after the last, so the exchange ends when the reply does
+      if (i < events.length - 1) await new Promise(r => setTimeout(r, delay));
     } else if (batch.length >= 64) {
       res.write(batch.splice(0).join(''));
     }

@@ -23,10 +23,10 @@ describe('architecture', () => {
     for (const f of sources('src/webview')) {
       for (const m of fs.readFileSync(f, 'utf8').matchAll(/from '([^']+)'/g)) {
         // a bundle of its own in a folder (src/webview/activity/) imports its protocol from two levels up,
-        // and the icon list every webview shares (../icons) from one
+        // and the icon list and DOM helpers every webview shares (../icons, ../dom) from one
         assert.match(
           m[1]!,
-          /^(\.\/|\.\.\/protocol$|\.\.\/icons$|\.\.\/\.\.\/activityProtocol$|\.\.\/core\/(text|api\/accumulator|api\/types)$)/,
+          /^(\.\/|\.\.\/protocol$|\.\.\/(icons|dom)$|\.\.\/\.\.\/(activity|cases)Protocol$|\.\.\/core\/(text|api\/accumulator|api\/types)$)/,
           `${f}: ${m[1]}`,
         );
       }
@@ -45,7 +45,7 @@ describe('architecture', () => {
       logLevel: 'silent',
       entryPoints: [
         ...['src/extension.ts', 'src/cli.ts', 'src/features.ts', 'src/validator.ts'],
-        ...['src/webview/main.ts', 'src/webview/activity/main.ts'],
+        ...['src/webview/main.ts', 'src/webview/activity/main.ts', 'src/webview/cases/main.ts'],
       ],
     });
     const graph = new Map<string, string[]>();

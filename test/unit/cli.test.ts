@@ -160,16 +160,17 @@ describe('promptwright count / run (CLI, against the fake service)', () => {
     );
     const n = fake.requests.length;
     const r = await cli(['run', 'nomax.prompt.json'], dir, env);
-    assert.equal(r.code, 1);
+    assert.equal(r.code, 2, 'refused before any request');
     assert.match(r.err, /Missing required field "max_tokens"/);
     assert.match(r.err, /not sent .*--force sends it anyway/);
     assert.equal(fake.requests.length, n);
     const forced = await cli(['run', '--force', 'nomax.prompt.json'], dir, env);
     assert.equal(fake.requests.length, n + 1);
     assert.match(forced.err, /sending despite 1 error \(--force\)/);
-    assert.match(forced.err, /invalid_request_error \(400\)/); // the fake, like the service, wants max_tokens
+    assert.match(forced.err, /400 invalid_request_error: /); // the fake, like the service, wants max_tokens
     const k = await cli(['count', 'a.prompt.json'], dir, { PROMPTWRIGHT_BASE_URL: fake.url });
     assert.match(k.err, /no API key: set the environment variable PROMPTWRIGHT_API_KEY/);
+    assert.equal(k.code, 2, 'a missing key is refused before any request');
     assert.doesNotMatch(k.err, /Set API Key/);
     const u = await cli(['count', 'a.prompt.json'], dir, { PROMPTWRIGHT_API_KEY: 'k' });
     assert.match(u.err, /PROMPTWRIGHT_BASE_URL/);
@@ -187,7 +188,7 @@ describe('promptwright count / run (CLI, against the fake service)', () => {
     assert.equal(sent.path, '/v1/messages/count_tokens');
     assert.deepEqual(Object.keys(sent.body as object).sort(), ['messages', 'model']);
     const none = await cli(['count', 'bad.prompt.json'], dir, env);
-    assert.equal(none.code, 1);
+    assert.equal(none.code, 2, 'refused before any request');
     assert.match(none.err, /Missing required field "messages"/);
     assert.doesNotMatch(none.err, /max_tokens/);
   });

@@ -1,30 +1,20 @@
 import * as fs from 'node:fs';
 import { ApiClient } from '../api/client';
-import { ConfigError, describeError, StreamError } from '../api/errors';
+import { ConfigError, StreamError } from '../api/errors';
 import type { Message } from '../api/types';
 import { formatOf } from '../request/parse';
 import { validateText, type Endpoint } from '../request/validate';
 import { count } from '../text';
 import { toRecords } from './check';
+import { describeForCli, httpOptionsFromEnv } from './env';
 import { decodeUtf8 } from './files';
 import { cancelled, EXIT } from './guard';
 import { betasFromEnv, type CliIo } from './io';
 
 /** The client from environment variables (the CLI has no SecretStorage); debug lines go to the io's stderr. */
 export function clientFromEnv(io: CliIo): ApiClient {
-  const env = io.env;
-  return new ApiClient({
-    baseUrl: env.PROMPTWRIGHT_BASE_URL ?? '',
-    ...(env.PROMPTWRIGHT_API_KEY ? { apiKey: env.PROMPTWRIGHT_API_KEY } : {}),
-    ...(env.PROMPTWRIGHT_ADMIN_API_KEY ? { adminKey: env.PROMPTWRIGHT_ADMIN_API_KEY } : {}),
-    apiVersion: env.PROMPTWRIGHT_API_VERSION || '2023-06-01',
-    betas: betasFromEnv(env),
-    maxRetries:
-      env.PROMPTWRIGHT_MAX_RETRIES !== undefined && env.PROMPTWRIGHT_MAX_RETRIES !== ''
-        ? Number(env.PROMPTWRIGHT_MAX_RETRIES)
-        : 2,
-    ...(env.PROMPTWRIGHT_DEBUG ? { onLog: (l: string) => io.stderr.write(`[promptwright] ${l}\n`) } : {}),
-  });
+  const debug = io.env.PROMPTWRIGHT_DEBUG ? { onLog: (l: string) => io.stderr.write(`[promptwright] ${l}\n`) } : {};
+  return new ApiClient(httpOptionsFromEnv(io.env, debug));
 }
 
 /**
@@ -54,40 +44,6 @@ function loadRequest(file: string, io: CliIo, endpoint: Endpoint, force = false)
   return value as Record<string, unknown>;
 }
 
-/** A missing setting, said in the terms of a terminal (the editor's messages name its commands). */
-function describeForCli(e: unknown): string {
-  if (e instanceof ConfigError && e.action === 'set-api-key')
-    return 'no API key: set the environment variable PROMPTWRIGHT_API_KEY.';
-  if (e instanceof ConfigError && e.action === 'set-admin-key')
-    return 'no Admin key: set the environment variable PROMPTWRIGHT_ADMIN_KEY.';
-  if (e instanceof ConfigError && e.action === 'set-base-url') {
-    return "no service address: set the environment variable PROMPTWRIGHT_BASE_URL (the spec's {base_url}).";
-  }
-  return describeError(e);
-}
-
-export async function runCount(args: string[], io: CliIo): Promise<number> {
-  const file = args[0];
-  if (!file) {
-    io.stderr.write('usage: promptwright count FILE\n');
-    return 2;
-  }
-  const body = loadRequest(file, io, 'count_tokens');
-  if (!body) return 1;
-  try {
-    const r = await clientFromEnv(io).countTokens(body, io.signal ? { signal: io.signal } : {});
-    io.stdout.write(`${r.input_tokens}\n`);
-    return 0;
-  } catch (e) {
-    if (cancelled(e, io)) {
-      io.stderr.write('promptwright count: Cancelled.\n');
-      return EXIT.cancelled;
-    }
-    io.stderr.write(`promptwright count: ${describeForCli(e)}\n`);
-    return 1;
-  }
-}
-
 export async function runRun(args: string[], io: CliIo): Promise<number> {
   const force = args.includes('--force');
   const rest = args.filter(a => a !== '--force');
@@ -100,7 +56,7 @@ export async function runRun(args: string[], io: CliIo): Promise<number> {
     return 2;
   }
   const body = loadRequest(file, io, 'messages', force);
-  if (!body) return 1;
+  if (!body) return EXIT.refused;
   const signal = io.signal;
   const out = (s: string) => io.stdout.write(s);
   let kind = '';
@@ -135,14 +91,14 @@ export async function runRun(args: string[], io: CliIo): Promise<number> {
       else io.stderr.write(`promptwright run: the stream failed: ${e.describe()}\n`);
       if (io.env.PROMPTWRIGHT_DEBUG && e.detail) io.stderr.write(`[promptwright] stream ended by: ${e.detail}\n`);
       summary(e.partial, io, e.requestId);
-      return cancelled(e, io) ? EXIT.cancelled : 1;
+      return cancelled(e, io) ? EXIT.cancelled : EXIT.service;
     }
     if (cancelled(e, io)) {
       io.stderr.write('promptwright run: Cancelled.\n');
       return EXIT.cancelled;
     }
     io.stderr.write(`promptwright run: ${describeForCli(e)}\n`);
-    return 1;
+    return e instanceof ConfigError ? EXIT.refused : EXIT.service;
   }
 }
 

@@ -1,6 +1,6 @@
 // The service and its keys from the environment (the CLI has no SecretStorage), and how a failure is
 // said in a terminal: which variable to set, or the service's status, error.type, message and request-id.
-import { ApiError, ConfigError, describeError } from '../api/errors';
+import { ApiError, ConfigError, describeError, hintFor } from '../api/errors';
 import { Http, type HttpOptions } from '../api/http';
 import { betasFromEnv, type CliIo } from './io';
 
@@ -32,11 +32,17 @@ const VARIABLE: Record<string, string> = {
   'set-base-url': "no service address: set the environment variable PROMPTWRIGHT_BASE_URL (the spec's {base_url}).",
 };
 
-/** A failure as a terminal says it: the variable to set, or the service's answer with its request-id. */
+/**
+ * A failure as a terminal says it: the variable to set, or the service's answer (status, error.type, message,
+ * request-id) and what to do about it when there is something to say.
+ */
 export function describeForCli(e: unknown): string {
   if (e instanceof ConfigError && VARIABLE[e.action]) return VARIABLE[e.action]!;
   if (e instanceof ApiError) {
-    return `${e.status} ${e.type}: ${e.message}${e.requestId ? ` (request-id ${e.requestId})` : ''}`;
+    // the 401/403 hints name the editor's commands; in a terminal the variable is what matters, said above
+    const hint = e.status === 401 || e.status === 403 ? '' : hintFor(e);
+    const id = e.requestId ? ` (request-id ${e.requestId})` : '';
+    return `${e.status} ${e.type}: ${e.message}${id}${hint ? ` — ${hint}` : ''}`;
   }
   return describeError(e);
 }

@@ -1,8 +1,10 @@
 import { runAdmin } from './admin';
-import { runCount, runRun } from './api';
+import { runRun } from './api';
 import { runCheck } from './check';
 import { runCompliance } from './compliance';
+import { runCount } from './count';
 import type { CliIo } from './io';
+import { runTest } from './test';
 
 export type { CliIo } from './io';
 
@@ -11,11 +13,17 @@ export const USAGE = `usage: promptwright <command> [options]
 commands:
   check <files or globs...> [--format text|json]
                    validate request files; exit 1 when any has an error (or could not be checked)
-  count FILE       print the input token count (POST /v1/messages/count_tokens); only what that
-                   endpoint takes is checked first (no max_tokens needed)
+  count FILE... [--budget N] [--format text|json]
+                   print input token counts (POST /v1/messages/count_tokens) of request files and of
+                   case files (each case, its values filled in); only what that endpoint takes is
+                   checked first (no max_tokens needed). --budget N: exit 1 when any count is over N
   run FILE [--force]
                    stream the reply to stdout (Ctrl-C cancels); usage and stop reason at the end.
                    A file with errors is not sent unless --force is given (the service decides)
+  test FILE... [--format text|json|junit] [--concurrency N] [--model M]...
+                   run case files (*.cases.yaml, *.cases.json): each case on each model, judged by its
+                   assertions; exit 0 all pass, 1 any fails or a request fails, 2 a usage error or a
+                   file with errors (nothing sent). --model replaces the models of the case files
   admin …          the administration interface (Admin key): organization, workspaces, users, invites;
                    \`promptwright admin --help\` lists the commands
   compliance …     the compliance interface (Compliance Access Key): the Activity Feed (as JSON, JSON Lines
@@ -25,7 +33,7 @@ commands:
 
 environment:
   PROMPTWRIGHT_BASE_URL  the service address ({base_url})
-  PROMPTWRIGHT_API_KEY   API key (count, run)
+  PROMPTWRIGHT_API_KEY   API key (count, run, test)
   PROMPTWRIGHT_ADMIN_KEY Admin API key (admin commands; compliance activities when no compliance key is set)
   PROMPTWRIGHT_COMPLIANCE_KEY  Compliance Access Key (compliance commands)
   PROMPTWRIGHT_COMPLIANCE_RATE compliance requests per window, LIMIT/WINDOW_MS (default 600/60000; a testing knob)
@@ -42,6 +50,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   if (cmd === 'check') return runCheck(rest, io);
   if (cmd === 'count') return runCount(rest, io);
   if (cmd === 'run') return runRun(rest, io);
+  if (cmd === 'test') return runTest(rest, io);
   if (cmd === 'admin') return runAdmin(rest, io);
   if (cmd === 'compliance') return runCompliance(rest, io);
   if (cmd === '--version' || cmd === '-v') {

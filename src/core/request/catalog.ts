@@ -71,6 +71,19 @@ export const RULES = {
   'user-id-email': { severity: 'warning', summary: 'metadata.user_id looks like an e-mail address.' },
   'cache-diagnosis-beta': { severity: 'info', summary: 'diagnostics without the cache-diagnosis beta.' },
   'retired-1m-beta': { severity: 'warning', summary: 'The retired 1M-context beta on a 200k model.' },
+  // ---- case files (*.cases.yaml, *.cases.json; src/core/cases) -------------------------------------------
+  'case-missing-field': { severity: 'error', summary: 'A case file or a case lacks a required field.' },
+  'case-wrong-type': { severity: 'error', summary: 'A value of the wrong type in a case file.' },
+  'case-invalid-value': { severity: 'error', summary: 'An empty text or list, or a negative limit, in a case file.' },
+  'case-unknown-field': { severity: 'warning', summary: 'A key a case file does not have (it is ignored).' },
+  'duplicate-case-name': { severity: 'error', summary: 'Two cases with the same name.' },
+  'unknown-assertion': { severity: 'error', summary: 'An assertion kind Promptwright does not know.' },
+  'assertion-keys': { severity: 'error', summary: 'An assertion with no key, or more than one.' },
+  'invalid-regex': { severity: 'error', summary: 'A regex assertion whose pattern does not compile.' },
+  'unknown-stop-reason': { severity: 'warning', summary: 'A stop_reason assertion the spec does not list.' },
+  'request-not-found': { severity: 'error', summary: 'The request file a case file names cannot be read.' },
+  'undefined-placeholder': { severity: 'error', summary: 'A {{placeholder}} some case gives no value.' },
+  'unused-var': { severity: 'warning', summary: 'A case value no {{placeholder}} of the request uses.' },
 } as const satisfies Record<string, RuleInfo>;
 
 export type RuleId = keyof typeof RULES;

@@ -47,6 +47,18 @@ export const MAX_YAML_ALIASES = 1000;
  */
 export const MAX_DEPTH = 512;
 
+/** A file that holds nothing at all: one problem at its start, saying what it needs (`"model", …`). */
+export function emptyFileProblem(text: string, needs: string): Problem {
+  return {
+    start: 0,
+    end: Math.min(1, text.length),
+    severity: 'error',
+    code: 'empty-file',
+    path: [],
+    message: `The file is empty: ${needs}.`,
+  };
+}
+
 export function parseRequest(text: string, format: Format): Parsed {
   return format === 'yaml' ? parseYaml(text) : parseJson(text);
 }

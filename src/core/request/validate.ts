@@ -1,7 +1,7 @@
 // parse -> schema (zod) -> rules -> problems with exact source ranges. Pure: no editor, no I/O.
 import { pickCountFields } from './count';
 import { issuesToProblems } from './issues';
-import { locateNothing, parseRequest, type Locate, type Parsed } from './parse';
+import { emptyFileProblem, locateNothing, parseRequest, type Locate, type Parsed } from './parse';
 import { checkRules, type RuleContext } from './rules';
 import { CountTokensBody, RequestBody } from './schema';
 import type { Format, PathProblem, Problem } from './types';
@@ -46,14 +46,7 @@ function validateUnguarded(text: string, format: Format, opts: ValidateOptions):
   const v = parsed.value;
   if (v === undefined) {
     if (!parsed.problems.length) {
-      problems.push({
-        start: 0,
-        end: Math.min(1, text.length),
-        severity: 'error',
-        code: 'empty-file',
-        path: [],
-        message: 'The file is empty: a request needs "model", "max_tokens" and "messages".',
-      });
+      problems.push(emptyFileProblem(text, 'a request needs "model", "max_tokens" and "messages"'));
     }
     return { parsed, problems: clamp(problems, text.length) };
   }

@@ -497,7 +497,7 @@ export class ActivityPanel implements vscode.Disposable {
     return webviewPage(webview, this.extensionUri, {
       title: 'Activity Feed',
       script: 'activity',
-      stylesheet: 'activity.css',
+      stylesheets: ['buttons.css', 'activity.css'],
       body: `<form id="filters" role="search" aria-label="Filter the Activity Feed"></form>
 <div id="problems" aria-live="polite"></div>
 <div id="banner" aria-live="assertive"></div>

@@ -1,31 +1,5 @@
-// Small DOM helpers of the Activity Feed webview. Text from the service only ever reaches the page through
-// textContent (here and in every caller): a record is data, never markup.
-
-import { icon, type WebviewIcon } from '../icons';
-
-export const $ = <T extends HTMLElement>(id: string): T => document.getElementById(id) as T;
-
-export function el<K extends keyof HTMLElementTagNameMap>(
-  tag: K,
-  className?: string,
-  text?: string,
-): HTMLElementTagNameMap[K] {
-  const e = document.createElement(tag);
-  if (className) e.className = className;
-  if (text !== undefined) e.textContent = text;
-  return e;
-}
-
-/** The webviews' shared codicon helper (../icons): only the icons the shipped font subset holds. */
-export { icon };
-
-export function button(label: string, iconName?: WebviewIcon, className = 'btn'): HTMLButtonElement {
-  const b = el('button', className);
-  b.type = 'button';
-  if (iconName) b.appendChild(icon(iconName));
-  b.appendChild(el('span', 'label', label));
-  return b;
-}
+// Small DOM helpers of the Activity Feed webview, on top of the shared ones (../dom).
+export { $, button, el, icon } from '../dom';
 
 /** 2,000 rather than 2000: counts are read at a glance. */
 export const count = (n: number): string => n.toLocaleString('en-US');

@@ -52,7 +52,7 @@ describe('promptwright count / run: messages true to the response (CLI, against 
       fake.fail({ status: 500, message, headers: { 'x-should-retry': 'false' } });
       const r = await cli('count', 'hi', { PROMPTWRIGHT_MAX_RETRIES: '2' });
       assert.equal(r.code, 1);
-      assert.match(r.err, /api_error \(500\): this request cannot be served \[request-id req_fake_\d+\]/);
+      assert.match(r.err, /500 api_error: this request cannot be served \(request-id req_fake_\d+\)/);
       assert.match(r.err, /the service asked not to retry this request \(x-should-retry: false\)/);
       assert.doesNotMatch(r.err, /retry later/);
       assert.equal(fake.requests.length, 1, 'and it was not retried');
@@ -71,7 +71,7 @@ describe('promptwright count / run: messages true to the response (CLI, against 
       assert.equal(r.code, 1);
       const sent = Buffer.byteLength(JSON.stringify(fake.requests[0]!.body));
       assert.ok(sent > 3000);
-      assert.match(r.err, /request_too_large \(413\): Request exceeds the maximum size/);
+      assert.match(r.err, /413 request_too_large: Request exceeds the maximum size/);
       assert.ok(r.err.includes(`the request body is too large (${sent.toLocaleString('en-US')} bytes of JSON)`), r.err);
       assert.match(r.err, /"file" source by file_id .*Files API.* or a "url" source instead of base64 data/);
     });

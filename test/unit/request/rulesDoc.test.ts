@@ -69,9 +69,11 @@ describe('RULES.md', () => {
     }
   });
   const bySection = sections();
+  // case files' rules have case files as examples: test/unit/cases/rulesDoc.test.ts runs those
+  const caseFileRules = new Set(lines.slice(lines.indexOf('## Case files')).filter(l => l.startsWith('### ')));
   for (const n of names) {
     const ex = examples(bySection.get(n) ?? []);
-    if (!ex.length) continue;
+    if (!ex.length || caseFileRules.has(`### ${n}`)) continue;
     it(`${n}: its examples fire it, its fixed versions do not`, () => {
       for (const e of ex) {
         const got = validateText(e.text, e.lang === 'yaml' ? 'yaml' : 'json', { now: CLOCK[n] ?? NOW, betas: e.betas });

@@ -1,0 +1,186 @@
+// The assertion engine (issue 15): each assertion of a case against what one run produced, with a message
+// that says what was expected and what came, so a failing cell explains itself in the grid and in CI.
+import { Validator, type SchemaDraft } from '@cfworker/json-schema';
+import type { Message } from '../api/types';
+import { count } from '../text';
+import { compileRegex, showRegex } from './regex';
+import type { Assertion, AssertionResult, AssertionType, Outcome } from './types';
+
+/** How much of the reply a failure quotes. */
+const PREVIEW_CHARS = 80;
+
+/** The reply's text: its text blocks joined (tool calls, thinking and other blocks left out). */
+export function replyText(message: Message | undefined): string {
+  if (!message) return '';
+  let out = '';
+  for (const b of message.content) if (b.type === 'text' && typeof b.text === 'string') out += b.text;
+  return out;
+}
+
+/**
+ * The input tokens of a reply as the spec totals them (doc1 §2.7): input_tokens plus the tokens written to
+ * and read from the prompt cache. A prompt does not fit a budget just because it was cached.
+ */
+export function totalInputTokens(usage: Outcome['usage']): number | undefined {
+  if (usage?.input_tokens === undefined) return undefined;
+  return usage.input_tokens + (usage.cache_creation_input_tokens ?? 0) + (usage.cache_read_input_tokens ?? 0);
+}
+
+/** One result per assertion, in order. A failed request fails every assertion, with the failure as the reason. */
+export function evaluate(assertions: readonly Assertion[], outcome: Outcome): AssertionResult[] {
+  return assertions.map(a => {
+    const [type, argument] = Object.entries(a)[0] as [AssertionType, unknown];
+    const label = labelOf(type, argument);
+    if (outcome.error) {
+      const e = outcome.error;
+      const id = e.requestId ? ` (request-id ${e.requestId})` : '';
+      return { type, pass: false, message: `${label}: the request failed: ${e.type}: ${e.message}${id}` };
+    }
+    try {
+      const [pass, why] = check(type, argument, outcome);
+      return { type, pass, message: `${label}: ${why}` };
+    } catch (e) {
+      // one assertion that cannot be evaluated fails alone; the others still say what they found
+      const why = e instanceof Error ? e.message : String(e);
+      return { type, pass: false, message: `${label}: could not be checked: ${why}` };
+    }
+  });
+}
+
+/** The assertion as the messages name it: `contains "rembours"`, `regex /^Bonjour/`, `max-output-tokens 300`. */
+function labelOf(type: AssertionType, argument: unknown): string {
+  switch (type) {
+    case 'regex':
+      return `regex ${showRegex(String(argument))}`;
+    case 'json-schema':
+      return 'json-schema';
+    case 'contains':
+    case 'icontains':
+    case 'not-contains':
+    case 'equals':
+      return `${type} ${JSON.stringify(argument)}`;
+    default:
+      return `${type} ${String(argument)}`;
+  }
+}
+
+type Verdict = [pass: boolean, why: string];
+
+function check(type: AssertionType, argument: unknown, o: Outcome): Verdict {
+  const text = o.text;
+  switch (type) {
+    case 'contains':
+      return contains(text, text.indexOf(String(argument)));
+    case 'icontains':
+      return contains(text, text.toLowerCase().indexOf(String(argument).toLowerCase()));
+    case 'not-contains': {
+      const at = text.indexOf(String(argument));
+      return at < 0
+        ? [true, 'not in the reply']
+        : [false, `found at character ${at + 1} of the reply (${quoteAround(text, at, String(argument).length)})`];
+    }
+    case 'regex': {
+      const m = compileRegex(String(argument)).exec(text);
+      return m ? [true, `matched ${quote(m[0], 40)}`] : [false, `no match in the reply (${preview(text)})`];
+    }
+    case 'equals':
+      return equals(text, String(argument));
+    case 'stop_reason':
+      return o.stopReason === argument
+        ? [true, `stop_reason was ${String(argument)}`]
+        : [false, `stop_reason was ${o.stopReason ?? 'not given'}`];
+    case 'max-output-tokens':
+      return atMost(o.usage?.output_tokens, Number(argument), 'output token', 'the reply has no usage');
+    case 'max-input-tokens':
+      return atMost(totalInputTokens(o.usage), Number(argument), 'input token', 'the reply has no usage');
+    case 'max-latency-ms':
+      return atMost(o.latencyMs, Number(argument), 'ms', 'no latency was measured', n => `${Math.round(n)} ms`);
+    case 'json-schema':
+      return jsonSchema(text, argument as Record<string, unknown>);
+    case 'tool-call':
+      return toolCall(o.message, String(argument));
+  }
+}
+
+function contains(text: string, at: number): Verdict {
+  return at >= 0 ? [true, `found at character ${at + 1}`] : [false, `not found in the reply (${preview(text)})`];
+}
+
+function equals(text: string, wanted: string): Verdict {
+  if (text === wanted) return [true, 'the reply is exactly that'];
+  let i = 0;
+  while (i < text.length && i < wanted.length && text[i] === wanted[i]) i++;
+  const got = i >= text.length ? 'the reply ends there' : `the reply has ${quoteAround(text, i, 1)}`;
+  const expected = i >= wanted.length ? 'the expected text ends there' : `expected ${quoteAround(wanted, i, 1)}`;
+  return [false, `differs at character ${i + 1}: ${expected}, ${got} (reply of ${count(text.length, 'character')})`];
+}
+
+function atMost(
+  value: number | undefined,
+  limit: number,
+  unit: string,
+  missing: string,
+  show = (n: number) => count(n, unit),
+): Verdict {
+  if (value === undefined) return [false, missing];
+  return value <= limit ? [true, `${show(value)} (at most ${limit})`] : [false, `${show(value)}, over ${limit}`];
+}
+
+function toolCall(message: Message | undefined, name: string): Verdict {
+  const calls = (message?.content ?? [])
+    .filter(b => b.type === 'tool_use' || b.type === 'server_tool_use')
+    .map(b => String(b.name));
+  if (calls.includes(name)) return [true, `the reply calls ${name}`];
+  return [false, calls.length ? `the reply calls ${calls.join(', ')} instead` : 'the reply calls no tool'];
+}
+
+/**
+ * The reply text parsed as JSON and validated. Models often fence JSON in Markdown (```json … ```): a reply
+ * that is one fenced block is read from inside the fence, and the message says so.
+ */
+function jsonSchema(text: string, schema: Record<string, unknown>): Verdict {
+  const fenced = /^\s*```[\w-]*\n([\s\S]*?)\n?```\s*$/.exec(text);
+  const source = fenced ? fenced[1]! : text;
+  let value: unknown;
+  try {
+    value = JSON.parse(source);
+  } catch (e) {
+    const why = e instanceof Error ? e.message : String(e);
+    return [false, `the reply is not JSON (${why}; ${preview(text)})`];
+  }
+  const result = new Validator(schema, draftOf(schema), false).validate(value);
+  const from = fenced ? ' (read from its ```json fence)' : '';
+  if (result.valid) return [true, `the reply is JSON that validates${from}`];
+  // the innermost errors: an error whose location holds another's is only its summary
+  const errors = result.errors.filter(
+    e => !result.errors.some(o => o !== e && o.keywordLocation.startsWith(`${e.keywordLocation}/`)),
+  );
+  const said = errors.slice(0, 3).map(e => `${e.instanceLocation.replace(/^#/, '') || '(root)'}: ${e.error}`);
+  const more = errors.length > 3 ? `; and ${errors.length - 3} more` : '';
+  return [false, `the reply is JSON that does not validate${from}: ${said.join('; ')}${more}`];
+}
+
+function draftOf(schema: Record<string, unknown>): SchemaDraft {
+  const s = typeof schema.$schema === 'string' ? schema.$schema : '';
+  if (s.includes('draft-04')) return '4';
+  if (s.includes('draft-06') || s.includes('draft-07')) return '7';
+  if (s.includes('2019-09')) return '2019-09';
+  return '2020-12';
+}
+
+/** `first 80 characters: "…"`, or the whole reply when it is short, or `the reply is empty`. */
+function preview(text: string): string {
+  if (!text) return 'the reply is empty';
+  return text.length <= PREVIEW_CHARS
+    ? `the reply: ${JSON.stringify(text)}`
+    : `first ${PREVIEW_CHARS} characters: ${JSON.stringify(`${text.slice(0, PREVIEW_CHARS)}…`)}`;
+}
+
+const quote = (s: string, max: number) => JSON.stringify(s.length > max ? `${s.slice(0, max)}…` : s);
+
+/** The text around a position, quoted: `"…ce qui est remboursé…"`. */
+function quoteAround(text: string, at: number, length: number): string {
+  const from = Math.max(0, at - 20);
+  const to = Math.min(text.length, at + length + 20);
+  return JSON.stringify(`${from > 0 ? '…' : ''}${text.slice(from, to)}${to < text.length ? '…' : ''}`);
+}

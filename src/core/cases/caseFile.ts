@@ -1,0 +1,455 @@
+// Case files (issue 15): `*.cases.yaml`, `*.cases.yml` or `*.cases.json`, read with the request files'
+// parser (parse.ts: a value and the source range of any path in it, for JSON and YAML alike), checked with
+// the zod schema below (the one source of the shape: the editor's JSON Schema is generated from it), and
+// reported as problems at exact ranges with stable rule names (catalog.ts, RULES.md).
+import * as path from 'node:path';
+import * as z from 'zod/mini';
+import { softenJsonSchema } from '../request/jsonSchema';
+import { closest, MODELS } from '../request/models';
+import { emptyFileProblem, parseRequest, type Locate } from '../request/parse';
+import { describe } from '../request/schema';
+import type { Anchor, Format, Path, Problem, RuleId, Severity } from '../request/types';
+import { compileRegex } from './regex';
+import {
+  ASSERTION_TYPES,
+  type Assertion,
+  type AssertionType,
+  type CaseFile,
+  type TestCase,
+  type VarValue,
+} from './types';
+
+/** Whether a file name is a case file's. */
+export function isCaseFile(fileName: string): boolean {
+  return /\.cases\.(ya?ml|json)$/i.test(fileName);
+}
+
+/** The stop reasons the spec lists (doc1 §2.7); another value is a warning, since the list may grow. */
+export const STOP_REASONS = [
+  'end_turn',
+  'max_tokens',
+  'stop_sequence',
+  'tool_use',
+  'pause_turn',
+  'refusal',
+  'model_context_window_exceeded',
+] as const;
+
+// ---- the schema ------------------------------------------------------------------------------------------
+
+/** Describes a schema for the editor's hover and completion (read from the generated JSON Schema). */
+const d = <T extends z.ZodMiniType>(s: T, description: string, examples?: readonly unknown[]): T => {
+  z.globalRegistry.add(s, { description, ...(examples ? { examples: [...examples] } : {}) });
+  return s;
+};
+const text = () => z.string().check(z.minLength(1));
+const atLeastZero = () => z.int().check(z.minimum(0));
+
+/** Model ids a case file can name, for completion: the spec's models that are not retired. */
+const MODEL_IDS = MODELS.filter(m => m.status !== 'retired' && !m.base).map(m => m.id);
+
+/** Each assertion's argument, by its key: what the key's value must be. */
+export const ASSERTION_ARGUMENTS = {
+  contains: d(z.string(), 'The reply text contains this text.'),
+  icontains: d(z.string(), 'The reply text contains this text, ignoring case.'),
+  'not-contains': d(z.string(), 'The reply text does not contain this text.'),
+  regex: d(
+    z.string(),
+    'A JavaScript regular expression the reply text matches: bare (`^Bonjour`) or with flags (`/^bonjour/i`).',
+  ),
+  equals: d(z.string(), 'The reply text is exactly this.'),
+  stop_reason: d(z.string(), "The reply's stop_reason.", STOP_REASONS),
+  'max-output-tokens': d(atLeastZero(), 'usage.output_tokens is at most this.'),
+  'max-input-tokens': d(
+    atLeastZero(),
+    'The input tokens (usage.input_tokens + cache_creation_input_tokens + cache_read_input_tokens) are at most this.',
+  ),
+  'max-latency-ms': d(
+    z.number().check(z.minimum(0)),
+    'Milliseconds from sending the request to the end of the reply, at most.',
+  ),
+  'json-schema': d(
+    z.record(z.string(), z.unknown()),
+    'A JSON Schema (draft 2020-12 unless `$schema` says otherwise) the reply text, parsed as JSON, validates against.',
+  ),
+  'tool-call': d(text(), 'The reply calls the tool of this name (a tool_use or server_tool_use block).'),
+} as const satisfies Record<AssertionType, z.ZodMiniType>;
+
+const AssertionSchema = d(
+  z.strictObject(
+    Object.fromEntries(ASSERTION_TYPES.map(t => [t, z.optional(ASSERTION_ARGUMENTS[t])])) as {
+      [K in AssertionType]: z.ZodMiniOptional<(typeof ASSERTION_ARGUMENTS)[K]>;
+    },
+  ),
+  'One assertion on the reply: exactly one of these keys, with its argument.',
+);
+
+const VarValueSchema = d(
+  z.union([z.string(), z.number(), z.boolean()]),
+  'The text written in place of `{{name}}` in the request (a number or true/false is written as text).',
+);
+
+const TestCaseSchema = d(
+  z.strictObject({
+    name: d(text(), "The case's name: a row of the grid, a test case in JUnit. Unique in the file."),
+    vars: z.nullish(
+      d(z.record(z.string(), VarValueSchema), "Values of the request's `{{name}}` placeholders, by name."),
+    ),
+    assert: z.nullish(d(z.array(AssertionSchema), 'Assertions on the reply; the case passes when all hold.')),
+  }),
+  'A case: values for the placeholders, and what the reply must do.',
+);
+
+export const CaseFileSchema = d(
+  z.strictObject({
+    request: d(text(), 'The request file (`*.prompt.json` / `*.prompt.yaml`), relative to this file.'),
+    models: z.nullish(
+      d(
+        z.array(d(text(), 'A model id.', MODEL_IDS)).check(z.minLength(1)),
+        "The models every case runs on (a column each). Default: the request's own model.",
+      ),
+    ),
+    cases: d(z.array(TestCaseSchema).check(z.minLength(1)), 'The cases (a row each).'),
+  }),
+  'A Promptwright case file: a request file run with several sets of values on several models, with assertions.',
+);
+
+/** The JSON Schema for the editor's completion and hover, generated from the zod schema (dist/cases.schema.json). */
+export function caseFileJsonSchema(): Record<string, unknown> {
+  const raw = z.toJSONSchema(CaseFileSchema, {
+    io: 'input',
+    unrepresentable: 'any',
+    reused: 'inline',
+    target: 'draft-7',
+  }) as Record<string, unknown>;
+  return {
+    $schema: 'http://json-schema.org/draft-07/schema#',
+    $id: 'promptwright-cases',
+    title: 'Promptwright case file (*.cases.yaml, *.cases.json)',
+    // non-validating, as the request's: parseCaseFile's diagnostics are the only ones
+    ...softenJsonSchema(raw),
+  };
+}
+
+// ---- reading and checking --------------------------------------------------------------------------------
+
+export interface CaseFileParse {
+  /**
+   * What can be used of the file: present when it is an object with a `request` text and a `cases` list.
+   * Invalid parts are left out (an assertion or a value of the wrong shape), but `cases[i]` is always the
+   * i-th item of the list, so paths such as `['cases', i, 'vars']` locate it. Check `problems` for errors
+   * before running anything.
+   */
+  file?: CaseFile;
+  problems: Problem[];
+  locate: Locate;
+}
+
+interface PathProblem {
+  path: Path;
+  anchor: Anchor;
+  code: RuleId;
+  severity: Severity;
+  message: string;
+}
+
+/** Parses and checks a case file's text. */
+export function parseCaseFile(text: string, format: Format): CaseFileParse {
+  const parsed = parseRequest(text, format);
+  const problems: Problem[] = [...parsed.problems];
+  const value = parsed.value;
+  if (value === undefined) {
+    if (!problems.length) problems.push(emptyFileProblem(text, 'a case file needs "request" and "cases"'));
+    return { problems, locate: parsed.locate };
+  }
+  if (!isObject(value)) {
+    const span = parsed.locate([]) ?? { start: 0, end: Math.min(1, text.length) };
+    problems.push({
+      ...span,
+      severity: 'error',
+      code: 'not-an-object',
+      path: [],
+      message: 'A case file holds one object with "request", "cases" and optionally "models".',
+    });
+    return { problems, locate: parsed.locate };
+  }
+  const found: PathProblem[] = [];
+  const result = CaseFileSchema.safeParse(value, { reportInput: true });
+  if (!result.success) for (const iss of result.error.issues) convert(iss, iss.path as Path, value, found);
+  checkBeyondSchema(value, found);
+  const locate = parsed.locateMany(found.map(p => p.path));
+  for (const p of found) problems.push(place(locate, p));
+  for (const p of problems) {
+    p.start = Math.max(0, Math.min(p.start, text.length));
+    p.end = Math.max(p.start, Math.min(p.end, text.length));
+  }
+  problems.sort((a, b) => a.start - b.start || a.end - b.end);
+  const file = salvage(value);
+  return { ...(file ? { file } : {}), problems, locate: parsed.locate };
+}
+
+/** The request file a case file names, as a path (relative to the case file's folder). */
+export function requestPathOf(caseFilePath: string, file: Pick<CaseFile, 'request'>): string {
+  return path.resolve(path.dirname(caseFilePath), file.request);
+}
+
+/** The problem for a `request` that names no readable file, at the `request` value. */
+export function requestNotFound(locate: Locate, request: string, why = 'no such file'): Problem {
+  const span = locate(['request']) ?? locate([]) ?? { start: 0, end: 1 };
+  return {
+    ...span,
+    severity: 'error',
+    code: 'request-not-found',
+    path: ['request'],
+    message: `The request file "${request}" cannot be read (${why}). The path is relative to this case file.`,
+  };
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+const getAt = (root: unknown, p: Path): unknown => {
+  let v = root;
+  for (const seg of p)
+    v = v !== null && typeof v === 'object' ? (v as Record<string | number, unknown>)[seg] : undefined;
+  return v;
+};
+
+/** An assertion's path: ['cases', i, 'assert', j]. */
+const isAssertionPath = (p: Path) => p.length === 4 && p[0] === 'cases' && p[2] === 'assert';
+
+/** The keys the object at a path may have (for "did you mean"). */
+function keysAt(p: Path): readonly string[] {
+  if (p.length === 0) return Object.keys(CaseFileSchema.shape);
+  if (p.length === 2 && p[0] === 'cases') return Object.keys(TestCaseSchema.shape);
+  if (isAssertionPath(p)) return ASSERTION_TYPES;
+  return [];
+}
+
+/** How a field is named in a message: `"request"`, `the value of "tone"`, `item 2 of "models"`. */
+function fieldName(p: Path): string {
+  const last = p[p.length - 1];
+  const parent = p[p.length - 2];
+  if (typeof last === 'number') return `item ${last + 1} of "${String(parent)}"`;
+  if (parent === 'vars') return `the value of "${last}"`;
+  if (isAssertionPath(p.slice(0, -1))) return `the argument of "${last}"`;
+  return last === undefined ? 'the case file' : `"${last}"`;
+}
+
+const EXPECTED: Record<string, string> = {
+  object: 'an object',
+  array: 'a list',
+  string: 'text',
+  number: 'a number',
+  int: 'a whole number',
+  boolean: 'true or false',
+  record: 'an object',
+};
+
+function convert(iss: z.core.$ZodIssue, p: Path, root: unknown, out: PathProblem[]): void {
+  const input = getAt(root, p);
+  const push = (code: RuleId, message: string, extra: Partial<PathProblem> = {}) =>
+    out.push({ path: p, anchor: 'value', code, severity: 'error', message, ...extra });
+  const cap = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+  switch (iss.code) {
+    case 'invalid_type': {
+      const key = p[p.length - 1];
+      const parent = getAt(root, p.slice(0, -1));
+      if (input === undefined && typeof key === 'string' && isObject(parent) && !(key in parent)) {
+        const where = p.length === 1 ? 'the case file' : `case ${Number(p[1]) + 1}`;
+        const expected = EXPECTED[iss.expected] ?? iss.expected;
+        push('case-missing-field', `Missing required field "${key}" (${expected}) in ${where}.`, {
+          path: p.slice(0, -1),
+          anchor: 'container',
+        });
+        return;
+      }
+      const expected = EXPECTED[iss.expected] ?? iss.expected;
+      // `key:` with nothing after it has no range of its own: the key is what to fix
+      const anchor = input === null && typeof key === 'string' ? 'key' : 'value';
+      push('case-wrong-type', `${cap(fieldName(p))} must be ${expected}, not ${describe(input)}.`, { anchor });
+      return;
+    }
+    case 'invalid_union': {
+      // the only union is a placeholder's value
+      const anchor = input === null ? 'key' : 'value';
+      const message = `${cap(fieldName(p))} must be text, a number or true/false, not ${describe(input)}.`;
+      push('case-wrong-type', message, { anchor });
+      return;
+    }
+    case 'unrecognized_keys':
+      for (const key of iss.keys) unknownKey(p, key, root, out);
+      return;
+    case 'too_small': {
+      const empty =
+        iss.origin === 'string'
+          ? `${cap(fieldName(p))} must not be empty.`
+          : iss.origin === 'array'
+            ? `${cap(fieldName(p))} needs at least one item.`
+            : `${cap(fieldName(p))} must be at least ${Number(iss.minimum)}, not ${describe(input)}.`;
+      push('case-invalid-value', empty);
+      return;
+    }
+    default:
+      push('case-invalid-value', `${cap(fieldName(p))}: ${iss.message}`);
+  }
+}
+
+/** An unknown key: in an assertion, an unknown kind (an error: it would assert nothing); elsewhere a warning. */
+function unknownKey(p: Path, key: string, root: unknown, out: PathProblem[]): void {
+  const at = [...p, key];
+  const here = getAt(root, p);
+  const candidates = keysAt(p).filter(k => !(isObject(here) && k in here));
+  const near = closest(key, candidates, 2);
+  const hint = near ? ` Did you mean "${near}"?` : '';
+  if (isAssertionPath(p)) {
+    out.push({
+      path: at,
+      anchor: 'key',
+      code: 'unknown-assertion',
+      severity: 'error',
+      message: `Unknown assertion "${key}".${hint || ` Known: ${ASSERTION_TYPES.join(', ')}.`}`,
+    });
+    return;
+  }
+  const where = p.length === 0 ? 'the case file' : `case ${Number(p[1]) + 1}`;
+  out.push({
+    path: at,
+    anchor: 'key',
+    code: 'case-unknown-field',
+    severity: 'warning',
+    message: `Unknown field "${key}" in ${where}: it is ignored.${hint}`,
+  });
+}
+
+/** What the schema cannot say: unique case names, one key per assertion, patterns that compile, stop reasons. */
+function checkBeyondSchema(root: Record<string, unknown>, out: PathProblem[]): void {
+  const cases = Array.isArray(root.cases) ? root.cases : [];
+  const seen = new Map<string, number>();
+  cases.forEach((c: unknown, i) => {
+    if (!isObject(c)) return;
+    if (typeof c.name === 'string' && c.name) {
+      const first = seen.get(c.name);
+      if (first === undefined) seen.set(c.name, i);
+      else
+        out.push({
+          path: ['cases', i, 'name'],
+          anchor: 'value',
+          code: 'duplicate-case-name',
+          severity: 'error',
+          message: `Case ${first + 1} has the same name: results are kept by name, so each case needs its own.`,
+        });
+    }
+    if (Array.isArray(c.assert)) c.assert.forEach((a: unknown, j) => checkAssertion(a, ['cases', i, 'assert', j], out));
+  });
+}
+
+function checkAssertion(a: unknown, at: Path, out: PathProblem[]): void {
+  if (!isObject(a)) return; // the schema reported it
+  const keys = Object.keys(a);
+  const known = keys.filter((k): k is AssertionType => (ASSERTION_TYPES as readonly string[]).includes(k));
+  if (keys.length === 0) {
+    out.push({
+      path: at,
+      anchor: 'value',
+      code: 'assertion-keys',
+      severity: 'error',
+      message: `An empty assertion: give it one key (${ASSERTION_TYPES.join(', ')}) and its argument.`,
+    });
+  } else if (known.length > 1) {
+    out.push({
+      path: [...at, known[1]!],
+      anchor: 'key',
+      code: 'assertion-keys',
+      severity: 'error',
+      message:
+        `One assertion per item: this one has ${known.map(k => `"${k}"`).join(' and ')}. ` +
+        'Write each as an item of its own.',
+    });
+  }
+  const pattern = a.regex;
+  if (typeof pattern === 'string') {
+    try {
+      compileRegex(pattern);
+    } catch (e) {
+      const why = e instanceof Error ? e.message.replace(/^Invalid regular expression: /, '') : String(e);
+      out.push({
+        path: [...at, 'regex'],
+        anchor: 'value',
+        code: 'invalid-regex',
+        severity: 'error',
+        message: `This regular expression does not compile: ${why}.`,
+      });
+    }
+  }
+  const stop = a.stop_reason;
+  if (typeof stop === 'string' && !(STOP_REASONS as readonly string[]).includes(stop)) {
+    const near = closest(stop, STOP_REASONS, 3);
+    out.push({
+      path: [...at, 'stop_reason'],
+      anchor: 'value',
+      code: 'unknown-stop-reason',
+      severity: 'warning',
+      message:
+        `The spec lists no stop_reason "${stop}"` +
+        (near ? `: did you mean "${near}"?` : `; it lists ${STOP_REASONS.join(', ')}.`),
+    });
+  }
+}
+
+/** Turns a path problem into offsets, falling back to the nearest enclosing node that can be found. */
+function place(locate: Locate, p: PathProblem): Problem {
+  const { path: at, anchor, ...rest } = p;
+  let span;
+  if (anchor === 'container') {
+    const whole = locate(at);
+    // a missing field of a list item or of the file: the start of the object it belongs in
+    span = typeof at[at.length - 1] === 'string' ? locate(at, true) : undefined;
+    if (!span && whole) span = { start: whole.start, end: whole.start + 1 };
+  } else span = locate(at, anchor === 'key');
+  for (let n = at.length - 1; !span && n >= 0; n--) span = locate(at.slice(0, n), typeof at[n - 1] === 'string');
+  span ??= { start: 0, end: 1 };
+  return { start: span.start, end: span.end, path: at, ...rest };
+}
+
+// ---- what can be used of a file with problems ---------------------------------------------------------------
+
+function salvage(v: Record<string, unknown>): CaseFile | undefined {
+  if (typeof v.request !== 'string' || !Array.isArray(v.cases)) return undefined;
+  const models = Array.isArray(v.models) ? v.models.filter((m): m is string => typeof m === 'string' && !!m) : [];
+  return {
+    request: v.request,
+    ...(models.length ? { models } : {}),
+    cases: v.cases.map(salvageCase),
+  };
+}
+
+function salvageCase(c: unknown): TestCase {
+  if (!isObject(c)) return { name: '' };
+  const out: TestCase = { name: typeof c.name === 'string' ? c.name : '' };
+  if (isObject(c.vars)) {
+    const vars: Record<string, VarValue> = {};
+    for (const [k, v] of Object.entries(c.vars))
+      if (typeof v === 'string' || typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v)))
+        Object.defineProperty(vars, k, { value: v, enumerable: true, writable: true, configurable: true });
+    out.vars = vars;
+  }
+  if (Array.isArray(c.assert)) out.assert = c.assert.filter(isValidAssertion);
+  return out;
+}
+
+function isValidAssertion(a: unknown): a is Assertion {
+  if (!isObject(a)) return false;
+  const keys = Object.keys(a);
+  if (keys.length !== 1) return false;
+  const key = keys[0] as AssertionType;
+  if (!(ASSERTION_TYPES as readonly string[]).includes(key)) return false;
+  if (!ASSERTION_ARGUMENTS[key].safeParse(a[key]).success) return false;
+  if (key === 'regex') {
+    try {
+      compileRegex(a[key] as string);
+    } catch {
+      return false;
+    }
+  }
+  return true;
+}

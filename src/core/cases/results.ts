@@ -1,0 +1,114 @@
+// The last results of each case file (issue 15), kept in `.promptwright/results/` under the workspace (one
+// folder to gitignore), so a grid can show what changed since the last run: which cells are new, fixed,
+// broken or the same.
+import * as crypto from 'node:crypto';
+import * as path from 'node:path';
+import * as z from 'zod/mini';
+import type { CellResult } from './types';
+
+/** The folder of results files, relative to the workspace. */
+export const RESULTS_FOLDER = path.join('.promptwright', 'results');
+
+/**
+ * Where a case file's last results are kept: `.promptwright/results/<its path in the workspace>.json`
+ * (`examples/support.cases.yaml` → `.promptwright/results/examples/support.cases.yaml.json`), so two case
+ * files of the same name in different folders keep apart. A case file outside the workspace gets its
+ * name and a short hash of its full path.
+ */
+export function resultsPath(caseFilePath: string, workspaceRoot: string): string {
+  const relative = path.relative(workspaceRoot, path.resolve(workspaceRoot, caseFilePath));
+  const inside = relative !== '' && !relative.startsWith('..') && !path.isAbsolute(relative);
+  const hash = () => crypto.createHash('sha256').update(path.resolve(caseFilePath)).digest('hex').slice(0, 8);
+  const name = inside ? relative : `${path.basename(caseFilePath)}-${hash()}`;
+  return path.join(workspaceRoot, RESULTS_FOLDER, `${name}.json`);
+}
+
+/** What a results file holds. */
+export interface SavedResults {
+  version: 1;
+  /** the case file, as the workspace names it */
+  caseFile: string;
+  /** ISO time of the run */
+  savedAt: string;
+  results: CellResult[];
+}
+
+export function serializeResults(caseFile: string, results: readonly CellResult[], savedAt = new Date()): string {
+  const saved: SavedResults = { version: 1, caseFile, savedAt: savedAt.toISOString(), results: [...results] };
+  return `${JSON.stringify(saved, null, 1)}\n`;
+}
+
+const Saved = z.object({
+  version: z.literal(1),
+  caseFile: z.string(),
+  savedAt: z.string(),
+  results: z.array(
+    z.object({
+      caseName: z.string(),
+      model: z.string(),
+      status: z.enum(['queued', 'running', 'passed', 'failed', 'error', 'cancelled']),
+      pass: z.boolean(),
+      assertions: z.array(z.object({ type: z.string(), pass: z.boolean(), message: z.string() })),
+      outcome: z.object({ text: z.string() }),
+    }),
+  ),
+});
+
+/**
+ * A results file read back, or undefined when it is not one (hand-edited, from another version, cut short):
+ * a results file is a cache, and a bad one is simply not compared against.
+ */
+export function parseResults(text: string): SavedResults | undefined {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  // the shape is checked; the fields it does not name (usage, the message, …) come back as they were saved
+  return Saved.safeParse(raw).success ? (raw as SavedResults) : undefined;
+}
+
+export type Change = 'new' | 'fixed' | 'broke' | 'same';
+
+const keyOf = (r: Pick<CellResult, 'caseName' | 'model'>) => `${r.caseName}\u0000${r.model}`;
+const finished = (r: CellResult) => r.status === 'passed' || r.status === 'failed' || r.status === 'error';
+
+/**
+ * Each finished cell of `next` against the same case × model in `previous`, keyed `${caseName}\u0000${model}`:
+ * `new` (not run before, or not finished then), `fixed` (failed, now passes), `broke` (passed, now fails) or
+ * `same`. A request that failed counts as a failure. Cells of `next` that did not finish (cancelled,
+ * queued, running) have no entry: they say nothing about the prompt.
+ */
+export function compareResults(
+  previous: readonly CellResult[] | undefined,
+  next: readonly CellResult[],
+): Map<string, Change> {
+  const before = new Map<string, CellResult>();
+  for (const r of previous ?? []) if (finished(r)) before.set(keyOf(r), r);
+  const out = new Map<string, Change>();
+  for (const r of next) {
+    if (!finished(r)) continue;
+    const was = before.get(keyOf(r));
+    out.set(keyOf(r), !was ? 'new' : was.pass === r.pass ? 'same' : r.pass ? 'fixed' : 'broke');
+  }
+  return out;
+}
+
+/**
+ * The results to keep after a partial run (one cell or one row re-run, or a run cancelled part way): the new
+ * finished cells, and the previous result of every cell the new run did not finish. In the order of `next`,
+ * then the previous cells it does not have.
+ */
+export function mergeResults(previous: readonly CellResult[] | undefined, next: readonly CellResult[]): CellResult[] {
+  const before = new Map((previous ?? []).map(r => [keyOf(r), r]));
+  const out: CellResult[] = [];
+  const seen = new Set<string>();
+  for (const r of next) {
+    const kept = finished(r) ? r : (before.get(keyOf(r)) ?? r);
+    out.push(kept);
+    seen.add(keyOf(r));
+  }
+  for (const r of previous ?? []) if (!seen.has(keyOf(r))) out.push(r);
+  return out;
+}

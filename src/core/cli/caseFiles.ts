@@ -1,0 +1,111 @@
+// Reading case files for `promptwright test` and `count`: the case file checked, the request file it names
+// read, both checked against each other; every problem as a `file:line:col` record, so a CI log points at
+// the line to fix. Nothing here talks to the service.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { isCaseFile, parseCaseFile, requestNotFound, requestPathOf } from '../cases/caseFile';
+import { crossCheck } from '../cases/crossCheck';
+import type { CaseFile } from '../cases/types';
+import { formatOf, parseRequest } from '../request/parse';
+import { UsageError } from './args';
+import { toRecords, type CheckRecord } from './check';
+import { decodeUtf8, expandFiles } from './files';
+
+export interface LoadedCaseFile {
+  /** as the command shows it: relative to the working directory */
+  display: string;
+  file: CaseFile;
+  /** the request's value (what the cases fill in), and its own model */
+  requestValue: unknown;
+  requestModel: string | undefined;
+}
+
+/**
+ * The files a command was given: paths and globs; a folder stands for the files under it that match
+ * `folderGlob`. A file that does not exist, or a glob that matches nothing, is a usage error.
+ */
+export function filesOf(args: readonly string[], cwd: string, folderGlob: string): string[] {
+  if (!args.length) throw new UsageError('expected at least one FILE');
+  const targets = args.map(a => {
+    const abs = path.resolve(cwd, a);
+    return fs.existsSync(abs) && fs.statSync(abs).isDirectory() ? `${a.replace(/[\\/]+$/, '')}/${folderGlob}` : a;
+  });
+  const { files, unmatched } = expandFiles(targets, cwd);
+  if (unmatched.length) throw new UsageError(`no file matches ${unmatched.join(', ')}`);
+  return files;
+}
+
+/** A file's text, or a record saying why it cannot be read. */
+export function readText(file: string, display: string): { text: string } | { record: CheckRecord } {
+  let bytes: Buffer;
+  try {
+    bytes = fs.readFileSync(file);
+  } catch (e) {
+    return { record: problemRecord(display, 'internal-error', `Cannot read this file (${(e as Error).message}).`) };
+  }
+  const decoded = decodeUtf8(bytes);
+  if ('invalidAt' in decoded)
+    return { record: problemRecord(display, 'invalid-utf8', `Invalid UTF-8 at byte ${decoded.invalidAt}.`) };
+  return { text: decoded.text };
+}
+
+function problemRecord(file: string, code: string, message: string): CheckRecord {
+  return { file, line: 1, column: 1, endLine: 1, endColumn: 2, severity: 'error', code, message, path: '' };
+}
+
+/**
+ * Reads a case file and its request file and checks both (the request as the cases fill it is checked per
+ * cell, by prepareCell). `loaded` is undefined when the case file cannot be used at all.
+ */
+export function loadCaseFile(abs: string, cwd: string): { loaded?: LoadedCaseFile; records: CheckRecord[] } {
+  const display = path.relative(cwd, abs) || abs;
+  if (!isCaseFile(abs)) {
+    throw new UsageError(`${display} is not a case file (*.cases.yaml, *.cases.yml or *.cases.json)`);
+  }
+  const read = readText(abs, display);
+  if ('record' in read) return { records: [read.record] };
+  const parsed = parseCaseFile(read.text, formatOf(abs));
+  const records = toRecords(read.text, parsed.problems, display);
+  const file = parsed.file;
+  if (!file) return { records };
+  const requestAbs = requestPathOf(abs, file);
+  const requestDisplay = path.relative(cwd, requestAbs) || requestAbs;
+  if (!fs.existsSync(requestAbs) || !fs.statSync(requestAbs).isFile()) {
+    records.push(...toRecords(read.text, [requestNotFound(parsed.locate, file.request)], display));
+    return { records };
+  }
+  const request = readText(requestAbs, requestDisplay);
+  if ('record' in request) return { records: [...records, request.record] };
+  const format = formatOf(requestAbs);
+  const requestParsed = parseRequest(request.text, format);
+  // the request's syntax errors: its other problems depend on the values and model of each cell
+  records.push(...toRecords(request.text, requestParsed.problems, requestDisplay));
+  const cross = crossCheck(file, parsed.locate, request.text, format);
+  records.push(...toRecords(read.text, cross.caseProblems, display));
+  records.push(...toRecords(request.text, cross.requestProblems, requestDisplay));
+  const value = requestParsed.value;
+  const model = value && typeof value === 'object' ? (value as { model?: unknown }).model : undefined;
+  return {
+    loaded: { display, file, requestValue: value, requestModel: typeof model === 'string' ? model : undefined },
+    records,
+  };
+}
+
+/** Records as `check` prints them: `file:line:col: severity rule: message`. */
+export function recordLine(r: CheckRecord): string {
+  return `${r.file}:${r.line}:${r.column}: ${r.severity} ${r.code}: ${r.message}\n`;
+}
+
+/**
+ * The problems of cells that cannot be sent, each said once with the cells it affects (a request error
+ * affects every cell alike): `file: problem (case "a" on m1, case "b" on m1 and 4 more)`.
+ */
+export function cellProblemLines(display: string, problems: { cell: string; problem: string }[]): string[] {
+  const byProblem = new Map<string, string[]>();
+  for (const { cell, problem } of problems) byProblem.set(problem, [...(byProblem.get(problem) ?? []), cell]);
+  return [...byProblem].map(([problem, cells]) => {
+    const shown = cells.slice(0, 3).join(', ');
+    const more = cells.length > 3 ? ` and ${cells.length - 3} more` : '';
+    return `${display}: error: ${problem} (${shown}${more})\n`;
+  });
+}

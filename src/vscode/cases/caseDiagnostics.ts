@@ -1,0 +1,298 @@
+import * as vscode from 'vscode';
+import type { CaseFile } from '../../core/cases/types';
+import type { Locate } from '../../core/request/parse';
+import { ruleUrl } from '../../core/request/catalog';
+import { formatOf, type Problem, type Severity } from '../../core/request/types';
+import type { Config } from '../config';
+import { validator } from '../lazy';
+import type { Log } from '../log';
+import { CASE_FILE_EXCLUDE, CASE_FILE_GLOB, isCaseFileName } from './caseFiles';
+import { LineIndex } from './lineIndex';
+
+const SEVERITY: Record<Severity, vscode.DiagnosticSeverity> = {
+  error: vscode.DiagnosticSeverity.Error,
+  warning: vscode.DiagnosticSeverity.Warning,
+  info: vscode.DiagnosticSeverity.Information,
+  hint: vscode.DiagnosticSeverity.Hint,
+};
+
+/** What is known of one case file: its parse, the request it names, and what checking the two found. */
+export interface CaseEntry {
+  uri: vscode.Uri;
+  text: string;
+  /** undefined when the file does not parse into a case file */
+  file: CaseFile | undefined;
+  locate: Locate;
+  /** the request file it names, resolved against the case file's folder */
+  requestUri: vscode.Uri | undefined;
+  /** the request file's text (the editor's, when it is open), or undefined when it cannot be read */
+  requestText: string | undefined;
+  caseDiagnostics: vscode.Diagnostic[];
+  /** what this case file says about its request file (undefined placeholders) */
+  requestDiagnostics: vscode.Diagnostic[];
+}
+
+const key = (uri: vscode.Uri) => uri.toString();
+
+/**
+ * Knows every case file of the workspace (and any open elsewhere) and checks each with the request file it
+ * names: the case file's own problems (schema, vars no placeholder uses, placeholders no case defines) and, in
+ * the request file, its placeholders that no case defines. Both land in a collection of their own
+ * (`promptwright-cases`), so a request file's own diagnostics stay exactly as they are. Checks are debounced
+ * as you type, re-run when either file changes (in the editor or on disk), never throw, and one file that
+ * cannot be checked never costs the others.
+ */
+export class CaseDiagnostics implements vscode.Disposable {
+  readonly collection = vscode.languages.createDiagnosticCollection('promptwright-cases');
+  private readonly entries = new Map<string, CaseEntry>();
+  private readonly timers = new Map<string, NodeJS.Timeout>();
+  /** the latest check started for each case file: an older one that ends later is dropped */
+  private readonly generation = new Map<string, number>();
+  /** request files that hold diagnostics of ours, so they are cleared when no case file names them any more */
+  private readonly requestsShown = new Set<string>();
+  private readonly changed = new vscode.EventEmitter<CaseEntry | undefined>();
+  /** fires after a case file was checked (undefined: one was forgotten) */
+  readonly onDidCheck = this.changed.event;
+  private readonly disposables: vscode.Disposable[] = [this.collection, this.changed];
+  /** resolves once the workspace's case files have been found and checked the first time */
+  readonly ready: Promise<void>;
+
+  constructor(
+    private readonly config: Config,
+    private readonly log: Log,
+  ) {
+    const watcher = vscode.workspace.createFileSystemWatcher('**/*.{json,yaml,yml}');
+    this.disposables.push(
+      watcher,
+      watcher.onDidCreate(uri => this.onDisk(uri)),
+      watcher.onDidChange(uri => this.onDisk(uri)),
+      watcher.onDidDelete(uri => this.onDisk(uri, true)),
+      vscode.workspace.onDidOpenTextDocument(d => this.onText(d, 0)),
+      vscode.workspace.onDidChangeTextDocument(e => {
+        if (e.contentChanges.length) this.onText(e.document);
+      }),
+      // a closed file is read from disk again: what the editor held unsaved is gone
+      vscode.workspace.onDidCloseTextDocument(d => this.onText(d, 0)),
+    );
+    this.ready = this.scan();
+  }
+
+  /** Every case file known, checked. */
+  all(): CaseEntry[] {
+    return [...this.entries.values()];
+  }
+
+  get(uri: vscode.Uri): CaseEntry | undefined {
+    return this.entries.get(key(uri));
+  }
+
+  /** The case files that name a request file. */
+  forRequest(uri: vscode.Uri): CaseEntry[] {
+    return this.all().filter(e => e.requestUri && key(e.requestUri) === key(uri));
+  }
+
+  /** Checks a case file now (commands and tests); resolves with what is known of it. */
+  async checkNow(uri: vscode.Uri): Promise<CaseEntry | undefined> {
+    clearTimeout(this.timers.get(key(uri)));
+    this.timers.delete(key(uri));
+    return this.check(uri);
+  }
+
+  private async scan(): Promise<void> {
+    try {
+      const found = await vscode.workspace.findFiles(CASE_FILE_GLOB, CASE_FILE_EXCLUDE);
+      const open = vscode.workspace.textDocuments.filter(d => isCaseFileName(d.fileName)).map(d => d.uri);
+      const unique = new Map([...found, ...open].map(u => [key(u), u]));
+      await Promise.all([...unique.values()].map(u => this.check(u)));
+    } catch (e) {
+      this.log.error(`case files: could not list the workspace's case files: ${String(e)}`);
+    }
+  }
+
+  /** An edit, or a file opened or closed: a case file is checked again, and so is every one naming a request. */
+  private onText(doc: vscode.TextDocument, delay?: number): void {
+    if (isCaseFileName(doc.fileName)) this.schedule(doc.uri, delay);
+    else for (const e of this.forRequest(doc.uri)) this.schedule(e.uri, delay);
+  }
+
+  /** A file changed on disk (another program, a save, a git checkout). */
+  private onDisk(uri: vscode.Uri, deleted = false): void {
+    const open = vscode.workspace.textDocuments.some(d => key(d.uri) === key(uri));
+    if (isCaseFileName(uri.path)) {
+      if (deleted) this.forget(uri);
+      // an open file's truth is the editor's text, which changes through onDidChangeTextDocument
+      else if (!open) this.schedule(uri, 0);
+      return;
+    }
+    if (!open || deleted) for (const e of this.forRequest(uri)) this.schedule(e.uri, 0);
+  }
+
+  private schedule(uri: vscode.Uri, delay?: number): void {
+    const k = key(uri);
+    clearTimeout(this.timers.get(k));
+    const wait = delay ?? this.config.validationDebounceMs;
+    this.timers.set(
+      k,
+      setTimeout(() => {
+        this.timers.delete(k);
+        void this.check(uri);
+      }, wait),
+    );
+  }
+
+  /** Reads and checks one case file and its request file. Never throws. */
+  private async check(uri: vscode.Uri): Promise<CaseEntry | undefined> {
+    const k = key(uri);
+    const generation = (this.generation.get(k) ?? 0) + 1;
+    this.generation.set(k, generation);
+    try {
+      const text = await readText(uri);
+      if (text === undefined) {
+        this.forget(uri);
+        return undefined;
+      }
+      const entry = await this.checkText(uri, text);
+      if (this.generation.get(k) !== generation) return this.entries.get(k); // a newer check is under way
+      this.entries.set(k, entry);
+      this.publish(entry);
+      this.changed.fire(entry);
+      return entry;
+    } catch (e) {
+      // one diagnostic and a log line: the file keeps a visible state, the others are checked as usual
+      const message = e instanceof Error ? e.message : String(e);
+      this.log.error(`case file check failed for ${uri.fsPath}: ${e instanceof Error && e.stack ? e.stack : message}`);
+      if (this.generation.get(k) !== generation) return undefined;
+      const d = new vscode.Diagnostic(
+        new vscode.Range(0, 0, 0, 1),
+        `Promptwright could not check this case file (${message}); see "Promptwright: Show Log".`,
+        vscode.DiagnosticSeverity.Warning,
+      );
+      d.source = 'Promptwright';
+      d.code = { value: 'internal-error', target: vscode.Uri.parse(ruleUrl('internal-error')) };
+      this.collection.set(uri, [d]);
+      return undefined;
+    }
+  }
+
+  private async checkText(uri: vscode.Uri, text: string): Promise<CaseEntry> {
+    const core = validator();
+    const lines = new LineIndex(text);
+    const parsed = core.parseCaseFile(text, formatOf(uri.path));
+    const caseDiagnostics = parsed.problems.map(p => diagnostic(p, lines));
+    const entry: CaseEntry = {
+      uri,
+      text,
+      file: parsed.file,
+      locate: parsed.locate,
+      requestUri: undefined,
+      requestText: undefined,
+      caseDiagnostics,
+      requestDiagnostics: [],
+    };
+    const file = parsed.file;
+    if (!file) return entry;
+    entry.requestUri = requestUriOf(uri, file.request);
+    entry.requestText = entry.requestUri && (await readText(entry.requestUri));
+    if (!entry.requestUri || entry.requestText === undefined) {
+      const why = entry.requestUri ? 'no such file' : 'an untitled case file has no folder to start from';
+      caseDiagnostics.push(diagnostic(core.requestNotFound(parsed.locate, file.request, why), lines));
+      return entry;
+    }
+    const cross = core.crossCheck(file, parsed.locate, entry.requestText, formatOf(entry.requestUri.path));
+    caseDiagnostics.push(...cross.caseProblems.map(p => diagnostic(p, lines)));
+    const requestLines = new LineIndex(entry.requestText);
+    const where = parsed.locate(['request']);
+    entry.requestDiagnostics = cross.requestProblems.map(p => {
+      const d = diagnostic(p, requestLines);
+      // the case file that says so, one click away
+      if (where)
+        d.relatedInformation = [
+          new vscode.DiagnosticRelatedInformation(
+            new vscode.Location(uri, range(lines, where.start, where.end)),
+            `named by ${uri.path.split('/').pop()}`,
+          ),
+        ];
+      return d;
+    });
+    return entry;
+  }
+
+  /** Puts an entry's diagnostics in place, and those of every request file it names or used to. */
+  private publish(entry: CaseEntry): void {
+    this.collection.set(entry.uri, entry.caseDiagnostics);
+    this.publishRequests();
+  }
+
+  /** A request file shows what every case file naming it says, each problem once. */
+  private publishRequests(): void {
+    const byRequest = new Map<string, { uri: vscode.Uri; diagnostics: vscode.Diagnostic[]; seen: Set<string> }>();
+    for (const e of this.entries.values()) {
+      if (!e.requestUri) continue;
+      const k = key(e.requestUri);
+      const slot = byRequest.get(k) ?? { uri: e.requestUri, diagnostics: [], seen: new Set<string>() };
+      byRequest.set(k, slot);
+      for (const d of e.requestDiagnostics) {
+        const { start, end } = d.range;
+        const id = `${start.line}:${start.character}:${end.line}:${end.character}:${d.message}`;
+        if (slot.seen.has(id)) continue;
+        slot.seen.add(id);
+        slot.diagnostics.push(d);
+      }
+    }
+    for (const k of this.requestsShown) if (!byRequest.has(k)) this.collection.delete(vscode.Uri.parse(k));
+    this.requestsShown.clear();
+    for (const [k, slot] of byRequest) {
+      this.collection.set(slot.uri, slot.diagnostics);
+      this.requestsShown.add(k);
+    }
+  }
+
+  private forget(uri: vscode.Uri): void {
+    const k = key(uri);
+    this.generation.set(k, (this.generation.get(k) ?? 0) + 1);
+    if (!this.entries.delete(k)) {
+      this.collection.delete(uri);
+      return;
+    }
+    this.collection.delete(uri);
+    this.publishRequests();
+    this.changed.fire(undefined);
+  }
+
+  dispose(): void {
+    for (const t of this.timers.values()) clearTimeout(t);
+    for (const d of this.disposables) d.dispose();
+  }
+}
+
+/** The request file a case file names: relative to the case file's folder (or absolute). */
+export function requestUriOf(caseUri: vscode.Uri, request: string): vscode.Uri | undefined {
+  if (!request) return undefined;
+  if (/^([A-Za-z]:[\\/]|\/)/.test(request)) return vscode.Uri.file(request);
+  if (caseUri.scheme === 'untitled') return undefined;
+  return vscode.Uri.joinPath(caseUri, '..', request.replace(/\\/g, '/'));
+}
+
+/** A file's text: the editor's when it is open (unsaved edits count), else what is on disk. */
+export async function readText(uri: vscode.Uri): Promise<string | undefined> {
+  const doc = vscode.workspace.textDocuments.find(d => key(d.uri) === key(uri));
+  if (doc) return doc.getText();
+  try {
+    return new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
+  } catch {
+    return undefined;
+  }
+}
+
+function range(lines: LineIndex, start: number, end: number): vscode.Range {
+  const a = lines.position(start);
+  const b = lines.position(end);
+  return new vscode.Range(a.line, a.character, b.line, b.character);
+}
+
+function diagnostic(p: Problem, lines: LineIndex): vscode.Diagnostic {
+  const d = new vscode.Diagnostic(range(lines, p.start, p.end), p.message, SEVERITY[p.severity]);
+  d.source = 'Promptwright';
+  d.code = { value: p.code, target: vscode.Uri.parse(ruleUrl(p.code)) };
+  return d;
+}

@@ -1,0 +1,194 @@
+// The grid: one row per case, one column per model. Each cell shows its status badge, what changed since the
+// last saved run, the start of the reply as it streams, and then the latency and tokens or the first failed
+// assertion. A click (or Enter) selects a cell for the detail pane; the small buttons re-run a cell or a row.
+import { cellKey, type CellView, type GridView, type RerunTarget } from '../../casesProtocol';
+import type { WebviewIcon } from '../icons';
+import { button, duration, el, icon } from './dom';
+
+export interface GridActions {
+  select(caseName: string, model: string): void;
+  rerun(target: RerunTarget): void;
+}
+
+/** The start of a reply is what a cell shows: the rest is in the detail pane. */
+const PREVIEW_CHARS = 400;
+
+export const STATUS_ICON: Record<CellView['status'], WebviewIcon> = {
+  queued: 'circle-large-outline',
+  running: 'loading',
+  passed: 'pass-filled',
+  failed: 'error',
+  error: 'warning',
+  cancelled: 'circle-slash',
+};
+
+/** The badge of a cell's status: an icon in the testing colours and a word (never colour alone). */
+export function statusBadge(status: CellView['status']): HTMLSpanElement {
+  const b = el('span', `badge status-${status}`);
+  const glyph = icon(STATUS_ICON[status]);
+  if (status === 'running') glyph.classList.add('codicon-modifier-spin');
+  b.append(glyph, el('span', '', status));
+  return b;
+}
+
+/** "fixed", "broke", "new" since the last saved run; nothing when it is the same. */
+export function changeTag(change: CellView['change']): HTMLSpanElement | undefined {
+  if (!change || change === 'same') return undefined;
+  const t = el('span', `change change-${change}`, change);
+  t.title =
+    change === 'new'
+      ? 'Not in the last saved run'
+      : change === 'fixed'
+        ? 'Failed in the last saved run, passes now'
+        : 'Passed in the last saved run, fails now';
+  return t;
+}
+
+/** The line under a cell's text: why it failed, or how long it took and what it cost. */
+function footLine(c: CellView): { text: string; failing: boolean } {
+  if (c.error) return { text: `${c.error.type}: ${c.error.message}`, failing: true };
+  if (c.problems?.length) return { text: `Not sent: ${c.problems[0]}`, failing: true };
+  const failed = c.assertions.find(a => !a.pass);
+  // an assertion's message starts with the assertion itself (`regex /^Bonjour/: no match …`)
+  if (failed) return { text: failed.message, failing: true };
+  if (c.retry) return { text: `${c.retry.type}: retry ${c.retry.attempt} of ${c.retry.maxAttempts}…`, failing: false };
+  const facts: string[] = [];
+  for (const tool of c.toolCalls ?? []) facts.push(`${tool}()`);
+  if (c.latencyMs !== undefined) facts.push(duration(c.latencyMs));
+  if (c.outputTokens !== undefined) facts.push(`${c.outputTokens} tokens`);
+  return { text: facts.join(' · '), failing: false };
+}
+
+interface CellParts {
+  td: HTMLTableCellElement;
+  head: HTMLDivElement;
+  text: HTMLDivElement;
+  foot: HTMLDivElement;
+  /** what the preview shows now, so a frame that changes nothing visible writes nothing */
+  shown: string;
+}
+
+export class Grid {
+  private readonly cells = new Map<string, CellParts>();
+  private selected: string | undefined;
+
+  constructor(
+    private readonly table: HTMLTableElement,
+    private readonly actions: GridActions,
+  ) {
+    table.addEventListener('click', e => {
+      const target = e.target as HTMLElement;
+      const action = target.closest<HTMLButtonElement>('button[data-rerun]');
+      if (action) {
+        e.stopPropagation();
+        this.rerunFrom(action);
+        return;
+      }
+      const td = target.closest<HTMLTableCellElement>('td[data-case]');
+      if (td) this.actions.select(td.dataset.case!, td.dataset.model!);
+    });
+    table.addEventListener('keydown', e => {
+      const td = (e.target as HTMLElement).closest<HTMLTableCellElement>('td[data-case]');
+      if (!td || (e.key !== 'Enter' && e.key !== ' ') || (e.target as HTMLElement).tagName === 'BUTTON') return;
+      e.preventDefault();
+      this.actions.select(td.dataset.case!, td.dataset.model!);
+    });
+  }
+
+  /** Builds the table anew for a grid (a new run, a reload). */
+  render(grid: GridView): void {
+    this.cells.clear();
+    const head = el('thead');
+    const hr = el('tr');
+    hr.appendChild(el('th', 'corner', 'Case'));
+    for (const m of grid.models) {
+      const th = el('th', 'model', m);
+      th.scope = 'col';
+      hr.appendChild(th);
+    }
+    head.appendChild(hr);
+    const body = el('tbody');
+    const byKey = new Map(grid.cells.map(c => [cellKey(c.caseName, c.model), c]));
+    for (const name of grid.cases) {
+      const tr = el('tr');
+      const th = el('th', 'case');
+      th.scope = 'row';
+      const label = el('span', 'case-name', name);
+      label.title = name;
+      const rerun = button(`Re-run "${name}" on every model`, 'refresh', 'icon-btn', true);
+      rerun.dataset.rerun = 'row';
+      rerun.dataset.case = name;
+      th.append(label, rerun);
+      tr.appendChild(th);
+      for (const model of grid.models) {
+        const cell = byKey.get(cellKey(name, model));
+        tr.appendChild(this.cell(name, model, cell));
+      }
+      body.appendChild(tr);
+    }
+    this.table.replaceChildren(head, body);
+    if (this.selected) this.markSelected(this.selected);
+  }
+
+  private cell(caseName: string, model: string, c: CellView | undefined): HTMLTableCellElement {
+    const td = el('td', 'cell');
+    td.dataset.case = caseName;
+    td.dataset.model = model;
+    td.tabIndex = 0;
+    const parts: CellParts = {
+      td,
+      head: el('div', 'cell-head'),
+      text: el('div', 'cell-text'),
+      foot: el('div', 'cell-foot'),
+      shown: '',
+    };
+    td.append(parts.head, parts.text, parts.foot);
+    this.cells.set(cellKey(caseName, model), parts);
+    this.update(c ?? { caseName, model, status: 'queued', text: '', assertions: [] }, true);
+    return td;
+  }
+
+  /** Redraws one cell; `full` redraws its badge and foot too (not only the streaming text). */
+  update(c: CellView, full: boolean): void {
+    const parts = this.cells.get(cellKey(c.caseName, c.model));
+    if (!parts) return;
+    const preview = c.text.length > PREVIEW_CHARS ? `${c.text.slice(0, PREVIEW_CHARS)}…` : c.text;
+    if (preview !== parts.shown) {
+      parts.text.textContent = preview;
+      parts.shown = preview;
+    }
+    if (!full) return;
+    parts.td.className = `cell status-${c.status}${this.selected === cellKey(c.caseName, c.model) ? ' selected' : ''}`;
+    const rerun = button(`Re-run "${c.caseName}" on ${c.model}`, 'refresh', 'icon-btn', true);
+    rerun.dataset.rerun = 'cell';
+    rerun.dataset.case = c.caseName;
+    rerun.dataset.model = c.model;
+    rerun.disabled = c.status === 'running' || c.status === 'queued';
+    const tag = changeTag(c.change);
+    parts.head.replaceChildren(statusBadge(c.status), ...(tag ? [tag] : []), el('span', 'spacer'), rerun);
+    const foot = footLine(c);
+    parts.foot.textContent = foot.text;
+    parts.foot.classList.toggle('failing', foot.failing);
+    parts.foot.title = foot.text;
+    const said = [`${c.caseName} on ${c.model}: ${c.status}`];
+    if (c.change && c.change !== 'same') said.push(c.change);
+    if (foot.failing) said.push(foot.text);
+    parts.td.setAttribute('aria-label', said.join(', '));
+  }
+
+  select(key: string | undefined): void {
+    if (this.selected) this.cells.get(this.selected)?.td.classList.remove('selected');
+    this.selected = key;
+    if (key) this.markSelected(key);
+  }
+
+  private markSelected(key: string): void {
+    this.cells.get(key)?.td.classList.add('selected');
+  }
+
+  private rerunFrom(b: HTMLButtonElement): void {
+    const caseName = b.dataset.case!;
+    if (b.dataset.rerun === 'row') this.actions.rerun({ scope: 'row', caseName });
+    else this.actions.rerun({ scope: 'cell', caseName, model: b.dataset.model! });
+  }
+}

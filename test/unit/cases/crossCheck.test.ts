@@ -1,0 +1,120 @@
+// A case file against its request file, both ways: a placeholder some case gives no value is an error in the
+// request (at each occurrence) and in the case file (at each case that lacks it); a value no placeholder
+// uses is a warning at its key. In YAML and JSON request files.
+import * as assert from 'node:assert/strict';
+import { parseCaseFile } from '../../../src/core/cases/caseFile';
+import { crossCheck, valuesByCase } from '../../../src/core/cases/crossCheck';
+
+const REQUEST_YAML = `model: model-sonnet-4-6
+max_tokens: 300
+system: "Answer in a {{tone}} tone."
+messages:
+  - role: user
+    content: "{{question}} ({{ tone }})"
+`;
+
+function check(cases: string, requestText = REQUEST_YAML, format: 'yaml' | 'json' = 'yaml') {
+  const caseText = `request: support.prompt.yaml\ncases:\n${cases}`;
+  const parsed = parseCaseFile(caseText, 'yaml');
+  assert.ok(parsed.file, JSON.stringify(parsed.problems));
+  const r = crossCheck(parsed.file, parsed.locate, requestText, format);
+  return {
+    caseMarks: r.caseProblems.map(p => [p.code, p.severity, caseText.slice(p.start, p.end)]),
+    requestMarks: r.requestProblems.map(p => [p.code, p.severity, requestText.slice(p.start, p.end)]),
+    r,
+    file: parsed.file,
+  };
+}
+
+describe('cases: cross-check of a case file and its request', () => {
+  it('every placeholder given a value in every case, every value used: nothing to say', () => {
+    const { r } = check(
+      '  - name: a\n    vars: { question: q, tone: t }\n  - name: b\n    vars: { question: q2, tone: t2 }\n',
+    );
+    assert.deepEqual(r, { caseProblems: [], requestProblems: [] });
+  });
+
+  it('a placeholder no case defines: an error at each occurrence in the request, and at each case', () => {
+    const { caseMarks, requestMarks, r } = check(
+      '  - name: a\n    vars: { question: q }\n  - name: b\n    vars: { question: q2 }\n',
+    );
+    assert.deepEqual(requestMarks, [
+      ['undefined-placeholder', 'error', '{{tone}}'],
+      ['undefined-placeholder', 'error', '{{ tone }}'],
+    ]);
+    assert.match(r.requestProblems[0]!.message, /^No case gives \{\{tone\}\} a value/);
+    assert.deepEqual(caseMarks, [
+      ['undefined-placeholder', 'error', 'vars'],
+      ['undefined-placeholder', 'error', 'vars'],
+    ]);
+    assert.match(r.caseProblems[1]!.message, /case "b" gives it no value.*Add "tone" to its vars/);
+  });
+
+  it('a placeholder some cases lack: the request says which; a case without vars is marked at its name', () => {
+    const { caseMarks, r } = check('  - name: full\n    vars: { question: q, tone: t }\n  - name: bare\n');
+    assert.deepEqual(caseMarks, [
+      ['undefined-placeholder', 'error', 'bare'],
+      ['undefined-placeholder', 'error', 'bare'],
+    ]);
+    const question = r.requestProblems.find(p => p.message.startsWith('{{question}}'));
+    assert.match(question!.message, /^\{\{question\}\} has no value in 1 of 2 cases \("bare"\): they would send it/);
+  });
+
+  it('a value no placeholder uses: a warning at its key, with the nearest placeholder', () => {
+    const { caseMarks, r } = check('  - name: a\n    vars: { question: q, tone: t, queston: x, other: 1 }\n');
+    assert.deepEqual(caseMarks, [
+      ['unused-var', 'warning', 'queston'],
+      ['unused-var', 'warning', 'other'],
+    ]);
+    assert.match(r.caseProblems[0]!.message, /no \{\{queston\}\}.*Did you mean \{\{question\}\}\?/);
+    assert.doesNotMatch(r.caseProblems[1]!.message, /Did you mean/);
+  });
+
+  it('a JSON request: the same, at JSON ranges; placeholders in keys are not placeholders', () => {
+    const request = JSON.stringify(
+      {
+        model: 'm',
+        max_tokens: 5,
+        metadata: { '{{key}}': 'x' },
+        messages: [{ role: 'user', content: 'Q {{question}}' }],
+      },
+      null,
+      2,
+    );
+    const { requestMarks, caseMarks } = check('  - name: a\n    vars: { key: k }\n', request, 'json');
+    assert.deepEqual(requestMarks, [['undefined-placeholder', 'error', '{{question}}']]);
+    assert.deepEqual(caseMarks, [
+      ['undefined-placeholder', 'error', 'vars'],
+      ['unused-var', 'warning', 'key'],
+    ]);
+  });
+
+  it('a placeholder written with escapes (not visible in the text) marks the whole string', () => {
+    const request = '{"model": "m", "max_tokens": 5, "messages": [{"role": "user", "content": "\\u007b{question}}"}]}';
+    const { requestMarks } = check('  - name: a\n', request, 'json');
+    assert.deepEqual(requestMarks, [['undefined-placeholder', 'error', '"\\u007b{question}}"']]);
+  });
+
+  it('a request that cannot be read: nothing to say (its own errors stand)', () => {
+    const { r } = check('  - name: a\n    vars: { x: 1 }\n', '{"model": ', 'json');
+    assert.deepEqual(r, { caseProblems: [], requestProblems: [] });
+  });
+
+  it('valuesByCase: each case’s value, undefined where it gives none', () => {
+    const { file } = check(
+      '  - name: a\n    vars: { question: q, tone: formal }\n  - name: b\n    vars: { question: 2 }\n',
+    );
+    assert.deepEqual(valuesByCase(file, 'tone'), [
+      { caseName: 'a', value: 'formal' },
+      { caseName: 'b', value: undefined },
+    ]);
+    assert.deepEqual(valuesByCase(file, 'question'), [
+      { caseName: 'a', value: 'q' },
+      { caseName: 'b', value: 2 },
+    ]);
+    assert.deepEqual(valuesByCase(file, 'constructor'), [
+      { caseName: 'a', value: undefined },
+      { caseName: 'b', value: undefined },
+    ]);
+  });
+});

@@ -1,0 +1,103 @@
+// The last results of a case file: where they are kept, written and read back (a bad file is no file), and
+// compared cell by cell with a new run; a partial run merged over the last one.
+import * as assert from 'node:assert/strict';
+import * as path from 'node:path';
+import {
+  compareResults,
+  mergeResults,
+  parseResults,
+  resultsPath,
+  serializeResults,
+} from '../../../src/core/cases/results';
+import type { CellResult } from '../../../src/core/cases/types';
+
+const cell = (caseName: string, model: string, status: CellResult['status']): CellResult => ({
+  caseName,
+  model,
+  status,
+  pass: status === 'passed',
+  assertions: [{ type: 'contains', pass: status === 'passed', message: 'contains "x": …' }],
+  outcome: { text: `${caseName} on ${model}`, usage: { input_tokens: 3, output_tokens: 4 }, requestId: 'req_1' },
+});
+const key = (c: string, m: string) => `${c}\u0000${m}`;
+
+describe('cases: results', () => {
+  it('resultsPath: .promptwright/results/<the case file’s path in the workspace>.json', () => {
+    const root = path.resolve('/work/space');
+    assert.equal(
+      resultsPath(path.join(root, 'examples', 'support.cases.yaml'), root),
+      path.join(root, '.promptwright', 'results', 'examples', 'support.cases.yaml.json'),
+    );
+    assert.equal(resultsPath('a.cases.json', root), path.join(root, '.promptwright', 'results', 'a.cases.json.json'));
+    const outside = resultsPath(path.resolve('/elsewhere/x.cases.yaml'), root);
+    assert.match(path.basename(outside), /^x\.cases\.yaml-[0-9a-f]{8}\.json$/);
+    assert.equal(path.dirname(outside), path.join(root, '.promptwright', 'results'));
+  });
+
+  it('serializeResults and parseResults round-trip; anything else reads as no results', () => {
+    const results = [cell('a', 'm1', 'passed'), cell('b', 'm1', 'error')];
+    const text = serializeResults('examples/x.cases.yaml', results, new Date('2026-05-01T10:00:00Z'));
+    assert.deepEqual(parseResults(text), {
+      version: 1,
+      caseFile: 'examples/x.cases.yaml',
+      savedAt: '2026-05-01T10:00:00.000Z',
+      results,
+    });
+    for (const bad of [
+      '',
+      '{',
+      '[]',
+      '{"version": 2, "caseFile": "x", "savedAt": "", "results": []}',
+      text.slice(0, 40),
+    ])
+      assert.equal(parseResults(bad), undefined, bad);
+    const wrong = JSON.parse(text);
+    wrong.results[0].status = 'maybe';
+    assert.equal(parseResults(JSON.stringify(wrong)), undefined);
+  });
+
+  it('compareResults: new, fixed, broke, same; a failed request is a failure; unfinished cells have no entry', () => {
+    const before = [
+      cell('a', 'm1', 'passed'),
+      cell('b', 'm1', 'failed'),
+      cell('c', 'm1', 'passed'),
+      cell('d', 'm1', 'error'),
+      cell('e', 'm1', 'cancelled'),
+    ];
+    const after = [
+      cell('a', 'm1', 'passed'),
+      cell('b', 'm1', 'passed'),
+      cell('c', 'm1', 'error'),
+      cell('d', 'm1', 'failed'),
+      cell('e', 'm1', 'passed'),
+      cell('a', 'm2', 'failed'),
+      cell('f', 'm1', 'cancelled'),
+    ];
+    assert.deepEqual(
+      [...compareResults(before, after)],
+      [
+        [key('a', 'm1'), 'same'],
+        [key('b', 'm1'), 'fixed'],
+        [key('c', 'm1'), 'broke'],
+        [key('d', 'm1'), 'same'],
+        [key('e', 'm1'), 'new'],
+        [key('a', 'm2'), 'new'],
+      ],
+    );
+    assert.deepEqual([...compareResults(undefined, [cell('a', 'm1', 'failed')]).values()], ['new']);
+  });
+
+  it('mergeResults keeps the last result of every cell the new run did not finish', () => {
+    const before = [cell('a', 'm1', 'passed'), cell('b', 'm1', 'failed'), cell('gone', 'm1', 'passed')];
+    const after = [cell('a', 'm1', 'cancelled'), cell('b', 'm1', 'passed'), cell('new', 'm1', 'queued')];
+    assert.deepEqual(
+      mergeResults(before, after).map(r => [r.caseName, r.status]),
+      [
+        ['a', 'passed'],
+        ['b', 'passed'],
+        ['new', 'queued'],
+        ['gone', 'passed'],
+      ],
+    );
+  });
+});
