@@ -50,3 +50,36 @@ ${page.body}
 </body>
 </html>`;
 }
+
+export interface HostedPage<M> {
+  page: { title: string; script: string; stylesheets: readonly string[]; body: string };
+  /** the webview's messages are untrusted input: `parse` returns undefined for anything malformed */
+  parse: (raw: unknown) => M | undefined;
+  handle: (m: M) => void;
+  onDispose: () => void;
+  /** a malformed message is logged with this name and dropped */
+  name: string;
+  warn: (line: string) => void;
+}
+
+/**
+ * Makes a panel (new, or restored by VS Code after a reload) one of ours: the icon, the options, the page,
+ * and its messages parsed before they are handled. Returns the subscriptions to dispose with the panel.
+ */
+export function hostPage<M>(
+  panel: vscode.WebviewPanel,
+  extensionUri: vscode.Uri,
+  o: HostedPage<M>,
+): vscode.Disposable[] {
+  panel.iconPath = vscode.Uri.joinPath(extensionUri, 'media', 'icon.png');
+  panel.webview.options = webviewOptions(extensionUri);
+  panel.webview.html = webviewPage(panel.webview, extensionUri, o.page);
+  return [
+    panel.webview.onDidReceiveMessage(raw => {
+      const m = o.parse(raw);
+      if (m) o.handle(m);
+      else o.warn(`${o.name}: ignored a malformed message from the webview`);
+    }),
+    panel.onDidDispose(() => o.onDispose()),
+  ];
+}

@@ -22,7 +22,7 @@ import type { Config } from '../config';
 import { validator } from '../lazy';
 import type { Log } from '../log';
 import { vscodePrompts, type Prompts } from '../prompts';
-import { webviewOptions, webviewPage } from '../webviewPage';
+import { hostPage, webviewOptions } from '../webviewPage';
 import { readText, requestUriOf, type CaseDiagnostics } from './caseDiagnostics';
 import { CASES_VIEW_TYPE, isCaseFileName } from './caseFiles';
 import { CasesStatus } from './casesStatus';
@@ -486,22 +486,14 @@ export class CasesPanel implements vscode.Disposable {
     }
     this.panel = panel;
     this.ready = false;
-    panel.iconPath = vscode.Uri.joinPath(this.extensionUri, 'media', 'icon.png');
-    panel.webview.options = webviewOptions(this.extensionUri);
-    panel.webview.html = webviewPage(panel.webview, this.extensionUri, {
-      title: 'Cases',
-      script: 'cases',
-      stylesheets: ['buttons.css', 'cases.css'],
-      body: BODY,
+    this.panelSubscriptions = hostPage(panel, this.extensionUri, {
+      page: { title: 'Cases', script: 'cases', stylesheets: ['page.css', 'cases.css'], body: BODY },
+      parse: parseFromCasesWebview,
+      handle: m => void this.handle(m),
+      onDispose: () => this.closed(panel),
+      name: 'Cases',
+      warn: line => this.log.warn(line),
     });
-    this.panelSubscriptions = [
-      panel.webview.onDidReceiveMessage(raw => {
-        const m = parseFromCasesWebview(raw);
-        if (m) void this.handle(m);
-        else this.log.warn('Cases: ignored a malformed message from the webview');
-      }),
-      panel.onDidDispose(() => this.closed(panel)),
-    ];
     this.updateTitle();
     const saved = parseCasesWebviewState(state);
     if (!this.current && saved) void this.restore(vscode.Uri.parse(saved.caseFile));

@@ -23,7 +23,7 @@ import type { Config } from '../config';
 import type { JsonDocuments } from '../jsonDocuments';
 import type { Log } from '../log';
 import { vscodePrompts, type Prompts } from '../prompts';
-import { webviewOptions, webviewPage } from '../webviewPage';
+import { hostPage, webviewOptions } from '../webviewPage';
 import type { ComplianceAccess } from './access';
 
 export const ACTIVITY_VIEW_TYPE = 'promptwright.activity';
@@ -68,6 +68,27 @@ export interface FeedSnapshot {
 }
 
 const fileName = (uri: vscode.Uri) => uri.path.split('/').pop() || uri.fsPath;
+
+/** The page's static skeleton: the script fills it (trusted markup written by us, never data). */
+const PAGE = {
+  title: 'Activity Feed',
+  script: 'activity',
+  stylesheets: ['page.css', 'activity.css'],
+  body: `<form id="filters" role="search" aria-label="Filter the Activity Feed"></form>
+<div id="problems" aria-live="polite"></div>
+<div id="banner" aria-live="assertive"></div>
+<div id="scroller">
+<div id="progress" hidden></div>
+<table id="feed" aria-label="Activity records, newest first">
+<thead><tr><th scope="col">Time</th><th scope="col">Type</th><th scope="col">Actor</th><th scope="col">Target</th>
+<th scope="col">Organization</th><th scope="col">ID</th></tr></thead>
+<tbody id="rows"></tbody>
+</table>
+<p id="empty" hidden></p>
+<div id="sentinel" aria-hidden="true"></div>
+</div>
+<footer id="statusbar"><span id="status" role="status"></span><span id="notice" aria-live="polite"></span></footer>`,
+};
 
 /**
  * The Activity Feed panel (doc3 §4, §6): a filter bar, a table that asks for the next page only when the
@@ -121,7 +142,7 @@ export class ActivityPanel implements vscode.Disposable {
       ACTIVITY_VIEW_TYPE,
       'Activity Feed',
       vscode.ViewColumn.Active,
-      this.options(),
+      webviewOptions(this.extensionUri),
     );
     this.adopt(panel, undefined);
   }
@@ -135,17 +156,14 @@ export class ActivityPanel implements vscode.Disposable {
     }
     this.panel = panel;
     this.ready = false;
-    panel.iconPath = vscode.Uri.joinPath(this.extensionUri, 'media', 'icon.png');
-    panel.webview.options = this.options();
-    panel.webview.html = this.html(panel.webview);
-    this.panelSubscriptions = [
-      panel.webview.onDidReceiveMessage(raw => {
-        const m = parseFromActivityWebview(raw);
-        if (m) void this.handle(m);
-        else this.log.warn('Activity Feed: ignored a malformed message from the webview');
-      }),
-      panel.onDidDispose(() => this.closed(panel)),
-    ];
+    this.panelSubscriptions = hostPage(panel, this.extensionUri, {
+      page: PAGE,
+      parse: parseFromActivityWebview,
+      handle: m => void this.handle(m),
+      onDispose: () => this.closed(panel),
+      name: 'Activity Feed',
+      warn: line => this.log.warn(line),
+    });
     // a saved filter is the webview's word: checked like any other before anything is sent
     const saved = parseWebviewState(state)?.filter;
     this.startOver(saved && !filterProblems(saved).length ? saved : this.filter);
@@ -487,32 +505,6 @@ export class ActivityPanel implements vscode.Disposable {
     this.end = false;
     this.error = undefined;
     this.failed = undefined;
-  }
-
-  private options(): vscode.WebviewPanelOptions & vscode.WebviewOptions {
-    return webviewOptions(this.extensionUri);
-  }
-
-  private html(webview: vscode.Webview): string {
-    return webviewPage(webview, this.extensionUri, {
-      title: 'Activity Feed',
-      script: 'activity',
-      stylesheets: ['buttons.css', 'activity.css'],
-      body: `<form id="filters" role="search" aria-label="Filter the Activity Feed"></form>
-<div id="problems" aria-live="polite"></div>
-<div id="banner" aria-live="assertive"></div>
-<div id="scroller">
-<div id="progress" hidden></div>
-<table id="feed" aria-label="Activity records, newest first">
-<thead><tr><th scope="col">Time</th><th scope="col">Type</th><th scope="col">Actor</th><th scope="col">Target</th>
-<th scope="col">Organization</th><th scope="col">ID</th></tr></thead>
-<tbody id="rows"></tbody>
-</table>
-<p id="empty" hidden></p>
-<div id="sentinel" aria-hidden="true"></div>
-</div>
-<footer id="statusbar"><span id="status" role="status"></span><span id="notice" aria-live="polite"></span></footer>`,
-    });
   }
 }
 
