@@ -32,6 +32,8 @@ export interface PromptwrightApi {
   features(): Promise<Features>;
   /** where the log channel's file is written */
   readonly logUri: vscode.Uri;
+  /** the Rate Limits view (what it shows selected, for tests) */
+  readonly rateLimitsView: vscode.TreeView<unknown>;
 }
 
 export function activate(context: vscode.ExtensionContext): PromptwrightApi {
@@ -195,7 +197,7 @@ export function activate(context: vscode.ExtensionContext): PromptwrightApi {
     lazy('promptwright.showCases', f => f.cases.show()),
   );
   log.info(`Promptwright ${(context.extension.packageJSON as { version: string }).version} activated`);
-  return { log, config, diagnostics, keys, api, tokens, features, logUri: context.logUri };
+  return { log, config, diagnostics, keys, api, tokens, features, logUri: context.logUri, rateLimitsView };
 }
 
 export function deactivate(): void {

@@ -123,6 +123,11 @@ describe('Organization view (real extension host)', () => {
     assert.deepEqual(JSON.parse(doc.getText()), w);
     await vscode.commands.executeCommand('promptwright.admin.showRateLimits', { kind: 'workspace', workspace: w });
     assert.ok(f.rateLimits.workspaces.includes('wrkspc_demo'));
+    // the Rate Limits view shows, with the workspace's node selected
+    const view = (await api()).rateLimitsView;
+    await waitFor('the workspace selected in Rate Limits', () =>
+      view.visible && view.selection.some(n => (n as { id?: string }).id === 'wrkspc_demo') ? true : undefined,
+    );
     await f.rateLimits.removeWorkspace({ kind: 'workspace', id: 'wrkspc_demo' });
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
   });
