@@ -94,6 +94,10 @@ export function ensureInstalled() {
         '--no-fund',
         '--loglevel=error',
         '--foreground-scripts',
+        // code-server builds its native modules in install scripts, which npm 12 no longer runs unless
+        // allowed (npm 11.16+ knows the flag and still runs them; older npm warns and ignores it). It is a
+        // pinned version installed into the harness's own cache, never into the project.
+        '--dangerously-allow-all-scripts',
         `code-server@${CODE_SERVER_VERSION}`,
       ],
       { env, quiet: true },
