@@ -102,6 +102,22 @@ describe('SSE decoder', () => {
     for (let i = 1; i < bytes.length; i++)
       assert.deepEqual(decodeAll([bytes.subarray(0, i), bytes.subarray(i)]), expect, `split at ${i}`);
   });
+  it('LF-only lines read in place (the fast path) give the same events as the general path, at every split', () => {
+    const text =
+      ': comment\nevent: a\ndata: 1\ndata:2\ndata: \nid: 7\n\nevent:b\ndata: {"x": "é"}\n\n' +
+      'data\n\nevent: \ndata: last\nretry: 5\n\n';
+    const bytes = enc.encode(text);
+    const expect = [
+      { event: 'a', data: '1\n2\n', id: '7' },
+      { event: 'b', data: '{"x": "é"}', id: '7' },
+      { event: 'message', data: '', id: '7' },
+      { event: 'message', data: 'last', id: '7' },
+    ];
+    assert.deepEqual(decodeAll([bytes]), expect);
+    for (let i = 1; i < bytes.length; i++)
+      assert.deepEqual(decodeAll([bytes.subarray(0, i), bytes.subarray(i)]), expect, `split at ${i}`);
+    assert.deepEqual(decodeAll(Array.from(bytes, b => Uint8Array.of(b))), expect, 'one byte at a time');
+  });
 });
 
 describe('message accumulator (doc1 §2.7)', () => {
