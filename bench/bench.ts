@@ -17,20 +17,6 @@ export interface Figure {
   ok?: boolean;
 }
 
-/** Median time of `run` over enough repetitions to last ~minMs (at least 3). */
-export function time(run: () => unknown, minMs = 1000): number {
-  run(); // warm
-  const samples: number[] = [];
-  const end = performance.now() + minMs;
-  while (samples.length < 3 || (performance.now() < end && samples.length < 200)) {
-    const t = performance.now();
-    run();
-    samples.push(performance.now() - t);
-  }
-  samples.sort((a, b) => a - b);
-  return samples[Math.floor(samples.length / 2)]!;
-}
-
 /** Median time of an async `run`, interleaved with the floor so both see the same machine state. */
 export async function ratioAsync(
   name: string,
@@ -63,9 +49,28 @@ export async function ratioAsync(
   };
 }
 
-export function ratioCase(c: Case): Figure {
-  const f = time(c.floor.run);
-  const o = time(c.ours.run);
+/**
+ * Our code against its floor, run in turns (floor, ours, floor, …) for about `minMs` so that both see the
+ * same machine state (a busy neighbour, a GC, the CPU clock), and the ratio of the medians. Timing one
+ * for a second and then the other made a ratio move by a third between runs.
+ */
+export function ratioCase(c: Case, minMs = 2000): Figure {
+  c.floor.run();
+  c.ours.run(); // warm
+  const fs: number[] = [],
+    os: number[] = [];
+  const end = performance.now() + minMs;
+  while (fs.length < 3 || (performance.now() < end && fs.length < 200)) {
+    let t = performance.now();
+    c.floor.run();
+    fs.push(performance.now() - t);
+    t = performance.now();
+    c.ours.run();
+    os.push(performance.now() - t);
+  }
+  const med = (a: number[]) => a.sort((x, y) => x - y)[Math.floor(a.length / 2)]!;
+  const f = med(fs);
+  const o = med(os);
   const r = o / f;
   return {
     name: c.name,
