@@ -81,7 +81,7 @@ function validateUnguarded(text: string, format: Format, opts: ValidateOptions):
 function loneSurrogates(text: string, format: Format): Problem[] {
   const raw = text.isWellFormed() ? -1 : firstLoneSurrogate(text);
   // in YAML only double-quoted strings have escapes; the escape check is for JSON
-  const escaped = format === 'json' && /\\u[dD][89a-fA-F]/.test(text) ? firstLoneEscape(text) : -1;
+  const escaped = format === 'json' && mayHaveSurrogateEscape(text) ? firstLoneEscape(text) : -1;
   const at = [raw, escaped].filter(i => i >= 0).sort((a, b) => a - b)[0];
   if (at === undefined) return [];
   const end = at === escaped ? at + 6 : at + 1;
@@ -99,6 +99,19 @@ function loneSurrogates(text: string, format: Format): Problem[] {
         'halves of the pair.',
     },
   ];
+}
+
+/**
+ * Whether the text has a `\uD800`–`\uDFFF` escape at all (the exact check, firstLoneEscape, runs only then).
+ * indexOf over a 1 MB file is several times faster than the regular expression `/\\u[dD][89a-fA-F]/`.
+ */
+function mayHaveSurrogateEscape(text: string): boolean {
+  for (let i = text.indexOf('\\u'); i >= 0; i = text.indexOf('\\u', i + 2)) {
+    const d = text.charCodeAt(i + 2);
+    const h = text.charCodeAt(i + 3) | 0x20; // lower case for letters; 8 and 9 stay what they are
+    if ((d === 0x64 || d === 0x44) && (h === 0x38 || h === 0x39 || (h >= 0x61 && h <= 0x66))) return true;
+  }
+  return false;
 }
 
 function firstLoneSurrogate(text: string): number {

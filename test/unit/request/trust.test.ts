@@ -268,6 +268,13 @@ describe('hostile and edge input never crashes', () => {
     const lone = check('{"model":"model-opus-4-7","max_tokens":5,"messages":[{"role":"user","content":"a\\ud800b"}]}');
     assert.deepEqual(codes(lone), ['warning:lone-surrogate']);
     assert.equal(lone[0]!.at, '\\ud800');
+    // upper-case hex and a high half in A–F are found too (the prefilter lower-cases the letter)
+    for (const escape of ['\\uDBFF', '\\uDAbc', '\\ud9ff']) {
+      const found = check(
+        `{"model":"model-opus-4-7","max_tokens":5,"messages":[{"role":"user","content":"${escape}!"}]}`,
+      );
+      assert.deepEqual(codes(found), ['warning:lone-surrogate'], escape);
+    }
     assert.deepEqual(
       check(
         '{"model":"model-opus-4-7","max_tokens":5,"messages":[{"role":"user","content":"\\ud83d\\ude00 \\\\ud800"}]}',
