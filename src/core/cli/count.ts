@@ -128,8 +128,10 @@ function casesOf(abs: string, cwd: string, betas: string[], io: CliIo): { counte
     if ('body' in prepared) counted.push({ file: loaded.display, case: c.name, body: prepared.body });
     else for (const problem of prepared.problems) problems.push({ cell: `case "${c.name}"`, problem });
   }
-  for (const line of cellProblemLines(loaded.display, problems)) io.stderr.write(line);
-  errors += problems.length;
+  // a problem that affects several cases is one line, and one error, naming them
+  const lines = cellProblemLines(loaded.display, problems);
+  for (const line of lines) io.stderr.write(line);
+  errors += lines.length;
   return { counted, errors };
 }
 

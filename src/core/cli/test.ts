@@ -52,8 +52,10 @@ export function runTest(args: string[], io: CliIo, cwd = process.cwd()): Promise
         if ('body' in prepared) cells.push({ ...key, source: loaded, body: prepared.body });
         else for (const problem of prepared.problems) problems.push({ cell: cellName(key), problem });
       }
-      for (const line of cellProblemLines(loaded.display, problems)) io.stderr.write(line);
-      errors += problems.length;
+      // a problem that affects several cells is one line, and one error, naming them
+      const lines = cellProblemLines(loaded.display, problems);
+      for (const line of lines) io.stderr.write(line);
+      errors += lines.length;
     }
     if (errors) {
       io.stderr.write(`promptwright test: nothing sent: ${count(errors, 'error')} (above)\n`);

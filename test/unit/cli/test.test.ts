@@ -303,6 +303,8 @@ describe('promptwright test / count on case files (CLI, against the fake)', func
         r.err,
         /^nomax\.cases\.yaml: error: missing-field at \/: Missing required field "max_tokens" .*\(case "a" on model-opus-4-7, case "b" on model-opus-4-7\)$/m,
       );
+      // one problem of two cells: one line, counted once
+      assert.match(r.err, /promptwright test: nothing sent: 1 error \(above\)/);
 
       caseFile('lacking.cases.yaml', '  - name: a\n    vars: { other: x }\n');
       r = await cli(['test', 'lacking.cases.yaml']);
