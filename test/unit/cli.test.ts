@@ -75,6 +75,39 @@ describe('promptwright check (CLI)', () => {
     assert.equal(none.code, 1);
     assert.match(none.err, /no files match/);
   });
+  it('a case file is checked as a case file (and a folder includes it), never as a request', async () => {
+    const cases = path.join(dir, 'c');
+    fs.mkdirSync(cases);
+    fs.copyFileSync('examples/support.prompt.yaml', path.join(cases, 'support.prompt.yaml'));
+    fs.copyFileSync('examples/support.cases.yaml', path.join(cases, 'support.cases.yaml'));
+    const ok = await cli(['check', 'c/support.cases.yaml'], dir);
+    assert.equal(ok.code, 0, ok.out);
+    assert.match(ok.out, /^1 file checked: 0 errors, 0 other problems$/m);
+    assert.match((await cli(['check', 'c'], dir)).out, /2 files checked: 0 errors/);
+    fs.writeFileSync(
+      path.join(cases, 'bad.cases.yaml'),
+      'request: support.prompt.yaml\ncases:\n  - name: a\n    vars: { question: q, mood: x }\n' +
+        '    assert: [ { contain: x } ]\n',
+    );
+    const bad = await cli(['check', 'c/bad.cases.yaml', 'c/support.prompt.yaml'], dir);
+    assert.equal(bad.code, 1);
+    const lines = bad.out.trim().split('\n');
+    assert.deepEqual(
+      lines.map(l => /^(\S+?:\d+:\d+): (\w+ [\w-]+)/.exec(l)?.slice(1).join(' ')),
+      [
+        'c/bad.cases.yaml:4:5 error undefined-placeholder', // case "a" gives {{tone}} no value
+        'c/bad.cases.yaml:4:26 warning unused-var', // mood
+        'c/bad.cases.yaml:5:17 error unknown-assertion',
+        'c/support.prompt.yaml:6:74 error undefined-placeholder', // at {{tone}}
+        undefined,
+      ],
+      bad.out,
+    );
+    assert.doesNotMatch(bad.out, /missing-field|unknown-field/);
+    const run = await cli(['run', 'c/support.cases.yaml'], dir, { PROMPTWRIGHT_API_KEY: 'k' });
+    assert.equal(run.code, 2);
+    assert.match(run.err, /is a case file: run its cases with `promptwright test c\/support\.cases\.yaml`/);
+  });
   it('one bad file never costs the others: a 100,000-deep file and an unreadable one are reported', async () => {
     const deep =
       '{"model":"model-opus-4-7","max_tokens":5,"messages":[{"role":"user","content":"x"}],' +

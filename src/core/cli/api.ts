@@ -1,11 +1,12 @@
 import * as fs from 'node:fs';
 import { ApiClient } from '../api/client';
+import { isCaseFile } from '../cases/caseFile';
 import { ConfigError, StreamError } from '../api/errors';
 import type { Message } from '../api/types';
 import { formatOf } from '../request/parse';
 import { validateText, type Endpoint } from '../request/validate';
 import { count } from '../text';
-import { toRecords } from './check';
+import { toRecords } from './records';
 import { describeForCli, httpOptionsFromEnv } from './env';
 import { decodeUtf8 } from './files';
 import { cancelled, EXIT } from './guard';
@@ -54,6 +55,10 @@ export async function runRun(args: string[], io: CliIo): Promise<number> {
       `${unknown ? `promptwright run: unknown option ${unknown}\n` : ''}usage: promptwright run FILE [--force]\n`,
     );
     return 2;
+  }
+  if (isCaseFile(file)) {
+    io.stderr.write(`promptwright run: ${file} is a case file: run its cases with \`promptwright test ${file}\`\n`);
+    return EXIT.refused;
   }
   const body = loadRequest(file, io, 'messages', force);
   if (!body) return EXIT.refused;

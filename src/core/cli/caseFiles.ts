@@ -8,7 +8,7 @@ import { crossCheck } from '../cases/crossCheck';
 import type { CaseFile } from '../cases/types';
 import { formatOf, parseRequest } from '../request/parse';
 import { UsageError } from './args';
-import { toRecords, type CheckRecord } from './check';
+import { toRecords, type CheckRecord } from './records';
 import { decodeUtf8, expandFiles } from './files';
 
 export interface LoadedCaseFile {

@@ -1,40 +1,27 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { formatOf } from '../request/parse';
-import { pointer, type Problem } from '../request/types';
 import { validateText } from '../request/validate';
+import { isCaseFile } from '../cases/caseFile';
+import { loadCaseFile } from './caseFiles';
 import { decodeUtf8, expandFiles } from './files';
 import { betasFromEnv, plural, type CliIo } from './io';
+import { lineColumn, toRecords, type CheckRecord } from './records';
 
-export interface CheckRecord {
-  file: string;
-  line: number;
-  column: number;
-  endLine: number;
-  endColumn: number;
-  severity: string;
-  code: string;
-  message: string;
-  path: string;
-}
+export type { CheckRecord } from './records';
 
-/** 1-based line and column of each offset. */
-export function lineColumn(text: string): (offset: number) => { line: number; column: number } {
-  const starts = [0];
-  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) starts.push(i + 1);
-  return offset => {
-    let lo = 0,
-      hi = starts.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (starts[mid]! <= offset) lo = mid;
-      else hi = mid - 1;
-    }
-    return { line: lo + 1, column: offset - starts[lo]! + 1 };
-  };
-}
-
-export function checkFile(file: string, display: string, betas: string[]): CheckRecord[] {
+/**
+ * A request file's problems; a case file's own (its shape, and against the request it names: placeholders
+ * without a value, vars nothing uses, the request's syntax), as the editor shows them.
+ */
+export function checkFile(file: string, display: string, betas: string[], cwd: string): CheckRecord[] {
+  if (isCaseFile(file)) {
+    const records = loadCaseFile(file, cwd).records;
+    // file by file as they first appear (the case file, then its request), each in reading order
+    const order = [...new Set(records.map(r => r.file))];
+    const rank = (r: CheckRecord) => order.indexOf(r.file);
+    return records.sort((a, b) => rank(a) - rank(b) || a.line - b.line || a.column - b.column);
+  }
   const bytes = fs.readFileSync(file);
   const decoded = decodeUtf8(bytes);
   if ('invalidAt' in decoded) {
@@ -68,26 +55,6 @@ function failedRecord(display: string, e: unknown): CheckRecord {
   return record(display, 1, 1, 'error', 'internal-error', `Could not check this file (${why}).`);
 }
 
-/** Problems as records with 1-based lines and columns and a JSON pointer. */
-export function toRecords(text: string, problems: readonly Problem[], display: string): CheckRecord[] {
-  const lc = lineColumn(text);
-  return problems.map(p => {
-    const s = lc(p.start);
-    const e = lc(p.end);
-    return {
-      file: display,
-      line: s.line,
-      column: s.column,
-      endLine: e.line,
-      endColumn: e.column,
-      severity: p.severity,
-      code: p.code,
-      message: p.message,
-      path: pointer(p.path),
-    };
-  });
-}
-
 export function runCheck(args: string[], io: CliIo, cwd = process.cwd()): number {
   let format = 'text';
   const targets: string[] = [];
@@ -112,11 +79,18 @@ export function runCheck(args: string[], io: CliIo, cwd = process.cwd()): number
   for (const u of unmatched) io.stderr.write(`promptwright check: no files match ${u}\n`);
   const betas = betasFromEnv(io.env);
   const all: CheckRecord[] = [];
+  // a case file also reports its request's syntax errors: said once when the request is checked too
+  const seen = new Set<string>();
+  const add = (r: CheckRecord) => {
+    const key = JSON.stringify([r.file, r.line, r.column, r.code, r.message]);
+    if (!seen.has(key)) all.push(r);
+    seen.add(key);
+  };
   let failed = 0;
   for (const f of files) {
     const display = path.relative(cwd, f) || f;
     try {
-      all.push(...checkFile(f, display, betas));
+      checkFile(f, display, betas, cwd).forEach(add);
     } catch (e) {
       // one bad file never costs the others their results
       failed++;

@@ -11,7 +11,7 @@ import { count } from '../text';
 import { clientFromEnv } from './api';
 import { one, parseArgs, UsageError } from './args';
 import { cellProblemLines, filesOf, loadCaseFile, readText, recordLine } from './caseFiles';
-import { toRecords } from './check';
+import { toRecords } from './records';
 import { format } from './common';
 import { cancelled, EXIT, guarded } from './guard';
 import { betasFromEnv, type CliIo } from './io';
