@@ -4,6 +4,8 @@
 // The cursor-list helpers at the top are shared with compliance.ts: doc3 §2.2 puts the Activity Feed in the
 // same family as these lists.
 
+import type { DataResidency, Invite, Organization, Role, User, Workspace } from '../../src/core/admin/types';
+
 /** What a route answers; server.ts adds request-id and the other common headers. */
 export interface Reply {
   status: number;
@@ -167,51 +169,12 @@ export class Ordered<T extends { id: string }> {
 
 // ---- records (doc2 §2.2–§2.6) --------------------------------------------------------------------------
 
+// The records' shapes are the client's own (types only: the wire format is written down once); what the fake
+// accepts and refuses (roles, geos, tags) it decides by its own reading of the spec, so a client that got a
+// rule wrong still meets the service's 400 here.
+export type { DataResidency, Invite, Organization, Role, User, Workspace } from '../../src/core/admin/types';
+type InviteStatus = Invite['status'];
 export const ASSIGNABLE_ROLES = ['user', 'developer', 'billing', 'model_code_user'] as const;
-export type Role = (typeof ASSIGNABLE_ROLES)[number] | 'admin';
-export type InviteStatus = 'pending' | 'accepted' | 'expired' | 'deleted';
-
-export interface Organization {
-  id: string;
-  name: string;
-  type: 'organization';
-}
-
-export interface DataResidency {
-  allowed_inference_geos: string[] | 'unrestricted';
-  default_inference_geo: string;
-  workspace_geo: string;
-}
-
-export interface Workspace {
-  id: string;
-  archived_at: string | null;
-  created_at: string;
-  data_residency: DataResidency;
-  display_color: string;
-  name: string;
-  tags: Record<string, string>;
-  type: 'workspace';
-}
-
-export interface User {
-  id: string;
-  type: 'user';
-  name: string;
-  email: string;
-  role: Role;
-  added_at: string;
-}
-
-export interface Invite {
-  id: string;
-  type: 'invite';
-  email: string;
-  role: Role;
-  status: InviteStatus;
-  invited_at: string;
-  expires_at: string;
-}
 
 const DAY = 86_400_000;
 const HOUR = 3_600_000;
