@@ -6,7 +6,7 @@ import type { Features, Host } from './features';
 import { Api } from './vscode/api';
 import { CASE_FILE_EXCLUDE, CASE_FILE_GLOB, CASES_VIEW_TYPE, isCaseFileName } from './vscode/cases/caseFiles';
 import { addBeta, newRequestFile } from './vscode/commands';
-import { Config } from './vscode/config';
+import { Config, isRequestFile } from './vscode/config';
 import type { AdminNode } from './vscode/admin/orgTree';
 import { ACTIVITY_VIEW_TYPE } from './vscode/compliance/activityPanel';
 import type { ComplianceNode } from './vscode/compliance/complianceTree';
@@ -80,14 +80,21 @@ export function activate(context: vscode.ExtensionContext): PromptwrightApi {
     ]);
   };
   void updateKeyContext();
-  // case files are checked by the features bundle: it loads once the workspace has one, or one is opened
+  // case files are checked by the features bundle: it loads when one is opened, or when a request file is
+  // and the workspace has a case file (its CodeLens and its placeholders' diagnostics come from there). The
+  // workspace is searched then, once, not at activation: JSON and YAML files of any kind activate us.
+  let searchedForCaseFiles = false;
   const loadForCaseFile = (doc: vscode.TextDocument) => {
-    if (!loaded && isCaseFileName(doc.fileName)) void features();
+    if (loaded) return;
+    if (isCaseFileName(doc.fileName)) void features();
+    else if (!searchedForCaseFiles && isRequestFile(doc, config)) {
+      searchedForCaseFiles = true;
+      void vscode.workspace.findFiles(CASE_FILE_GLOB, CASE_FILE_EXCLUDE, 1).then(found => {
+        if (found.length) void features();
+      });
+    }
   };
   vscode.workspace.textDocuments.forEach(loadForCaseFile);
-  void vscode.workspace.findFiles(CASE_FILE_GLOB, CASE_FILE_EXCLUDE, 1).then(found => {
-    if (found.length) void features();
-  });
   const selector: vscode.DocumentSelector = [{ language: 'json' }, { language: 'yaml' }, { language: 'jsonc' }];
   context.subscriptions.push(
     log,
