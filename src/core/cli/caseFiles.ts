@@ -5,11 +5,14 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { isCaseFile, parseCaseFile, requestNotFound, requestPathOf } from '../cases/caseFile';
 import { crossCheck } from '../cases/crossCheck';
-import type { CaseFile } from '../cases/types';
+import { prepareCell } from '../cases/runner';
+import type { CaseFile, CellKey } from '../cases/types';
 import { formatOf, parseRequest } from '../request/parse';
+import type { Endpoint } from '../request/validate';
 import { UsageError } from './args';
 import { toRecords, type CheckRecord } from './records';
 import { decodeUtf8, expandFiles } from './files';
+import type { CliIo } from './io';
 
 export interface LoadedCaseFile {
   /** as the command shows it: relative to the working directory */
@@ -108,4 +111,49 @@ export function cellProblemLines(display: string, problems: { cell: string; prob
     const more = cells.length > 3 ? ` and ${cells.length - 3} more` : '';
     return `${display}: error: ${problem} (${shown}${more})\n`;
   });
+}
+
+export interface PreparedCell extends CellKey {
+  body: Record<string, unknown>;
+}
+
+/**
+ * A case file made ready to send, for `test` and `count`: read and checked with its request (problems on
+ * stderr), then each cell `keysOf` names filled in and checked for `endpoint`. A problem several cells share
+ * is one line naming them, and one error. `errors` counts what stops the file; nothing is sent when it is
+ * not 0.
+ */
+export function prepareCaseFile(
+  abs: string,
+  cwd: string,
+  io: CliIo,
+  o: {
+    keysOf: (loaded: LoadedCaseFile) => CellKey[];
+    cellName: (key: CellKey) => string;
+    betas: string[];
+    endpoint?: Endpoint;
+  },
+): { loaded?: LoadedCaseFile; cells: PreparedCell[]; errors: number } {
+  const { loaded, records } = loadCaseFile(abs, cwd);
+  for (const r of records) io.stderr.write(recordLine(r));
+  const errors = records.filter(r => r.severity === 'error').length;
+  if (!loaded || errors) return { cells: [], errors: Math.max(1, errors) };
+  const keys = o.keysOf(loaded);
+  if (!keys.length) {
+    io.stderr.write(`${loaded.display}: error: no model: the request has no "model", the case file no "models"\n`);
+    return { loaded, cells: [], errors: 1 };
+  }
+  const cells: PreparedCell[] = [];
+  const problems: { cell: string; problem: string }[] = [];
+  for (const key of keys) {
+    const prepared = prepareCell(loaded.file, loaded.requestValue, key, {
+      betas: o.betas,
+      ...(o.endpoint ? { endpoint: o.endpoint } : {}),
+    });
+    if ('body' in prepared) cells.push({ ...key, body: prepared.body });
+    else for (const problem of prepared.problems) problems.push({ cell: o.cellName(key), problem });
+  }
+  const lines = cellProblemLines(loaded.display, problems);
+  for (const line of lines) io.stderr.write(line);
+  return { loaded, cells, errors: lines.length };
 }

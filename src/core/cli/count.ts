@@ -4,13 +4,13 @@
 // only what count_tokens takes is checked (no max_tokens needed).
 import * as path from 'node:path';
 import { isCaseFile } from '../cases/caseFile';
-import { prepareCell } from '../cases/runner';
+import type { CellKey } from '../cases/types';
 import { formatOf } from '../request/parse';
 import { validateText } from '../request/validate';
 import { count } from '../text';
 import { clientFromEnv } from './api';
 import { one, parseArgs, UsageError } from './args';
-import { cellProblemLines, filesOf, loadCaseFile, readText, recordLine } from './caseFiles';
+import { filesOf, prepareCaseFile, readText, recordLine, type LoadedCaseFile } from './caseFiles';
 import { toRecords } from './records';
 import { format } from './common';
 import { cancelled, EXIT, guarded } from './guard';
@@ -104,34 +104,18 @@ function requestOf(abs: string, cwd: string, betas: string[], io: CliIo): { coun
  * file's models): the count is of the prompt, and the model changes it little.
  */
 function casesOf(abs: string, cwd: string, betas: string[], io: CliIo): { counted: Counted[]; errors: number } {
-  const { loaded, records } = loadCaseFile(abs, cwd);
-  for (const r of records) io.stderr.write(recordLine(r));
-  let errors = records.filter(r => r.severity === 'error').length;
-  if (!loaded || errors) return { counted: [], errors: Math.max(1, errors) };
-  const model = loaded.requestModel ?? loaded.file.models?.[0];
-  if (!model) {
-    io.stderr.write(`${loaded.display}: error: no model: the request has no "model", the case file no "models"\n`);
-    return { counted: [], errors: 1 };
-  }
-  const counted: Counted[] = [];
-  const problems: { cell: string; problem: string }[] = [];
-  for (const c of loaded.file.cases) {
-    const prepared = prepareCell(
-      loaded.file,
-      loaded.requestValue,
-      { caseName: c.name, model },
-      {
-        betas,
-        endpoint: 'count_tokens',
-      },
-    );
-    if ('body' in prepared) counted.push({ file: loaded.display, case: c.name, body: prepared.body });
-    else for (const problem of prepared.problems) problems.push({ cell: `case "${c.name}"`, problem });
-  }
-  // a problem that affects several cases is one line, and one error, naming them
-  const lines = cellProblemLines(loaded.display, problems);
-  for (const line of lines) io.stderr.write(line);
-  errors += lines.length;
+  const keysOf = (l: LoadedCaseFile) => {
+    const model = l.requestModel ?? l.file.models?.[0];
+    return model ? l.file.cases.map(c => ({ caseName: c.name, model })) : [];
+  };
+  const cellName = (key: CellKey) => `case "${key.caseName}"`;
+  const { loaded, cells, errors } = prepareCaseFile(abs, cwd, io, {
+    keysOf,
+    cellName,
+    betas,
+    endpoint: 'count_tokens',
+  });
+  const counted = loaded ? cells.map(c => ({ file: loaded.display, case: c.caseName, body: c.body })) : [];
   return { counted, errors };
 }
 

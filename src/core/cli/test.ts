@@ -2,13 +2,13 @@
 // model, streamed, at most --concurrency at once, each judged by its assertions. Exit 0 when every assertion
 // of every cell passes, 1 when any fails or a request fails, 2 for a usage error or a file with errors
 // (nothing is sent then), 130 on Ctrl-C (what finished is printed first).
-import { cellsOf, prepareCell, runCell, runMatrix } from '../cases/runner';
+import { cellsOf, runCell, runMatrix } from '../cases/runner';
 import type { CellKey, CellResult } from '../cases/types';
 import { ConfigError } from '../api/errors';
 import { count } from '../text';
 import { clientFromEnv } from './api';
 import { all, one, parseArgs, UsageError } from './args';
-import { cellProblemLines, filesOf, loadCaseFile, recordLine, type LoadedCaseFile } from './caseFiles';
+import { filesOf, prepareCaseFile, type LoadedCaseFile } from './caseFiles';
 import { format } from './common';
 import { EXIT, guarded } from './guard';
 import { betasFromEnv, type CliIo } from './io';
@@ -36,26 +36,11 @@ export function runTest(args: string[], io: CliIo, cwd = process.cwd()): Promise
     const cells: RunCell[] = [];
     let errors = 0;
     for (const f of files) {
-      const { loaded, records } = loadCaseFile(f, cwd);
-      for (const r of records) io.stderr.write(recordLine(r));
-      errors += records.filter(r => r.severity === 'error').length;
-      if (!loaded || records.some(r => r.severity === 'error')) continue;
-      const keys = cellsOf(loaded.file, loaded.requestModel, models);
-      if (!keys.length) {
-        io.stderr.write(`${loaded.display}: error: no model: the request has no "model", the case file no "models"\n`);
-        errors++;
-        continue;
-      }
-      const problems: { cell: string; problem: string }[] = [];
-      for (const key of keys) {
-        const prepared = prepareCell(loaded.file, loaded.requestValue, key, { betas });
-        if ('body' in prepared) cells.push({ ...key, source: loaded, body: prepared.body });
-        else for (const problem of prepared.problems) problems.push({ cell: cellName(key), problem });
-      }
-      // a problem that affects several cells is one line, and one error, naming them
-      const lines = cellProblemLines(loaded.display, problems);
-      for (const line of lines) io.stderr.write(line);
-      errors += lines.length;
+      const keysOf = (l: LoadedCaseFile) => cellsOf(l.file, l.requestModel, models);
+      const prepared = prepareCaseFile(f, cwd, io, { keysOf, cellName, betas });
+      errors += prepared.errors;
+      const source = prepared.loaded;
+      if (source) cells.push(...prepared.cells.map(c => ({ ...c, source })));
     }
     if (errors) {
       io.stderr.write(`promptwright test: nothing sent: ${count(errors, 'error')} (above)\n`);
