@@ -2,10 +2,11 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { formatOf } from '../request/parse';
 import { validateText } from '../request/validate';
+import { count } from '../text';
 import { isCaseFile } from '../cases/caseFile';
 import { loadCaseFile } from './caseFiles';
 import { decodeUtf8, expandFiles } from './files';
-import { betasFromEnv, plural, type CliIo } from './io';
+import { betasFromEnv, type CliIo } from './io';
 import { lineColumn, toRecords, type CheckRecord } from './records';
 
 export type { CheckRecord } from './records';
@@ -102,10 +103,10 @@ export function runCheck(args: string[], io: CliIo, cwd = process.cwd()): number
   else {
     for (const r of all) io.stdout.write(`${r.file}:${r.line}:${r.column}: ${r.severity} ${r.code}: ${r.message}\n`);
     const others = all.length - errors - failed;
-    const notChecked = failed ? `; ${plural(failed, 'file')} could not be checked` : '';
+    const notChecked = failed ? `; ${count(failed, 'file')} could not be checked` : '';
     io.stdout.write(
-      `${plural(files.length - failed, 'file')} checked: ${plural(errors, 'error')}, ` +
-        `${plural(others, 'other problem')}${notChecked}\n`,
+      `${count(files.length - failed, 'file')} checked: ${count(errors, 'error')}, ` +
+        `${count(others, 'other problem')}${notChecked}\n`,
     );
   }
   return errors > 0 || failed > 0 || files.length === 0 ? 1 : 0;

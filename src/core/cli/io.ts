@@ -20,6 +20,3 @@ export function betasFromEnv(env: CliIo['env']): string[] {
     .map(s => s.trim())
     .filter(Boolean);
 }
-
-export const plural = (n: number, one: string, many = `${one}s`) =>
-  `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
