@@ -16,6 +16,7 @@ import { sleep } from '../src/core/api/retry';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import v8 from 'node:v8';
 import vm from 'node:vm';
@@ -491,9 +492,64 @@ async function caseMatrix(): Promise<void> {
   }
 }
 
+/**
+ * The CLI as a user runs it: `promptwright run` and `promptwright test` (3 cases × 2 models) as whole
+ * processes against the fake, which keeps idle connections open for a minute. Each against a process that
+ * only starts Node and loads the CLI bundle (`--version`). A timer or socket left behind would keep a
+ * process alive for its whole duration (the stream's idle timer held `run` for 60 s).
+ */
+async function cliProcesses(): Promise<void> {
+  const fake = await startFake({ keepAliveMs: 60_000 });
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pw-bench-cli-'));
+  try {
+    const messages = [{ role: 'user', content: 'Say {{word}}' }];
+    fs.writeFileSync(
+      path.join(dir, 'say.prompt.json'),
+      JSON.stringify({ model: 'model-opus-4-7', max_tokens: 50, messages }),
+    );
+    fs.writeFileSync(
+      path.join(dir, 'hello.prompt.json'),
+      JSON.stringify({ model: 'model-opus-4-7', max_tokens: 50, messages: [{ role: 'user', content: 'Hello' }] }),
+    );
+    const cases = ['hello', 'thanks', 'bye'].map(w => ({ name: w, vars: { word: w }, assert: [{ contains: w }] }));
+    fs.writeFileSync(
+      path.join(dir, 'say.cases.json'),
+      JSON.stringify({ request: 'say.prompt.json', models: ['model-sonnet-4-6', 'model-haiku-4-5'], cases }),
+    );
+    const cli = path.resolve('dist/cli.js');
+    const env = { ...process.env, PROMPTWRIGHT_BASE_URL: fake.url, PROMPTWRIGHT_API_KEY: fake.apiKey };
+    const proc = (args: string[], expect: number) => async () => {
+      const child = spawn(process.execPath, [cli, ...args], { cwd: dir, env, stdio: 'ignore' });
+      const [code] = (await once(child, 'exit')) as [number];
+      if (code !== expect) throw new Error(`promptwright ${args.join(' ')} exited ${code}`);
+    };
+    const floor = { name: 'node + the CLI bundle (--version)', run: proc(['--version'], 0) };
+    figs.push(
+      await ratioAsync(
+        'promptwright run: the whole process',
+        floor,
+        { name: 'run', run: proc(['run', 'hello.prompt.json'], 0) },
+        4,
+        15,
+      ),
+      await ratioAsync(
+        'promptwright test, 6 cells: the whole process',
+        floor,
+        { name: 'test', run: proc(['test', 'say.cases.json'], 0) },
+        6,
+        15,
+      ),
+    );
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+    await fake.close();
+  }
+}
+
 void streaming()
   .then(tokenCounting)
   .then(complianceExport)
   .then(problemPlacement)
   .then(caseMatrix)
+  .then(cliProcesses)
   .then(() => print(figs));

@@ -9,6 +9,7 @@
 //   #cite      a text block with a citation  #long=N    N text deltas       #slow=MS  MS between events
 //   #cut       connection cut mid-stream      #error     an `error` event mid-stream
 //   #stall     stops sending mid-stream       #refusal   stop_reason refusal   #pause  stop_reason pause_turn
+//   #linger    sends the whole reply, then keeps the body open (never ends it) after message_stop
 //   #cyber     with #refusal: stop_details with a category and an explanation (null and null without it)
 //   #xss       text, thinking and tool input carrying script and event-handler payloads
 //   #json      the reply text is a JSON object, {"answer": "<what was said>"}
@@ -28,6 +29,10 @@ export interface FakeRequest {
   at: number;
   /** the status it was answered with, once the answer is sent */
   status?: number;
+  /** when the last byte of the answer was handed to the socket */
+  answeredAt?: number;
+  /** the client's port: two requests with the same one came over one kept-alive connection */
+  clientPort?: number;
   /** when the connection of this exchange closed (answered, cut, or closed by the client) */
   closedAt?: number;
 }
@@ -73,6 +78,8 @@ export interface FakeOptions {
   complianceRate?: RateOptions;
   /** linked organizations in the compliance tree (default 7; over 1,000 the list fails with a 500) */
   organizationsCount?: number;
+  /** how long an idle keep-alive connection stays open (Node's default is 5 s; a client must not wait on it) */
+  keepAliveMs?: number;
 }
 
 export interface Fake {
@@ -174,6 +181,7 @@ export async function startFake(opts: FakeOptions = {}): Promise<Fake> {
       });
     });
   });
+  if (opts.keepAliveMs !== undefined) server.keepAliveTimeout = opts.keepAliveMs;
   server.on('connection', s => {
     sockets.add(s);
     s.on('close', () => sockets.delete(s));
@@ -227,9 +235,13 @@ export async function startFake(opts: FakeOptions = {}): Promise<Fake> {
       headers: req.headers,
       body,
       at: Date.now(),
+      ...(req.socket.remotePort !== undefined ? { clientPort: req.socket.remotePort } : {}),
     };
     requests.push(rec);
-    res.on('finish', () => (rec.status = res.statusCode));
+    res.on('finish', () => {
+      rec.status = res.statusCode;
+      rec.answeredAt = Date.now();
+    });
     res.on('close', () => (rec.closedAt = Date.now()));
 
     // auth happens before anything else (seed 002 §5 rule 5; §8: auth failures use no quota)
@@ -393,7 +405,7 @@ export function countTokens(b: Record<string, unknown>): number {
 interface Plan {
   message: Record<string, unknown> & { content: Record<string, unknown>[] };
   deltasPerText: string[][];
-  fault?: 'cut' | 'error' | 'stall';
+  fault?: 'cut' | 'error' | 'stall' | 'linger';
   delayMs?: number;
 }
 
@@ -479,7 +491,15 @@ function planReply(b: Record<string, unknown>): Plan {
       service_tier: 'standard',
     },
   };
-  const fault = has('cut') ? 'cut' : has('error') ? 'error' : has('stall') ? 'stall' : undefined;
+  const fault = has('cut')
+    ? 'cut'
+    : has('error')
+      ? 'error'
+      : has('stall')
+        ? 'stall'
+        : has('linger')
+          ? 'linger'
+          : undefined;
   const slow = num('slow');
   return {
     message,
@@ -577,7 +597,7 @@ async function stream(res: http.ServerResponse, plan: Plan, defaultDelay: number
   const batch: string[] = [];
   for (let i = 0; i < events.length; i++) {
     if (closed) return;
-    if (plan.fault && i === faultAt) {
+    if (plan.fault && plan.fault !== 'linger' && i === faultAt) {
       if (plan.fault === 'cut') {
         // flush what was sent so far, then drop the connection mid-stream
         res.write(batch.splice(0).join('') || ': cut\n', () => setTimeout(() => res.socket?.destroy(), 20));
@@ -603,7 +623,9 @@ async function stream(res: http.ServerResponse, plan: Plan, defaultDelay: number
       res.write(batch.splice(0).join(''));
     }
   }
-  res.end(batch.join(''));
+  if (plan.fault === 'linger')
+    res.write(batch.join('')); // the body is never ended
+  else res.end(batch.join(''));
 }
 
 let streamN = 0;

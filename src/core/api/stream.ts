@@ -6,11 +6,19 @@ import { mapNetworkError, networkDetail, type Raw } from './http';
 import { SseDecoder } from './sse';
 import type { Delta, Message, StreamEvent } from './types';
 
+/** How long the end of a body may take after message_stop before the body is cancelled. */
+const DRAIN_MS = 250;
+
 /** A streamed reply: iterate its events; `message` is built as they arrive and kept when the stream fails. */
 export class MessageStream implements AsyncIterable<StreamEvent> {
   readonly acc = new MessageAccumulator();
   readonly requestId: string | undefined;
   private consumed = false;
+  /** frees the timer and the body; replaced by the iterator's own once iteration starts */
+  private release = (): void => {
+    this.raw.close();
+    this.raw.body?.cancel().catch(() => {});
+  };
 
   constructor(
     private readonly raw: Raw,
@@ -48,9 +56,42 @@ export class MessageStream implements AsyncIterable<StreamEvent> {
     const received: Received = { events: 0, replyChars: 0 };
     const fail = (type: string, message: string, detail?: string) =>
       new StreamError(type, message, this.acc.snapshot(), this.requestId, { ...received }, detail);
+    // Releases the idle timer and the response body, on every path: the timer kept the process alive for
+    // its 60 s after a finished reply, and then aborted it. On a failure or when the consumer stops early,
+    // the body is cancelled (its connection closed).
+    let released = false;
     const close = () => {
+      if (released) return;
+      released = true;
       this.raw.close();
-      if (state !== 'finished') reader?.cancel().catch(() => {});
+      reader?.cancel().catch(() => {});
+    };
+    this.release = close;
+    // At message_stop the reply is complete and the service ends the body right after it: that end is read
+    // in the background, so the connection goes back to the pool for the next request (cancelling would
+    // close it: a new TCP and TLS handshake per request). A body that does not end soon is cancelled.
+    // The iteration's last step waits for that end (a consumer that stops at message_stop does not), so the
+    // next request of a loop finds the connection free.
+    let drained: Promise<void> | undefined;
+    const finish = () => {
+      if (released) return;
+      released = true;
+      this.raw.close();
+      if (!reader) return;
+      const giveUp = setTimeout(() => void reader.cancel().catch(() => {}), DRAIN_MS);
+      drained = (async () => {
+        try {
+          while (!(await reader.read()).done) {
+            /* what follows message_stop is not part of the reply */
+          }
+          // the HTTP client frees the connection a turn of the event loop after the body's end
+          await new Promise(resolve => setImmediate(resolve));
+        } catch {
+          /* cancelled or cut: nothing to keep */
+        } finally {
+          clearTimeout(giveUp);
+        }
+      })();
     };
     const take = (events: { event: string; data: string }[]) => {
       for (const e of events) {
@@ -72,6 +113,7 @@ export class MessageStream implements AsyncIterable<StreamEvent> {
           state = 'finished';
           queue.length = 0;
           qi = 0;
+          finish();
         }
         return { done: false, value: ev };
       }
@@ -93,7 +135,10 @@ export class MessageStream implements AsyncIterable<StreamEvent> {
     const next = async (): Promise<IteratorResult<StreamEvent>> => {
       try {
         for (;;) {
-          if (state === 'finished') return { done: true, value: undefined };
+          if (state === 'finished') {
+            await drained;
+            return { done: true, value: undefined };
+          }
           const ready = deliver();
           if (ready) return ready;
           if (state === 'ended') {
@@ -132,6 +177,15 @@ export class MessageStream implements AsyncIterable<StreamEvent> {
         return Promise.resolve({ done: true, value: undefined });
       },
     };
+  }
+
+  /**
+   * Gives the stream up without reading it (or the rest of it): the timer and the connection are released at
+   * once. For a caller that got a stream and then has no use for it; a `for await` that breaks does the same.
+   */
+  cancel(): void {
+    this.consumed = true;
+    this.release();
   }
 
   /** Reads the whole stream and returns the final message. */

@@ -192,6 +192,14 @@ describe('API client against the fake service', () => {
   });
 
   describe('streaming', () => {
+    it('a finished stream gives its connection back: the next request reuses it (no new handshake)', async () => {
+      const c = client();
+      for (let i = 0; i < 3; i++) await (await c.streamMessage(req(`turn ${i}`))).finalMessage();
+      await c.countTokens(req('and a count'));
+      const ports = fake.requests.map(r => r.clientPort);
+      assert.equal(ports.length, 4);
+      assert.equal(new Set(ports).size, 1, `ports ${ports.join(', ')}`);
+    });
     it('streams text, thinking and tool use into the final message', async () => {
       const s = await client().streamMessage(req('weather? #thinking #tool'));
       const m = await s.finalMessage();

@@ -1,0 +1,140 @@
+// The CLI as a user runs it: the built dist/cli.js spawned as a child process against the fake over TCP,
+// with the fake keeping idle connections open for a minute (keep-alive on). For every command that talks
+// to the service: its output, its exit code, and that the process exits within 1 s of the last response's
+// end. In-process tests cannot see a timer or a socket that keeps the process alive; this can.
+import * as assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { startFake, type Fake } from '../../fake/server';
+
+const EXIT_BOUND_MS = 1000;
+const COMPLIANCE_KEY = 'sk-vendor-api01-full';
+
+interface Ran {
+  code: number | null;
+  out: string;
+  err: string;
+  /** from the end of the last response the fake sent to the process's exit */
+  exitAfterMs: number;
+}
+
+describe('the CLI as a process: output, exit code, and an exit as soon as the work is done', function () {
+  this.timeout(30_000);
+  let fake: Fake;
+  let dir: string;
+  let env: Record<string, string>;
+
+  before(async () => {
+    fake = await startFake({ keepAliveMs: 60_000 });
+    env = {
+      PROMPTWRIGHT_BASE_URL: fake.url,
+      PROMPTWRIGHT_API_KEY: fake.apiKey,
+      PROMPTWRIGHT_ADMIN_KEY: fake.adminKey,
+      PROMPTWRIGHT_COMPLIANCE_KEY: COMPLIANCE_KEY,
+    };
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pw-process-'));
+    const request = (content: string) =>
+      JSON.stringify({ model: 'model-opus-4-7', max_tokens: 50, messages: [{ role: 'user', content }] }, null, 2);
+    fs.writeFileSync(path.join(dir, 'hello.prompt.json'), request('Hi there'));
+    fs.writeFileSync(
+      path.join(dir, 'greet.prompt.yaml'),
+      'model: model-opus-4-7\nmax_tokens: 50\nmessages:\n  - role: user\n    content: "Say {{word}}"\n',
+    );
+    fs.writeFileSync(
+      path.join(dir, 'greet.cases.yaml'),
+      [
+        'request: greet.prompt.yaml',
+        'models: [model-sonnet-4-6, model-haiku-4-5]',
+        'cases:',
+        '  - { name: hello, vars: { word: hello }, assert: [{ contains: hello }] }',
+        '  - { name: thanks, vars: { word: thanks }, assert: [{ contains: thanks }] }',
+        '  - { name: fails, vars: { word: nope }, assert: [{ regex: "^Bonjour" }] }',
+        '',
+      ].join('\n'),
+    );
+  });
+  after(async () => {
+    await fake.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+  beforeEach(() => fake.clear());
+
+  async function cli(args: string[]): Promise<Ran> {
+    const child = spawn(process.execPath, [path.resolve('dist/cli.js'), ...args], {
+      cwd: dir,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', d => (out += String(d)));
+    child.stderr.on('data', d => (err += String(d)));
+    let killed = false;
+    const stuck = setTimeout(() => {
+      killed = true;
+      child.kill('SIGKILL');
+    }, 20_000);
+    const code = await new Promise<number | null>(resolve => child.on('exit', resolve));
+    const exitAt = Date.now();
+    clearTimeout(stuck);
+    assert.ok(!killed, `promptwright ${args.join(' ')} was still running after 20 s (killed)\n${out}\n${err}`);
+    await new Promise<void>(resolve => (child.stdout.readableEnded ? resolve() : child.on('close', () => resolve())));
+    const answered = fake.requests.map(r => r.answeredAt ?? 0);
+    assert.ok(answered.length && answered.every(a => a > 0), `every request answered\n${err}`);
+    return { code, out, err, exitAfterMs: exitAt - Math.max(...answered) };
+  }
+
+  const promptly = (r: Ran) =>
+    assert.ok(r.exitAfterMs <= EXIT_BOUND_MS, `exited ${r.exitAfterMs} ms after the last response\n${r.err}`);
+
+  it('count: prints the count (one file: the number alone) and exits 0', async () => {
+    const r = await cli(['count', 'hello.prompt.json']);
+    assert.equal(r.code, 0, r.err);
+    assert.match(r.out, /^\d+\n$/);
+    promptly(r);
+  });
+
+  it('run: prints the whole reply and the stop line, exits 0', async () => {
+    const r = await cli(['run', 'hello.prompt.json']);
+    assert.equal(r.code, 0, r.err);
+    assert.match(r.out, /Hi there/);
+    assert.match(r.err, /stop_reason: end_turn · input \d+ tokens · output \d+ tokens · request-id req_fake_/);
+    assert.equal(fake.requests.length, 1);
+    promptly(r);
+  });
+
+  it('run: a 400 from the service exits 1 with its type, message and request-id', async () => {
+    fake.fail({ status: 400, message: 'messages: text content blocks must be non-empty' });
+    const r = await cli(['run', 'hello.prompt.json']);
+    assert.equal(r.code, 1);
+    assert.match(r.err, /invalid_request_error.*text content blocks must be non-empty.*req_fake_/s);
+    promptly(r);
+  });
+
+  it('test: six cells, one row failing on purpose: exit 1 and the verdicts', async () => {
+    const r = await cli(['test', 'greet.cases.yaml']);
+    assert.equal(r.code, 1, r.err);
+    assert.match(r.out, /6 cells: 4 passed, 2 failed/);
+    assert.equal(fake.requests.filter(q => q.path === '/v1/messages').length, 6);
+    promptly(r);
+  });
+
+  it('admin users list: a table of every user, exit 0', async () => {
+    const r = await cli(['admin', 'users', 'list']);
+    assert.equal(r.code, 0, r.err);
+    assert.match(r.out, /user_/);
+    promptly(r);
+  });
+
+  it('compliance activities --format jsonl: an export of two pages, one record a line, exit 0', async () => {
+    const r = await cli(['compliance', 'activities', '--format', 'jsonl']);
+    assert.equal(r.code, 0, r.err);
+    const lines = r.out.trimEnd().split('\n');
+    assert.equal(lines.length, 2000);
+    assert.ok(lines.every(l => (JSON.parse(l) as { id: string }).id.startsWith('activity_')));
+    assert.equal(fake.requests.length, 2);
+    promptly(r);
+  });
+});
