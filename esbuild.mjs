@@ -33,11 +33,12 @@ const schemaPlugin = {
         outfile: tmp,
       });
       delete require.cache[tmp];
-      const { requestJsonSchema, contentBlockSnippets } = require(tmp);
-      fs.mkdirSync('dist/snippets', { recursive: true });
+      const { requestJsonSchema, requestTemplates } = require(tmp);
       fs.writeFileSync('dist/request.schema.json', JSON.stringify(requestJsonSchema(), null, 1));
-      for (const f of ['json', 'yaml'])
-        fs.writeFileSync(`dist/snippets/${f}.json`, JSON.stringify(contentBlockSnippets(f), null, 1));
+      fs.writeFileSync('dist/count.schema.json', JSON.stringify(requestJsonSchema('count_tokens'), null, 1));
+      // the element templates completion offers in request files (src/core/request/templates.ts)
+      fs.writeFileSync('dist/templates.json', JSON.stringify(requestTemplates()));
+      fs.rmSync('dist/snippets', { recursive: true, force: true });
       // the case files' (issue 15), from their own zod schema
       const casesTmp = path.resolve('out', 'gen-cases-schema.cjs');
       await esbuild.build({

@@ -6,7 +6,7 @@ import type { Features, Host } from './features';
 import { Api } from './vscode/api';
 import { CASE_FILE_EXCLUDE, CASE_FILE_GLOB, CASES_VIEW_TYPE, isCaseFileName } from './vscode/cases/caseFiles';
 import { addBeta, newRequestFile } from './vscode/commands';
-import { Config, isRequestFile } from './vscode/config';
+import { Config, endpointOf, isRequestFile } from './vscode/config';
 import type { AdminNode } from './vscode/admin/orgTree';
 import { ACTIVITY_VIEW_TYPE } from './vscode/compliance/activityPanel';
 import type { ComplianceNode } from './vscode/compliance/complianceTree';
@@ -18,6 +18,7 @@ import { RequestDiagnostics } from './vscode/requestDiagnostics';
 import { VIEW_TYPE } from './vscode/responsePanel';
 import { Keys } from './vscode/secrets';
 import { ResourceDocuments, type TreeNode } from './vscode/sessionsTree';
+import { TemplateCompletion } from './vscode/templateCompletion';
 import { TokenStatus } from './vscode/tokenStatus';
 
 /** What activate() returns: a small surface the integration tests use to observe the extension. */
@@ -32,8 +33,10 @@ export interface PromptwrightApi {
   features(): Promise<Features>;
   /** where the log channel's file is written */
   readonly logUri: vscode.Uri;
-  /** the Rate Limits view (what it shows selected, for tests) */
+  /** the views that reveal what they show or add (what they show selected, for tests) */
   readonly rateLimitsView: vscode.TreeView<unknown>;
+  readonly sessionsView: vscode.TreeView<unknown>;
+  readonly orgView: vscode.TreeView<unknown>;
 }
 
 export function activate(context: vscode.ExtensionContext): PromptwrightApi {
@@ -48,7 +51,10 @@ export function activate(context: vscode.ExtensionContext): PromptwrightApi {
   const orgTree = new LazyTree(async () => (await features()).org);
   const complianceTree = new LazyTree(async () => (await features()).complianceTree);
   const rateLimitsView = vscode.window.createTreeView('promptwright.rateLimits', { treeDataProvider: rateLimitsTree });
-  const host: Host = { context, log, config, keys, api, diagnostics, rateLimitsView };
+  // views whose features reveal what they add (a session, a workspace, an invite)
+  const sessionsView = vscode.window.createTreeView('promptwright.sessions', { treeDataProvider: sessionsTree });
+  const orgView = vscode.window.createTreeView('promptwright.organization', { treeDataProvider: orgTree });
+  const host: Host = { context, log, config, keys, api, diagnostics, rateLimitsView, sessionsView, orgView };
   let loaded: Features | undefined;
   const features = (): Promise<Features> => {
     if (!loaded) {
@@ -95,6 +101,15 @@ export function activate(context: vscode.ExtensionContext): PromptwrightApi {
     }
   };
   vscode.workspace.textDocuments.forEach(loadForCaseFile);
+  // what the active editor holds, for the editor title's Send button and its key binding: a count_tokens
+  // file (promptwright.countTokensFilePatterns) is counted, never sent
+  const setActiveFile = () => {
+    const doc = vscode.window.activeTextEditor?.document;
+    const endpoint = doc && endpointOf(doc, config);
+    const kind = endpoint === 'messages' ? 'request' : endpoint === 'count_tokens' ? 'count' : '';
+    void vscode.commands.executeCommand('setContext', 'promptwright.activeFile', kind);
+  };
+  setActiveFile();
   const selector: vscode.DocumentSelector = [{ language: 'json' }, { language: 'yaml' }, { language: 'jsonc' }];
   context.subscriptions.push(
     log,
@@ -107,12 +122,16 @@ export function activate(context: vscode.ExtensionContext): PromptwrightApi {
     orgTree,
     complianceTree,
     rateLimitsView,
+    sessionsView,
+    orgView,
     keys.onDidChange(() => void updateKeyContext()),
     vscode.languages.registerCodeActionsProvider(selector, new QuickFixes(diagnostics), {
       providedCodeActionKinds: QuickFixes.kinds,
     }),
-    vscode.window.registerTreeDataProvider('promptwright.sessions', sessionsTree),
-    vscode.window.registerTreeDataProvider('promptwright.organization', orgTree),
+    vscode.languages.registerCompletionItemProvider(
+      selector,
+      new TemplateCompletion(config, context.asAbsolutePath('dist/templates.json')),
+    ),
     vscode.window.registerTreeDataProvider('promptwright.compliance', complianceTree),
     vscode.workspace.registerTextDocumentContentProvider(JsonDocuments.scheme, {
       provideTextDocumentContent: async uri => (await features()).json.provideTextDocumentContent(uri),
@@ -127,6 +146,10 @@ export function activate(context: vscode.ExtensionContext): PromptwrightApi {
       deserializeWebviewPanel: async (panel, state) => (await features()).cases.adopt(panel, state),
     }),
     vscode.workspace.onDidOpenTextDocument(loadForCaseFile),
+    vscode.window.onDidChangeActiveTextEditor(setActiveFile),
+    vscode.workspace.onDidChangeConfiguration(e => {
+      if (Config.affects(e, 'requestFilePatterns', 'countTokensFilePatterns')) setActiveFile();
+    }),
     vscode.workspace.registerTextDocumentContentProvider(ResourceDocuments.scheme, {
       provideTextDocumentContent: async uri => (await features()).resourceDocs.provideTextDocumentContent(uri),
     }),
@@ -204,7 +227,8 @@ export function activate(context: vscode.ExtensionContext): PromptwrightApi {
     lazy('promptwright.showCases', f => f.cases.show()),
   );
   log.info(`Promptwright ${(context.extension.packageJSON as { version: string }).version} activated`);
-  return { log, config, diagnostics, keys, api, tokens, features, logUri: context.logUri, rateLimitsView };
+  const views = { rateLimitsView, sessionsView, orgView };
+  return { log, config, diagnostics, keys, api, tokens, features, logUri: context.logUri, ...views };
 }
 
 export function deactivate(): void {

@@ -4,7 +4,7 @@
 // activation bundle loads this one as soon as the workspace has a case file).
 import * as vscode from 'vscode';
 import { AdminCommands } from './vscode/admin/adminCommands';
-import { OrgTree } from './vscode/admin/orgTree';
+import { OrgTree, type AdminNode } from './vscode/admin/orgTree';
 import type { Api } from './vscode/api';
 import { CaseDiagnostics } from './vscode/cases/caseDiagnostics';
 import { CaseLanguage } from './vscode/cases/caseLanguage';
@@ -34,6 +34,8 @@ export interface Host {
   diagnostics: RequestDiagnostics;
   /** views created at activation (their providers load with this bundle) */
   rateLimitsView: vscode.TreeView<TreeNode>;
+  sessionsView: vscode.TreeView<TreeNode>;
+  orgView: vscode.TreeView<AdminNode>;
 }
 
 export interface Features {
@@ -62,12 +64,19 @@ export function createFeatures(host: Host): Features {
   const panel = new ResponsePanel(context.extensionUri);
   const runner = new Runner(config, api, diagnostics, panel, log);
   const breakdown = new TokenBreakdown(config, api, diagnostics);
-  const sessions = new SessionsTree(context.workspaceState, api, () => config.resourcePageSize);
+  const sessions = new SessionsTree(context.workspaceState, api, () => config.resourcePageSize, host.sessionsView);
   const resourceDocs = new ResourceDocuments(api);
   const rateLimits = new RateLimitsTree(context.workspaceState, api, keys);
   const json = new JsonDocuments();
   const org = new OrgTree(api, keys, config);
-  const admin = new AdminCommands(api, org, json, rateLimits, id => rateLimits.reveal(host.rateLimitsView, id));
+  const admin = new AdminCommands(
+    api,
+    org,
+    json,
+    rateLimits,
+    id => rateLimits.reveal(host.rateLimitsView, id),
+    (group, item) => org.showCreated(host.orgView, group, item),
+  );
   const access = new ComplianceAccess(api, keys);
   const complianceTree = new ComplianceTree(access, keys, config, context.workspaceState);
   const activity = new ActivityPanel(context.extensionUri, access, json, log, config, () => complianceTree.refresh());

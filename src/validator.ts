@@ -3,6 +3,7 @@
 // when the extension activates (VS Code activates Promptwright for every JSON file).
 export { appendReply } from './core/run/append';
 export { fixEdits } from './core/request/fixes';
+export { renderTemplate, slotAt } from './core/request/templates';
 export { validateText } from './core/request/validate';
 // Case files (issue 15) are read with the same parser and checked with zod too: they share this bundle
 // rather than carry a second copy of both into the features bundle.

@@ -1,4 +1,6 @@
 import * as vscode from 'vscode';
+import { COUNT_FILE_PATTERNS } from '../core/request/count';
+import type { Endpoint } from '../core/request/validate';
 
 export const SECTION = 'promptwright';
 export const DEFAULT_PATTERNS = ['**/*.prompt.json', '**/*.prompt.yaml', '**/*.prompt.yml'];
@@ -22,6 +24,10 @@ export class Config {
   get requestFilePatterns(): string[] {
     const v = this.strings('requestFilePatterns', DEFAULT_PATTERNS);
     return v.length ? v : DEFAULT_PATTERNS;
+  }
+  /** files that hold a count_tokens body: checked for that endpoint, counted, never sent */
+  get countTokensFilePatterns(): string[] {
+    return this.strings('countTokensFilePatterns', [...COUNT_FILE_PATTERNS]);
   }
   get betas(): string[] {
     return this.strings('betas', [])
@@ -74,8 +80,19 @@ export class Config {
   }
 }
 
-/** Whether a document is a message-request file by the configured glob patterns. */
+/**
+ * The endpoint a document's body is for, by the configured glob patterns: `messages` for a request file,
+ * `count_tokens` for a count file (those patterns win where both match), undefined for any other file.
+ */
+export function endpointOf(doc: vscode.TextDocument, config: Config): Endpoint | undefined {
+  if (doc.uri.scheme !== 'file' && doc.uri.scheme !== 'vscode-remote' && doc.uri.scheme !== 'untitled')
+    return undefined;
+  const matches = (patterns: string[]) => patterns.some(pattern => vscode.languages.match({ pattern }, doc) > 0);
+  if (matches(config.countTokensFilePatterns)) return 'count_tokens';
+  return matches(config.requestFilePatterns) ? 'messages' : undefined;
+}
+
+/** Whether a document is checked and counted: a message-request file or a count_tokens file. */
 export function isRequestFile(doc: vscode.TextDocument, config: Config): boolean {
-  if (doc.uri.scheme !== 'file' && doc.uri.scheme !== 'vscode-remote' && doc.uri.scheme !== 'untitled') return false;
-  return config.requestFilePatterns.some(pattern => vscode.languages.match({ pattern }, doc) > 0);
+  return endpointOf(doc, config) !== undefined;
 }

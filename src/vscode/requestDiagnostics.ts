@@ -3,7 +3,7 @@ import { formatOf } from '../core/request/types';
 import { ruleUrl } from '../core/request/catalog';
 import type { validateText, Validation } from '../core/request/validate';
 import type { Problem, Severity } from '../core/request/types';
-import { Config, isRequestFile } from './config';
+import { Config, endpointOf, isRequestFile } from './config';
 import { validator } from './lazy';
 import type { Log } from './log';
 
@@ -47,7 +47,7 @@ export class RequestDiagnostics implements vscode.Disposable {
       }),
       vscode.workspace.onDidCloseTextDocument(d => this.forget(d.uri)),
       vscode.workspace.onDidChangeConfiguration(e => {
-        if (Config.affects(e, 'requestFilePatterns', 'betas')) this.revalidateAll();
+        if (Config.affects(e, 'requestFilePatterns', 'countTokensFilePatterns', 'betas')) this.revalidateAll();
       }),
     );
     this.revalidateAll();
@@ -98,7 +98,10 @@ export class RequestDiagnostics implements vscode.Disposable {
 
   private validateUnguarded(doc: vscode.TextDocument): DocumentState {
     const t0 = Date.now();
-    const validation = this.validator(doc.getText(), formatOf(doc.fileName), { betas: this.config.betas });
+    const validation = this.validator(doc.getText(), formatOf(doc.fileName), {
+      betas: this.config.betas,
+      endpoint: endpointOf(doc, this.config) ?? 'messages',
+    });
     const builtinJson = doc.languageId === 'json' && !!vscode.extensions.getExtension('vscode.json-language-features');
     const problems = new Map<vscode.Diagnostic, Problem>();
     const diags: vscode.Diagnostic[] = [];

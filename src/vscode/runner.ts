@@ -8,7 +8,7 @@ import { MessageAccumulator } from '../core/api/accumulator';
 import { formatOf } from '../core/request/types';
 import type { ErrorInfo, FromWebview, RunView } from '../protocol';
 import type { Api } from './api';
-import { Config, isRequestFile } from './config';
+import { Config, endpointOf } from './config';
 import { validator } from './lazy';
 import { asText } from '../core/text';
 import type { Log } from './log';
@@ -57,9 +57,17 @@ export class Runner implements vscode.Disposable {
   /** Sends the request file (the active editor, or `uri`). Resolves when the run ends. */
   async send(uri?: vscode.Uri, bodyOverride?: Record<string, unknown>): Promise<void> {
     const doc = uri ? await vscode.workspace.openTextDocument(uri) : vscode.window.activeTextEditor?.document;
-    if (!doc || !isRequestFile(doc, this.config)) {
+    const endpoint = doc && endpointOf(doc, this.config);
+    if (!doc || !endpoint) {
       void vscode.window.showInformationMessage(
         'Promptwright: open a request file (*.prompt.json, *.prompt.yaml) to send it.',
+      );
+      return;
+    }
+    if (endpoint === 'count_tokens') {
+      void vscode.window.showInformationMessage(
+        `Promptwright: ${vscode.workspace.asRelativePath(doc.uri)} holds a count_tokens body ` +
+          '(promptwright.countTokensFilePatterns): it is counted, not sent.',
       );
       return;
     }

@@ -38,6 +38,7 @@ export class SessionsTree implements vscode.TreeDataProvider<Node>, vscode.Dispo
     private readonly state: vscode.Memento,
     private readonly api: Api,
     private readonly limit: () => number,
+    private readonly view?: vscode.TreeView<Node>,
   ) {}
 
   get sessions(): string[] {
@@ -64,6 +65,13 @@ export class SessionsTree implements vscode.TreeDataProvider<Node>, vscode.Dispo
     if (!value?.trim()) return;
     await this.state.update(SESSIONS_KEY, [...this.sessions, value.trim()]);
     this.changed.fire(undefined);
+    // added at the end of a list that may be long and scrolled: show it, selected, with its first page
+    await this.view?.reveal(this.sessionNode(value.trim()), { select: true, focus: true, expand: true });
+  }
+
+  /** Sessions are the roots (reveal asks). */
+  getParent(n: Node): Node | undefined {
+    return n.kind === 'resource' || n.kind === 'more' ? this.sessionNode(n.sessionId) : undefined;
   }
 
   async removeSession(node?: Node): Promise<void> {

@@ -62,7 +62,7 @@ export class TokenStatus implements vscode.Disposable {
       vscode.workspace.onDidGrantWorkspaceTrust(() => void this.refresh(false)),
       vscode.workspace.onDidChangeConfiguration(e => {
         if (Config.affects(e, 'baseUrl', 'apiVersion', 'betas')) this.scheduler.clearCache();
-        if (Config.affects(e, 'tokenCount', 'baseUrl', 'requestFilePatterns')) this.follow();
+        if (Config.affects(e, 'tokenCount', 'baseUrl', 'requestFilePatterns', 'countTokensFilePatterns')) this.follow();
       }),
     );
     this.follow();

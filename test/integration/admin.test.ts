@@ -5,7 +5,7 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { Invite, User, Workspace } from '../../src/core/admin/types';
 import type { AdminNode } from '../../src/vscode/admin/orgTree';
-import { api, scripted, useFake, waitFor } from './helpers';
+import { api, scripted, setSetting, useFake, waitFor } from './helpers';
 
 describe('Organization view (real extension host)', () => {
   const holder = useFake({});
@@ -184,6 +184,41 @@ describe('Organization view (real extension host)', () => {
     const kids = (await children(await group('invites'))).filter(k => k.kind === 'invite');
     const expired = kids.find(k => k.kind === 'invite' && k.invite.status === 'expired')!;
     assert.equal(f.org.getTreeItem(expired).resourceUri?.query, 'dim');
+  });
+
+  it('a workspace created or an invite sent is shown: first in its group, revealed and selected', async () => {
+    const a = await api();
+    const f = await a.features();
+    // two a page: what is created sorts last, on a page not loaded yet
+    const restore = await setSetting('admin.pageSize', 2);
+    try {
+      f.org.refresh();
+      const selected = () => (a.orgView.selection as AdminNode[]).map(n => JSON.stringify(n));
+      f.admin.prompts = scripted(['Shown at once', 'us', 'unrestricted', 'global', '']);
+      const w = await vscode.commands.executeCommand<Workspace>('promptwright.admin.newWorkspace');
+      assert.ok(a.orgView.visible, 'the Organization view is shown');
+      assert.deepEqual(selected(), [JSON.stringify({ kind: 'workspace', workspace: w })]);
+      const workspaces = await children(await group('workspaces'));
+      const first = workspaces[0]!;
+      assert.equal(first.kind === 'workspace' && first.workspace.id, w.id);
+      assert.equal(workspaces.filter(k => k.kind === 'workspace' && k.workspace.id === w.id).length, 1);
+      assert.equal(workspaces.at(-1)!.kind, 'more', 'the list itself still pages');
+      f.admin.prompts = scripted(['shown@example.com', 'developer']);
+      const inv = await vscode.commands.executeCommand<Invite>('promptwright.admin.invite');
+      assert.deepEqual(selected(), [JSON.stringify({ kind: 'invite', invite: inv })]);
+      // loading the page that has it shows it once, where the service put it no more
+      let invites = await children(await group('invites'));
+      while (invites.at(-1)!.kind === 'more') {
+        await vscode.commands.executeCommand('promptwright.admin.loadMore', invites.at(-1));
+        invites = await children(await group('invites'));
+      }
+      assert.equal(invites.filter(k => k.kind === 'invite' && k.invite.id === inv.id).length, 1);
+      const top = invites[0]!;
+      assert.equal(top.kind === 'invite' && top.invite.id, inv.id);
+    } finally {
+      await restore();
+      f.org.refresh();
+    }
   });
 
   it('a key that is not an Admin key gets one clear message, not an error per list', async () => {

@@ -216,4 +216,73 @@ describe('request file diagnostics (real extension host)', () => {
       await restore();
     }
   });
+
+  describe('element templates (completion)', () => {
+    /** Our completion items at the end of `marker` in a new file of that name and text. */
+    async function templatesAt(name: string, text: string, marker: string): Promise<string[]> {
+      const uri = workspaceUri(name);
+      await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(text));
+      const doc = await vscode.workspace.openTextDocument(uri);
+      await vscode.window.showTextDocument(doc);
+      const pos = doc.positionAt(text.indexOf(marker) + marker.length);
+      const list = await vscode.commands.executeCommand<vscode.CompletionList>(
+        'vscode.executeCompletionItemProvider',
+        uri,
+        pos,
+      );
+      return list.items
+        .filter(i => typeof i.detail === 'string' && i.detail.startsWith('Promptwright:'))
+        .map(i => (typeof i.label === 'string' ? i.label : i.label.label));
+    }
+
+    it('offers content blocks in a content array, messages in messages, tools in tools', async () => {
+      const content = await templatesAt(
+        'tpl-content.prompt.json',
+        '{"model": "model-opus-4-7", "max_tokens": 5, "messages": [{"role": "user", "content": [ pw ]}]}',
+        '[ pw',
+      );
+      assert.ok(content.includes('pw-text') && content.includes('pw-image') && content.includes('pw-tool_result'));
+      assert.ok(!content.includes('pw-user'));
+      const messages = await templatesAt('tpl-messages.prompt.yaml', 'model: m\nmessages:\n  - pw\n', '- pw');
+      assert.deepEqual(messages, ['pw-user', 'pw-assistant', 'pw-tool_result', 'pw-tool_use']);
+      const tools = await templatesAt('tpl-tools.prompt.json', '{"tools": [ pw ]}', '[ pw');
+      assert.ok(tools.includes('pw-tool') && tools.includes('pw-web_search'));
+    });
+
+    it('offers none inside a string, in a package.json, or in a YAML file that is not a request', async () => {
+      const prose = await templatesAt(
+        'tpl-prose.prompt.json',
+        '{"messages": [{"role": "user", "content": "a burst of pw"}]}',
+        'burst of pw',
+      );
+      assert.deepEqual(prose, []);
+      assert.deepEqual(await templatesAt('package.json', '{"files": [ pw ]}', '[ pw'), []);
+      assert.deepEqual(await templatesAt('ci.yaml', 'messages:\n  - pw\n', '- pw'), []);
+    });
+
+    it('the chosen template is inserted as one undoable edit that leaves the file valid', async () => {
+      const text = '{"model": "model-opus-4-7", "max_tokens": 5, "messages": [{"role": "user", "content": [ pw ]}]}';
+      const uri = workspaceUri('tpl-insert.prompt.json');
+      await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(text));
+      const doc = await vscode.workspace.openTextDocument(uri);
+      const ed = await vscode.window.showTextDocument(doc);
+      const pos = doc.positionAt(text.indexOf('[ pw') + 4);
+      const list = await vscode.commands.executeCommand<vscode.CompletionList>(
+        'vscode.executeCompletionItemProvider',
+        uri,
+        pos,
+      );
+      const item = list.items.find(i => i.label === 'pw-text' && String(i.detail).startsWith('Promptwright'))!;
+      await ed.insertSnippet(item.insertText as vscode.SnippetString, item.range as vscode.Range);
+      assert.deepEqual(JSON.parse(doc.getText()).messages[0].content, [{ type: 'text', text: 'text' }]);
+      const a = await api();
+      await waitFor('checked clean', () =>
+        a.diagnostics.current(doc)?.validation.problems.filter(p => p.severity === 'error').length === 0
+          ? true
+          : undefined,
+      );
+      await vscode.commands.executeCommand('undo');
+      assert.equal(doc.getText(), text);
+    });
+  });
 });

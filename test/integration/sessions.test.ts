@@ -42,6 +42,25 @@ describe('session resources and rate limits views (real extension host)', () => 
     assert.equal(pages[0]!.headers['vendor-beta'], 'managed-agents-2026-04-01');
   });
 
+  it('Add Session… shows the new session: revealed at the end of a long list, selected and expanded', async () => {
+    const a = await api();
+    const f = await a.features();
+    await vscode.commands.executeCommand('promptwright.addSession', 'ses_big');
+    const big = (await f.sessions.getChildren()).find(r => r.kind === 'session' && r.id === 'ses_big')!;
+    assert.ok((await f.sessions.getChildren(big)).length >= 1000, 'the big session is loaded');
+    await vscode.commands.executeCommand('promptwright.addSession', 'ses_demo');
+    const selected = a.sessionsView.selection as { kind: string; id?: string }[];
+    assert.deepEqual(
+      selected.map(n => `${n.kind}:${n.id}`),
+      ['session:ses_demo'],
+    );
+    assert.ok(a.sessionsView.visible, 'the view is shown');
+    // expanded: its first page was asked for
+    assert.ok(fake.requests.some(r => r.path === '/v1/sessions/ses_demo/resources'));
+    const demo = (await f.sessions.getChildren()).find(r => r.kind === 'session' && r.id === 'ses_demo')!;
+    await vscode.commands.executeCommand('promptwright.removeSession', demo);
+  });
+
   it("opens a resource's details as read-only JSON", async () => {
     const a = await api();
     const f = await a.features();

@@ -106,6 +106,40 @@ describe('live token count in the status bar (real extension host)', () => {
     await a.keys.set('api', fake.apiKey);
   });
 
+  it('a count_tokens file (*.count.json): no error for its missing max_tokens, counted, and not sendable', async () => {
+    const a = await api();
+    const doc = await vscode.workspace.openTextDocument(workspaceUri('hello.count.json'));
+    await vscode.window.showTextDocument(doc);
+    const state = await waitFor('its check', () => a.diagnostics.current(doc));
+    assert.deepEqual(
+      state.validation.problems.filter(p => p.severity === 'error').map(p => p.message),
+      [],
+    );
+    const before = counts(fake);
+    await waitFor('a count of it', () =>
+      a.tokens.state.kind === 'count' && counts(fake) > before ? a.tokens.state : undefined,
+    );
+    const sent = fake.requests.filter(r => r.path === '/v1/messages/count_tokens').at(-1)!;
+    assert.deepEqual(Object.keys(sent.body as object).sort(), ['messages', 'model', 'system']);
+    // Send refuses it: no request to /v1/messages, no run
+    const f = await a.features();
+    const lastRun = f.runner.current;
+    await vscode.commands.executeCommand('promptwright.sendRequest', doc.uri);
+    assert.equal(fake.requests.filter(r => r.path === '/v1/messages').length, 0);
+    assert.equal(f.runner.current, lastRun, 'no run started');
+    // the same body as a request file is missing max_tokens: the setting decides how a file is read
+    const restoreCount = await setSetting('countTokensFilePatterns', []);
+    const restoreRequest = await setSetting('requestFilePatterns', ['**/*.count.json']);
+    try {
+      await waitFor('checked as a create-message body', () =>
+        a.diagnostics.current(doc)?.validation.problems.some(p => p.code === 'missing-field') ? true : undefined,
+      );
+    } finally {
+      await restoreRequest();
+      await restoreCount();
+    }
+  });
+
   it('appears only for request files', async () => {
     const a = await api();
     const other = await vscode.workspace.openTextDocument({ language: 'plaintext', content: 'not a request' });

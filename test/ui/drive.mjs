@@ -73,9 +73,24 @@ export async function openFile(page, name) {
 export async function runCommand(page, title) {
   const input = page.locator('.quick-input-widget .quick-input-box input');
   const exact = new RegExp(`^${title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
-  await page.keyboard.press('F1');
-  await input.waitFor({ state: 'visible', timeout: 15000 });
-  await input.fill(`>${title}`);
+  // The palette can be taken away as it opens (the workbench turns inert for a moment while a part it just
+  // closed or opened settles, seen after "View: Close Primary Side Bar"): open it again, up to three times.
+  for (let attempt = 1; ; attempt++) {
+    await page
+      .locator('.quick-input-widget')
+      .waitFor({ state: 'hidden', timeout: 5000 })
+      .catch(() => {});
+    await page.keyboard.press('F1');
+    try {
+      await input.waitFor({ state: 'visible', timeout: 15000 });
+      await input.fill(`>${title}`, { timeout: attempt < 3 ? 5000 : 30000 });
+      break;
+    } catch (e) {
+      if (attempt === 3) throw e;
+      await page.keyboard.press('Escape');
+      await page.waitForTimeout(500);
+    }
+  }
   const rows = page.locator('.quick-input-widget .monaco-list-row');
   await rows
     .filter({ has: page.locator('.label-name', { hasText: exact }) })

@@ -12,10 +12,12 @@ describe('session resources and rate limits views (DOM)', function () {
     await page.locator('.part.activitybar .action-item .action-label[aria-label^="Promptwright"]').first().click();
     await runCommand(page, 'Promptwright: Add Session…');
     await answerInput(page, 'ses_demo');
+    // the session just added is shown: selected and expanded, its resources listed, with no click
     const sessionRow = treeRows(page).filter({ hasText: 'ses_demo' });
     await sessionRow.waitFor({ timeout: 15000 });
-    await sessionRow.click();
     await treeRows(page).filter({ hasText: 'file_0' }).waitFor({ timeout: 15000 });
+    assert.equal(await sessionRow.getAttribute('aria-expanded'), 'true');
+    assert.equal(await sessionRow.getAttribute('aria-selected'), 'true');
     const repo = treeRows(page).filter({ hasText: 'example/repo-1' });
     assert.match(await repo.innerText(), /branch main · \/workspace\/repo-1/);
     assert.equal(await repo.locator('.codicon-repo').count(), 1);

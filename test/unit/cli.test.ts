@@ -135,6 +135,38 @@ describe('promptwright check (CLI)', () => {
       fs.rmSync(path.join(dir, 'p', 'deep.prompt.json'));
     }
   });
+  it('--endpoint count_tokens checks a body as count_tokens takes it; *.count.* files by default', async () => {
+    const countBody = { model: 'model-opus-4-7', system: 's', messages: [{ role: 'user', content: 'x' }] };
+    fs.writeFileSync(path.join(dir, 'p', 'body.prompt.json'), JSON.stringify(countBody));
+    fs.writeFileSync(path.join(dir, 'p', 'body.count.json'), JSON.stringify(countBody));
+    fs.writeFileSync(path.join(dir, 'p', 'empty.count.yaml'), 'model: model-opus-4-7\nmessages: []\n');
+    try {
+      const asMessages = await cli(['check', 'p/body.prompt.json'], dir);
+      assert.equal(asMessages.code, 1);
+      assert.match(asMessages.out, /missing-field: .*max_tokens/);
+      const asCount = await cli(['check', '--endpoint', 'count_tokens', 'p/body.prompt.json'], dir);
+      assert.equal(asCount.code, 0, asCount.out);
+      const byName = await cli(['check', 'p/body.count.json'], dir);
+      assert.equal(byName.code, 0, byName.out);
+      assert.match(byName.out, /1 file checked: 0 errors/);
+      // the rules count_tokens shares with messages still hold, and --endpoint overrides the name
+      const empty = await cli(['check', 'p/empty.count.yaml'], dir);
+      assert.equal(empty.code, 1);
+      assert.match(empty.out, /p\/empty\.count\.yaml:2:\d+: error/);
+      const forced = await cli(['check', '--endpoint=messages', 'p/body.count.json'], dir);
+      assert.match(forced.out, /missing-field: .*max_tokens/);
+      const folder = await cli(['check', 'p', '--format', 'json'], dir);
+      assert.ok((JSON.parse(folder.out) as { file: string }[]).some(r => r.file === 'p/empty.count.yaml'));
+      const bad = await cli(['check', '--endpoint', 'batches', 'p/body.count.json'], dir);
+      assert.equal(bad.code, 2);
+      assert.match(bad.err, /--endpoint must be messages or count_tokens, got "batches"/);
+      const run = await cli(['run', 'p/body.count.json'], dir, { PROMPTWRIGHT_API_KEY: 'k' });
+      assert.equal(run.code, 2);
+      assert.match(run.err, /is a count_tokens body .*count it with `promptwright count p\/body\.count\.json`/);
+    } finally {
+      for (const f of ['body.prompt.json', 'body.count.json', 'empty.count.yaml']) fs.rmSync(path.join(dir, 'p', f));
+    }
+  });
   it('globToRegExp', () => {
     assert.ok(globToRegExp('**/*.prompt.json').test('a/b/c.prompt.json'));
     assert.ok(globToRegExp('**/*.prompt.json').test('c.prompt.json'));

@@ -3,6 +3,7 @@ import { ApiClient } from '../api/client';
 import { isCaseFile } from '../cases/caseFile';
 import { ConfigError, StreamError } from '../api/errors';
 import type { Message } from '../api/types';
+import { isCountFileName } from '../request/count';
 import { formatOf } from '../request/parse';
 import { validateText, type Endpoint } from '../request/validate';
 import { count } from '../text';
@@ -58,6 +59,13 @@ export async function runRun(args: string[], io: CliIo): Promise<number> {
   }
   if (isCaseFile(file)) {
     io.stderr.write(`promptwright run: ${file} is a case file: run its cases with \`promptwright test ${file}\`\n`);
+    return EXIT.refused;
+  }
+  if (isCountFileName(file)) {
+    io.stderr.write(
+      `promptwright run: ${file} is a count_tokens body (*.count.*): it is counted, not sent; ` +
+        `count it with \`promptwright count ${file}\`\n`,
+    );
     return EXIT.refused;
   }
   const body = loadRequest(file, io, 'messages', force);

@@ -1,7 +1,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { isCountFileName } from '../request/count';
 import { formatOf } from '../request/parse';
-import { validateText } from '../request/validate';
+import { validateText, type Endpoint } from '../request/validate';
 import { count } from '../text';
 import { isCaseFile } from '../cases/caseFile';
 import { loadCaseFile } from './caseFiles';
@@ -11,11 +12,21 @@ import { lineColumn, toRecords, type CheckRecord } from './records';
 
 export type { CheckRecord } from './records';
 
+const ENDPOINTS: readonly Endpoint[] = ['messages', 'count_tokens'];
+
 /**
  * A request file's problems; a case file's own (its shape, and against the request it names: placeholders
- * without a value, vars nothing uses, the request's syntax), as the editor shows them.
+ * without a value, vars nothing uses, the request's syntax), as the editor shows them. A request file is
+ * checked for `endpoint`, or when none is given for the one its name says (`*.count.json` is a count_tokens
+ * body, anything else a create-message body).
  */
-export function checkFile(file: string, display: string, betas: string[], cwd: string): CheckRecord[] {
+export function checkFile(
+  file: string,
+  display: string,
+  betas: string[],
+  cwd: string,
+  endpoint?: Endpoint,
+): CheckRecord[] {
   if (isCaseFile(file)) {
     const records = loadCaseFile(file, cwd).records;
     // file by file as they first appear (the case file, then its request), each in reading order
@@ -32,7 +43,8 @@ export function checkFile(file: string, display: string, betas: string[], cwd: s
     return [record(display, at.line, at.column, 'error', 'invalid-utf8', message)];
   }
   const text = decoded.text;
-  return toRecords(text, validateText(text, formatOf(file), { betas }).problems, display);
+  const checkedFor = endpoint ?? (isCountFileName(file) ? 'count_tokens' : 'messages');
+  return toRecords(text, validateText(text, formatOf(file), { betas, endpoint: checkedFor }).problems, display);
 }
 
 function record(
@@ -58,11 +70,14 @@ function failedRecord(display: string, e: unknown): CheckRecord {
 
 export function runCheck(args: string[], io: CliIo, cwd = process.cwd()): number {
   let format = 'text';
+  let endpoint: string | undefined;
   const targets: string[] = [];
   for (let i = 0; i < args.length; i++) {
     const a = args[i]!;
     if (a === '--format') format = args[++i] ?? '';
     else if (a.startsWith('--format=')) format = a.slice('--format='.length);
+    else if (a === '--endpoint') endpoint = args[++i] ?? '';
+    else if (a.startsWith('--endpoint=')) endpoint = a.slice('--endpoint='.length);
     else if (a.startsWith('-')) {
       io.stderr.write(`promptwright check: unknown option ${a}\n`);
       return 2;
@@ -72,8 +87,14 @@ export function runCheck(args: string[], io: CliIo, cwd = process.cwd()): number
     io.stderr.write(`promptwright check: --format must be text or json, got "${format}"\n`);
     return 2;
   }
+  if (endpoint !== undefined && !ENDPOINTS.includes(endpoint as Endpoint)) {
+    io.stderr.write(`promptwright check: --endpoint must be messages or count_tokens, got "${endpoint}"\n`);
+    return 2;
+  }
   if (!targets.length) {
-    io.stderr.write('usage: promptwright check <files or globs...> [--format text|json]\n');
+    io.stderr.write(
+      'usage: promptwright check <files or globs...> [--format text|json] [--endpoint messages|count_tokens]\n',
+    );
     return 2;
   }
   const { files, unmatched } = expandFiles(targets, cwd);
@@ -91,7 +112,7 @@ export function runCheck(args: string[], io: CliIo, cwd = process.cwd()): number
   for (const f of files) {
     const display = path.relative(cwd, f) || f;
     try {
-      checkFile(f, display, betas, cwd).forEach(add);
+      checkFile(f, display, betas, cwd, endpoint as Endpoint | undefined).forEach(add);
     } catch (e) {
       // one bad file never costs the others their results
       failed++;

@@ -42,7 +42,7 @@ export function expandFiles(args: readonly string[], cwd: string): { files: stri
       const abs = path.resolve(cwd, arg);
       if (fs.existsSync(abs) && fs.statSync(abs).isDirectory()) {
         const before = files.size;
-        for (const f of walk(abs)) if (/\.(prompt|cases)\.(json|ya?ml)$/i.test(f)) files.add(f);
+        for (const f of walk(abs)) if (/\.(prompt|cases|count)\.(json|ya?ml)$/i.test(f)) files.add(f);
         if (files.size === before) unmatched.push(arg);
       } else if (fs.existsSync(abs)) files.add(abs);
       else unmatched.push(arg);

@@ -11,8 +11,10 @@ export type { CliIo } from './io';
 export const USAGE = `usage: promptwright <command> [options]
 
 commands:
-  check <files or globs...> [--format text|json]
-                   validate request files; exit 1 when any has an error (or could not be checked)
+  check <files or globs...> [--format text|json] [--endpoint messages|count_tokens]
+                   validate request files; exit 1 when any has an error (or could not be checked).
+                   --endpoint: check bodies as that endpoint takes them (default: count_tokens for
+                   *.count.json, *.count.yaml, *.count.yml; messages for every other file)
   count FILE... [--budget N] [--format text|json]
                    print input token counts (POST /v1/messages/count_tokens) of request files and of
                    case files (each case, its values filled in); only what that endpoint takes is
@@ -32,7 +34,7 @@ commands:
   --version        print the version
 
 environment:
-  PROMPTWRIGHT_BASE_URL  the service address ({base_url})
+  PROMPTWRIGHT_BASE_URL  the service address (https://…, without /v1)
   PROMPTWRIGHT_API_KEY   API key (count, run, test)
   PROMPTWRIGHT_ADMIN_KEY Admin API key (admin commands; compliance activities when no compliance key is set)
   PROMPTWRIGHT_COMPLIANCE_KEY  Compliance Access Key (compliance commands)

@@ -7,3 +7,14 @@ export function pickCountFields(body: Record<string, unknown>): Record<string, u
   for (const k of COUNT_FIELDS) if (body[k] !== undefined && body[k] !== null) out[k] = body[k];
   return out;
 }
+
+/**
+ * Files that hold a count_tokens body rather than a create-message one: checked as that endpoint takes
+ * them (no max_tokens needed), counted, never sent. The editor's setting promptwright.countTokensFilePatterns
+ * defaults to these; the CLI knows them by name.
+ */
+export const COUNT_FILE_PATTERNS = ['**/*.count.json', '**/*.count.yaml', '**/*.count.yml'] as const;
+
+export function isCountFileName(fileName: string): boolean {
+  return /\.count\.(json|ya?ml)$/i.test(fileName);
+}

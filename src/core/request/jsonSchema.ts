@@ -7,7 +7,8 @@
 // completion hint (`examples`); unions picked by `type` become `if {type: const} then {branch}`, which
 // never fails and still gives per-type completion and hover. A unit test checks this property.
 import * as z from 'zod/mini';
-import { ContentBlock, RequestBody } from './schema';
+import { BUILTIN_TOOL_NAMES, ContentBlock, CountTokensBody, RequestBody } from './schema';
+import type { Template } from './templates';
 
 type JS = Record<string, unknown>;
 const DROP = new Set([
@@ -30,8 +31,9 @@ const DROP = new Set([
   '$schema',
 ]);
 
-export function requestJsonSchema(): JS {
-  const raw = z.toJSONSchema(RequestBody, {
+/** The schema of a create-message body, or (`count_tokens`) of what the token-counting endpoint takes. */
+export function requestJsonSchema(endpoint: 'messages' | 'count_tokens' = 'messages'): JS {
+  const raw = z.toJSONSchema(endpoint === 'count_tokens' ? CountTokensBody : RequestBody, {
     io: 'input',
     unrepresentable: 'any',
     reused: 'ref',
@@ -49,8 +51,11 @@ export function requestJsonSchema(): JS {
   const out = soften(raw, resolve) as JS;
   return {
     $schema: 'http://json-schema.org/draft-07/schema#',
-    $id: 'promptwright-request',
-    title: 'Promptwright message request (body of POST /v1/messages)',
+    $id: endpoint === 'count_tokens' ? 'promptwright-count' : 'promptwright-request',
+    title:
+      endpoint === 'count_tokens'
+        ? 'Promptwright token count request (body of POST /v1/messages/count_tokens)'
+        : 'Promptwright message request (body of POST /v1/messages)',
     ...out,
   };
 }
@@ -145,31 +150,60 @@ function snippetBody(s: JS, resolve: (s: JS) => JS, tab = { n: 0 }): JS {
   return body;
 }
 
-/** Editor snippets, one per content block type, generated from the same zod schema (prefix `pw-<type>`). */
-export function contentBlockSnippets(
-  format: 'json' | 'yaml',
-): Record<string, { prefix: string; description: string; body: string[] }> {
-  const raw = z.toJSONSchema(ContentBlock, { io: 'input', unrepresentable: 'any', target: 'draft-7' }) as JS;
-  const branches = (raw.oneOf ?? raw.anyOf ?? []) as JS[];
-  const out: Record<string, { prefix: string; description: string; body: string[] }> = {};
-  const id = (s: JS) => s;
-  for (const b of branches) {
-    const type = branchType(b, id);
+/**
+ * The templates completion offers in request files (templates.ts): one per content block type and per
+ * built-in tool (the newest version of each), generated from the zod schema; messages, a custom tool and
+ * system blocks written here. `pw-<name>`; dist/templates.json at build time.
+ */
+export function requestTemplates(): Template[] {
+  const out: Template[] = [
+    message('user', 'A user turn.', 'user', '${1:text}'),
+    message('assistant', 'An assistant turn (as the last message: a prefill).', 'assistant', '${1:text}'),
+    message('tool_result', 'A user turn answering a tool call.', 'user', [
+      { type: 'tool_result', tool_use_id: '${1:toolu_id}', content: '${2:result}' },
+    ]),
+    message('tool_use', 'An assistant turn calling a tool.', 'assistant', [
+      { type: 'tool_use', id: '${1:toolu_id}', name: '${2:name}', input: {} },
+    ]),
+    {
+      name: 'pw-tool',
+      slot: 'tool',
+      description: 'A custom tool: its name, what it does, and the JSON Schema of its input (§2.6).',
+      body: {
+        name: '${1:name}',
+        description: '${2:what it does}',
+        input_schema: { type: 'object', properties: {}, required: [] },
+      },
+    },
+    { name: 'pw-text', slot: 'system', description: 'A system text block.', body: { type: 'text', text: '${1:text}' } },
+    {
+      name: 'pw-text-cached',
+      slot: 'system',
+      description: 'A system text block with a cache breakpoint after it (§2.3).',
+      body: { type: 'text', text: '${1:text}', cache_control: { type: 'ephemeral' } },
+    },
+  ];
+  const blocks = z.toJSONSchema(ContentBlock, { io: 'input', unrepresentable: 'any', target: 'draft-7' }) as JS;
+  for (const b of (blocks.oneOf ?? blocks.anyOf ?? []) as JS[]) {
+    const type = branchType(b, s => s);
     if (!type) continue;
-    const body = snippetBody(b, id);
-    const text = format === 'json' ? JSON.stringify(body, null, 2) : yamlBlock(body);
-    out[`Promptwright: ${type} block`] = {
-      prefix: `pw-${type}`,
-      description: typeof b.description === 'string' ? b.description : `${type} content block`,
-      body: text.split('\n'),
-    };
+    const description = typeof b.description === 'string' ? b.description : `${type} content block`;
+    out.push({ name: `pw-${type}`, slot: 'content', description, body: snippetBody(b, s => s) });
+  }
+  // the built-in tools, newest version of each name (the list is oldest first)
+  const newest = new Map<string, string>();
+  for (const [type, name] of Object.entries(BUILTIN_TOOL_NAMES)) if (/_\d{8}$/.test(type)) newest.set(name, type);
+  for (const [name, type] of newest) {
+    out.push({
+      name: `pw-${name}`,
+      slot: 'tool',
+      description: `Built-in tool \`${type}\` (§2.6).`,
+      body: { type, name },
+    });
   }
   return out;
 }
 
-function yamlBlock(body: JS): string {
-  const lines = Object.entries(body).map(
-    ([k, v]) => `${k}: ${typeof v === 'string' ? (v.startsWith('$') ? v : JSON.stringify(v)) : JSON.stringify(v)}`,
-  );
-  return lines.map((l, i) => (i === 0 ? `- ${l}` : `  ${l}`)).join('\n');
+function message(name: string, description: string, role: string, content: unknown): Template {
+  return { name: `pw-${name}`, slot: 'message', description, body: { role, content } };
 }

@@ -52,18 +52,30 @@ export class AdminCommands {
     private readonly json: JsonDocuments,
     private readonly rateLimits: RateLimitsTree,
     private readonly revealRateLimits: (workspaceId: string) => Promise<void>,
+    /** reveals a created workspace or invite in the Organization view */
+    private readonly showCreated: (group: 'workspaces' | 'invites', item: Workspace | Invite) => Promise<void>,
   ) {}
 
-  /** Runs one call to the service; on failure shows what it said. Returns undefined on failure. */
-  private async call<T>(what: string, run: () => Promise<T>, group?: Group): Promise<T | undefined> {
+  /**
+   * Runs one call to the service; on failure shows what it said. Returns undefined on failure. The tree
+   * shows the outcome: the group reloaded, or (`show`) what was created, revealed in it.
+   */
+  private async call<T>(
+    what: string,
+    run: () => Promise<T>,
+    group?: Group,
+    show?: (result: T) => Promise<void>,
+  ): Promise<T | undefined> {
+    let r: T;
     try {
-      const r = await run();
-      this.tree.refresh(group);
-      return r;
+      r = await run();
     } catch (e) {
       await this.api.showError(e, what);
       return undefined;
     }
+    if (!show) this.tree.refresh(group);
+    else await show(r).catch(() => this.tree.refresh(group)); // a reveal that fails still shows the list
+    return r;
   }
 
   // ---- workspaces --------------------------------------------------------------------------------------
@@ -111,6 +123,7 @@ export class AdminCommands {
       `Could not create workspace "${name}"`,
       async () => (await this.api.admin()).createWorkspace({ name: name.trim(), data_residency, tags }),
       'workspaces',
+      w => this.showCreated('workspaces', w),
     );
     if (created) void vscode.window.showInformationMessage(`Workspace "${created.name}" created (${created.id}).`);
     return created;
@@ -311,6 +324,7 @@ export class AdminCommands {
       `Could not invite ${email.trim()}`,
       async () => (await this.api.admin()).createInvite(email.trim(), pick.label),
       'invites',
+      i => this.showCreated('invites', i),
     );
     if (created) void vscode.window.showInformationMessage(`Invited ${created.email} as ${created.role}.`);
     return created;

@@ -38,6 +38,12 @@ export class OrgTree implements vscode.TreeDataProvider<AdminNode>, vscode.Dispo
   private org: Promise<Organization> | undefined;
   private readonly pagers = new Map<Group, Pager<Workspace | User | Invite>>();
   private readonly groupNodes = new Map<Group, AdminNode>();
+  /**
+   * What was created in this window (a workspace, an invite), newest first: shown at the top of its group
+   * until the next full refresh, so that it can be revealed even when the list's order puts it on a page
+   * not loaded yet.
+   */
+  private readonly created = new Map<Group, (Workspace | Invite)[]>();
   showArchived = false;
   userFilter: string | undefined;
 
@@ -63,7 +69,24 @@ export class OrgTree implements vscode.TreeDataProvider<AdminNode>, vscode.Dispo
     }
     this.org = undefined;
     this.pagers.clear();
+    this.created.clear();
     this.changed.fire(undefined);
+  }
+
+  /** Shows what was just created at the top of its group, selected, with the group expanded. */
+  async showCreated(view: vscode.TreeView<AdminNode>, group: 'workspaces' | 'invites', item: Workspace | Invite) {
+    this.created.set(group, [item, ...(this.created.get(group) ?? []).filter(x => x.id !== item.id)]);
+    this.refresh(group);
+    await view.reveal(this.itemNode(group, item), { select: true, focus: true, expand: true });
+  }
+
+  /** The group an item sits in (reveal walks up with it). */
+  getParent(n: AdminNode): AdminNode | undefined {
+    if (n.kind === 'workspace') return this.groupNode('workspaces');
+    if (n.kind === 'user') return this.groupNode('users');
+    if (n.kind === 'invite') return this.groupNode('invites');
+    if ((n.kind === 'more' || n.kind === 'error') && n.group) return this.groupNode(n.group);
+    return undefined;
   }
 
   async setShowArchived(show: boolean): Promise<void> {
@@ -134,14 +157,21 @@ export class OrgTree implements vscode.TreeDataProvider<AdminNode>, vscode.Dispo
     if (n.kind !== 'group') return [];
     const pager = this.pager(n.group);
     if (pager.cursor === undefined && !pager.error) await pager.loadMore();
-    const items = pager.items.map((x): AdminNode => {
-      if (n.group === 'workspaces') return { kind: 'workspace', workspace: x as Workspace };
-      if (n.group === 'users') return { kind: 'user', user: x as User };
-      return { kind: 'invite', invite: x as Invite };
-    });
+    const created = this.created.get(n.group) ?? [];
+    const createdIds = new Set(created.map(x => x.id));
+    // what this window created first: the service's version of it where the loaded pages have it
+    const fresh = created.map(x => pager.items.find(y => y.id === x.id) ?? x);
+    const rest = pager.items.filter(x => !createdIds.has(x.id));
+    const items = [...fresh, ...rest].map(x => this.itemNode(n.group, x));
     if (pager.error) items.push({ kind: 'error', group: n.group, error: pager.error });
     else if (!pager.done) items.push({ kind: 'more', group: n.group, loaded: pager.items.length });
     return items;
+  }
+
+  private itemNode(group: Group, x: Workspace | User | Invite): AdminNode {
+    if (group === 'workspaces') return { kind: 'workspace', workspace: x as Workspace };
+    if (group === 'users') return { kind: 'user', user: x as User };
+    return { kind: 'invite', invite: x as Invite };
   }
 
   private groupNode(group: Group): AdminNode {
@@ -171,6 +201,7 @@ export class OrgTree implements vscode.TreeDataProvider<AdminNode>, vscode.Dispo
       }
       case 'workspace': {
         const it = this.dimmed.item(workspaceView(n.workspace), `workspace/${n.workspace.id}`);
+        it.id = `workspace:${n.workspace.id}`;
         const icon = colorIcon(n.workspace.display_color);
         it.iconPath = icon ? vscode.Uri.parse(icon) : new vscode.ThemeIcon('folder-library');
         it.contextValue = n.workspace.archived_at ? 'workspace.archived' : 'workspace';
@@ -178,6 +209,7 @@ export class OrgTree implements vscode.TreeDataProvider<AdminNode>, vscode.Dispo
       }
       case 'user': {
         const it = this.dimmed.item(userView(n.user), `user/${n.user.id}`);
+        it.id = `user:${n.user.id}`;
         it.iconPath = new vscode.ThemeIcon(n.user.role === 'admin' ? 'shield' : 'account');
         it.contextValue = n.user.role === 'admin' ? 'user.admin' : 'user';
         return it;
@@ -185,6 +217,7 @@ export class OrgTree implements vscode.TreeDataProvider<AdminNode>, vscode.Dispo
       case 'invite': {
         const view = inviteView(n.invite, new Date());
         const it = this.dimmed.item(view, `invite/${n.invite.id}`);
+        it.id = `invite:${n.invite.id}`;
         it.iconPath = new vscode.ThemeIcon(view.dim ? 'circle-slash' : 'mail');
         it.contextValue = `invite.${n.invite.status}`;
         return it;

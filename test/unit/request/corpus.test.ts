@@ -4,6 +4,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { pickCountFields } from '../../../src/core/request/count';
 import { validateText } from '../../../src/core/request/validate';
 import { NOW } from './helpers';
 
@@ -43,4 +44,20 @@ describe('accepted bodies: no false errors (test/fixtures/accepted)', () => {
       );
     });
   }
+  it('each body as count_tokens takes it (what `count` sends, and a *.count.json file holds): no error', () => {
+    for (const e of manifest) {
+      const body = pickCountFields(
+        JSON.parse(fs.readFileSync(path.join(DIR, e.file), 'utf8')) as Record<string, unknown>,
+      );
+      const problems = validateText(JSON.stringify(body, null, 2), 'json', {
+        now: NOW,
+        endpoint: 'count_tokens',
+      }).problems;
+      assert.deepEqual(
+        problems.filter(p => p.severity === 'error').map(p => `${p.code}: ${p.message}`),
+        [],
+        e.file,
+      );
+    }
+  });
 });
