@@ -39,7 +39,7 @@ const schemaPlugin = {
       // the element templates completion offers in request files (src/core/request/templates.ts)
       fs.writeFileSync('dist/templates.json', JSON.stringify(requestTemplates()));
       fs.rmSync('dist/snippets', { recursive: true, force: true });
-      // the case files' (issue 15), from their own zod schema
+      // the case files', from their own zod schema
       const casesTmp = path.resolve('out', 'gen-cases-schema.cjs');
       await esbuild.build({
         ...node,
@@ -63,7 +63,7 @@ function listTests(dir, suffix) {
 }
 
 /**
- * Writes the webviews' codicons, only the ones src/webview/icons.ts lists, to dist/webview (inside the
+ * Writes the webviews' codicons, only the ones src/webview/common/icons.ts lists, to dist/webview (inside the
  * panels' localResourceRoots). On the response panel's bundle, which imports that list, so a watch rebuild
  * after an edit of the list writes them again; unchanged lists are not subset again.
  */
@@ -83,7 +83,7 @@ const codiconsPlugin = {
 
 const contexts = bundles(production).map(b => b.options);
 contexts[0].plugins = [schemaPlugin];
-contexts.find(c => c.outfile === 'dist/webview/main.js').plugins = [codiconsPlugin];
+contexts.find(c => c.outfile === 'dist/webview/response.js').plugins = [codiconsPlugin];
 if (tests) {
   const testNode = { ...node, sourcemap: 'inline', minify: false, packages: 'external', outbase: '.', outdir: 'out' };
   contexts.push(

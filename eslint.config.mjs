@@ -18,8 +18,61 @@ export default tseslint.config(
         'error',
         { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' },
       ],
-      // the lazy bundles are loaded with require() of a sibling file (src/vscode/lazy.ts)
+      // the lazy bundles are loaded with require() of a sibling file (src/vscode/platform/lazy.ts)
       '@typescript-eslint/no-require-imports': ['error', { allow: ['^\\./(validator|features)\\.js$'] }],
+    },
+  },
+  // The layering (see docs/architecture.md): core is pure TypeScript that never sees VS Code, the protocol is
+  // shared by both sides, and a webview runs in a browser, without Node or VS Code.
+  {
+    files: ['src/core/**/*.ts', 'src/protocol/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            { name: 'vscode', message: 'src/core and src/protocol never import vscode: put this in src/vscode.' },
+          ],
+          patterns: [
+            {
+              group: ['**/vscode/**', '**/webview/**'],
+              message: 'core and protocol import neither adapters nor pages.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['src/core/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [{ name: 'vscode', message: 'src/core never imports vscode: put this in src/vscode.' }],
+          patterns: [
+            {
+              group: ['**/vscode/**', '**/webview/**', '**/protocol/**'],
+              message: 'core imports neither the adapters, the pages nor the protocol (the protocol imports core).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['src/webview/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [{ name: 'vscode', message: 'a webview talks to the extension through its protocol only.' }],
+          patterns: [
+            { group: ['node:*'], message: 'a webview runs in a browser: no Node built-ins.' },
+            { group: ['**/vscode/**'], message: 'a webview imports its protocol, not the adapters.' },
+          ],
+        },
+      ],
     },
   },
   {

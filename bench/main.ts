@@ -281,7 +281,7 @@ async function tokenCounting(): Promise<void> {
 }
 
 /**
- * Exports of the Activity Feed (issue 13): 10,000 and 100,000 records to a JSON Lines file, through the
+ * Exports of the Activity Feed: 10,000 and 100,000 records to a JSON Lines file, through the
  * client-side limiter, against the fake with the same budget. Time is scaled twentyfold (600 requests per
  * 3 s instead of per minute), so the limiter, not the machine, sets the pace; pages of 100 make 1,000
  * requests for 100,000 records. Memory is the live heap (after a forced collection, every tenth page)
@@ -364,7 +364,7 @@ async function complianceExport(): Promise<void> {
 }
 
 /**
- * Placing problems (issue 17): files whose `role` values are wrong in 100 or 1,000 messages, each against
+ * Placing problems: files whose `role` values are wrong in 100 or 1,000 messages, each against
  * the same file with none wrong (and, as a measure of noise, the clean file against itself). Every problem
  * needs its range in the text; found one by one from the start of the file, 1,000 problems cost 1,000
  * walks over it. Runs interleave with the clean file's, so both see the same machine. YAML, whose parser
@@ -424,7 +424,7 @@ async function problemPlacement(): Promise<void> {
 }
 
 /**
- * Prompt test cases (issue 15): 100 cases × 2 models against the fake, which waits 2 ms between the events
+ * Prompt test cases: 100 cases × 2 models against the fake, which waits 2 ms between the events
  * of each reply (so a cell takes about as long as its events, and concurrency is what shortens a run). Wall
  * time at concurrency 1, 4 and 16, as ratios against concurrency 1 (the ideal is 1/N); and the most
  * requests the fake ever had open at once, which must not exceed the limit.

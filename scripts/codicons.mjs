@@ -1,5 +1,5 @@
 // The codicons the webviews ship: the font and stylesheet of @vscode/codicons cut down to the names in
-// src/webview/icons.ts (WEBVIEW_ICONS). The whole set, 160 KB (61 KB compressed, a fifth of the .vsix
+// src/webview/common/icons.ts (WEBVIEW_ICONS). The whole set, 160 KB (61 KB compressed, a fifth of the .vsix
 // budget), was shipped for the couple of dozen icons the webviews draw. subset-font runs HarfBuzz's own
 // subsetter (wasm), so nothing native is built and nothing is downloaded: it needs only node_modules.
 import crypto from 'node:crypto';
@@ -13,7 +13,7 @@ const DIST = 'node_modules/@vscode/codicons/dist';
 /** WEBVIEW_ICONS, read from the TypeScript module the webviews import, so the list lives in one place. */
 export async function webviewIcons() {
   const r = await esbuild.build({
-    entryPoints: ['src/webview/icons.ts'],
+    entryPoints: ['src/webview/common/icons.ts'],
     bundle: true,
     format: 'esm',
     write: false,
@@ -34,7 +34,7 @@ export async function writeCodiconSubset(names, outDir) {
   const rule = /^\.codicon-([a-z0-9-]+):before\s*\{\s*content:\s*"\\([0-9a-f]+)"\s*\}$/gm;
   const rules = new Map([...css.matchAll(rule)].map(m => [m[1], { line: m[0], codepoint: parseInt(m[2], 16) }]));
   const unknown = names.filter(n => !rules.has(n));
-  if (unknown.length) throw new Error(`src/webview/icons.ts: no such codicon: ${unknown.join(', ')}`);
+  if (unknown.length) throw new Error(`src/webview/common/icons.ts: no such codicon: ${unknown.join(', ')}`);
 
   const text = String.fromCodePoint(...names.map(n => rules.get(n).codepoint));
   const ttf = await subsetFont(fs.readFileSync(path.join(DIST, 'codicon.ttf')), text, { targetFormat: 'truetype' });

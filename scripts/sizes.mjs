@@ -1,4 +1,4 @@
-// Size budgets (issue 14): each shipped bundle built for production, measured with its five largest
+// Size budgets: each shipped bundle built for production, measured with its five largest
 // contributors (esbuild's metafile), and the .vsix itself. Sizes are deterministic, so this is a test:
 // `node scripts/sizes.mjs` exits 1 when a budget is exceeded. `npm test` and `npm run bench` run it.
 import { spawnSync } from 'node:child_process';

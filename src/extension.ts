@@ -3,23 +3,27 @@
 // first use of a command or view, so opening an unrelated JSON file costs almost nothing.
 import * as vscode from 'vscode';
 import type { Features, Host } from './features';
-import { Api } from './vscode/api';
-import { CASE_FILE_EXCLUDE, CASE_FILE_GLOB, CASES_VIEW_TYPE, isCaseFileName } from './vscode/cases/caseFiles';
-import { addBeta, newRequestFile } from './vscode/commands';
-import { Config, endpointOf, isRequestFile } from './vscode/config';
+import { Api } from './vscode/platform/api';
+import { ACTIVITY_VIEW_TYPE } from './protocol/activity';
+import { CASES_VIEW_TYPE } from './protocol/cases';
+import { RESPONSE_VIEW_TYPE } from './protocol/response';
+import { CASE_FILE_EXCLUDE, CASE_FILE_GLOB, isCaseFileName } from './vscode/cases/caseFiles';
+import { addBeta, newRequestFile } from './vscode/request/requestCommands';
+import { Config, endpointOf, isRequestFile } from './vscode/platform/config';
 import type { AdminNode } from './vscode/admin/orgTree';
-import { ACTIVITY_VIEW_TYPE } from './vscode/compliance/activityPanel';
 import type { ComplianceNode } from './vscode/compliance/complianceTree';
-import { JsonDocuments } from './vscode/jsonDocuments';
-import { LazyTree } from './vscode/lazyTree';
-import { Log } from './vscode/log';
-import { QuickFixes } from './vscode/quickFixes';
-import { RequestDiagnostics } from './vscode/requestDiagnostics';
-import { VIEW_TYPE } from './vscode/responsePanel';
-import { Keys } from './vscode/secrets';
-import { ResourceDocuments, type TreeNode } from './vscode/sessionsTree';
-import { TemplateCompletion } from './vscode/templateCompletion';
-import { TokenStatus } from './vscode/tokenStatus';
+import { JsonDocuments } from './vscode/platform/jsonDocuments';
+import { reportLoads } from './vscode/platform/lazy';
+import { LazyTree } from './vscode/platform/lazyTree';
+import { Log } from './vscode/platform/log';
+import { QuickFixes } from './vscode/request/quickFixes';
+import { RequestDiagnostics } from './vscode/request/requestDiagnostics';
+import { Keys } from './vscode/platform/secrets';
+import type { RateLimitNode } from './vscode/rateLimits/rateLimitsTree';
+import { ResourceDocuments } from './vscode/sessions/resourceDocuments';
+import type { SessionNode } from './vscode/sessions/sessionsTree';
+import { TemplateCompletion } from './vscode/request/templateCompletion';
+import { TokenStatus } from './vscode/tokens/tokenStatus';
 
 /** What activate() returns: a small surface the integration tests use to observe the extension. */
 export interface PromptwrightApi {
@@ -41,6 +45,7 @@ export interface PromptwrightApi {
 
 export function activate(context: vscode.ExtensionContext): PromptwrightApi {
   const log = new Log();
+  reportLoads(line => log.info(line));
   const config = new Config();
   const diagnostics = new RequestDiagnostics(config, log);
   const keys = new Keys(context.secrets, log);
@@ -61,14 +66,15 @@ export function activate(context: vscode.ExtensionContext): PromptwrightApi {
       const t0 = Date.now();
       const mod = require('./features.js') as typeof import('./features');
       loaded = mod.createFeatures(host);
-      log.debug(`features loaded in ${Date.now() - t0} ms`);
+      log.info(`the features loaded (dist/features.js) in ${Date.now() - t0} ms`);
     }
     return Promise.resolve(loaded);
   };
   /** A command whose implementation lives in the features bundle. */
   const lazy = (id: string, run: (f: Features, ...args: unknown[]) => unknown) =>
     vscode.commands.registerCommand(id, async (...args: unknown[]) => run(await features(), ...args));
-  const node = (n: unknown) => n as TreeNode;
+  const node = (n: unknown) => n as SessionNode;
+  const rateLimitNode = (n: unknown) => n as RateLimitNode;
   const adminNode = (n: unknown) => n as AdminNode | undefined;
   const complianceNode = (n: unknown) => n as ComplianceNode | undefined;
   const updateKeyContext = async () => {
@@ -136,7 +142,7 @@ export function activate(context: vscode.ExtensionContext): PromptwrightApi {
     vscode.workspace.registerTextDocumentContentProvider(JsonDocuments.scheme, {
       provideTextDocumentContent: async uri => (await features()).json.provideTextDocumentContent(uri),
     }),
-    vscode.window.registerWebviewPanelSerializer(VIEW_TYPE, {
+    vscode.window.registerWebviewPanelSerializer(RESPONSE_VIEW_TYPE, {
       deserializeWebviewPanel: async panel => (await features()).panel.adopt(panel),
     }),
     vscode.window.registerWebviewPanelSerializer(ACTIVITY_VIEW_TYPE, {
@@ -188,7 +194,7 @@ export function activate(context: vscode.ExtensionContext): PromptwrightApi {
     lazy('promptwright.addRateLimitWorkspace', (f, id) =>
       f.rateLimits.addWorkspace(typeof id === 'string' ? id : undefined),
     ),
-    lazy('promptwright.removeRateLimitWorkspace', (f, n) => f.rateLimits.removeWorkspace(node(n))),
+    lazy('promptwright.removeRateLimitWorkspace', (f, n) => f.rateLimits.removeWorkspace(rateLimitNode(n))),
     lazy('promptwright.refreshRateLimits', f => f.rateLimits.refresh()),
     lazy('promptwright.admin.refresh', f => f.org.refresh()),
     lazy('promptwright.admin.showArchived', f => f.org.setShowArchived(true)),

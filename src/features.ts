@@ -5,7 +5,7 @@
 import * as vscode from 'vscode';
 import { AdminCommands } from './vscode/admin/adminCommands';
 import { OrgTree, type AdminNode } from './vscode/admin/orgTree';
-import type { Api } from './vscode/api';
+import type { Api } from './vscode/platform/api';
 import { CaseDiagnostics } from './vscode/cases/caseDiagnostics';
 import { CaseLanguage } from './vscode/cases/caseLanguage';
 import { CasesPanel } from './vscode/cases/casesPanel';
@@ -13,16 +13,18 @@ import { ActivityPanel } from './vscode/compliance/activityPanel';
 import { ComplianceAccess } from './vscode/compliance/access';
 import { ComplianceCommands } from './vscode/compliance/complianceCommands';
 import { ComplianceTree } from './vscode/compliance/complianceTree';
-import type { Config } from './vscode/config';
-import { DemoBackend, openSample } from './vscode/demo';
-import { JsonDocuments } from './vscode/jsonDocuments';
-import type { Log } from './vscode/log';
-import type { RequestDiagnostics } from './vscode/requestDiagnostics';
-import { ResponsePanel } from './vscode/responsePanel';
-import { Runner } from './vscode/runner';
-import type { Keys } from './vscode/secrets';
-import { RateLimitsTree, ResourceDocuments, SessionsTree, type TreeNode } from './vscode/sessionsTree';
-import { TokenBreakdown } from './vscode/tokenBreakdown';
+import type { Config } from './vscode/platform/config';
+import { DemoBackend, openSample } from './vscode/demo/demo';
+import { JsonDocuments } from './vscode/platform/jsonDocuments';
+import type { Log } from './vscode/platform/log';
+import type { RequestDiagnostics } from './vscode/request/requestDiagnostics';
+import { ResponsePanel } from './vscode/run/responsePanel';
+import { Runner } from './vscode/run/runner';
+import type { Keys } from './vscode/platform/secrets';
+import { RateLimitsTree, type RateLimitNode } from './vscode/rateLimits/rateLimitsTree';
+import { ResourceDocuments } from './vscode/sessions/resourceDocuments';
+import { SessionsTree, type SessionNode } from './vscode/sessions/sessionsTree';
+import { TokenBreakdown } from './vscode/tokens/tokenBreakdown';
 
 /** What the activation bundle hands over: the services both bundles share. */
 export interface Host {
@@ -33,8 +35,8 @@ export interface Host {
   api: Api;
   diagnostics: RequestDiagnostics;
   /** views created at activation (their providers load with this bundle) */
-  rateLimitsView: vscode.TreeView<TreeNode>;
-  sessionsView: vscode.TreeView<TreeNode>;
+  rateLimitsView: vscode.TreeView<RateLimitNode>;
+  sessionsView: vscode.TreeView<SessionNode>;
   orgView: vscode.TreeView<AdminNode>;
 }
 
@@ -61,7 +63,7 @@ export interface Features {
 
 export function createFeatures(host: Host): Features {
   const { context, log, config, keys, api, diagnostics } = host;
-  const panel = new ResponsePanel(context.extensionUri);
+  const panel = new ResponsePanel(context.extensionUri, log);
   const runner = new Runner(config, api, diagnostics, panel, log);
   const breakdown = new TokenBreakdown(config, api, diagnostics);
   const sessions = new SessionsTree(context.workspaceState, api, () => config.resourcePageSize, host.sessionsView);

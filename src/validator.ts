@@ -5,7 +5,7 @@ export { appendReply } from './core/run/append';
 export { fixEdits } from './core/request/fixes';
 export { renderTemplate, slotAt } from './core/request/templates';
 export { validateText } from './core/request/validate';
-// Case files (issue 15) are read with the same parser and checked with zod too: they share this bundle
+// Case files are read with the same parser and checked with zod too: they share this bundle
 // rather than carry a second copy of both into the features bundle.
 export { parseCaseFile, requestNotFound } from './core/cases/caseFile';
 export { crossCheck, valuesByCase } from './core/cases/crossCheck';

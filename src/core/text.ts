@@ -10,3 +10,33 @@ export function asText(v: unknown): string {
 export function count(n: number, one: string, many = `${one}s`): string {
   return `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
 }
+
+/**
+ * Offsets to lines and columns, counted as VS Code counts them (a line ends at \n, \r\n or a lone \r), for
+ * text that may not be open in an editor (a case file's problems land in the request file it names, often
+ * closed) and for the CLI's file:line:col, so that both report the same line for the same problem.
+ */
+export class LineIndex {
+  /** the offset at which each line starts */
+  private readonly starts: number[] = [0];
+
+  constructor(text: string) {
+    for (let i = 0; i < text.length; i++) {
+      const c = text.charCodeAt(i);
+      // \r\n ends one line, as VS Code counts them
+      if (c === 10 || (c === 13 && text.charCodeAt(i + 1) !== 10)) this.starts.push(i + 1);
+    }
+  }
+
+  /** The zero-based line and character (UTF-16 code units, as VS Code counts) of an offset. */
+  position(offset: number): { line: number; character: number } {
+    let lo = 0;
+    let hi = this.starts.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (this.starts[mid]! <= offset) lo = mid;
+      else hi = mid - 1;
+    }
+    return { line: lo, character: offset - this.starts[lo]! };
+  }
+}

@@ -1,4 +1,4 @@
-// A local fake of the service, following the spec in ../shared/seeds: messages (JSON and SSE), token
+// A local fake of the service, following the spec (docs/spec.md): messages (JSON and SSE), token
 // counting, session resources, rate limits; auth and version-header checks; error bodies with request-id;
 // rate-limit headers; the administration interface (admin.ts) and the compliance interface with its keys,
 // scopes and shared budget (compliance.ts); and fault injection. Used by the unit tests, the VS Code suites,
@@ -244,11 +244,11 @@ export async function startFake(opts: FakeOptions = {}): Promise<Fake> {
     });
     res.on('close', () => (rec.closedAt = Date.now()));
 
-    // auth happens before anything else (seed 002 §5 rule 5; §8: auth failures use no quota)
+    // auth happens before anything else (doc3 §5 rule 5; doc3 §8: auth failures use no quota)
     const key = req.headers['x-api-key'];
     const isAdminPath = u.pathname.startsWith('/v1/organizations');
     const isCompliancePath = /^\/v1\/compliance(\/|$)/.test(u.pathname);
-    // compliance responses after authentication carry that interface's own budget headers (seed 002 §8)
+    // compliance responses after authentication carry that interface's own budget headers (doc3 §8)
     let extra: Record<string, string> = {};
     let scopes: readonly string[] = [];
     if (isCompliancePath) {

@@ -65,6 +65,8 @@ async function phaseExtensionHost(cs) {
         PROMPTWRIGHT_RESULTS: RESULTS,
         // for working on one extension-host test: HARNESS_HOST_GREP=<title part> HARNESS_GREP=zzz-none
         ...(process.env.HARNESS_HOST_GREP ? { PROMPTWRIGHT_HOST_GREP: process.env.HARNESS_HOST_GREP } : {}),
+        // the order the extension-host tests ran in, again (the suite prints its seed)
+        ...(process.env.HARNESS_HOST_SEED ? { PROMPTWRIGHT_HOST_SEED: process.env.HARNESS_HOST_SEED } : {}),
       },
     }),
   );

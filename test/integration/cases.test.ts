@@ -7,7 +7,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { CellView, GridView } from '../../src/casesProtocol';
+import type { CellView, GridView } from '../../src/protocol/cases';
 import type { Features } from '../../src/features';
 import type { FakeRequest } from '../fake/server';
 import { api, setSetting, useFake, waitFor, workspaceUri } from './helpers';

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { PromptwrightApi } from '../../src/extension';
-import type { Prompts } from '../../src/vscode/prompts';
+import type { Prompts } from '../../src/vscode/platform/prompts';
 import { startFake, type Fake, type FakeOptions } from '../fake/server';
 
 export const EXTENSION_ID = 'promptwright.promptwright';

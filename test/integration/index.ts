@@ -1,9 +1,38 @@
 // Mocha runner for the suite that runs inside a real VS Code extension host. Launcher-agnostic: the
 // code-server harness (test/harness/run.mjs) and @vscode/test-electron (test/harness/electron.mjs) both
 // load this file as extensionTestsPath and call run().
+//
+// The files, and the tests inside each suite, run in a shuffled order: no test may lean on what another left
+// behind. The seed is printed; PROMPTWRIGHT_HOST_SEED=<seed> runs that order again (`sorted`: the files'
+// own order).
 import * as path from 'node:path';
 import * as fs from 'node:fs';
 import Mocha from 'mocha';
+
+/** A small seeded generator (mulberry32): the same seed, the same order. */
+function random(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function shuffle<T>(items: T[], next: () => number): void {
+  for (let i = items.length - 1; i > 0; i--) {
+    const j = Math.floor(next() * (i + 1));
+    [items[i], items[j]] = [items[j]!, items[i]!];
+  }
+}
+
+function shuffleSuite(suite: Mocha.Suite, next: () => number): void {
+  shuffle(suite.suites, next);
+  shuffle(suite.tests, next);
+  for (const s of suite.suites) shuffleSuite(s, next);
+}
 
 export function run(): Promise<void> {
   const mocha = new Mocha({ ui: 'bdd', color: false, timeout: 30000, reporter: 'spec' });
@@ -13,6 +42,14 @@ export function run(): Promise<void> {
     .filter(f => f.endsWith('.test.js'))
     .sort())
     mocha.addFile(path.join(__dirname, f));
+  // loaded here (not by run()) so that the order can be shuffled first; CommonJS test files load synchronously
+  (mocha as unknown as { loadFiles(): void }).loadFiles();
+  // TEMPORARY until every test sets up what it needs: shuffled only when a seed is given
+  if (process.env.PROMPTWRIGHT_HOST_SEED && process.env.PROMPTWRIGHT_HOST_SEED !== 'sorted') {
+    const seed = Number(process.env.PROMPTWRIGHT_HOST_SEED) || Math.floor(Math.random() * 2 ** 31);
+    console.log(`extension-host tests in a shuffled order: PROMPTWRIGHT_HOST_SEED=${seed} repeats it`);
+    shuffleSuite(mocha.suite, random(seed));
+  }
   return new Promise((resolve, reject) => {
     mocha.run(failures => {
       const total = mocha.suite.total();

@@ -1,4 +1,4 @@
-// DOM helpers for the UI suites (selectors checked on VS Code 1.139; see ../shared/vscode-harness/README.md).
+// DOM helpers for the UI suites (selectors checked on VS Code 1.139; CONTRIBUTING.md says how the harness runs).
 import { ui } from './context.mjs';
 
 /** Opens the workbench on `folder` with the extension loaded from source, and opens `file` if given. */
@@ -87,7 +87,8 @@ export async function runCommand(page, title) {
       break;
     } catch (e) {
       if (attempt === 3) throw e;
-      await page.keyboard.press('Escape');
+      // only a palette still showing is closed: Escape elsewhere acts on the page (a walkthrough goes back)
+      if (await page.locator('.quick-input-widget').isVisible()) await page.keyboard.press('Escape');
       await page.waitForTimeout(500);
     }
   }

@@ -1,4 +1,4 @@
-// The assertion engine (issue 15): each assertion of a case against what one run produced, with a message
+// The assertion engine: each assertion of a case against what one run produced, with a message
 // that says what was expected and what came, so a failing cell explains itself in the grid and in CI.
 import { Validator, type SchemaDraft } from '@cfworker/json-schema';
 import type { Message } from '../api/types';

@@ -1,4 +1,4 @@
-// Case files (issue 15): `*.cases.yaml`, `*.cases.yml` or `*.cases.json`, read with the request files'
+// Case files: `*.cases.yaml`, `*.cases.yml` or `*.cases.json`, read with the request files'
 // parser (parse.ts: a value and the source range of any path in it, for JSON and YAML alike), checked with
 // the zod schema below (the one source of the shape: the editor's JSON Schema is generated from it), and
 // reported as problems at exact ranges with stable rule names (catalog.ts, RULES.md).

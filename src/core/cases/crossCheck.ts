@@ -1,4 +1,4 @@
-// A case file against its request file (issue 15): a placeholder a case gives no value is sent as written,
+// A case file against its request file: a placeholder a case gives no value is sent as written,
 // so it is an error in both files; a value no placeholder uses is probably a typo, so it is a warning.
 import { closest } from '../request/models';
 import { parseRequest, type Locate, type Span } from '../request/parse';

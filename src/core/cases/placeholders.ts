@@ -1,4 +1,4 @@
-// `{{name}}` placeholders in a request file's strings (issue 15): found in raw text (for hover and the
+// `{{name}}` placeholders in a request file's strings: found in raw text (for hover and the
 // request file's diagnostics), collected from a parsed request, and filled with a case's values. Requests
 // can nest deeper than the stack allows recursion (parse.ts reads JSON of any depth), so every walk here
 // is iterative.

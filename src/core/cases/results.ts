@@ -1,4 +1,4 @@
-// The last results of each case file (issue 15), kept in `.promptwright/results/` under the workspace (one
+// The last results of each case file, kept in `.promptwright/results/` under the workspace (one
 // folder to gitignore), so a grid can show what changed since the last run: which cells are new, fixed,
 // broken or the same.
 import * as crypto from 'node:crypto';

@@ -1,4 +1,4 @@
-// The matrix runner (issue 15): cells are a case file's cases × models; each cell is the request with the
+// The matrix runner: cells are a case file's cases × models; each cell is the request with the
 // case's values filled in and the model set, checked by the request validator (a request with errors is
 // never sent), streamed (a grid shows the text as it comes), and judged by the case's assertions. At most
 // `concurrency` cells are in flight; the API client applies the spec's retry rules (429 retry-after, …)

@@ -1,4 +1,4 @@
-// Prompt test cases (issue 15): a case file (`*.cases.yaml` / `*.cases.json`) names a request file, the
+// Prompt test cases: a case file (`*.cases.yaml` / `*.cases.json`) names a request file, the
 // models to run it on, and cases, each with values for the request's `{{name}}` placeholders and
 // assertions on the reply. These are the shapes the core, the CLI (`promptwright test`) and the editor's
 // Cases grid share.

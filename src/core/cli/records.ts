@@ -1,6 +1,7 @@
 // Problems as `check` reports them: 1-based lines and columns, the rule's code and a JSON pointer (the CLI's
 // text lines and its --format json records).
 import { pointer, type Problem } from '../request/types';
+import { LineIndex } from '../text';
 
 export interface CheckRecord {
   file: string;
@@ -14,19 +15,12 @@ export interface CheckRecord {
   path: string;
 }
 
-/** 1-based line and column of each offset. */
+/** 1-based line and column of each offset, lines counted as the editor counts them (core/text's LineIndex). */
 export function lineColumn(text: string): (offset: number) => { line: number; column: number } {
-  const starts = [0];
-  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) starts.push(i + 1);
+  const lines = new LineIndex(text);
   return offset => {
-    let lo = 0,
-      hi = starts.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >> 1;
-      if (starts[mid]! <= offset) lo = mid;
-      else hi = mid - 1;
-    }
-    return { line: lo + 1, column: offset - starts[lo]! + 1 };
+    const p = lines.position(offset);
+    return { line: p.line + 1, column: p.character + 1 };
   };
 }
 

@@ -1,4 +1,4 @@
-// `promptwright test FILE...`: runs case files (issue 15) against the service for CI: every case on every
+// `promptwright test FILE...`: runs case files against the service for CI: every case on every
 // model, streamed, at most --concurrency at once, each judged by its assertions. Exit 0 when every assertion
 // of every cell passes, 1 when any fails or a request fails, 2 for a usage error or a file with errors
 // (nothing is sent then), 130 on Ctrl-C (what finished is printed first).

@@ -1,5 +1,5 @@
 // The create-message request body of POST /v1/messages, as zod schemas: the one source of truth.
-// Sections cited are of document 1 (seed 000, messages) unless marked doc3 (seed 002, platform).
+// Sections cited (§x) are of doc1 (messages) unless marked doc3 (platform); docs/spec.md has each one.
 // The editor's JSON Schema is generated from these at build time (jsonSchema.ts); the validator
 // (validate.ts) runs them on the parsed file and turns their issues into diagnostics (issues.ts).
 //

@@ -68,7 +68,7 @@ function validateUnguarded(text: string, format: Format, opts: ValidateOptions):
   const result = schema.safeParse(body, { reportInput: true });
   const pathProblems: PathProblem[] = result.success ? [] : issuesToProblems(result.error.issues, body, ctx, schema);
   pathProblems.push(...checkRules(body, ctx));
-  // placed together: one by one, each would walk the file from its start (issue 17)
+  // placed together: one by one, each would walk the file from its start
   const locate = parsed.locateMany(pathProblems.map(p => p.path));
   for (const p of pathProblems) problems.push(place(locate, p));
   return { parsed, problems: clamp(problems, text.length) };

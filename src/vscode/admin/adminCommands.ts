@@ -10,10 +10,10 @@ import {
   type WorkspaceUpdate,
 } from '../../core/admin/types';
 import { allowedText } from '../../core/admin/view';
-import type { Api } from '../api';
-import type { JsonDocuments } from '../jsonDocuments';
-import { vscodePrompts, type Prompts } from '../prompts';
-import type { RateLimitsTree } from '../sessionsTree';
+import type { Api } from '../platform/api';
+import type { JsonDocuments } from '../platform/jsonDocuments';
+import { vscodePrompts, type Prompts } from '../platform/prompts';
+import type { RateLimitsTree } from '../rateLimits/rateLimitsTree';
 import type { AdminNode, Group, OrgTree } from './orgTree';
 
 const KNOWN_GEOS = ['us', 'eu', 'global'];

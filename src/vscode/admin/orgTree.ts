@@ -1,13 +1,13 @@
 import * as vscode from 'vscode';
-import { DimmedItems } from '../dimmedItems';
+import { DimmedItems } from '../platform/dimmedItems';
 import { colorIcon, inviteView, userView, workspaceView } from '../../core/admin/view';
 import type { Invite, Organization, User, Workspace } from '../../core/admin/types';
 import { ApiError, describeError } from '../../core/api/errors';
 import { Pager } from '../../core/api/pager';
 import type { CursorPage } from '../../core/api/paging';
-import type { Api } from '../api';
-import type { Config } from '../config';
-import type { Keys } from '../secrets';
+import type { Api } from '../platform/api';
+import type { Config } from '../platform/config';
+import type { Keys } from '../platform/secrets';
 
 export type Group = 'workspaces' | 'users' | 'invites';
 

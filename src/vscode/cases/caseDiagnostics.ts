@@ -3,11 +3,11 @@ import type { CaseFile } from '../../core/cases/types';
 import type { Locate } from '../../core/request/parse';
 import { ruleUrl } from '../../core/request/catalog';
 import { formatOf, type Problem, type Severity } from '../../core/request/types';
-import type { Config } from '../config';
-import { validator } from '../lazy';
-import type { Log } from '../log';
+import type { Config } from '../platform/config';
+import { validator } from '../platform/lazy';
+import type { Log } from '../platform/log';
 import { CASE_FILE_EXCLUDE, CASE_FILE_GLOB, isCaseFileName } from './caseFiles';
-import { LineIndex } from './lineIndex';
+import { LineIndex } from '../../core/text';
 
 const SEVERITY: Record<Severity, vscode.DiagnosticSeverity> = {
   error: vscode.DiagnosticSeverity.Error,

@@ -1,8 +1,7 @@
-// What activation needs to know about case files (issue 15), kept apart from the rest of the feature so that
+// What activation needs to know about case files, kept apart from the rest of the feature so that
 // extension.ts can import it without loading the case-file parser: the names, the view type, the glob.
 
 /** The Cases grid's webview type (its serializer is registered at activation). */
-export const CASES_VIEW_TYPE = 'promptwright.cases';
 
 /** Where case files are looked for in the workspace. */
 export const CASE_FILE_GLOB = '**/*.cases.{yaml,yml,json}';

@@ -2,10 +2,10 @@ import * as vscode from 'vscode';
 import { findPlaceholders } from '../../core/cases/placeholders';
 import type { VarValue } from '../../core/cases/types';
 import { count } from '../../core/text';
-import { validator } from '../lazy';
+import { validator } from '../platform/lazy';
 import type { CaseDiagnostics, CaseEntry } from './caseDiagnostics';
 import { isCaseFileName } from './caseFiles';
-import { flowVarsContext, yamlVarsContext } from './varsContext';
+import { flowVarsContext, yamlVarsContext } from '../../core/cases/varsContext';
 
 const SELECTOR: vscode.DocumentSelector = [{ language: 'json' }, { language: 'jsonc' }, { language: 'yaml' }];
 const CASE_FILES: vscode.DocumentSelector = [{ pattern: '**/*.cases.{yaml,yml,json}' }];

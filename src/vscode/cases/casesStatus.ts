@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { progressSummary, type CellView } from '../../casesProtocol';
+import { progressSummary, type CellView } from '../../protocol/cases';
 
 /**
  * The status bar summary of the Cases grid, drawn from one state: while cases run, a spinner and how far

@@ -5,8 +5,8 @@ import { ComplianceClient } from '../../core/compliance/client';
 import { COMPLIANCE_BUDGET, RateLimiter } from '../../core/compliance/limiter';
 import { COMPLIANCE_KEY_PREFIX, explainComplianceError, parseScopeError, SCOPES } from '../../core/compliance/scopes';
 import { sleep } from '../../core/api/retry';
-import type { Api } from '../api';
-import type { Keys } from '../secrets';
+import type { Api } from '../platform/api';
+import type { Keys } from '../platform/secrets';
 
 /**
  * Access to the compliance interface: the Compliance Access Key, or the Admin key for the Activity Feed

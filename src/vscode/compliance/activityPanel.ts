@@ -1,64 +1,30 @@
-import { once } from 'node:events';
-import * as fs from 'node:fs';
-import { finished } from 'node:stream/promises';
 import * as vscode from 'vscode';
+import { AbortedError, ApiError, ConfigError, describeError, StreamError } from '../../core/api/errors';
+import type { CursorPage } from '../../core/api/paging';
+import type { ExportFormat } from '../../core/compliance/export';
+import { filterProblems, type ActivityFilter } from '../../core/compliance/filters';
+import type { Activity } from '../../core/compliance/types';
+import { count } from '../../core/text';
 import {
+  ACTIVITY_VIEW_TYPE,
   activityRow,
+  parseActivityWebviewState,
   parseFromActivityWebview,
-  parseWebviewState,
-  type ExportState,
   type FeedError,
   type FeedStatus,
   type FromActivityWebview,
   type Loading,
   type ToActivityWebview,
-} from '../../activityProtocol';
-import { AbortedError, ApiError, ConfigError, describeError, StreamError } from '../../core/api/errors';
-import type { CursorPage } from '../../core/api/paging';
-import { exportActivities, type ExportFormat, type ExportProgress } from '../../core/compliance/export';
-import { filterProblems, type ActivityFilter } from '../../core/compliance/filters';
-import type { Activity } from '../../core/compliance/types';
-import { count } from '../../core/text';
-import type { Config } from '../config';
-import type { JsonDocuments } from '../jsonDocuments';
-import type { Log } from '../log';
-import { vscodePrompts, type Prompts } from '../prompts';
-import { hostPage, webviewOptions } from '../webviewPage';
+} from '../../protocol/activity';
+import type { Config } from '../platform/config';
+import type { JsonDocuments } from '../platform/jsonDocuments';
+import type { Log } from '../platform/log';
+import { vscodePrompts, type Prompts } from '../platform/prompts';
+import { WebviewHost } from '../platform/webviewHost';
 import type { ComplianceAccess } from './access';
+import { ActivityExport, type ExportControl, type ExportOutcome } from './activityExport';
 
-export const ACTIVITY_VIEW_TYPE = 'promptwright.activity';
-
-/** Records per page of an export: the largest `limit` the feed takes, so 2,000 records are two requests. */
-const EXPORT_PAGE_SIZE = 1000;
-
-const FORMATS: readonly (vscode.QuickPickItem & { format: ExportFormat; extension: string })[] = [
-  {
-    label: 'JSON Lines',
-    description: 'activities.jsonl',
-    detail: 'One record per line, as the service sent it',
-    format: 'jsonl',
-    extension: 'jsonl',
-  },
-  {
-    label: 'CSV',
-    description: 'activities.csv',
-    detail: 'id, activity_type, created_at, updated_at and the record as JSON',
-    format: 'csv',
-    extension: 'csv',
-  },
-];
-
-export type ExportOutcome =
-  | { outcome: 'done'; file: vscode.Uri; progress: ExportProgress }
-  | { outcome: 'cancelled'; progress: ExportProgress }
-  | { outcome: 'failed'; error: unknown; progress: ExportProgress }
-  | { outcome: 'busy' };
-
-export interface ExportControl {
-  /** aborts the export as the notification's Cancel does (for tests, which cannot press it) */
-  signal?: AbortSignal;
-  onProgress?: (p: ExportProgress) => void;
-}
+export type { ExportControl, ExportOutcome } from './activityExport';
 
 /** The part of the panel's state a test reads (see `feed()`). */
 export interface FeedSnapshot {
@@ -66,8 +32,6 @@ export interface FeedSnapshot {
   status: FeedStatus;
   error: FeedError | undefined;
 }
-
-const fileName = (uri: vscode.Uri) => uri.path.split('/').pop() || uri.fsPath;
 
 /** The page's static skeleton: the script fills it (trusted markup written by us, never data). */
 const PAGE = {
@@ -103,10 +67,8 @@ export class ActivityPanel implements vscode.Disposable {
   /** the questions it asks (an extension-host test answers them with a script) */
   prompts: Prompts = vscodePrompts;
 
-  private panel: vscode.WebviewPanel | undefined;
-  private panelSubscriptions: vscode.Disposable[] = [];
-  /** the webview has said `ready` since it was last (re)built: until then nothing is posted */
-  private ready = false;
+  private readonly host: WebviewHost<ToActivityWebview, FromActivityWebview>;
+  private readonly exporter: ActivityExport;
 
   private filter: ActivityFilter = {};
   private records: Activity[] = [];
@@ -120,7 +82,6 @@ export class ActivityPanel implements vscode.Disposable {
   /** what to ask again when the person presses Retry */
   private failed: Loading | undefined;
   private inFlight: { what: Loading; controller: AbortController; done: Promise<void> } | undefined;
-  private exporting: ExportState | undefined;
 
   constructor(
     readonly extensionUri: vscode.Uri,
@@ -130,50 +91,45 @@ export class ActivityPanel implements vscode.Disposable {
     readonly config: Config,
     /** asked when a record is an organization-membership activity (doc3 §6 rule 2) */
     readonly refreshOrganizations: () => void,
-  ) {}
+  ) {
+    this.host = new WebviewHost(extensionUri, {
+      viewType: ACTIVITY_VIEW_TYPE,
+      title: 'Activity Feed',
+      page: PAGE,
+      column: vscode.ViewColumn.Active,
+      parse: parseFromActivityWebview,
+      snapshot: () => this.snapshot(),
+      handle: m => this.handle(m),
+      onClose: () => this.closed(),
+      log,
+    });
+    this.exporter = new ActivityExport(
+      access,
+      log,
+      () => this.prompts,
+      state => this.post({ type: 'export', state }),
+    );
+  }
 
   /** Opens the panel, or reveals it where it is. */
   open(): void {
-    if (this.panel) {
-      this.panel.reveal();
-      return;
+    if (this.host.isOpen) this.host.reveal();
+    else {
+      this.host.open();
+      this.startOver(this.filter);
     }
-    const panel = vscode.window.createWebviewPanel(
-      ACTIVITY_VIEW_TYPE,
-      'Activity Feed',
-      vscode.ViewColumn.Active,
-      webviewOptions(this.extensionUri),
-    );
-    this.adopt(panel, undefined);
   }
 
-  /** Takes over a panel: a new one, or one VS Code restores after a reload with the state the webview saved. */
+  /** Takes over a panel VS Code restores after a reload, with the state the webview saved. */
   adopt(panel: vscode.WebviewPanel, state: unknown): void {
-    const previous = this.panel;
-    if (previous && previous !== panel) {
-      previous.dispose();
-      this.closed(previous);
-    }
-    this.panel = panel;
-    this.ready = false;
-    this.panelSubscriptions = hostPage(panel, this.extensionUri, {
-      page: PAGE,
-      parse: parseFromActivityWebview,
-      handle: m => void this.handle(m),
-      onDispose: () => this.closed(panel),
-      name: 'Activity Feed',
-      warn: line => this.log.warn(line),
-    });
+    this.host.adopt(panel);
     // a saved filter is the webview's word: checked like any other before anything is sent
-    const saved = parseWebviewState(state)?.filter;
+    const saved = parseActivityWebviewState(state)?.filter;
     this.startOver(saved && !filterProblems(saved).length ? saved : this.filter);
   }
 
   dispose(): void {
-    const panel = this.panel;
-    panel?.dispose();
-    // at once, whenever VS Code gets to onDidDispose: nothing in flight outlives the panel
-    if (panel) this.closed(panel);
+    this.host.dispose();
   }
 
   // ---- what tests observe ----------------------------------------------------------------------------
@@ -196,12 +152,8 @@ export class ActivityPanel implements vscode.Disposable {
   // ---- messages from the webview --------------------------------------------------------------------
 
   /** What the webview asks for. Resolves when it is done: the page arrived, the record opened, the export ended. */
-  async handle(m: FromActivityWebview): Promise<void> {
+  async handle(m: Exclude<FromActivityWebview, { type: 'ready' }>): Promise<void> {
     switch (m.type) {
-      case 'ready':
-        this.ready = true;
-        this.postSnapshot();
-        return;
       case 'apply': {
         // the webview checks the same way, but it is not trusted to: nothing malformed is ever sent
         const problems = filterProblems(m.filter);
@@ -242,7 +194,7 @@ export class ActivityPanel implements vscode.Disposable {
         this.post({ type: 'notice', text: 'Listing the linked organizations again in the Compliance view.' });
         return;
       case 'export':
-        await this.exportInteractively();
+        await this.exporter.interactive(this.filter);
         return;
     }
   }
@@ -361,143 +313,34 @@ export class ActivityPanel implements vscode.Disposable {
 
   // ---- export -----------------------------------------------------------------------------------------
 
-  /** The Export button: asks the format and the file, then exports what the filter in force matches. */
-  private async exportInteractively(): Promise<void> {
-    if (this.exporting) {
-      void vscode.window.showInformationMessage('An export of the Activity Feed is already running.');
-      return;
-    }
-    const choice = await this.prompts.pick(FORMATS, {
-      title: 'Export the Activity Feed',
-      placeHolder: 'Format of the file (every record the current filters match, paged 1,000 at a time)',
-    });
-    if (!choice) return;
-    const folder = vscode.workspace.workspaceFolders?.[0]?.uri;
-    const name = `activities.${choice.extension}`;
-    const target = await this.prompts.saveAs({
-      title: 'Export the Activity Feed',
-      saveLabel: 'Export',
-      ...(folder ? { defaultUri: vscode.Uri.joinPath(folder, name) } : {}),
-      filters: { [choice.label]: [choice.extension] },
-    });
-    if (!target) return;
-    await this.exportTo(target, choice.format);
-  }
-
-  /**
-   * Exports every record the filter in force matches to `target`, under a cancellable progress
-   * notification, writing each page as it arrives through a file stream that is waited on when full
-   * (constant memory however long the feed). A cancelled or failed export leaves no partial file.
-   * The Export button ends here; tests call it directly.
-   */
-  async exportTo(target: vscode.Uri, format: ExportFormat, control: ExportControl = {}): Promise<ExportOutcome> {
-    if (this.exporting) return { outcome: 'busy' };
-    const filter = this.filter;
-    const name = fileName(target);
-    const state: ExportState = { running: true, records: 0, pages: 0 };
-    this.exporting = state;
-    this.post({ type: 'export', state: { ...state } });
-    try {
-      return await vscode.window.withProgress(
-        {
-          location: vscode.ProgressLocation.Notification,
-          title: `Exporting the Activity Feed to ${name}`,
-          cancellable: true,
-        },
-        (progress, token) => {
-          const controller = new AbortController();
-          token.onCancellationRequested(() => controller.abort());
-          if (control.signal?.aborted) controller.abort();
-          control.signal?.addEventListener('abort', () => controller.abort(), { once: true });
-          return this.writeExport(target, format, filter, controller.signal, p => {
-            Object.assign(state, p);
-            progress.report({ message: `${count(p.records, 'record')} · ${count(p.pages, 'page')}` });
-            this.post({ type: 'export', state: { ...state } });
-            control.onProgress?.(p);
-          });
-        },
-      );
-    } finally {
-      this.exporting = undefined;
-      this.post({ type: 'export', state: { ...state, running: false } });
-    }
-  }
-
-  private async writeExport(
-    target: vscode.Uri,
-    format: ExportFormat,
-    filter: ActivityFilter,
-    signal: AbortSignal,
-    onProgress: (p: ExportProgress) => void,
-  ): Promise<ExportOutcome> {
-    let progress: ExportProgress = { records: 0, pages: 0 };
-    const name = fileName(target);
-    if (target.scheme !== 'file') {
-      const error = new Error(`Exports are written to local files; ${target.toString()} is not one.`);
-      void vscode.window.showErrorMessage(error.message);
-      return { outcome: 'failed', error, progress };
-    }
-    let out: fs.WriteStream | undefined;
-    try {
-      const { client } = await this.access.client();
-      out = fs.createWriteStream(target.fsPath, { encoding: 'utf8' });
-      const write = streamWriter(out);
-      progress = await exportActivities(client, filter, write, {
-        format,
-        pageSize: EXPORT_PAGE_SIZE,
-        signal,
-        // a 429's wait holds every other compliance call of the window too (one budget, doc3 §8)
-        onRateLimited: ms => this.access.limiter.pause(ms),
-        onProgress: p => {
-          progress = p;
-          onProgress(p);
-        },
-      });
-      out.end();
-      await finished(out);
-    } catch (e) {
-      out?.destroy();
-      await fs.promises.rm(target.fsPath, { force: true }).catch(() => undefined);
-      if (signal.aborted) {
-        this.log.info(`Activity Feed export cancelled after ${progress.records} records; ${name} removed`);
-        void vscode.window.showInformationMessage(`Export cancelled; the partial file ${name} was removed.`);
-        return { outcome: 'cancelled', progress };
-      }
-      void this.access.showError(e, 'Could not export the Activity Feed');
-      return { outcome: 'failed', error: e, progress };
-    }
-    this.log.info(`Activity Feed: exported ${progress.records} records in ${progress.pages} pages to ${target.fsPath}`);
-    void vscode.window
-      .showInformationMessage(`Exported ${count(progress.records, 'activity record')} to ${name}.`, 'Open')
-      .then(pick => (pick === 'Open' ? vscode.commands.executeCommand('vscode.open', target) : undefined));
-    return { outcome: 'done', file: target, progress };
+  /** Exports what the filter in force matches to `target` (the Export button ends here; tests call it). */
+  exportTo(target: vscode.Uri, format: ExportFormat, control: ExportControl = {}): Promise<ExportOutcome> {
+    return this.exporter.exportTo(target, format, this.filter, control);
   }
 
   // ---- the webview ------------------------------------------------------------------------------------
 
   private post(m: ToActivityWebview): void {
-    // until `ready` nothing is posted: the snapshot sent then covers everything that happened before
-    if (this.panel && this.ready) void this.panel.webview.postMessage(m);
+    this.host.post(m);
   }
 
   /** Everything the webview shows, for one that has just (re)loaded. */
-  private postSnapshot(): void {
-    this.post({ type: 'state', filter: this.filter });
-    if (this.records.length)
-      this.post({ type: 'rows', where: 'append', rows: this.records.map(activityRow), restore: true });
-    this.postStatus();
-    this.post({ type: 'error', error: this.error });
-    if (this.exporting) this.post({ type: 'export', state: { ...this.exporting } });
+  private snapshot(): ToActivityWebview[] {
+    const exporting = this.exporter.state;
+    return [
+      { type: 'state', filter: this.filter },
+      ...(this.records.length
+        ? [{ type: 'rows' as const, where: 'append' as const, rows: this.records.map(activityRow), restore: true }]
+        : []),
+      { type: 'status', status: this.status() },
+      { type: 'error', error: this.error },
+      ...(exporting ? [{ type: 'export' as const, state: exporting }] : []),
+    ];
   }
 
-  private closed(panel: vscode.WebviewPanel): void {
-    if (this.panel !== panel) return;
+  private closed(): void {
     this.inFlight?.controller.abort();
     this.inFlight = undefined;
-    for (const s of this.panelSubscriptions) s.dispose();
-    this.panelSubscriptions = [];
-    this.panel = undefined;
-    this.ready = false;
     // what was loaded goes with the panel; the filter stays for the next time it opens, and an export runs
     // on under its own notification (its Cancel is there)
     this.records = [];
@@ -506,18 +349,4 @@ export class ActivityPanel implements vscode.Disposable {
     this.error = undefined;
     this.failed = undefined;
   }
-}
-
-/**
- * A write function over a file stream that honours backpressure: when the stream's buffer is full it waits
- * for `drain`, so a fast service never piles pages up in memory. A stream error fails the next write.
- */
-function streamWriter(out: fs.WriteStream): (chunk: string) => Promise<void> {
-  let failure: Error | undefined;
-  out.on('error', (e: Error) => (failure ??= e));
-  return async chunk => {
-    if (failure) throw failure;
-    // `once` rejects if the stream errors while waiting
-    if (!out.write(chunk)) await once(out, 'drain');
-  };
 }

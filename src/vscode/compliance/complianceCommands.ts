@@ -4,9 +4,9 @@ import type { ComplianceClient } from '../../core/compliance/client';
 import type { Chat } from '../../core/compliance/types';
 import { parseIds } from '../../core/compliance/view';
 import { count } from '../../core/text';
-import type { JsonDocuments } from '../jsonDocuments';
-import type { Log } from '../log';
-import { vscodePrompts, type Prompts } from '../prompts';
+import type { JsonDocuments } from '../platform/jsonDocuments';
+import type { Log } from '../platform/log';
+import { vscodePrompts, type Prompts } from '../platform/prompts';
 import type { ComplianceAccess } from './access';
 import type { ComplianceNode, ComplianceTree } from './complianceTree';
 

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { DimmedItems } from '../dimmedItems';
+import { DimmedItems } from '../platform/dimmedItems';
 import { ApiError, describeError } from '../../core/api/errors';
 import { Pager, type Loaded } from '../../core/api/pager';
 import { SCOPES } from '../../core/compliance/scopes';
@@ -13,8 +13,8 @@ import {
   type OrganizationTree,
 } from '../../core/compliance/view';
 import { count } from '../../core/text';
-import type { Config } from '../config';
-import type { Keys } from '../secrets';
+import type { Config } from '../platform/config';
+import type { Keys } from '../platform/secrets';
 import type { ComplianceAccess } from './access';
 
 /** A list of chats the person asked for: chats are listed per user (doc3 §4: `user_ids[]` is required). */

@@ -9,7 +9,7 @@ import {
   type ActivityFilter,
   type Bound,
   type ExportState,
-} from '../../activityProtocol';
+} from '../../protocol/activity';
 import { button, el, icon, kindClass, plural } from './dom';
 
 type Field = 'created' | 'updated';

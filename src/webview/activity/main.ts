@@ -8,19 +8,13 @@ import type {
   FeedStatus,
   FromActivityWebview,
   ToActivityWebview,
-} from '../../activityProtocol';
+} from '../../protocol/activity';
+import { vscodeApi } from '../common/vscodeApi';
 import { $, button, count, el, icon, plural } from './dom';
 import { FilterBar } from './filterBar';
 import { FeedTable } from './table';
 
-interface VsCodeApi {
-  postMessage(m: FromActivityWebview): void;
-  getState(): unknown;
-  setState(s: ActivityWebviewState): void;
-}
-declare function acquireVsCodeApi(): VsCodeApi;
-
-const vscode = acquireVsCodeApi();
+const vscode = vscodeApi<FromActivityWebview, ActivityWebviewState>();
 const post = (m: FromActivityWebview) => vscode.postMessage(m);
 
 /** How close (px) the end of the table may come to the bottom of the view before the next page is asked for. */

@@ -1,7 +1,7 @@
 // The feed's table: one row per record (time, type, actor, target, organization, id), newest first. Rows are
 // one tab stop (a roving tabindex: the arrow keys, Home, End and the page keys move between them), and Enter
 // or a click opens the record as JSON. Organization membership rows carry a "Refresh organizations" action.
-import type { ActivityRow } from '../../activityProtocol';
+import type { ActivityRow } from '../../protocol/activity';
 import { el, icon, kindClass } from './dom';
 
 export interface TableActions {

@@ -1,6 +1,6 @@
 // The detail pane under the grid: the selected cell's whole reply, each assertion with why it failed, the
 // usage, latency and request-id, and the error when the request failed (type, message, request-id).
-import type { CellView, RerunTarget } from '../../casesProtocol';
+import type { CellView, RerunTarget } from '../../protocol/cases';
 import { button, duration, el, icon } from './dom';
 import { changeTag, statusBadge } from './grid';
 

@@ -1,8 +1,8 @@
 // The grid: one row per case, one column per model. Each cell shows its status badge, what changed since the
 // last saved run, the start of the reply as it streams, and then the latency and tokens or the first failed
 // assertion. A click (or Enter) selects a cell for the detail pane; the small buttons re-run a cell or a row.
-import { cellKey, type CellView, type GridView, type RerunTarget } from '../../casesProtocol';
-import type { WebviewIcon } from '../icons';
+import { cellKey, type CellView, type GridView, type RerunTarget } from '../../protocol/cases';
+import type { WebviewIcon } from '../common/icons';
 import { button, duration, el, icon } from './dom';
 
 export interface GridActions {

@@ -12,19 +12,13 @@ import {
   type GridView,
   type RerunTarget,
   type ToCasesWebview,
-} from '../../casesProtocol';
+} from '../../protocol/cases';
+import { vscodeApi } from '../common/vscodeApi';
 import { $, button } from './dom';
 import { Detail } from './detail';
 import { Grid } from './grid';
 
-interface VsCodeApi {
-  postMessage(m: FromCasesWebview): void;
-  getState(): unknown;
-  setState(s: CasesWebviewState): void;
-}
-declare function acquireVsCodeApi(): VsCodeApi;
-
-const vscode = acquireVsCodeApi();
+const vscode = vscodeApi<FromCasesWebview, CasesWebviewState>();
 const post = (m: FromCasesWebview) => vscode.postMessage(m);
 const saved = vscode.getState() as Partial<CasesWebviewState> | undefined;
 

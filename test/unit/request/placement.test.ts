@@ -1,4 +1,4 @@
-// Placing many problems at once (issue 17): the ranges must be exactly those found one path at a time,
+// Placing many problems at once: the ranges must be exactly those found one path at a time,
 // and none may be lost, in JSON (both parsers) and YAML, however many problems there are.
 import * as assert from 'node:assert/strict';
 import * as jsonc from 'jsonc-parser';
@@ -42,7 +42,7 @@ function allPaths(value: unknown): Path[] {
   return out;
 }
 
-describe('placing many problems (issue 17)', () => {
+describe('placing many problems', () => {
   const { body, bad } = badRoles(2000, 2);
 
   for (const [name, text] of [

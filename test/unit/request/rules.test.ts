@@ -1,4 +1,4 @@
-// One test per rule; each names the spec section it enforces (doc1 = seed 000, doc3 = seed 002).
+// One test per rule; each names the spec section it enforces (doc1 and doc3, as docs/spec.md describes them).
 import * as assert from 'node:assert/strict';
 import { check, base, user, assistant, type Seen } from './helpers';
 

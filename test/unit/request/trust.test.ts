@@ -1,5 +1,5 @@
 // An error means the service will reject the request: null as absent, unknown fields and beta features as
-// warnings with a way forward, hostile input that never crashes (issue 11).
+// warnings with a way forward, hostile input that never crashes.
 import * as assert from 'node:assert/strict';
 import { applyEdits, fixEdits } from '../../../src/core/request/fixes';
 import { MAX_DEPTH } from '../../../src/core/request/parse';

@@ -4,7 +4,7 @@ import { appendReply, assistantTurn, curlCommand, STUB } from '../../../src/core
 import { EventBatcher } from '../../../src/core/run/batcher';
 import { applyEdits } from '../../../src/core/request/fixes';
 import { validateText } from '../../../src/core/request/validate';
-import { parseFromWebview } from '../../../src/protocol';
+import { parseFromResponseWebview } from '../../../src/protocol/response';
 import type { Message } from '../../../src/core/api/types';
 
 const msg = (content: Message['content'], stop = 'end_turn'): Message => ({
@@ -115,16 +115,17 @@ describe('append reply to file', () => {
 
 describe('webview protocol', () => {
   it('accepts only known messages from the webview', () => {
-    assert.deepEqual(parseFromWebview({ type: 'ready' }), { type: 'ready' });
-    assert.deepEqual(parseFromWebview({ type: 'action', action: 'append' }), { type: 'action', action: 'append' });
-    assert.equal(parseFromWebview({ type: 'action', action: 'rm -rf' }), undefined);
-    assert.equal(parseFromWebview({ type: 'open-link', url: 'javascript:alert(1)' }), undefined);
-    assert.equal(parseFromWebview({ type: 'open-link', url: 'command:workbench.action.quit' }), undefined);
-    assert.deepEqual(parseFromWebview({ type: 'open-link', url: 'https://e.org' }), {
+    assert.deepEqual(parseFromResponseWebview({ type: 'ready' }), { type: 'ready' });
+    const append = { type: 'action', action: 'append' };
+    assert.deepEqual(parseFromResponseWebview(append), append);
+    assert.equal(parseFromResponseWebview({ type: 'action', action: 'rm -rf' }), undefined);
+    assert.equal(parseFromResponseWebview({ type: 'open-link', url: 'javascript:alert(1)' }), undefined);
+    assert.equal(parseFromResponseWebview({ type: 'open-link', url: 'command:workbench.action.quit' }), undefined);
+    assert.deepEqual(parseFromResponseWebview({ type: 'open-link', url: 'https://e.org' }), {
       type: 'open-link',
       url: 'https://e.org',
     });
-    assert.equal(parseFromWebview('ready'), undefined);
+    assert.equal(parseFromResponseWebview('ready'), undefined);
   });
   it('the batcher sends every event, in order, at most once per frame', async () => {
     const batches: unknown[][] = [];

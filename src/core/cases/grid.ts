@@ -1,0 +1,142 @@
+// The Cases grid's model: a case file's cases (rows) by models (columns), each cell's view of the core's result
+// (live or read back from the results file). Pure code over plain values; the extension and the webview share
+// it through the protocol.
+import type { AssertionResult, CellKey, CellResult, CellStatus } from './types';
+
+/** How a cell's verdict compares with the last saved run of the same case file (core/cases/results.ts). */
+export type Change = 'new' | 'fixed' | 'broke' | 'same';
+
+/** Why a request failed, as a person can act on it: `error.type`, the message and the request-id. */
+export interface CellError {
+  type: string;
+  message: string;
+  requestId?: string;
+}
+
+/** The retry the API client is waiting on (the spec's retry rules), shown while the cell waits. */
+export interface CellRetry {
+  attempt: number;
+  maxAttempts: number;
+  inMs: number;
+  type: string;
+}
+
+/** One cell: a case on a model, everything the grid and its detail pane show. */
+export interface CellView {
+  caseName: string;
+  model: string;
+  status: CellStatus;
+  /** the reply's text so far (all of it once the cell is done) */
+  text: string;
+  assertions: AssertionResult[];
+  /** the filled request's errors: the reason nothing was sent */
+  problems?: string[];
+  error?: CellError;
+  retry?: CellRetry;
+  /** the tools the reply called, by name */
+  toolCalls?: string[];
+  inputTokens?: number;
+  outputTokens?: number;
+  stopReason?: string | null;
+  latencyMs?: number;
+  requestId?: string;
+  change?: Change;
+}
+
+export interface GridView {
+  /** the case file's name, and its path relative to the workspace (titles and tooltips) */
+  caseFile: string;
+  caseFilePath: string;
+  /** the case file's URI, as a string: what the webview keeps so that a reload restores the same grid */
+  caseFileUri: string;
+  /** the request file the case file names, as written there */
+  request: string;
+  cases: string[];
+  models: string[];
+  cells: CellView[];
+  running: boolean;
+  /** the grid holds results read back from the results file (a reload), not a run of this window */
+  restored?: boolean;
+  /** where the results were saved, relative to the workspace */
+  savedTo?: string;
+  /** a problem with the whole run (the case file does not parse, the request file is missing, …) */
+  notice?: string;
+}
+
+/** The key of a cell in maps (and of core/cases/results.ts's comparison). */
+export const cellKey = (caseName: string, model: string): string => `${caseName}\u0000${model}`;
+
+/** The error type of a cell whose filled request had errors, so nothing was sent (saved like any failure). */
+export const NOT_SENT = 'not_sent';
+
+/** The names of the tools a reply called (tool_use and server_tool_use blocks). */
+export function toolCallsOf(r: CellResult): string[] {
+  const names: string[] = [];
+  for (const b of r.outcome.message?.content ?? [])
+    if ((b.type === 'tool_use' || b.type === 'server_tool_use') && typeof b.name === 'string') names.push(b.name);
+  return names;
+}
+
+/** A cell's view of a result; `problems` are the filled request's errors when nothing was sent. */
+export function cellViewOf(r: CellResult, change?: Change, problems?: string[]): CellView {
+  const o = r.outcome;
+  const tools = toolCallsOf(r);
+  const requestId = o.requestId ?? o.error?.requestId;
+  return {
+    caseName: r.caseName,
+    model: r.model,
+    status: r.status,
+    text: o.text,
+    assertions: r.assertions,
+    // a cancelled cell's "error" is the cancel itself: its badge says so
+    ...(problems?.length
+      ? { problems }
+      : o.error && o.error.type !== NOT_SENT && r.status !== 'cancelled'
+        ? { error: { ...o.error } }
+        : {}),
+    ...(tools.length ? { toolCalls: tools } : {}),
+    ...(o.usage?.input_tokens !== undefined ? { inputTokens: o.usage.input_tokens } : {}),
+    ...(o.usage?.output_tokens !== undefined ? { outputTokens: o.usage.output_tokens } : {}),
+    ...(o.stopReason !== undefined ? { stopReason: o.stopReason } : {}),
+    ...(o.latencyMs !== undefined ? { latencyMs: Math.round(o.latencyMs) } : {}),
+    ...(requestId ? { requestId } : {}),
+    ...(change ? { change } : {}),
+  };
+}
+
+/** A cell that has not run (yet). */
+export function queuedCell(cell: CellKey): CellView {
+  return { caseName: cell.caseName, model: cell.model, status: 'queued', text: '', assertions: [] };
+}
+
+/** The result kept for a cell whose filled request had errors: a failure, saved and compared like one. */
+export function notSentResult(cell: CellKey, problems: string[]): CellResult {
+  return {
+    caseName: cell.caseName,
+    model: cell.model,
+    status: 'error',
+    pass: false,
+    assertions: [],
+    outcome: { text: '', error: { type: NOT_SENT, message: `The filled request has errors: ${problems.join('; ')}` } },
+  };
+}
+
+/** The problems of a not-sent result read back from the results file. */
+export function problemsOf(r: CellResult): string[] | undefined {
+  const e = r.outcome.error;
+  if (e?.type !== NOT_SENT) return undefined;
+  return [e.message.replace(/^The filled request has errors: /, '')];
+}
+
+/** "4/6 · 1 failed": how far a run is, for the status bar and the grid's toolbar. */
+export function progressSummary(cells: readonly Pick<CellView, 'status'>[]): string {
+  const done = cells.filter(c => c.status !== 'queued' && c.status !== 'running').length;
+  const failed = cells.filter(c => c.status === 'failed').length;
+  const errors = cells.filter(c => c.status === 'error').length;
+  const cancelled = cells.filter(c => c.status === 'cancelled').length;
+  const parts = [`${done}/${cells.length}`];
+  if (failed) parts.push(`${failed} failed`);
+  if (errors) parts.push(`${errors} ${errors === 1 ? 'error' : 'errors'}`);
+  if (cancelled) parts.push(`${cancelled} cancelled`);
+  return parts.join(' · ');
+}

@@ -1,0 +1,264 @@
+// Where a path is in valid JSON text, found by walking only the containers on the way (no parse tree): one
+// path (locateJson), or many in one forward walk (locateJsonMany), as placing every problem of a check needs.
+import type { Path } from '../types';
+import type { Locate, Span } from './types';
+
+const isWs = (c: number) => c === 32 || c === 10 || c === 13 || c === 9;
+
+/** Index of the closing quote of the string that opens at i. */
+export function skipString(text: string, i: number): number {
+  let j = i + 1;
+  for (;;) {
+    const q = text.indexOf('"', j);
+    if (q < 0) return text.length;
+    if (text.charCodeAt(q - 1) !== 92) return q;
+    let b = q - 1;
+    let backslashes = 0;
+    while (text.charCodeAt(b) === 92) {
+      backslashes++;
+      b--;
+    }
+    if (backslashes % 2 === 0) return q;
+    j = q + 1;
+  }
+}
+
+/** End (exclusive) of the JSON value starting at i (valid JSON is assumed: this runs after JSON.parse). */
+function skipValue(text: string, i: number): number {
+  const c = text.charCodeAt(i);
+  if (c === 34) return skipString(text, i) + 1;
+  if (c === 123 || c === 91) {
+    let depth = 0;
+    for (let j = i; j < text.length; j++) {
+      const ch = text.charCodeAt(j);
+      if (ch === 34) j = skipString(text, j);
+      else if (ch === 123 || ch === 91) depth++;
+      else if (ch === 125 || ch === 93) {
+        depth--;
+        if (depth === 0) return j + 1;
+      }
+    }
+    return text.length;
+  }
+  let j = i;
+  while (j < text.length) {
+    const ch = text.charCodeAt(j);
+    if (ch === 44 || ch === 125 || ch === 93 || isWs(ch)) break;
+    j++;
+  }
+  return j;
+}
+
+function skipWs(text: string, i: number): number {
+  while (i < text.length && isWs(text.charCodeAt(i))) i++;
+  return i;
+}
+
+/** Finds the range of path in valid JSON text by walking only the containers on the way. */
+export function locateJson(text: string, path: Path, key = false): Span | undefined {
+  let i = skipWs(text, text.charCodeAt(0) === 0xfeff ? 1 : 0);
+  let keySpan: Span | undefined;
+  for (const seg of path) {
+    const c = text.charCodeAt(i);
+    if (c === 123 && typeof seg === 'string') {
+      i = skipWs(text, i + 1);
+      let found = false;
+      while (text.charCodeAt(i) === 34) {
+        const kEnd = skipString(text, i) + 1;
+        const name = JSON.parse(text.slice(i, kEnd)) as string;
+        const vStart = skipWs(text, skipWs(text, kEnd) + 1);
+        if (name === seg) {
+          // the last duplicate wins in JSON.parse; keep scanning for a later one
+          keySpan = { start: i, end: kEnd };
+          found = true;
+          let after = skipWs(text, skipValue(text, vStart));
+          let laterI = vStart;
+          while (text.charCodeAt(after) === 44) {
+            const nk = skipWs(text, after + 1);
+            const nkEnd = skipString(text, nk) + 1;
+            const nv = skipWs(text, skipWs(text, nkEnd) + 1);
+            if (JSON.parse(text.slice(nk, nkEnd)) === seg) {
+              keySpan = { start: nk, end: nkEnd };
+              laterI = nv;
+            }
+            after = skipWs(text, skipValue(text, nv));
+          }
+          i = laterI;
+          break;
+        }
+        i = skipWs(text, skipValue(text, vStart));
+        if (text.charCodeAt(i) === 44) i = skipWs(text, i + 1);
+      }
+      if (!found) return undefined;
+    } else if (c === 91 && typeof seg === 'number') {
+      i = skipWs(text, i + 1);
+      for (let k = 0; k < seg; k++) {
+        if (text.charCodeAt(i) === 93) return undefined;
+        i = skipWs(text, skipValue(text, i));
+        if (text.charCodeAt(i) === 44) i = skipWs(text, i + 1);
+      }
+      if (text.charCodeAt(i) === 93) return undefined;
+      keySpan = undefined;
+    } else {
+      return undefined;
+    }
+  }
+  if (key && keySpan) return keySpan;
+  return { start: i, end: skipValue(text, i) };
+}
+
+/** A path wanted by `locateJsonMany`, in a tree of the wanted paths: what the walk found for it. */
+interface Wanted {
+  children?: Map<string | number, Wanted>;
+  value?: Span;
+  /** the key that holds the value, when it is in an object */
+  key?: Span;
+}
+
+/**
+ * `locateJson` for many paths: a tree of the paths (prefixes shared) is filled in by one walk over the
+ * text that enters only the containers on a wanted path and skips the rest, so placing every problem of
+ * a check costs about one pass over the file, not one per problem. Answers are those of `locateJson`.
+ */
+export function locateJsonMany(text: string, paths: readonly Path[]): Locate {
+  const root: Wanted = {};
+  for (const path of paths) {
+    // an index that is not a count (-1, 1.5) is left to locateJson, which has its own idea of it
+    if (!path.every(seg => typeof seg === 'string' || (Number.isSafeInteger(seg) && seg >= 0))) continue;
+    let node = root;
+    for (const seg of path) {
+      node.children ??= new Map();
+      let child = node.children.get(seg);
+      if (!child) node.children.set(seg, (child = {}));
+      node = child;
+    }
+  }
+  let walked = false; // not before the first question: a check with no problems asks none
+  return (path, key = false) => {
+    if (!walked) findWanted(text, root);
+    walked = true;
+    let node: Wanted | undefined = root;
+    for (let n = 0; node && n < path.length; n++) node = node.children?.get(path[n]!);
+    if (!node) return locateJson(text, path, key);
+    return key && node.key ? node.key : node.value;
+  };
+}
+
+/** Fills in the spans of the wanted paths in one forward walk over valid JSON text (iterative: it may nest deep). */
+function findWanted(text: string, root: Wanted): void {
+  interface Open {
+    wanted: Wanted;
+    children: Map<string | number, Wanted>;
+    start: number;
+    inObject: boolean;
+    /** in an array, the index of the next item */
+    index: number;
+  }
+  const open: Open[] = [];
+  const skip = forwardSkipper(text);
+  let i = skipWs(text, text.charCodeAt(0) === 0xfeff ? 1 : 0);
+  // the value at i, and what is wanted of it
+  let wanted: Wanted | undefined = root;
+  for (;;) {
+    const c = text.charCodeAt(i);
+    if (wanted?.children && (c === 123 || c === 91)) {
+      open.push({ wanted, children: wanted.children, start: i, inObject: c === 123, index: 0 });
+      i = skipWs(text, i + 1);
+    } else {
+      const end = skip(i);
+      if (wanted) wanted.value = { start: i, end };
+      i = skipWs(text, end);
+    }
+    // find the next value: the next entry of the innermost open container, closing those that end here
+    for (;;) {
+      const top = open[open.length - 1];
+      if (!top || i >= text.length) return;
+      let ch = text.charCodeAt(i);
+      if (ch === 44) {
+        i = skipWs(text, i + 1);
+        ch = text.charCodeAt(i);
+      }
+      if (ch === 125 || ch === 93) {
+        top.wanted.value = { start: top.start, end: i + 1 };
+        open.pop();
+        i = skipWs(text, i + 1);
+        continue;
+      }
+      if (!top.inObject) {
+        wanted = top.children.get(top.index++);
+        break;
+      }
+      if (ch !== 34) return; // not valid JSON after all: stop rather than guess
+      const keyEnd = skipString(text, i) + 1;
+      const raw = text.slice(i + 1, keyEnd - 1);
+      wanted = top.children.get(raw.includes('\\') ? (JSON.parse(text.slice(i, keyEnd)) as string) : raw);
+      if (wanted) {
+        // a duplicate key: JSON.parse keeps the last one, so what was found under an earlier one goes
+        if (wanted.key) forget(wanted);
+        wanted.key = { start: i, end: keyEnd };
+      }
+      i = skipWs(text, skipWs(text, keyEnd) + 1); // past the colon
+      break;
+    }
+  }
+}
+
+/** Clears what was found for a wanted path and everything under it (iteratively). */
+function forget(wanted: Wanted): void {
+  const stack = [wanted];
+  for (let w = stack.pop(); w; w = stack.pop()) {
+    delete w.value;
+    delete w.key;
+    for (const child of w.children?.values() ?? []) stack.push(child); // not push(...): 100,000 may not fit
+  }
+}
+
+/**
+ * `skipValue` for a walk that only moves forward. The next quote and bracket of each kind are found with
+ * indexOf and searched for again only once passed, so skipping a container costs a few native scans and
+ * a step per string and bracket in it, rather than a step per character.
+ */
+function forwardSkipper(text: string): (i: number) => number {
+  const end = text.length;
+  const after = (mark: string, from: number) => {
+    const at = text.indexOf(mark, from);
+    return at < 0 ? end : at;
+  };
+  // the next of each mark at or after where it was last searched from (-1: search again)
+  let braceOpen = -1;
+  let bracketOpen = -1;
+  let braceClose = -1;
+  let bracketClose = -1;
+  let quote = -1;
+  let reached = 0;
+  return i => {
+    const c = text.charCodeAt(i);
+    if (c !== 123 && c !== 91) return skipValue(text, i); // a string (indexOf already) or a short literal
+    // moved back (the walk never does): what was found ahead may have passed marks in between
+    if (i < reached) braceOpen = bracketOpen = braceClose = bracketClose = quote = -1;
+    let depth = 0;
+    for (let j = i; ;) {
+      if (braceOpen < j) braceOpen = after('{', j);
+      if (bracketOpen < j) bracketOpen = after('[', j);
+      if (braceClose < j) braceClose = after('}', j);
+      if (bracketClose < j) bracketClose = after(']', j);
+      if (quote < j) quote = after('"', j);
+      const open = Math.min(braceOpen, bracketOpen);
+      const bracket = Math.min(open, braceClose, bracketClose);
+      if (quote < bracket) {
+        j = skipString(text, quote) + 1;
+        continue;
+      }
+      if (bracket === end) {
+        reached = end;
+        return end; // not closed: not valid JSON, as with skipValue
+      }
+      j = bracket + 1;
+      if (bracket === open) depth++;
+      else if (--depth === 0) {
+        reached = j;
+        return j;
+      }
+    }
+  };
+}

@@ -1,0 +1,82 @@
+// The one message protocol between the extension and the Cases webview: a grid of a case file's
+// cases (rows) by models (columns). Neither side imports `vscode` or the DOM here. The webview posts `ready`
+// first; the extension posts nothing before that, and answers every `ready` (a webview is rebuilt each time
+// its tab comes back) with the whole grid as it is now. Cells stream: `patch` appends reply text, batched so
+// that at most one message goes out per frame.
+import type { CellView, GridView } from '../core/cases/grid';
+import { boundedString, record, type Ready } from './common';
+
+export const CASES_VIEW_TYPE = 'promptwright.cases';
+
+export type { AssertionResult, AssertionType, CellStatus } from '../core/cases/types';
+// the grid's view of a case file (core/cases/grid.ts): what the webview draws
+export { cellKey, progressSummary } from '../core/cases/grid';
+export type { CellError, CellRetry, CellView, Change, GridView } from '../core/cases/grid';
+
+/** A change to one cell: reply text to append, or the whole cell (a new status, the verdict, an error). */
+export type CellPatch =
+  { caseName: string; model: string; append: string } | { caseName: string; model: string; cell: CellView };
+
+export type ToCasesWebview =
+  /** everything: a new run, a reload, a restored panel */
+  | { type: 'grid'; grid: GridView }
+  /** the changes since the last message, in order; `running` is the grid's running state after them */
+  | { type: 'patch'; patches: CellPatch[]; running: boolean; savedTo?: string };
+
+/** What a re-run covers: one cell, one row (a case on every model), or everything. */
+export type RerunTarget =
+  { scope: 'cell'; caseName: string; model: string } | { scope: 'row'; caseName: string } | { scope: 'all' };
+
+export type FromCasesWebview =
+  Ready | { type: 'rerun'; target: RerunTarget } | { type: 'cancel' } | { type: 'open-case-file' };
+
+/** What the webview keeps with setState: which case file it shows (the serializer restores from it). */
+export interface CasesWebviewState {
+  /** the case file's URI, as a string */
+  caseFile: string;
+  selected?: { caseName: string; model: string };
+}
+
+// Bounds on what the webview may send: generous for people, small enough that a bad message costs nothing.
+const MAX_NAME_LENGTH = 1000;
+const MAX_URI_LENGTH = 4096;
+
+const name = (v: unknown) => boundedString(v, MAX_NAME_LENGTH);
+
+function parseTarget(raw: unknown): RerunTarget | undefined {
+  const o = record(raw);
+  if (o?.scope === 'all') return { scope: 'all' };
+  const caseName = name(o?.caseName);
+  if (caseName === undefined) return undefined;
+  if (o?.scope === 'row') return { scope: 'row', caseName };
+  const model = name(o?.model);
+  return o?.scope === 'cell' && model ? { scope: 'cell', caseName, model } : undefined;
+}
+
+/** Checks a message from the webview (it is untrusted input); undefined for anything malformed. */
+export function parseFromCasesWebview(raw: unknown): FromCasesWebview | undefined {
+  const o = record(raw);
+  switch (o?.type) {
+    case 'ready':
+    case 'cancel':
+    case 'open-case-file':
+      return { type: o.type };
+    case 'rerun': {
+      const target = parseTarget(o.target);
+      return target ? { type: 'rerun', target } : undefined;
+    }
+    default:
+      return undefined;
+  }
+}
+
+/** The state a restored panel hands back (what the webview saved), or undefined when it is not one. */
+export function parseCasesWebviewState(raw: unknown): CasesWebviewState | undefined {
+  const o = record(raw);
+  const caseFile = o?.caseFile;
+  if (typeof caseFile !== 'string' || !caseFile || caseFile.length > MAX_URI_LENGTH) return undefined;
+  const selected = record(o?.selected);
+  const caseName = name(selected?.caseName);
+  const model = name(selected?.model);
+  return { caseFile, ...(caseName !== undefined && model ? { selected: { caseName, model } } : {}) };
+}

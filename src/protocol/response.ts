@@ -1,0 +1,89 @@
+// The one message protocol between the extension and the response webview. Neither side imports
+// `vscode` or the DOM here. The webview posts `ready` first; the extension posts nothing before that.
+import type { Message, StreamEvent } from '../core/api/types';
+
+import type { Ready } from './common';
+
+export const RESPONSE_VIEW_TYPE = 'promptwright.response';
+
+// The webview imports this module only: the event and message shapes, and the accumulator that turns
+// events into a message (pure code, the same the API client uses, so both sides agree exactly).
+export type { ContentBlock, Message, StreamEvent } from '../core/api/types';
+export { MessageAccumulator } from '../core/api/accumulator';
+
+export interface ErrorInfo {
+  /** `error.type` (or connection_error, idle_timeout, aborted, …) */
+  type: string;
+  message: string;
+  status?: number;
+  requestId?: string;
+  /** what to do about it, when there is something (the same hint the notification and the CLI give) */
+  hint?: string;
+}
+
+export interface Timings {
+  /** ms from sending to the first content delta */
+  firstTokenMs?: number;
+  totalMs?: number;
+}
+
+export type RunOutcome = 'running' | 'done' | 'error' | 'cancelled';
+
+/** Everything the panel shows for one run; the webview keeps it (setState) so a reload restores it. */
+export interface RunView {
+  runId: number;
+  file: string;
+  model: string;
+  startedAt: number;
+  outcome: RunOutcome;
+  /** what has arrived so far (a snapshot; later events build on it), or the final/partial message */
+  message?: Message;
+  error?: ErrorInfo;
+  /** true when the error happened after the stream started (the partial reply stays) */
+  midStream?: boolean;
+  requestId?: string;
+  timings: Timings;
+  retry?: { inMs: number; attempt: number; maxAttempts: number; error: ErrorInfo; at: number };
+}
+
+export type ToResponseWebview =
+  | { type: 'show'; view: RunView }
+  | { type: 'events'; runId: number; events: StreamEvent[]; firstTokenMs?: number }
+  | { type: 'retry'; runId: number; retry: NonNullable<RunView['retry']> }
+  | {
+      type: 'end';
+      runId: number;
+      outcome: Exclude<RunOutcome, 'running'>;
+      message?: Message;
+      error?: ErrorInfo;
+      midStream?: boolean;
+      requestId?: string;
+      timings: Timings;
+    }
+  | { type: 'flash'; text: string };
+
+export type Action = 'cancel' | 'rerun' | 'copy-text' | 'copy-curl' | 'append' | 'continue' | 'save-transcript';
+
+export type FromResponseWebview = Ready | { type: 'action'; action: Action } | { type: 'open-link'; url: string };
+
+export const ACTIONS: readonly Action[] = [
+  'cancel',
+  'rerun',
+  'copy-text',
+  'copy-curl',
+  'append',
+  'continue',
+  'save-transcript',
+];
+
+/** Checks a message from the webview (it is untrusted input). */
+export function parseFromResponseWebview(m: unknown): FromResponseWebview | undefined {
+  if (!m || typeof m !== 'object') return undefined;
+  const o = m as Record<string, unknown>;
+  if (o.type === 'ready') return { type: 'ready' };
+  if (o.type === 'action' && typeof o.action === 'string' && (ACTIONS as readonly string[]).includes(o.action))
+    return { type: 'action', action: o.action as Action };
+  if (o.type === 'open-link' && typeof o.url === 'string' && /^https?:\/\//i.test(o.url) && o.url.length < 4096)
+    return { type: 'open-link', url: o.url };
+  return undefined;
+}

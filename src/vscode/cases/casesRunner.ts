@@ -1,0 +1,466 @@
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { StreamEvent } from '../../core/api/types';
+import { cellKey, cellViewOf, notSentResult, problemsOf, progressSummary, queuedCell } from '../../core/cases/grid';
+import type { CellView, GridView } from '../../core/cases/grid';
+import type { SavedResults } from '../../core/cases/results';
+import type { CaseFile, CellKey, CellResult } from '../../core/cases/types';
+import { formatOf } from '../../core/request/types';
+import { count } from '../../core/text';
+import type { CellPatch, RerunTarget } from '../../protocol/cases';
+import type { Api } from '../platform/api';
+import type { Config } from '../platform/config';
+import { validator } from '../platform/lazy';
+import type { Log } from '../platform/log';
+import { vscodePrompts, type Prompts } from '../platform/prompts';
+import { readText, requestUriOf, type CaseDiagnostics } from './caseDiagnostics';
+import { isCaseFileName } from './caseFiles';
+import { CasesStatus } from './casesStatus';
+
+const fileName = (uri: vscode.Uri) => uri.path.split('/').pop() ?? uri.path;
+
+/** The grid shown: one case file's cells and their views. */
+export interface Grid {
+  caseUri: vscode.Uri;
+  view: GridView;
+  /** the same objects as view.cells, by cellKey */
+  cells: Map<string, CellView>;
+}
+
+/** What a run needs, read from the case file and its request file. */
+interface Prepared {
+  file: CaseFile;
+  requestValue: Record<string, unknown>;
+  cells: CellKey[];
+  requestName: string;
+}
+
+interface Running {
+  caseUri: vscode.Uri;
+  controller: AbortController;
+  done: Promise<void>;
+}
+
+/** The cells of one run whose bodies passed the check, with their bodies. */
+type ReadyCell = CellKey & { body: Record<string, unknown> };
+
+/** Where a run shows itself: the Cases panel (it batches the patches, at most one message a frame). */
+export interface GridDisplay {
+  /** opens the panel, or reveals it where it is */
+  open(): void;
+  /** the whole grid, at once (a new run, a notice, a restored panel) */
+  showGrid(): void;
+  /** a change of one cell, or news of where the results were saved */
+  patch(patch: CellPatch | undefined, savedTo?: string): void;
+  /** what is batched, now (a run ended) */
+  flush(): void;
+}
+
+/**
+ * Runs a case file's cases (rows) on its models (columns) through the core's matrix runner, at most
+ * `promptwright.cases.concurrency` at a time, with the extension's API client (keys from SecretStorage, the
+ * spec's retry rules). Each cell streams its reply into the grid, then shows its verdict; a cell, a row or
+ * everything can be run again, and everything cancelled. A run's results are saved to
+ * `.promptwright/results/` and each cell is marked new, fixed or broke against the results saved before it.
+ */
+export class CasesRunner {
+  prompts: Prompts = vscodePrompts;
+  readonly status = new CasesStatus();
+  /** the grid shown (or last run, while its cells run on with the panel closed) */
+  current: Grid | undefined;
+  private running: Running | undefined;
+
+  constructor(
+    private readonly config: Config,
+    private readonly api: Api,
+    private readonly cases: CaseDiagnostics,
+    private readonly log: Log,
+    private readonly view: GridDisplay,
+  ) {
+    void vscode.commands.executeCommand('setContext', 'promptwright.casesRunning', false);
+  }
+
+  /**
+   * "Run Cases": the case file given (a CodeLens, the explorer), or the active editor's; from a request file,
+   * the case file that names it (a pick when several do). Resolves when the run ends.
+   */
+  async runCases(arg?: unknown): Promise<void> {
+    const uri = arg instanceof vscode.Uri ? arg : vscode.window.activeTextEditor?.document.uri;
+    const caseUri = await this.chooseCaseFile(uri);
+    if (caseUri) await this.run(caseUri, { scope: 'all' });
+  }
+
+  /** "Cancel All": every queued cell is dropped, every running one aborted. */
+  cancel(): void {
+    this.running?.controller.abort();
+  }
+
+  get isRunning(): boolean {
+    return !!this.running;
+  }
+
+  /** Resolves when no cells are running. */
+  async idle(): Promise<void> {
+    while (this.running) await this.running.done;
+  }
+
+  /** The panel went away: cells keep running (their results are saved), the status bar shows how far. */
+  closed(): void {
+    if (this.running) return;
+    this.current = undefined;
+    this.status.hide();
+  }
+
+  dispose(): void {
+    this.cancel();
+    this.status.dispose();
+  }
+
+  private async chooseCaseFile(uri: vscode.Uri | undefined): Promise<vscode.Uri | undefined> {
+    if (uri && isCaseFileName(uri.path)) return uri;
+    await this.cases.ready;
+    const naming = uri ? this.cases.forRequest(uri) : [];
+    const candidates = naming.length ? naming : this.cases.all();
+    if (uri && !naming.length && !isCaseFileName(uri.path) && /\.prompt\.(json|ya?ml)$/i.test(uri.path)) {
+      const name = fileName(uri);
+      void vscode.window.showInformationMessage(
+        `Promptwright: no case file names ${name}. Write one beside it (e.g. ` +
+          `${name.replace(/\.prompt\.(json|ya?ml)$/i, '')}.cases.yaml) with "request: ${name}" and a list of cases.`,
+      );
+      return undefined;
+    }
+    if (!candidates.length) {
+      void vscode.window.showInformationMessage(
+        'Promptwright: open a case file (*.cases.yaml, *.cases.json) to run its cases.',
+      );
+      return undefined;
+    }
+    if (candidates.length === 1) return candidates[0]!.uri;
+    const items = candidates.map(e => ({
+      label: fileName(e.uri),
+      description: vscode.workspace.asRelativePath(e.uri),
+      detail: e.file ? `${count(e.file.cases.length, 'case')} · request ${e.file.request}` : undefined,
+      uri: e.uri,
+    }));
+    const pick = await this.prompts.pick(items, { title: 'Run Cases', placeHolder: 'Which case file?' });
+    return pick?.uri;
+  }
+
+  /**
+   * Runs a case file's cells (all of them, a row, or one) and resolves when they have ended, their results
+   * saved. Only one run at a time: a second asks before it cancels the first.
+   */
+  async run(caseUri: vscode.Uri, target: RerunTarget): Promise<void> {
+    if (this.running) {
+      const same = this.running.caseUri.toString() === caseUri.toString();
+      const ok = await this.prompts.confirm(
+        'Cases are still running',
+        same ? 'Cancel them and start again?' : `Cancel the cases of ${fileName(this.running.caseUri)} and run these?`,
+        'Cancel and Run',
+      );
+      if (!ok) return;
+      this.cancel();
+      await this.idle();
+    }
+    let resolveDone!: () => void;
+    const running: Running = {
+      caseUri,
+      controller: new AbortController(),
+      done: new Promise<void>(r => (resolveDone = r)),
+    };
+    this.running = running;
+    void vscode.commands.executeCommand('setContext', 'promptwright.casesRunning', true);
+    try {
+      await this.runUnguarded(caseUri, target, running.controller.signal);
+    } catch (e) {
+      // the grid says what happened; the extension keeps running
+      this.log.error(`Run Cases failed for ${caseUri.fsPath}: ${e instanceof Error && e.stack ? e.stack : String(e)}`);
+      void vscode.window.showErrorMessage(
+        `Promptwright: Run Cases failed: ${e instanceof Error ? e.message : String(e)}`,
+      );
+    } finally {
+      this.running = undefined;
+      void vscode.commands.executeCommand('setContext', 'promptwright.casesRunning', false);
+      if (this.current?.caseUri.toString() === caseUri.toString()) {
+        this.current.view.running = false;
+        this.view.flush();
+        this.status.show(this.current.view.caseFile, this.current.view.cells, false);
+      }
+      resolveDone();
+    }
+  }
+
+  private async runUnguarded(caseUri: vscode.Uri, target: RerunTarget, signal: AbortSignal): Promise<void> {
+    const prepared = await this.prepare(caseUri);
+    if (typeof prepared === 'string') {
+      this.showNotice(caseUri, prepared);
+      void vscode.window.showErrorMessage(`Promptwright: ${prepared}`);
+      return;
+    }
+    // asked once, not once per cell: six cells without a key would be six errors saying the same
+    const options = await this.api.options();
+    const missing = !options.baseUrl
+      ? configError('No base URL: set "promptwright.baseUrl" (the service address).', 'set-base-url')
+      : !options.apiKey
+        ? configError('No API key: run "Promptwright: Set API Key" (kept in VS Code\'s secret storage).', 'set-api-key')
+        : undefined;
+    if (missing) {
+      await this.api.showError(missing, 'Run Cases');
+      return;
+    }
+    const core = validator();
+    const saved = await this.readSaved(caseUri);
+    const grid = this.gridFor(caseUri, prepared, saved);
+    const targets = prepared.cells.filter(c => inTarget(c, target));
+    // the cells of this run start over; the others keep what they show
+    for (const c of targets) grid.cells.set(cellKey(c.caseName, c.model), queuedCell(c));
+    grid.view.cells = prepared.cells.map(c => grid.cells.get(cellKey(c.caseName, c.model)) ?? queuedCell(c));
+    grid.view.running = true;
+    grid.view.restored = false;
+    delete grid.view.notice;
+    this.current = grid;
+    this.view.open();
+    this.view.showGrid();
+    this.status.show(grid.view.caseFile, grid.view.cells, true);
+
+    // nothing with errors is sent: a cell whose filled request does not pass the check ends here
+    const betas = this.config.betas;
+    const ready: ReadyCell[] = [];
+    const notSent: CellResult[] = [];
+    for (const c of targets) {
+      const p = core.prepareCell(prepared.file, prepared.requestValue, c, { betas });
+      if ('body' in p) {
+        ready.push({ ...c, body: p.body });
+        continue;
+      }
+      const result = notSentResult(c, p.problems);
+      notSent.push(result);
+      this.update(grid, cellViewOf(result, undefined, p.problems));
+    }
+
+    const t0 = Date.now();
+    const assertionsOf = (c: CellKey) => prepared.file.cases.find(x => x.name === c.caseName)?.assert ?? [];
+    const results = await core.runMatrix<ReadyCell>({
+      cells: ready,
+      concurrency: this.config.casesConcurrency,
+      signal,
+      run: async (cell, cellSignal, onEvent) => {
+        // a client per cell, so that a retry's wait is shown on the cell it holds up
+        const client = await this.api.client({
+          onRetry: e => this.retrying(grid, cell, e.attempt, e.maxAttempts, e.delayMs, e.error),
+        });
+        return core.runCell(client, cell.body, { signal: cellSignal, onEvent });
+      },
+      assertionsOf,
+      onUpdate: (r, ev) => this.onUpdate(grid, r, ev),
+    });
+
+    // what changed since the results saved before this run, then this run saved over them
+    const ran = [...results, ...notSent];
+    const changes = core.compareResults(saved?.results, ran);
+    for (const r of ran) {
+      const view = grid.cells.get(cellKey(r.caseName, r.model));
+      const change = changes.get(cellKey(r.caseName, r.model));
+      if (view && change) this.update(grid, { ...view, change });
+    }
+    grid.view.savedTo = await this.save(caseUri, grid, prepared, saved, ran);
+    const summary = progressSummary(grid.view.cells);
+    this.log.info(`Cases of ${vscode.workspace.asRelativePath(caseUri)}: ${summary} in ${Date.now() - t0} ms`);
+  }
+
+  /** Reads the case file and its request file into what a run needs, or says why nothing can run. */
+  private async prepare(caseUri: vscode.Uri): Promise<Prepared | string> {
+    const core = validator();
+    const name = fileName(caseUri);
+    const text = await readText(caseUri);
+    if (text === undefined) return `${name} cannot be read.`;
+    const parsed = core.parseCaseFile(text, formatOf(caseUri.path));
+    const errors = parsed.problems.filter(p => p.severity === 'error');
+    if (!parsed.file || errors.length) {
+      const first = errors[0] ? ` (first: ${errors[0].message})` : '';
+      return `${name} has ${count(errors.length, 'error')}${first}: fix them first; nothing was sent.`;
+    }
+    const file = parsed.file;
+    const requestUri = requestUriOf(caseUri, file.request);
+    const requestText = requestUri && (await readText(requestUri));
+    if (!requestUri || requestText === undefined)
+      return `The request file "${file.request}" that ${name} names cannot be read; nothing was sent.`;
+    const value = core.validateText(requestText, formatOf(requestUri.path), { betas: this.config.betas }).parsed.value;
+    if (!value || typeof value !== 'object' || Array.isArray(value))
+      return `The request file "${file.request}" does not parse: fix its syntax first; nothing was sent.`;
+    const requestValue = value as Record<string, unknown>;
+    const model = typeof requestValue.model === 'string' ? requestValue.model : undefined;
+    const cells = core.cellsOf(file, model);
+    if (!cells.length) return `${name} names no models and "${file.request}" has no model: nothing to run.`;
+    return { file, requestValue, cells, requestName: file.request };
+  }
+
+  /** The grid to run in: the one shown when it is this file's with the same rows and columns, else a new one. */
+  private gridFor(caseUri: vscode.Uri, p: Prepared, saved: SavedResults | undefined): Grid {
+    const cases = [...new Set(p.cells.map(c => c.caseName))];
+    const models = [...new Set(p.cells.map(c => c.model))];
+    const shown = this.current;
+    if (
+      shown &&
+      shown.caseUri.toString() === caseUri.toString() &&
+      sameList(shown.view.cases, cases) &&
+      sameList(shown.view.models, models)
+    ) {
+      shown.view.request = p.requestName;
+      return shown;
+    }
+    return this.newGrid(caseUri, p.requestName, p.cells, saved);
+  }
+
+  /** A grid of these cells, each showing its saved result when there is one. */
+  private newGrid(caseUri: vscode.Uri, request: string, keys: CellKey[], saved: SavedResults | undefined): Grid {
+    const byKey = new Map((saved?.results ?? []).map(r => [cellKey(r.caseName, r.model), r]));
+    const cells = new Map<string, CellView>();
+    for (const c of keys) {
+      const r = byKey.get(cellKey(c.caseName, c.model));
+      cells.set(cellKey(c.caseName, c.model), r ? cellViewOf(r, undefined, problemsOf(r)) : queuedCell(c));
+    }
+    const view: GridView = {
+      caseFile: fileName(caseUri),
+      caseFilePath: vscode.workspace.asRelativePath(caseUri),
+      caseFileUri: caseUri.toString(),
+      request,
+      cases: [...new Set(keys.map(c => c.caseName))],
+      models: [...new Set(keys.map(c => c.model))],
+      cells: keys.map(c => cells.get(cellKey(c.caseName, c.model))!),
+      running: false,
+    };
+    return { caseUri, view, cells };
+  }
+
+  /** A cell started, streamed an event, or ended. */
+  private onUpdate(grid: Grid, r: CellResult, ev?: StreamEvent): void {
+    const k = cellKey(r.caseName, r.model);
+    let view = grid.cells.get(k);
+    if (!view) return;
+    if (ev) {
+      // the reply goes on: the retry it waited for is over
+      if (view.retry) this.update(grid, (view = { ...view, retry: undefined }));
+      if (ev.type === 'content_block_delta' && ev.delta.type === 'text_delta') {
+        view.text += ev.delta.text;
+        this.view.patch({ caseName: r.caseName, model: r.model, append: ev.delta.text });
+      } else if (ev.type === 'content_block_start' && /tool_use$/.test(ev.content_block.type)) {
+        const tool = typeof ev.content_block.name === 'string' ? ev.content_block.name : ev.content_block.type;
+        this.update(grid, { ...view, toolCalls: [...(view.toolCalls ?? []), tool] });
+      }
+      return;
+    }
+    this.update(grid, r.status === 'running' ? { ...view, status: 'running' } : cellViewOf(r));
+    if (r.status !== 'running') this.status.show(grid.view.caseFile, grid.view.cells, true);
+  }
+
+  /** The client waits to retry a cell's request (429, 529, …: the spec's rules): the cell says so. */
+  private retrying(grid: Grid, cell: CellKey, attempt: number, maxAttempts: number, inMs: number, e: Error): void {
+    const view = grid.cells.get(cellKey(cell.caseName, cell.model));
+    if (!view) return;
+    const type = (e as { type?: unknown }).type;
+    const retry = { attempt, maxAttempts, inMs, type: typeof type === 'string' ? type : e.name };
+    this.update(grid, { ...view, retry });
+  }
+
+  /** Replaces a cell's view (in the grid and for the webview). */
+  private update(grid: Grid, view: CellView): void {
+    const k = cellKey(view.caseName, view.model);
+    if (view.retry === undefined) delete view.retry;
+    grid.cells.set(k, view);
+    const at = grid.view.cells.findIndex(c => cellKey(c.caseName, c.model) === k);
+    if (at >= 0) grid.view.cells[at] = view;
+    // a copy: the text of the view in the grid grows by appends, which follow this patch as patches of their own
+    if (grid === this.current)
+      this.view.patch({ caseName: view.caseName, model: view.model, cell: structuredClone(view) });
+  }
+
+  // ---- results --------------------------------------------------------------------------------------------
+
+  private resultsUri(caseUri: vscode.Uri): { uri: vscode.Uri; shown: string } | undefined {
+    if (caseUri.scheme !== 'file') return undefined;
+    const folder = vscode.workspace.getWorkspaceFolder(caseUri);
+    const root = folder?.uri.fsPath ?? path.dirname(caseUri.fsPath);
+    const file = validator().resultsPath(caseUri.fsPath, root);
+    const uri = vscode.Uri.file(file);
+    return { uri, shown: folder ? vscode.workspace.asRelativePath(uri) : file };
+  }
+
+  private async readSaved(caseUri: vscode.Uri): Promise<SavedResults | undefined> {
+    const where = this.resultsUri(caseUri);
+    if (!where) return undefined;
+    try {
+      const text = new TextDecoder().decode(await vscode.workspace.fs.readFile(where.uri));
+      return validator().parseResults(text);
+    } catch {
+      return undefined; // no results yet
+    }
+  }
+
+  /** Saves this run's results over the saved ones (a partial run keeps the others'); returns where. */
+  private async save(
+    caseUri: vscode.Uri,
+    grid: Grid,
+    p: Prepared,
+    saved: SavedResults | undefined,
+    ran: CellResult[],
+  ): Promise<string | undefined> {
+    const where = this.resultsUri(caseUri);
+    if (!where) return undefined;
+    const core = validator();
+    // only the cells the case file has now: a renamed case's old results would otherwise stay for ever
+    const now = new Set(p.cells.map(c => cellKey(c.caseName, c.model)));
+    const merged = core.mergeResults(saved?.results, ran).filter(r => now.has(cellKey(r.caseName, r.model)));
+    try {
+      await vscode.workspace.fs.createDirectory(vscode.Uri.joinPath(where.uri, '..'));
+      const text = core.serializeResults(vscode.workspace.asRelativePath(caseUri), merged);
+      await vscode.workspace.fs.writeFile(where.uri, new TextEncoder().encode(text));
+      if (grid === this.current) this.view.patch(undefined, where.shown);
+      return where.shown;
+    } catch (e) {
+      this.log.error(`Cases: could not save the results to ${where.uri.fsPath}: ${String(e)}`);
+      void vscode.window.showWarningMessage(`Promptwright: the results could not be saved (${String(e)}).`);
+      return undefined;
+    }
+  }
+
+  /** A panel restored after a reload: the case file's grid with its saved results, nothing sent. */
+  async restore(caseUri: vscode.Uri): Promise<void> {
+    try {
+      const [prepared, saved] = await Promise.all([this.prepare(caseUri), this.readSaved(caseUri)]);
+      if (this.current) return; // a run started meanwhile
+      const keys = typeof prepared === 'string' ? (saved?.results ?? []) : prepared.cells;
+      const request = typeof prepared === 'string' ? '' : prepared.requestName;
+      const grid = this.newGrid(caseUri, request, keys, saved);
+      grid.view.restored = true;
+      if (saved) grid.view.savedTo = this.resultsUri(caseUri)?.shown;
+      if (typeof prepared === 'string') grid.view.notice = prepared;
+      this.current = grid;
+      this.view.showGrid();
+    } catch (e) {
+      this.log.error(`Cases: could not restore the grid of ${caseUri.toString()}: ${String(e)}`);
+    }
+  }
+
+  private showNotice(caseUri: vscode.Uri, notice: string): void {
+    const grid =
+      this.current?.caseUri.toString() === caseUri.toString() ? this.current : this.newGrid(caseUri, '', [], undefined);
+    grid.view.notice = notice;
+    this.current = grid;
+    this.view.open();
+    this.view.showGrid();
+  }
+}
+
+/** A settings problem as Api.showError takes it: the action picks the button that fixes it. */
+function configError(message: string, action: 'set-base-url' | 'set-api-key'): Error {
+  return Object.assign(new Error(message), { action });
+}
+
+function inTarget(c: CellKey, t: RerunTarget): boolean {
+  if (t.scope === 'all') return true;
+  if (t.scope === 'row') return c.caseName === t.caseName;
+  return c.caseName === t.caseName && c.model === t.model;
+}
+
+const sameList = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((x, i) => x === b[i]);

@@ -1,0 +1,37 @@
+import * as vscode from 'vscode';
+import { redactSecrets } from '../../core/redact';
+
+/** The "Promptwright" log channel. Every line passes through redaction of known secrets. */
+export class Log implements vscode.Disposable {
+  readonly channel: vscode.LogOutputChannel;
+  private secrets = new Set<string>();
+
+  constructor() {
+    this.channel = vscode.window.createOutputChannel('Promptwright', { log: true });
+  }
+  /** Registers a secret that must never appear in the log. */
+  addSecret(value: string | undefined): void {
+    if (value) this.secrets.add(value);
+  }
+  private clean(msg: string): string {
+    return redactSecrets(msg, [...this.secrets]);
+  }
+  info(msg: string): void {
+    this.channel.info(this.clean(msg));
+  }
+  warn(msg: string): void {
+    this.channel.warn(this.clean(msg));
+  }
+  error(msg: string): void {
+    this.channel.error(this.clean(msg));
+  }
+  debug(msg: string): void {
+    this.channel.debug(this.clean(msg));
+  }
+  show(): void {
+    this.channel.show(true);
+  }
+  dispose(): void {
+    this.channel.dispose();
+  }
+}

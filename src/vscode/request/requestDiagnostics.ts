@@ -1,0 +1,164 @@
+import * as vscode from 'vscode';
+import { formatOf } from '../../core/request/types';
+import { ruleUrl } from '../../core/request/catalog';
+import type { validateText, Validation } from '../../core/request/validate';
+import type { Problem, Severity } from '../../core/request/types';
+import { Config, endpointOf, isRequestFile } from '../platform/config';
+import { validator } from '../platform/lazy';
+import type { Log } from '../platform/log';
+
+const SEVERITY: Record<Severity, vscode.DiagnosticSeverity> = {
+  error: vscode.DiagnosticSeverity.Error,
+  warning: vscode.DiagnosticSeverity.Warning,
+  info: vscode.DiagnosticSeverity.Information,
+  hint: vscode.DiagnosticSeverity.Hint,
+};
+/** Syntax problems VS Code's own JSON language features already report in `json` documents. */
+const BUILTIN_JSON_CODES = new Set(['json-syntax', 'json-comment', 'json-trailing-comma']);
+
+export interface DocumentState {
+  version: number;
+  validation: Validation;
+  /** the problem behind each diagnostic (for quick fixes) */
+  problems: Map<vscode.Diagnostic, Problem>;
+}
+
+/** Validates request files on open and as the author types (debounced; stale runs are dropped). */
+export class RequestDiagnostics implements vscode.Disposable {
+  readonly collection = vscode.languages.createDiagnosticCollection('promptwright');
+  private readonly states = new Map<string, DocumentState>();
+  /** the version of each document whose check threw: asked again, it is not checked again (see current) */
+  private readonly failed = new Map<string, number>();
+  private readonly timers = new Map<string, NodeJS.Timeout>();
+  private readonly disposables: vscode.Disposable[] = [this.collection];
+  private readonly changed = new vscode.EventEmitter<vscode.TextDocument>();
+  /** fires after a document's diagnostics were updated */
+  readonly onDidValidate = this.changed.event;
+
+  constructor(
+    private readonly config: Config,
+    private readonly log: Log,
+  ) {
+    this.disposables.push(
+      this.changed,
+      vscode.workspace.onDidOpenTextDocument(d => this.schedule(d, 0)),
+      vscode.workspace.onDidChangeTextDocument(e => {
+        if (e.contentChanges.length) this.schedule(e.document);
+      }),
+      vscode.workspace.onDidCloseTextDocument(d => this.forget(d.uri)),
+      vscode.workspace.onDidChangeConfiguration(e => {
+        if (Config.affects(e, 'requestFilePatterns', 'countTokensFilePatterns', 'betas')) this.revalidateAll();
+      }),
+    );
+    this.revalidateAll();
+  }
+
+  state(doc: vscode.TextDocument): DocumentState | undefined {
+    const s = this.states.get(doc.uri.toString());
+    return s && s.version === doc.version ? s : undefined;
+  }
+
+  /** The validation of the document as it is now: the stored one if current, else validated now. */
+  current(doc: vscode.TextDocument): DocumentState | undefined {
+    // a version whose check threw stays unchecked: a listener of onDidValidate that asks for the current
+    // state would otherwise check, fail and notify again, round and round
+    if (this.failed.get(doc.uri.toString()) === doc.version) return undefined;
+    return this.state(doc) ?? this.validateNow(doc);
+  }
+
+  /** The validator; integration tests replace it to prove that a failing check cannot take the extension down. */
+  validator: typeof validateText = (text, format, opts) => validator().validateText(text, format, opts);
+
+  /** Validates now (used by commands and tests) and returns the state. Never throws. */
+  validateNow(doc: vscode.TextDocument): DocumentState | undefined {
+    if (!isRequestFile(doc, this.config)) {
+      this.forget(doc.uri);
+      return undefined;
+    }
+    try {
+      return this.validateUnguarded(doc);
+    } catch (e) {
+      // one diagnostic and a log line: the file keeps a visible state, the extension keeps running
+      const message = e instanceof Error ? e.message : String(e);
+      this.log.error(`validation failed for ${doc.uri.fsPath}: ${e instanceof Error && e.stack ? e.stack : message}`);
+      const d = new vscode.Diagnostic(
+        new vscode.Range(0, 0, 0, 1),
+        `Promptwright could not check this file (${message}); ` + 'see "Promptwright: Show Log".',
+        vscode.DiagnosticSeverity.Warning,
+      );
+      d.source = 'Promptwright';
+      d.code = { value: 'internal-error', target: vscode.Uri.parse(ruleUrl('internal-error')) };
+      this.collection.set(doc.uri, [d]);
+      this.states.delete(doc.uri.toString());
+      this.failed.set(doc.uri.toString(), doc.version);
+      this.changed.fire(doc);
+      return undefined;
+    }
+  }
+
+  private validateUnguarded(doc: vscode.TextDocument): DocumentState {
+    const t0 = Date.now();
+    const validation = this.validator(doc.getText(), formatOf(doc.fileName), {
+      betas: this.config.betas,
+      endpoint: endpointOf(doc, this.config) ?? 'messages',
+    });
+    const builtinJson = doc.languageId === 'json' && !!vscode.extensions.getExtension('vscode.json-language-features');
+    const problems = new Map<vscode.Diagnostic, Problem>();
+    const diags: vscode.Diagnostic[] = [];
+    for (const p of validation.problems) {
+      if (builtinJson && BUILTIN_JSON_CODES.has(p.code)) continue;
+      const d = new vscode.Diagnostic(
+        new vscode.Range(doc.positionAt(p.start), doc.positionAt(p.end)),
+        p.message,
+        SEVERITY[p.severity],
+      );
+      d.source = 'Promptwright';
+      d.code = { value: p.code, target: vscode.Uri.parse(ruleUrl(p.code)) };
+      diags.push(d);
+      problems.set(d, p);
+    }
+    this.collection.set(doc.uri, diags);
+    this.failed.delete(doc.uri.toString());
+    const state = { version: doc.version, validation, problems };
+    this.states.set(doc.uri.toString(), state);
+    const ms = Date.now() - t0;
+    if (ms > 200) this.log.debug(`validated ${doc.uri.fsPath} (${doc.getText().length} chars) in ${ms} ms`);
+    this.changed.fire(doc);
+    return state;
+  }
+
+  private schedule(doc: vscode.TextDocument, delay?: number): void {
+    if (!isRequestFile(doc, this.config)) return;
+    const key = doc.uri.toString();
+    clearTimeout(this.timers.get(key));
+    // bigger files wait a little longer after the last keystroke, so typing never queues work
+    const wait = delay ?? this.config.validationDebounceMs + Math.min(1000, Math.floor(doc.getText().length / 20000));
+    const version = doc.version;
+    this.timers.set(
+      key,
+      setTimeout(() => {
+        this.timers.delete(key);
+        if (doc.isClosed || doc.version !== version) return; // a newer edit has its own timer
+        this.validateNow(doc);
+      }, wait),
+    );
+  }
+
+  private revalidateAll(): void {
+    for (const doc of vscode.workspace.textDocuments) {
+      if (isRequestFile(doc, this.config)) this.schedule(doc, 0);
+      else this.forget(doc.uri);
+    }
+  }
+
+  private forget(uri: vscode.Uri): void {
+    this.collection.delete(uri);
+    this.states.delete(uri.toString());
+    this.failed.delete(uri.toString());
+  }
+
+  dispose(): void {
+    for (const t of this.timers.values()) clearTimeout(t);
+    for (const d of this.disposables) d.dispose();
+  }
+}

@@ -1,0 +1,355 @@
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import {
+  ApiError,
+  StreamError,
+  describeError,
+  errorDetail,
+  hintFor,
+  type PromptwrightError,
+} from '../../core/api/errors';
+import type { Message } from '../../core/api/types';
+import { assistantTurn, curlCommand } from '../../core/run/turns';
+import { EventBatcher } from '../../core/run/batcher';
+import { MessageAccumulator } from '../../core/api/accumulator';
+import { formatOf } from '../../core/request/types';
+import type { ErrorInfo, FromResponseWebview, RunView } from '../../protocol/response';
+import type { Api } from '../platform/api';
+import { Config, endpointOf } from '../platform/config';
+import { validator } from '../platform/lazy';
+import { asText } from '../../core/text';
+import type { Log } from '../platform/log';
+import type { RequestDiagnostics } from '../request/requestDiagnostics';
+import type { ResponsePanel } from './responsePanel';
+
+interface Run {
+  view: RunView;
+  uri: vscode.Uri;
+  body: Record<string, unknown>;
+  ctl: AbortController;
+  message?: Message;
+  /** what has been posted to the panel so far (a reloaded panel starts from its snapshot) */
+  posted: MessageAccumulator;
+  done: Promise<void>;
+}
+
+/** "Send Request": streams the reply of the active request file into the response panel. */
+export class Runner implements vscode.Disposable {
+  private run: Run | undefined;
+  private nextId = 1;
+  private readonly disposables: vscode.Disposable[] = [];
+
+  constructor(
+    private readonly config: Config,
+    private readonly api: Api,
+    private readonly diagnostics: RequestDiagnostics,
+    private readonly panel: ResponsePanel,
+    private readonly log: Log,
+  ) {
+    this.disposables.push(panel.onMessage(m => void this.onMessage(m)));
+    panel.setSnapshot(() => {
+      const r = this.run;
+      if (!r) return undefined;
+      const message = r.message ?? r.posted.snapshot();
+      return { type: 'show', view: { ...r.view, ...(message ? { message } : {}) } };
+    });
+    void vscode.commands.executeCommand('setContext', 'promptwright.running', false);
+  }
+
+  /** The current run (tests read it). */
+  get current(): Readonly<Run> | undefined {
+    return this.run;
+  }
+
+  /** Sends the request file (the active editor, or `uri`). Resolves when the run ends. */
+  async send(uri?: vscode.Uri, bodyOverride?: Record<string, unknown>): Promise<void> {
+    const doc = uri ? await vscode.workspace.openTextDocument(uri) : vscode.window.activeTextEditor?.document;
+    const endpoint = doc && endpointOf(doc, this.config);
+    if (!doc || !endpoint) {
+      void vscode.window.showInformationMessage(
+        'Promptwright: open a request file (*.prompt.json, *.prompt.yaml) to send it.',
+      );
+      return;
+    }
+    if (endpoint === 'count_tokens') {
+      void vscode.window.showInformationMessage(
+        `Promptwright: ${vscode.workspace.asRelativePath(doc.uri)} holds a count_tokens body ` +
+          '(promptwright.countTokensFilePatterns): it is counted, not sent.',
+      );
+      return;
+    }
+    let body = bodyOverride;
+    if (!body) {
+      const st = this.diagnostics.current(doc);
+      const v = st?.validation;
+      const value = v?.parsed.value;
+      if (!v || !value || typeof value !== 'object' || Array.isArray(value)) {
+        void vscode.window.showErrorMessage('Promptwright: the file does not parse; fix the syntax errors first.');
+        return;
+      }
+      const errors = v.problems.filter(p => p.severity === 'error');
+      if (errors.length) {
+        const pick = await vscode.window.showWarningMessage(
+          `The request has ${errors.length} error${errors.length === 1 ? '' : 's'} ` +
+            `(first: ${errors[0]!.message}). Send anyway?`,
+          { modal: true },
+          'Send Anyway',
+        );
+        if (pick !== 'Send Anyway') return;
+      }
+      body = value as Record<string, unknown>;
+    }
+    this.cancel();
+    const runId = this.nextId++;
+    const view: RunView = {
+      runId,
+      file: path.basename(doc.uri.path),
+      model: asText(body.model),
+      startedAt: Date.now(),
+      outcome: 'running',
+      timings: {},
+    };
+    const ctl = new AbortController();
+    let resolveDone!: () => void;
+    const run: Run = {
+      view,
+      uri: doc.uri,
+      body,
+      ctl,
+      posted: new MessageAccumulator(),
+      done: new Promise<void>(r => {
+        resolveDone = r;
+      }),
+    };
+    this.run = run;
+    void vscode.commands.executeCommand('setContext', 'promptwright.running', true);
+    this.panel.open();
+    this.panel.post({ type: 'show', view });
+    const t0 = Date.now();
+    let firstToken: number | undefined;
+    const batcher = new EventBatcher(events => {
+      for (const ev of events) run.posted.apply(ev);
+      const first =
+        firstToken !== undefined && view.timings.firstTokenMs === undefined
+          ? (view.timings.firstTokenMs = firstToken)
+          : undefined;
+      this.panel.post({ type: 'events', runId, events, ...(first !== undefined ? { firstTokenMs: first } : {}) });
+    });
+    try {
+      const client = await this.api.client({
+        onRetry: e => {
+          const error = errorInfo(e.error);
+          this.panel.post({
+            type: 'retry',
+            runId,
+            retry: { inMs: e.delayMs, attempt: e.attempt, maxAttempts: e.maxAttempts, error, at: Date.now() },
+          });
+        },
+      });
+      const stream = await client.streamMessage(body, { signal: ctl.signal });
+      view.requestId = stream.requestId;
+      for await (const ev of stream) {
+        if (firstToken === undefined && ev.type === 'content_block_delta') firstToken = Date.now() - t0;
+        batcher.push(ev);
+      }
+      batcher.flush();
+      run.message = stream.message;
+      this.finish(run, 'done', t0);
+    } catch (e) {
+      batcher.flush();
+      const aborted =
+        ctl.signal.aborted ||
+        (e instanceof StreamError && e.type === 'aborted') ||
+        (e as Error)?.name === 'AbortedError';
+      if (e instanceof StreamError) run.message = e.partial;
+      const error = errorInfo(e);
+      if (!aborted) this.log.error(`run of ${view.file} failed: ${describeError(e)}${errorDetail(e)}`);
+      this.finish(run, aborted ? 'cancelled' : 'error', t0, error, e instanceof StreamError);
+      if (!aborted && !(e instanceof StreamError)) void this.api.showError(e, 'Send Request failed');
+    } finally {
+      resolveDone();
+    }
+  }
+
+  private finish(
+    run: Run,
+    outcome: 'done' | 'error' | 'cancelled',
+    t0: number,
+    error?: ErrorInfo,
+    midStream = false,
+  ): void {
+    const v = run.view;
+    v.outcome = outcome;
+    v.timings = { ...v.timings, totalMs: Date.now() - t0 };
+    if (run.message) v.message = run.message;
+    if (error) {
+      v.error = error;
+      v.midStream = midStream;
+    }
+    this.panel.post({
+      type: 'end',
+      runId: v.runId,
+      outcome,
+      ...(run.message ? { message: run.message } : {}),
+      ...(error ? { error, midStream } : {}),
+      ...(v.requestId ? { requestId: v.requestId } : {}),
+      timings: v.timings,
+    });
+    if (this.run === run) void vscode.commands.executeCommand('setContext', 'promptwright.running', false);
+  }
+
+  cancel(): void {
+    if (this.run && this.run.view.outcome === 'running') this.run.ctl.abort();
+  }
+
+  private async onMessage(m: FromResponseWebview): Promise<void> {
+    if (m.type === 'open-link') {
+      await vscode.env.openExternal(vscode.Uri.parse(m.url));
+      return;
+    }
+    if (m.type !== 'action') return;
+    await vscode.commands.executeCommand(ACTION_COMMANDS[m.action]);
+  }
+
+  async rerun(): Promise<void> {
+    if (!this.run) return this.send();
+    return this.send(this.run.uri);
+  }
+
+  /** pause_turn: send the conversation with the paused reply appended as-is (doc1 §2.7). */
+  async continueRun(): Promise<void> {
+    const r = this.run;
+    if (!r?.message || r.message.stop_reason !== 'pause_turn') {
+      void vscode.window.showInformationMessage(
+        'Promptwright: "Continue" applies to a reply that stopped with pause_turn.',
+      );
+      return;
+    }
+    const messages = [
+      ...(r.body.messages as unknown[]),
+      { role: 'assistant', content: r.message.content.map(({ partial_json: _p, ...b }) => b) },
+    ];
+    return this.send(r.uri, { ...r.body, messages });
+  }
+
+  async copyText(): Promise<void> {
+    const text =
+      this.run?.message?.content
+        .filter(b => b.type === 'text')
+        .map(b => asText(b.text))
+        .join('\n\n') ?? '';
+    await vscode.env.clipboard.writeText(text);
+    this.panel.post({ type: 'flash', text: 'Copied the reply text.' });
+  }
+
+  async copyCurl(): Promise<void> {
+    if (!this.run) return;
+    await vscode.env.clipboard.writeText(
+      curlCommand(this.config.baseUrl, this.config.apiVersion, this.config.betas, this.run.body),
+    );
+    this.panel.post({ type: 'flash', text: 'Copied a curl command (the key is $PROMPTWRIGHT_API_KEY).' });
+  }
+
+  /** Appends the reply to the request file as one undoable edit; after tool_use, tool_result stubs too. */
+  async append(): Promise<boolean> {
+    const r = this.run;
+    if (!r?.message || !r.message.content.length) {
+      void vscode.window.showInformationMessage('Promptwright: there is no reply to append.');
+      return false;
+    }
+    const doc = await vscode.workspace.openTextDocument(r.uri);
+    let result;
+    try {
+      result = validator().appendReply(doc.getText(), formatOf(doc.fileName), r.message);
+    } catch (e) {
+      void vscode.window.showErrorMessage(`Promptwright: cannot append: ${(e as Error).message}`);
+      return false;
+    }
+    const edit = new vscode.WorkspaceEdit();
+    edit.replace(
+      doc.uri,
+      new vscode.Range(doc.positionAt(result.edit.start), doc.positionAt(result.edit.end)),
+      result.edit.newText,
+    );
+    if (!(await vscode.workspace.applyEdit(edit))) return false;
+    const editor = await vscode.window.showTextDocument(doc, {
+      viewColumn: vscode.window.visibleTextEditors.find(e => e.document === doc)?.viewColumn ?? vscode.ViewColumn.One,
+    });
+    if (result.cursor) {
+      const sel = new vscode.Selection(doc.positionAt(result.cursor.start), doc.positionAt(result.cursor.end));
+      editor.selection = sel;
+      editor.revealRange(sel);
+    } else {
+      const end = doc.positionAt(result.edit.start + result.edit.newText.length);
+      editor.revealRange(new vscode.Range(end, end));
+    }
+    return true;
+  }
+
+  /** Saves request, response, usage and timings as JSON beside the file or in the configured folder. */
+  async saveTranscript(): Promise<vscode.Uri | undefined> {
+    const r = this.run;
+    if (!r) return undefined;
+    const folderSetting = this.config.transcriptFolder;
+    const ws = vscode.workspace.getWorkspaceFolder(r.uri);
+    const dir = folderSetting
+      ? path.isAbsolute(folderSetting)
+        ? vscode.Uri.file(folderSetting)
+        : vscode.Uri.joinPath(ws?.uri ?? vscode.Uri.joinPath(r.uri, '..'), folderSetting)
+      : vscode.Uri.joinPath(r.uri, '..');
+    const stamp = new Date(r.view.startedAt).toISOString().replace(/[:.]/g, '-');
+    const base = path.basename(r.uri.path).replace(/\.prompt\.(json|ya?ml)$/i, '');
+    const target = vscode.Uri.joinPath(dir, `${base}.${stamp}.transcript.json`);
+    const transcript = {
+      file: path.basename(r.uri.path),
+      savedAt: new Date().toISOString(),
+      startedAt: new Date(r.view.startedAt).toISOString(),
+      outcome: r.view.outcome,
+      requestId: r.view.requestId ?? null,
+      timings: r.view.timings,
+      request: r.body,
+      response: r.message ? { ...r.message, content: assistantTurn(r.message).content } : null,
+      usage: r.message?.usage ?? null,
+      error: r.view.error ?? null,
+    };
+    await vscode.workspace.fs.createDirectory(dir);
+    await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(`${JSON.stringify(transcript, null, 2)}\n`));
+    this.panel.post({ type: 'flash', text: `Saved ${vscode.workspace.asRelativePath(target)}` });
+    return target;
+  }
+
+  dispose(): void {
+    this.cancel();
+    for (const d of this.disposables) d.dispose();
+  }
+}
+
+const ACTION_COMMANDS = {
+  cancel: 'promptwright.cancelRequest',
+  rerun: 'promptwright.rerunRequest',
+  'copy-text': 'promptwright.copyReplyText',
+  'copy-curl': 'promptwright.copyAsCurl',
+  append: 'promptwright.appendReply',
+  continue: 'promptwright.continueRequest',
+  'save-transcript': 'promptwright.saveTranscript',
+} as const;
+
+function errorInfo(e: unknown): ErrorInfo {
+  if (e instanceof ApiError) {
+    const hint = hintFor(e);
+    return {
+      type: e.type,
+      message: e.message,
+      status: e.status,
+      ...(e.requestId ? { requestId: e.requestId } : {}),
+      ...(hint ? { hint } : {}),
+    };
+  }
+  if (e instanceof StreamError)
+    return { type: e.type, message: e.message, ...(e.requestId ? { requestId: e.requestId } : {}) };
+  const err = e as PromptwrightError;
+  return {
+    type: err?.name === 'AbortedError' ? 'aborted' : (err?.name ?? 'error'),
+    message: err?.message ?? String(e),
+  };
+}

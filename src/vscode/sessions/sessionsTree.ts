@@ -1,0 +1,231 @@
+import * as vscode from 'vscode';
+import { ApiError, describeError, type PromptwrightError } from '../../core/api/errors';
+import type { Page, SessionResource } from '../../core/api/types';
+import { checkAttachInput, defaultMountPath, describeResource, ResourcePager } from '../../core/sessions/resources';
+import type { Api } from '../platform/api';
+
+const SESSIONS_KEY = 'promptwright.sessions';
+
+export type SessionNode =
+  | { kind: 'session'; id: string }
+  | { kind: 'resource'; sessionId: string; resource: SessionResource }
+  | { kind: 'more'; sessionId: string; loaded: number }
+  | { kind: 'error'; sessionId?: string; error: unknown }
+  | { kind: 'empty'; text: string };
+type Node = SessionNode;
+
+/** The "Session Resources" view: session ids the author added, their resources a page at a time. */
+export class SessionsTree implements vscode.TreeDataProvider<Node>, vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<Node | undefined>();
+  readonly onDidChangeTreeData = this.changed.event;
+  private readonly pagers = new Map<string, ResourcePager>();
+  private readonly nodes = new Map<string, Node>();
+  private readonly disposables: vscode.Disposable[] = [this.changed];
+
+  constructor(
+    private readonly state: vscode.Memento,
+    private readonly api: Api,
+    private readonly limit: () => number,
+    private readonly view?: vscode.TreeView<Node>,
+  ) {}
+
+  get sessions(): string[] {
+    return this.state.get<string[]>(SESSIONS_KEY, []);
+  }
+
+  async addSession(id?: string): Promise<void> {
+    const value =
+      id ??
+      (await vscode.window.showInputBox({
+        title: 'Add session',
+        prompt: 'A session id (listing sessions is not part of the API, so paste the id).',
+        placeHolder: 'ses_…',
+        ignoreFocusOut: true,
+        validateInput: v =>
+          !v.trim()
+            ? 'Enter a session id.'
+            : /[\s/?#]/.test(v.trim())
+              ? 'A session id has no spaces, slashes, ? or #.'
+              : this.sessions.includes(v.trim())
+                ? 'Already in the list.'
+                : undefined,
+      }));
+    if (!value?.trim()) return;
+    await this.state.update(SESSIONS_KEY, [...this.sessions, value.trim()]);
+    this.changed.fire(undefined);
+    // added at the end of a list that may be long and scrolled: show it, selected, with its first page
+    await this.view?.reveal(this.sessionNode(value.trim()), { select: true, focus: true, expand: true });
+  }
+
+  /** Sessions are the roots (reveal asks). */
+  getParent(n: Node): Node | undefined {
+    return n.kind === 'resource' || n.kind === 'more' ? this.sessionNode(n.sessionId) : undefined;
+  }
+
+  async removeSession(node?: Node): Promise<void> {
+    if (node?.kind !== 'session') return;
+    this.pagers.delete(node.id);
+    await this.state.update(
+      SESSIONS_KEY,
+      this.sessions.filter(s => s !== node.id),
+    );
+    this.changed.fire(undefined);
+  }
+
+  refresh(node?: Node): void {
+    if (node?.kind === 'session') this.pagers.delete(node.id);
+    else this.pagers.clear();
+    this.changed.fire(node?.kind === 'session' ? this.sessionNode(node.id) : undefined);
+  }
+
+  private sessionNode(id: string): Node {
+    const k = `s:${id}`;
+    let n = this.nodes.get(k);
+    if (!n) {
+      n = { kind: 'session', id };
+      this.nodes.set(k, n);
+    }
+    return n;
+  }
+
+  private pager(sessionId: string): ResourcePager {
+    let p = this.pagers.get(sessionId);
+    if (!p) {
+      p = new ResourcePager(async cursor => {
+        const client = await this.api.client();
+        const it = client.resourcePages(sessionId, { limit: this.limit(), ...(cursor ? { page: cursor } : {}) });
+        try {
+          const r = await it.next();
+          return (r.value as Page<SessionResource> | undefined) ?? { data: [], next_page: null };
+        } finally {
+          await it.return(undefined);
+        }
+      });
+      this.pagers.set(sessionId, p);
+    }
+    return p;
+  }
+
+  async loadMore(node?: Node, all = false): Promise<void> {
+    const id = node && 'sessionId' in node ? node.sessionId : undefined;
+    if (!id) return;
+    const p = this.pager(id);
+    await vscode.window.withProgress({ location: { viewId: 'promptwright.sessions' } }, () =>
+      all ? p.loadAll() : p.loadMore(),
+    );
+    this.changed.fire(this.sessionNode(id));
+  }
+
+  async attachFile(node?: Node): Promise<SessionResource | undefined> {
+    const sessionId =
+      node?.kind === 'session'
+        ? node.id
+        : await vscode.window.showQuickPick(this.sessions, { title: 'Attach a file to which session?' });
+    if (!sessionId) return undefined;
+    const fileId = await vscode.window.showInputBox({
+      title: `Attach File to ${sessionId} (1/2)`,
+      prompt: 'The file_id of a previously uploaded file',
+      placeHolder: 'file_…',
+      ignoreFocusOut: true,
+      validateInput: v => checkAttachInput(v, ''),
+    });
+    if (!fileId) return undefined;
+    const mount = await vscode.window.showInputBox({
+      title: `Attach File to ${sessionId} (2/2)`,
+      prompt: `Mount path (optional; Enter for the default ${defaultMountPath(fileId.trim())})`,
+      placeHolder: defaultMountPath(fileId.trim()),
+      ignoreFocusOut: true,
+      validateInput: v => checkAttachInput(fileId, v),
+    });
+    if (mount === undefined) return undefined;
+    try {
+      const r = await (await this.api.client()).attachFile(sessionId, fileId.trim(), mount.trim() || undefined);
+      void vscode.window.showInformationMessage(
+        `Attached ${fileId.trim()} to ${sessionId} at ${String(r.mount_path)}.`,
+      );
+      this.refresh(this.sessionNode(sessionId));
+      return r;
+    } catch (e) {
+      await this.api.showError(e, 'Attach File failed');
+      return undefined;
+    }
+  }
+
+  getTreeItem(n: Node): vscode.TreeItem {
+    switch (n.kind) {
+      case 'session': {
+        const p = this.pagers.get(n.id);
+        const it = new vscode.TreeItem(n.id, vscode.TreeItemCollapsibleState.Collapsed);
+        it.iconPath = new vscode.ThemeIcon('server-environment');
+        it.contextValue = 'session';
+        it.description = p?.items.length ? `${p.items.length}${p.done ? '' : '+'} resources` : '';
+        it.tooltip = `Session ${n.id}`;
+        return it;
+      }
+      case 'resource': {
+        const v = describeResource(n.resource);
+        const it = new vscode.TreeItem(v.label, vscode.TreeItemCollapsibleState.None);
+        it.description = v.description;
+        it.iconPath = new vscode.ThemeIcon(v.icon);
+        it.contextValue = `resource.${n.resource.type}`;
+        const escape = (text: string) => text.replace(/[\\`*_[\]<>]/g, c => `\\${c}`);
+        const fields = v.fields.map(([k, val]) => `- \`${k}\`: ${escape(val)}`).join('\n');
+        const md = new vscode.MarkdownString(`**${n.resource.type}**\n\n${fields}`);
+        it.tooltip = md;
+        it.command = { command: 'promptwright.openResource', title: 'Open details', arguments: [n] };
+        return it;
+      }
+      case 'more': {
+        const it = new vscode.TreeItem('Load more…', vscode.TreeItemCollapsibleState.None);
+        it.description = `${n.loaded} loaded · Load all from the context menu`;
+        it.iconPath = new vscode.ThemeIcon('ellipsis');
+        it.contextValue = 'more';
+        it.command = { command: 'promptwright.loadMoreResources', title: 'Load more', arguments: [n] };
+        return it;
+      }
+      case 'error': {
+        const e = n.error as PromptwrightError;
+        const it = new vscode.TreeItem(describeError(n.error), vscode.TreeItemCollapsibleState.None);
+        it.iconPath = new vscode.ThemeIcon('error', new vscode.ThemeColor('errorForeground'));
+        const todo =
+          e?.action === 'set-api-key' || (e instanceof ApiError && e.status === 401)
+            ? 'Run "Promptwright: Set API Key".'
+            : e instanceof ApiError && e.status === 403
+              ? 'The key lacks the scope this needs, or this needs an Admin API key.'
+              : 'Click to retry.';
+        it.tooltip = `${describeError(n.error)}\n\n${todo}`;
+        it.contextValue = 'error';
+        it.command =
+          e?.action === 'set-api-key' || (e instanceof ApiError && e.status === 401)
+            ? { command: 'promptwright.setApiKey', title: 'Set API Key' }
+            : e?.action === 'set-admin-key' || (e instanceof ApiError && e.status === 403 && !n.sessionId)
+              ? { command: 'promptwright.setAdminApiKey', title: 'Set Admin API Key' }
+              : { command: 'promptwright.loadMoreResources', title: 'Retry', arguments: [n] };
+        return it;
+      }
+      case 'empty': {
+        const it = new vscode.TreeItem(n.text, vscode.TreeItemCollapsibleState.None);
+        it.iconPath = new vscode.ThemeIcon('info');
+        return it;
+      }
+      default:
+        return new vscode.TreeItem('');
+    }
+  }
+
+  async getChildren(n?: Node): Promise<Node[]> {
+    if (!n) return this.sessions.map(id => this.sessionNode(id));
+    if (n.kind !== 'session') return [];
+    const p = this.pager(n.id);
+    if (p.cursor === undefined && !p.error) await p.loadMore();
+    const out: Node[] = p.items.map(resource => ({ kind: 'resource', sessionId: n.id, resource }));
+    if (p.error) out.push({ kind: 'error', sessionId: n.id, error: p.error });
+    else if (!p.done) out.push({ kind: 'more', sessionId: n.id, loaded: p.items.length });
+    if (!out.length) out.push({ kind: 'empty', text: 'No resources attached.' });
+    return out;
+  }
+
+  dispose(): void {
+    for (const d of this.disposables) d.dispose();
+  }
+}

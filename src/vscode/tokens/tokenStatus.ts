@@ -1,0 +1,197 @@
+import * as vscode from 'vscode';
+import { ApiError } from '../../core/api/errors';
+import { estimateTokens, TokenCountScheduler, type CountState } from '../../core/tokens/scheduler';
+import { renderStatus, type StatusMeta } from '../../core/tokens/status';
+import type { Api } from '../platform/api';
+import { Config, isRequestFile } from '../platform/config';
+import type { Log } from '../platform/log';
+import type { RequestDiagnostics } from '../request/requestDiagnostics';
+import type { Keys } from '../platform/secrets';
+
+/** The status bar item with the active request file's input token count, drawn from one state. */
+export class TokenStatus implements vscode.Disposable {
+  readonly item = vscode.window.createStatusBarItem('promptwright.tokens', vscode.StatusBarAlignment.Right, 100);
+  private readonly scheduler: TokenCountScheduler;
+  private readonly disposables: vscode.Disposable[] = [this.item];
+  private doc: vscode.TextDocument | undefined;
+  private meta: StatusMeta = {};
+  private body: Record<string, unknown> | undefined;
+  /** bumped by every refresh: an older one that awaited the key steps aside */
+  private refreshes = 0;
+  /** "Count Tokens" was asked for: whichever refresh runs last carries it out */
+  private explicitPending = false;
+  /** the state shown (tests read it) */
+  state: CountState = { kind: 'idle' };
+  private readonly changed = new vscode.EventEmitter<CountState>();
+  readonly onDidChangeState = this.changed.event;
+
+  constructor(
+    private readonly config: Config,
+    private readonly keys: Keys,
+    private readonly api: Api,
+    private readonly diagnostics: RequestDiagnostics,
+    private readonly log: Log,
+  ) {
+    this.item.name = 'Promptwright Token Count';
+    this.item.command = 'promptwright.countTokens';
+    this.scheduler = new TokenCountScheduler({
+      debounceMs: config.tokenDebounceMs,
+      onState: s => this.show(s),
+      count: async (body, signal) => {
+        const client = await this.api.client({
+          onRetry: e =>
+            this.scheduler.retrying(
+              e.delayMs,
+              e.error instanceof ApiError ? `${e.error.type} (${e.error.status})` : e.error.message,
+            ),
+        });
+        const r = await client.countTokens(body, { signal });
+        return { tokens: r.input_tokens, ...(r.requestId ? { requestId: r.requestId } : {}) };
+      },
+    });
+    this.disposables.push(
+      this.changed,
+      vscode.window.onDidChangeActiveTextEditor(() => this.follow()),
+      diagnostics.onDidValidate(d => {
+        if (d === this.doc) void this.refresh(false);
+      }),
+      keys.onDidChange(() => {
+        this.scheduler.clearCache();
+        void this.refresh(false);
+      }),
+      vscode.workspace.onDidGrantWorkspaceTrust(() => void this.refresh(false)),
+      vscode.workspace.onDidChangeConfiguration(e => {
+        if (Config.affects(e, 'baseUrl', 'apiVersion', 'betas')) this.scheduler.clearCache();
+        if (Config.affects(e, 'tokenCount', 'baseUrl', 'requestFilePatterns', 'countTokensFilePatterns')) this.follow();
+      }),
+    );
+    this.follow();
+  }
+
+  /** "Count Tokens": count the active file now, even when live counting is off or the workspace is untrusted. */
+  async countNow(): Promise<void> {
+    if (!this.doc) {
+      const ed = vscode.window.activeTextEditor;
+      if (!ed || !isRequestFile(ed.document, this.config)) {
+        void vscode.window.showInformationMessage('Promptwright: open a request file to count its tokens.');
+        return;
+      }
+      this.follow();
+    }
+    await this.refresh(true);
+  }
+
+  private follow(): void {
+    const ed = vscode.window.activeTextEditor;
+    const doc = ed && isRequestFile(ed.document, this.config) ? ed.document : undefined;
+    if (doc !== this.doc) this.scheduler.reset();
+    this.doc = doc;
+    if (!doc) {
+      this.item.hide();
+      return;
+    }
+    this.item.show();
+    void this.refresh(false);
+  }
+
+  private async refresh(explicitRequest: boolean): Promise<void> {
+    const doc = this.doc;
+    if (!doc) return;
+    if (explicitRequest) this.explicitPending = true;
+    const gen = ++this.refreshes;
+    const st = this.diagnostics.current(doc);
+    const v = st?.validation;
+    const parsesCleanly = v && v.parsed.value !== undefined && !v.parsed.problems.some(p => p.severity === 'error');
+    const body =
+      parsesCleanly && typeof v.parsed.value === 'object' && v.parsed.value !== null && !Array.isArray(v.parsed.value)
+        ? (v.parsed.value as Record<string, unknown>)
+        : undefined;
+    this.body = body;
+    this.meta = body
+      ? {
+          ...(typeof body.model === 'string' ? { model: body.model } : {}),
+          ...(typeof body.max_tokens === 'number' ? { maxTokens: body.max_tokens } : {}),
+        }
+      : this.meta;
+    if (!body) {
+      this.scheduler.update(undefined);
+      return;
+    }
+    // what may be sent, and whether it can be
+    const hasKey = !!(await this.keys.get('api'));
+    // a newer refresh took over (and carries any explicit request)
+    if (gen !== this.refreshes || doc !== this.doc) return;
+    const explicit = this.explicitPending;
+    const reason = !this.config.baseUrl
+      ? 'no-base-url'
+      : !hasKey
+        ? 'no-key'
+        : explicit
+          ? undefined
+          : !vscode.workspace.isTrusted
+            ? 'untrusted'
+            : !this.config.tokenCountLive
+              ? 'live-off'
+              : undefined;
+    this.explicitPending = false;
+    if (reason) {
+      this.scheduler.reset();
+      let tokens: number;
+      try {
+        tokens = estimateTokens(body);
+      } catch (e) {
+        this.show({ kind: 'error', message: `This request cannot be sent as JSON (${(e as Error).message}).` });
+        return;
+      }
+      this.show({ kind: 'estimate', tokens, reason });
+      return;
+    }
+    this.scheduler.update(body, explicit);
+  }
+
+  private counted = false;
+
+  private show(s: CountState): void {
+    this.state = s;
+    if (s.kind === 'count' && !this.counted) {
+      // the walkthrough's "Watch the token count" step completes on the first count from the service
+      this.counted = true;
+      void vscode.commands.executeCommand('setContext', 'promptwright.counted', true);
+    }
+    const view = renderStatus(s, this.meta);
+    this.item.text = view.text;
+    const md = new vscode.MarkdownString(view.tooltip, true);
+    md.isTrusted = {
+      enabledCommands: [
+        'promptwright.countTokens',
+        'promptwright.tokenBreakdown',
+        'promptwright.showLog',
+        'promptwright.setApiKey',
+        'workbench.action.openSettings',
+      ],
+    };
+    this.item.tooltip = md;
+    this.item.backgroundColor =
+      view.tone === 'error'
+        ? new vscode.ThemeColor('statusBarItem.errorBackground')
+        : view.tone === 'warning'
+          ? new vscode.ThemeColor('statusBarItem.warningBackground')
+          : undefined;
+    this.item.accessibilityInformation = { label: view.text.replace(/\$\([^)]*\)\s*/g, ''), role: 'button' };
+    if (s.kind === 'error')
+      this.log.warn(
+        `token count failed: ${s.type ?? ''} ${s.message}${s.requestId ? ` request-id=${s.requestId}` : ''}`,
+      );
+    this.changed.fire(s);
+  }
+
+  /** calls made to count_tokens (tests read it) */
+  get calls(): number {
+    return this.scheduler.calls;
+  }
+
+  dispose(): void {
+    this.scheduler.dispose();
+    for (const d of this.disposables) d.dispose();
+  }
+}

@@ -1,0 +1,57 @@
+// UI suite: what activation costs. VS Code activates Promptwright early (it opens JSON models of its own at
+// startup, and Promptwright activates on JSON and YAML), so activation loads only a small bundle; the
+// validator loads when a request file is first opened, and not before; the rest (panels, views, cases)
+// when first used. Seen in the Promptwright log, in a workspace that holds a request file nobody opened yet.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { ui } from './context.mjs';
+import { editorText, openFile, openWorkbench, runCommand, screenshotOnFailure } from './drive.mjs';
+
+describe('activation (DOM)', function () {
+  let session;
+  before(async () => {
+    const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'promptwright-activation-'));
+    fs.writeFileSync(path.join(folder, 'notes.md'), '# Notes\n\nNothing for Promptwright here.\n');
+    const body = { model: 'model-opus-4-7', max_tokens: 64, messages: [{ role: 'user', content: 'Hello' }] };
+    fs.writeFileSync(path.join(folder, 'later.prompt.json'), `${JSON.stringify(body, null, 2)}\n`);
+    session = await openWorkbench(folder);
+  });
+  afterEach(async function () {
+    await screenshotOnFailure(this, session?.page);
+  });
+  after(async () => {
+    await session?.close();
+  });
+
+  /** The Promptwright log as the Output panel shows it. */
+  async function logText(page) {
+    await runCommand(page, 'Promptwright: Show Log');
+    const lines = page.locator('.part.panel .view-lines');
+    await lines.filter({ hasText: 'activated' }).first().waitFor({ timeout: 15000 });
+    await page.waitForTimeout(300);
+    return (await lines.first().innerText()).replace(/\u00a0/g, ' ');
+  }
+
+  it('loads the validator when a request file is opened, and not before; the features on first use', async () => {
+    const { page } = session;
+    await openFile(page, 'notes.md');
+    const before = await logText(page);
+    assert.match(before, /Promptwright \d+\.\d+\.\d+ activated/);
+    assert.doesNotMatch(before, /the validator loaded/);
+    assert.doesNotMatch(before, /the features loaded/);
+
+    await openFile(page, 'later.prompt.json');
+    assert.match(await editorText(page), /"model"/);
+    let after = '';
+    for (let i = 0; i < 20 && !/the validator loaded/.test(after); i++) after = await logText(page);
+    assert.match(after, /the validator loaded \(dist\/validator\.js\) in \d+ ms/);
+    assert.doesNotMatch(after, /the features loaded/);
+
+    await runCommand(page, 'Promptwright: Show Cases Grid');
+    for (let i = 0; i < 20 && !/the features loaded/.test(after); i++) after = await logText(page);
+    assert.match(after, /the features loaded \(dist\/features\.js\) in \d+ ms/);
+    await page.screenshot({ path: path.join(ui.results, 'activation.png') });
+  });
+});
