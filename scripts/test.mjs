@@ -1,6 +1,6 @@
 // `npm test`: type-check, lint, format check, unit tests in plain Node, the suites inside a real VS Code,
 // and the size budgets; ends with one summary line `N passed, N failed` over all of them (the type-check,
-// lint, format and size steps count as one test each).
+// lint, knip, format and size steps count as one test each).
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -16,6 +16,8 @@ let failed = 0;
 if (step('type-check (tsc --noEmit)', 'npx', ['tsc', '--noEmit', '-p', '.'])) passed++;
 else failed++;
 if (step('lint (eslint, zero warnings)', 'npx', ['eslint', '.', '--max-warnings', '0'])) passed++;
+else failed++;
+if (step('unused files, exports and dependencies (knip)', 'npx', ['knip'])) passed++;
 else failed++;
 if (step('format (prettier --check)', 'npx', ['prettier', '--check', '.'])) passed++;
 else failed++;

@@ -11,6 +11,6 @@ export function redactSecrets(text: string, secrets: readonly string[] = []): st
   );
 }
 
-export function redacted(_secret: string): string {
+function redacted(_secret: string): string {
   return '[redacted]';
 }

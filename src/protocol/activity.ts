@@ -12,7 +12,6 @@ export const ACTIVITY_VIEW_TYPE = 'promptwright.activity';
 // so the form refuses exactly what the client would refuse before sending.
 export {
   ACTIVITY_TYPES,
-  BOUNDS,
   ORG_MEMBERSHIP_TYPES,
   isRfc3339,
   type ActivityFilter,

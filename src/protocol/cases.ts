@@ -8,10 +8,9 @@ import { boundedString, record, type Ready } from './common';
 
 export const CASES_VIEW_TYPE = 'promptwright.cases';
 
-export type { AssertionResult, AssertionType, CellStatus } from '../core/cases/types';
 // the grid's view of a case file (core/cases/grid.ts): what the webview draws
 export { cellKey, progressSummary } from '../core/cases/grid';
-export type { CellError, CellRetry, CellView, Change, GridView } from '../core/cases/grid';
+export type { CellView, GridView } from '../core/cases/grid';
 
 /** A change to one cell: reply text to append, or the whole cell (a new status, the verdict, an error). */
 export type CellPatch =

@@ -21,13 +21,13 @@ export interface ErrorInfo {
   hint?: string;
 }
 
-export interface Timings {
+interface Timings {
   /** ms from sending to the first content delta */
   firstTokenMs?: number;
   totalMs?: number;
 }
 
-export type RunOutcome = 'running' | 'done' | 'error' | 'cancelled';
+type RunOutcome = 'running' | 'done' | 'error' | 'cancelled';
 
 /** Everything the panel shows for one run; the webview keeps it (setState) so a reload restores it. */
 export interface RunView {
@@ -66,7 +66,7 @@ export type Action = 'cancel' | 'rerun' | 'copy-text' | 'copy-curl' | 'append' |
 
 export type FromResponseWebview = Ready | { type: 'action'; action: Action } | { type: 'open-link'; url: string };
 
-export const ACTIONS: readonly Action[] = [
+const ACTIONS: readonly Action[] = [
   'cancel',
   'rerun',
   'copy-text',

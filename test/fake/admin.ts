@@ -59,7 +59,7 @@ export function decodeCursor(kind: string, token: string): number | undefined {
 }
 
 /** `limit` as a whole number in 1..max, or the 400 that names the range. */
-export function parseLimit(q: URLSearchParams, dflt: number, max: number): number | Reply {
+function parseLimit(q: URLSearchParams, dflt: number, max: number): number | Reply {
   const raw = q.get('limit');
   if (raw === null) return dflt;
   const n = /^\d+$/.test(raw) ? Number(raw) : NaN;
@@ -172,14 +172,14 @@ export class Ordered<T extends { id: string }> {
 // The records' shapes are the client's own (types only: the wire format is written down once); what the fake
 // accepts and refuses (roles, geos, tags) it decides by its own reading of the spec, so a client that got a
 // rule wrong still meets the service's 400 here.
-export type { DataResidency, Invite, Organization, Role, User, Workspace } from '../../src/core/admin/types';
+export type { Invite, Organization, User, Workspace } from '../../src/core/admin/types';
 type InviteStatus = Invite['status'];
-export const ASSIGNABLE_ROLES = ['user', 'developer', 'billing', 'model_code_user'] as const;
+const ASSIGNABLE_ROLES = ['user', 'developer', 'billing', 'model_code_user'] as const;
 
 const DAY = 86_400_000;
 const HOUR = 3_600_000;
 /** How long a new invite stays valid. */
-export const INVITE_DAYS = 21;
+const INVITE_DAYS = 21;
 
 // Computing pioneers; past the sixteenth, first names pair with a shifted surname so every e-mail is unique.
 const FIRST = 'Ada Alan Grace Edsger Donald Barbara John Margaret Dennis Ken Frances Tony Niklaus Radia Leslie Shafi';

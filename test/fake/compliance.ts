@@ -20,20 +20,20 @@ import {
   type Walk,
 } from './admin';
 
-export const SCOPES = [
+const SCOPES = [
   'read:compliance_activities',
   'read:compliance_org_data',
   'read:compliance_user_data',
   'delete:compliance_user_data',
 ] as const;
-export type Scope = (typeof SCOPES)[number];
+type Scope = (typeof SCOPES)[number];
 
 export const DEFAULT_COMPLIANCE_KEYS: Record<string, readonly string[]> = {
   'sk-vendor-api01-full': SCOPES,
   'sk-vendor-api01-readonly': ['read:compliance_activities', 'read:compliance_org_data', 'read:compliance_user_data'],
 };
 /** doc3 §5 rule 4: an Admin key reads the Activity Feed and nothing else here. */
-export const ADMIN_KEY_SCOPES: readonly string[] = ['read:compliance_activities'];
+const ADMIN_KEY_SCOPES: readonly string[] = ['read:compliance_activities'];
 
 /** doc3 §6 rule 1: every type the spec names (the full list is not shown). */
 export const ACTIVITY_TYPES = [
@@ -128,7 +128,7 @@ const ORG_CAP = 1000;
 const ACTIVITY_LIMIT = { defaultLimit: 100, maxLimit: 1000 };
 const CHAT_LIMIT = { defaultLimit: 20, maxLimit: 1000 };
 /** records per page of project attachments: the page-token family takes no limit (doc3 §2.2) */
-export const ATTACHMENTS_PAGE = 20;
+const ATTACHMENTS_PAGE = 20;
 
 // Activities: record k (0 = oldest) was created at ACT_BASE + ⌊k/2⌋·5 min, so pairs share a timestamp and
 // the feed's tie-break (by id) is exercised; every fifth was updated some hours later.
@@ -160,7 +160,7 @@ function uuid(i: number): string {
 const ORG_NAMES = ['Example Holdings', 'Example Corp', 'Example Labs', 'Example EU', 'Example Research'];
 
 /** Linked organizations as a tree: the parent first, then three children to each organization in turn. */
-export function makeOrganizations(n: number): ComplianceOrganization[] {
+function makeOrganizations(n: number): ComplianceOrganization[] {
   const out: ComplianceOrganization[] = [];
   for (let i = 0; i < n; i++)
     out.push({

@@ -40,7 +40,7 @@ export interface FakeRequest {
 /** A fault queued with `fail`: an error answer, or a request that is never answered. */
 export type Fault = ErrorFault | StallFault;
 
-export interface ErrorFault {
+interface ErrorFault {
   /** applies to requests whose path ends with this (default: any) */
   path?: string;
   status: number;
@@ -52,14 +52,14 @@ export interface ErrorFault {
 }
 
 /** Accepts the request and never answers (no status line): the socket stays open until the client closes it. */
-export interface StallFault {
+interface StallFault {
   path?: string;
   stall: true;
   /** matching requests answered normally before the one that stalls (default 0) */
   after?: number;
 }
 
-export interface Resource {
+interface Resource {
   id?: string;
   type: 'github_repository' | 'file' | 'memory_store';
   [k: string]: unknown;
@@ -112,7 +112,7 @@ const ERROR_TYPES: Record<number, string> = {
 };
 const COUNT_FIELDS = new Set(['messages', 'model', 'system', 'thinking', 'tools', 'cache_control']);
 
-export function makeResources(n: number, sessionId: string): Resource[] {
+function makeResources(n: number, sessionId: string): Resource[] {
   const out: Resource[] = [];
   const base = Date.UTC(2026, 3, 1);
   for (let i = 0; i < n; i++) {
@@ -397,7 +397,7 @@ export async function startFake(opts: FakeOptions = {}): Promise<Fake> {
 }
 
 /** A deterministic stand-in for the service's token count: about four characters a token. */
-export function countTokens(b: Record<string, unknown>): number {
+function countTokens(b: Record<string, unknown>): number {
   const parts = [b.system, b.messages, b.tools, b.thinking].filter(x => x !== undefined);
   return Math.max(1, Math.ceil(JSON.stringify(parts).length / 4));
 }

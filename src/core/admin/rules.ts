@@ -2,7 +2,7 @@
 // each check returns the reasons in words a person can act on, or nothing when the input is fine.
 import { ASSIGNABLE_ROLES, type DataResidency } from './types';
 
-export const MAX_LIMIT = 1000;
+const MAX_LIMIT = 1000;
 
 export function roleProblem(role: string): string | undefined {
   if (role === 'admin') {

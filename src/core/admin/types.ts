@@ -1,12 +1,9 @@
 // The administration interface's objects (doc2 §2.2–§2.6).
 
-export const ROLES = ['user', 'developer', 'billing', 'admin', 'model_code_user'] as const;
-export type Role = (typeof ROLES)[number];
+export type Role = 'user' | 'developer' | 'billing' | 'admin' | 'model_code_user';
 /** Roles an invite or a role change may give: never `admin` (doc2 §4.2). */
 export const ASSIGNABLE_ROLES = ['user', 'developer', 'billing', 'model_code_user'] as const;
 export type AssignableRole = (typeof ASSIGNABLE_ROLES)[number];
-
-export const INVITE_STATUSES = ['pending', 'accepted', 'expired', 'deleted'] as const;
 
 export interface Organization {
   id: string;
@@ -20,7 +17,7 @@ export interface Invite {
   expires_at: string;
   invited_at: string;
   role: Role;
-  status: (typeof INVITE_STATUSES)[number];
+  status: 'pending' | 'accepted' | 'expired' | 'deleted';
   type: 'invite';
 }
 

@@ -61,7 +61,7 @@ export function userView(u: User): ItemView {
 }
 
 /** An invite is expired by its status, or by its expiry date passing while it was still pending. */
-export function isExpired(i: Invite, now: Date): boolean {
+function isExpired(i: Invite, now: Date): boolean {
   return i.status === 'expired' || (i.status === 'pending' && Date.parse(i.expires_at) < now.getTime());
 }
 

@@ -5,9 +5,9 @@ import { Http, type CallOptions, type HttpOptions, type JsonResponse, type KeyKi
 import { MessageStream } from './stream';
 import type { Page, RateLimitEntry, SessionResource, TokenCount, Message } from './types';
 
-export { API_VERSION, apiErrorFrom, rateLimitInfo, type CallOptions } from './http';
+export { type CallOptions } from './http';
 export { MessageStream } from './stream';
-export const SESSIONS_BETA = 'managed-agents-2026-04-01';
+const SESSIONS_BETA = 'managed-agents-2026-04-01';
 
 export type ClientOptions = HttpOptions;
 

@@ -9,7 +9,7 @@ import { AbortedError, ApiError, ConfigError, ConnectionError, TimeoutError } fr
 import { withRetry, type RetryEvent, type RetryOptions } from './retry';
 import type { RateLimitInfo } from './types';
 
-export const API_VERSION = '2023-06-01';
+const API_VERSION = '2023-06-01';
 
 /** Which key a call needs (doc3 §5): the standard API key, the Admin key, or the Compliance Access Key. */
 export type KeyKind = 'api' | 'admin' | 'compliance';
@@ -262,7 +262,7 @@ function queryString(query: RequestSpec['query']): string {
   return s ? `?${s}` : '';
 }
 
-export function rateLimitInfo(h: Record<string, string>): RateLimitInfo {
+function rateLimitInfo(h: Record<string, string>): RateLimitInfo {
   const num = (k: string) => (h[k] !== undefined && Number.isFinite(Number(h[k])) ? Number(h[k]) : undefined);
   const info: RateLimitInfo = {};
   const limit = num('vendor-ratelimit-requests-limit');
@@ -291,7 +291,7 @@ const STATUS_TYPES: Record<number, string> = {
   529: 'overloaded_error',
 };
 
-export function apiErrorFrom(
+function apiErrorFrom(
   status: number,
   text: string,
   h: Record<string, string>,

@@ -23,8 +23,8 @@ export interface RetryOptions {
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
 
-export const BACKOFF_START_MS = 1000;
-export const BACKOFF_MAX_MS = 60_000;
+const BACKOFF_START_MS = 1000;
+const BACKOFF_MAX_MS = 60_000;
 
 /** Backoff before retry number `retry` (1-based): 1 s, 2 s, 4 s, … capped at 60 s. */
 export function backoffMs(retry: number): number {

@@ -70,7 +70,7 @@ export interface Page<T> {
   next_page: string | null;
 }
 
-export interface Limiter {
+interface Limiter {
   type: string;
   value: number;
   org_limit?: number | null;

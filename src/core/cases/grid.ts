@@ -7,14 +7,14 @@ import type { AssertionResult, CellKey, CellResult, CellStatus } from './types';
 export type Change = 'new' | 'fixed' | 'broke' | 'same';
 
 /** Why a request failed, as a person can act on it: `error.type`, the message and the request-id. */
-export interface CellError {
+interface CellError {
   type: string;
   message: string;
   requestId?: string;
 }
 
 /** The retry the API client is waiting on (the spec's retry rules), shown while the cell waits. */
-export interface CellRetry {
+interface CellRetry {
   attempt: number;
   maxAttempts: number;
   inMs: number;
@@ -67,10 +67,10 @@ export interface GridView {
 export const cellKey = (caseName: string, model: string): string => `${caseName}\u0000${model}`;
 
 /** The error type of a cell whose filled request had errors, so nothing was sent (saved like any failure). */
-export const NOT_SENT = 'not_sent';
+const NOT_SENT = 'not_sent';
 
 /** The names of the tools a reply called (tool_use and server_tool_use blocks). */
-export function toolCallsOf(r: CellResult): string[] {
+function toolCallsOf(r: CellResult): string[] {
   const names: string[] = [];
   for (const b of r.outcome.message?.content ?? [])
     if ((b.type === 'tool_use' || b.type === 'server_tool_use') && typeof b.name === 'string') names.push(b.name);

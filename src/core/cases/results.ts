@@ -7,7 +7,7 @@ import * as z from 'zod/mini';
 import type { CellResult } from './types';
 
 /** The folder of results files, relative to the workspace. */
-export const RESULTS_FOLDER = path.join('.promptwright', 'results');
+const RESULTS_FOLDER = path.join('.promptwright', 'results');
 
 /**
  * Where a case file's last results are kept: `.promptwright/results/<its path in the workspace>.json`

@@ -17,11 +17,7 @@ import type { Assertion, CaseFile, CellKey, CellResult, Outcome } from './types'
 const ABORT_GRACE_MS = 50;
 
 /** The models a case file runs on: `--model` / an override, else the file's `models`, else the request's own. */
-export function modelsOf(
-  file: CaseFile,
-  requestModel: string | undefined,
-  modelsOverride?: readonly string[],
-): string[] {
+function modelsOf(file: CaseFile, requestModel: string | undefined, modelsOverride?: readonly string[]): string[] {
   const chosen = modelsOverride?.length ? modelsOverride : file.models?.length ? file.models : [requestModel];
   return [...new Set(chosen.filter((m): m is string => typeof m === 'string' && m !== ''))];
 }

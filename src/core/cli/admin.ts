@@ -11,7 +11,7 @@ import { confirmed, EXIT, guarded } from './guard';
 import type { CliIo } from './io';
 import { day, printOne, printPages, type Column } from './output';
 
-export const ADMIN_USAGE = `usage:
+const ADMIN_USAGE = `usage:
   promptwright admin org
   promptwright admin workspaces list [--include-archived] [--limit N]
   promptwright admin workspaces get ID

@@ -10,8 +10,6 @@ import { decodeUtf8, expandFiles } from './files';
 import { betasFromEnv, type CliIo } from './io';
 import { lineColumn, toRecords, type CheckRecord } from './records';
 
-export type { CheckRecord } from './records';
-
 const ENDPOINTS: readonly Endpoint[] = ['messages', 'count_tokens'];
 
 /**
@@ -20,13 +18,7 @@ const ENDPOINTS: readonly Endpoint[] = ['messages', 'count_tokens'];
  * checked for `endpoint`, or when none is given for the one its name says (`*.count.json` is a count_tokens
  * body, anything else a create-message body).
  */
-export function checkFile(
-  file: string,
-  display: string,
-  betas: string[],
-  cwd: string,
-  endpoint?: Endpoint,
-): CheckRecord[] {
+function checkFile(file: string, display: string, betas: string[], cwd: string, endpoint?: Endpoint): CheckRecord[] {
   if (isCaseFile(file)) {
     const records = loadCaseFile(file, cwd).records;
     // file by file as they first appear (the case file, then its request), each in reading order

@@ -111,7 +111,7 @@ function activityFilter(p: Parsed, io: CliIo): ActivityFilter {
 }
 
 /** The budget a run keeps to: doc3 §8's, or PROMPTWRIGHT_COMPLIANCE_RATE=LIMIT/WINDOW_MS (for tests). */
-export function budgetFromEnv(env: CliIo['env']): { limit: number; windowMs: number } {
+function budgetFromEnv(env: CliIo['env']): { limit: number; windowMs: number } {
   const raw = env.PROMPTWRIGHT_COMPLIANCE_RATE?.trim();
   if (!raw) return COMPLIANCE_BUDGET;
   const m = /^(\d+)\/(\d+)$/.exec(raw);

@@ -19,7 +19,7 @@ export function table<T>(rows: readonly T[], columns: readonly Column<T>[]): str
 }
 
 /** One object in text: `key  value` lines (nested values as JSON). */
-export function record(o: object): string {
+function record(o: object): string {
   const entries = Object.entries(o);
   const width = Math.max(...entries.map(([k]) => k.length));
   return (

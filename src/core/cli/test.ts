@@ -170,7 +170,7 @@ function toJson(cells: readonly RunCell[], results: readonly CellResult[]) {
  * assertion is a `<failure>`, a failed request an `<error>`, a cancelled cell `<skipped>`; the reply text is
  * the testcase's `<system-out>`.
  */
-export function toJunit(cells: readonly RunCell[], results: readonly CellResult[]): string {
+function toJunit(cells: readonly RunCell[], results: readonly CellResult[]): string {
   const suites = new Map<
     string,
     { name: string; cases: string[]; tests: number; failures: number; errors: number; skipped: number; ms: number }
@@ -230,12 +230,12 @@ const seconds = (ms: number) => (ms / 1000).toFixed(3);
 const NOT_XML = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
 
 /** Element text: `&`, `<` and `>` escaped (`>` for `]]>`). */
-export function text(s: string): string {
+function text(s: string): string {
   return s.replace(NOT_XML, '\uFFFD').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
 /** An attribute value in double quotes: also quotes, and line breaks and tabs as references (kept, not normalised). */
-export function attr(s: string): string {
+function attr(s: string): string {
   return text(s)
     .replace(/"/g, '&quot;')
     .replace(/'/g, '&apos;')

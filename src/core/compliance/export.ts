@@ -26,7 +26,7 @@ export interface ExportOptions {
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
 }
 
-export const CSV_COLUMNS = ['id', 'activity_type', 'created_at', 'updated_at', 'record'] as const;
+const CSV_COLUMNS = ['id', 'activity_type', 'created_at', 'updated_at', 'record'] as const;
 
 /** One CSV field (RFC 4180): quoted when it holds a comma, a quote or a line break. */
 export function csvField(v: unknown): string {
@@ -34,7 +34,7 @@ export function csvField(v: unknown): string {
   return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
-export function csvRow(a: Activity): string {
+function csvRow(a: Activity): string {
   return `${[a.id, activityType(a), a.created_at, a.updated_at, a].map(csvField).join(',')}\r\n`;
 }
 

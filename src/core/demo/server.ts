@@ -76,7 +76,7 @@ async function answer(req: http.IncomingMessage, res: http.ServerResponse, raw: 
 }
 
 /** The demo's reply: what was asked, said back, and a call of the first tool when the request offers tools. */
-export function demoMessage(body: Json, inputTokens: number): Json {
+function demoMessage(body: Json, inputTokens: number): Json {
   const messages = body.messages as Json[];
   const said = lastUserText(messages);
   const text =
@@ -101,7 +101,7 @@ export function demoMessage(body: Json, inputTokens: number): Json {
 }
 
 /** The stream events of a message, as the service sends them (doc1: message_start … message_stop). */
-export function demoEvents(message: Json): { event: string; data: unknown }[] {
+function demoEvents(message: Json): { event: string; data: unknown }[] {
   const content = message.content as Json[];
   const usage = message.usage as Json;
   const out: { event: string; data: unknown }[] = [

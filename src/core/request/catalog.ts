@@ -89,7 +89,7 @@ export const RULES = {
 export type RuleId = keyof typeof RULES;
 
 /** Where each rule is explained (RULES.md, one heading per rule). */
-export const RULES_URL = 'https://github.com/promptwright/promptwright/blob/main/RULES.md';
+const RULES_URL = 'https://github.com/promptwright/promptwright/blob/main/RULES.md';
 
 export function ruleUrl(id: RuleId): string {
   return `${RULES_URL}#${id}`;

@@ -62,7 +62,7 @@ function lineEndIncl(text: string, i: number): number {
 }
 
 /** A scalar or small structure written in YAML flow style, to replace a node in place. */
-export function yamlInline(value: unknown): string {
+function yamlInline(value: unknown): string {
   const s = YAML.stringify(value, { collectionStyle: 'flow', lineWidth: 0 }).trimEnd();
   return s;
 }

@@ -26,7 +26,7 @@ const DEFAULTS: Record<string, unknown> = {
   source: { type: 'text', media_type: 'text/plain', data: '' },
 };
 
-export function getAt(value: unknown, path: Path): unknown {
+function getAt(value: unknown, path: Path): unknown {
   let v = value;
   for (const seg of path) {
     if (v === null || typeof v !== 'object') return undefined;
@@ -294,7 +294,7 @@ interface Def {
 const defOf = (s: Schema): Def => (s as unknown as { _zod: { def: Def } })._zod.def;
 
 /** The schema that applies to the value at `path`, with unions resolved by the value found there. */
-export function schemaAt(root: Schema, value: unknown, path: Path): Schema | undefined {
+function schemaAt(root: Schema, value: unknown, path: Path): Schema | undefined {
   let [s, v] = unwrap(root, value);
   for (const seg of path) {
     if (!s) return undefined;

@@ -3,7 +3,7 @@
 // doc3 §9.4 (retired and deprecated models).
 import type { Effort } from './schema';
 
-export type ThinkingMode =
+type ThinkingMode =
   | 'any' // no rule stated
   | 'adaptive-only' // manual budget_tokens not supported (opus-4-7)
   | 'adaptive-preferred' // budget_tokens accepted but deprecated (opus-4-6, sonnet-4-6)
@@ -96,7 +96,7 @@ const RETIRED_PATTERNS: readonly RegExp[] = [
 ];
 
 /** Models to offer in place of a retired or deprecated one, best first. */
-export const CURRENT_MODELS = ['model-opus-4-7', 'model-sonnet-4-6', 'model-haiku-4-5'] as const;
+const CURRENT_MODELS = ['model-opus-4-7', 'model-sonnet-4-6', 'model-haiku-4-5'] as const;
 
 /** Current models to offer instead of `id`: the same family first (a retired haiku becomes a haiku). */
 export function replacementsFor(id: string): string[] {
@@ -126,7 +126,7 @@ export function lookupModel(id: string): ModelLookup {
   return { match: 'unknown' };
 }
 
-export function effortOrder(e: Effort): number {
+function effortOrder(e: Effort): number {
   return ['low', 'medium', 'high', 'xhigh', 'max'].indexOf(e);
 }
 
@@ -145,7 +145,7 @@ export function nearestEffort(wanted: Effort, supported: readonly Effort[]): Eff
 }
 
 /** Levenshtein distance, for "did you mean" suggestions. */
-export function editDistance(a: string, b: string): number {
+function editDistance(a: string, b: string): number {
   const dp = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
     let prev = dp[0]!;

@@ -18,7 +18,7 @@ type Shape = z.core.$ZodLooseShape;
 type Branch = z.ZodMiniObject<{ type: z.ZodMiniLiteral<string> } & Shape>;
 
 /** The message for a `type`-picked union whose input has no known `type`. */
-export function unknownTypeMessage(what: string, types: readonly string[], input: unknown): string {
+function unknownTypeMessage(what: string, types: readonly string[], input: unknown): string {
   const known = types.map(t => `"${t}"`).join(', ');
   if (input === null || typeof input !== 'object' || Array.isArray(input)) {
     return `Expected a ${what} object, got ${describe(input)}.`;
@@ -93,7 +93,7 @@ const betaBranch = (type: string, betas: readonly string[], fields: Record<strin
   );
 
 // ---- 2.3 CacheControl --------------------------------------------------------------------------------
-export const CacheControl = d(
+const CacheControl = d(
   obj({
     type: lit('ephemeral', 'The only cache control type.'),
     ttl: z.nullish(d(z.enum(['5m', '1h']), 'Cache lifetime: `5m` (default) or `1h`.')),
@@ -104,7 +104,7 @@ export const CacheControl = d(
 
 // ---- caller (2.4) ---------------------------------------------------------------------------------------
 const callerToolId = d(z.string(), 'Id of the code execution tool call that made this call.');
-export const Caller = byType(
+const Caller = byType(
   'caller',
   [
     obj({ type: lit('direct') }),
@@ -121,7 +121,7 @@ const docTitle = d(z.nullable(z.string()), 'Title of the cited document.');
 const fileId = z.nullish(d(z.string(), 'File id (output citations).'));
 const startBlock = d(int(0), 'First cited block (0-based).');
 const documentCitation = { cited_text: citedText, document_index: docIndex, document_title: docTitle, file_id: fileId };
-export const CitationParam = byType(
+const CitationParam = byType(
   'citation',
   [
     obj({
@@ -167,7 +167,7 @@ export const CitationParam = byType(
 
 // ---- 2.4 content blocks ----------------------------------------------------------------------------------
 const cache = z.nullish(CacheControl);
-export const TextBlock = d(
+const TextBlock = d(
   obj({
     type: lit('text', 'A text block.'),
     text: d(z.string(), 'The text.'),
@@ -188,7 +188,7 @@ const FileSource = d(
   obj({ type: lit('file'), file_id: d(z.string(), 'Id of an uploaded file.') }),
   'An uploaded file (beta `files-api-2025-04-14`).',
 );
-export const ImageBlock = d(
+const ImageBlock = d(
   obj({
     type: lit('image', 'An image.'),
     source: byType('image source', [ImageBase64Source, UrlSource, FileSource] as const, 'Base64 or URL image source.'),
@@ -202,7 +202,7 @@ const CitationsConfig = d(
   'Citation settings.',
 );
 const documentContent = byType('document content block', [TextBlock, ImageBlock] as const, 'Text or image block.');
-export const DocumentBlock = d(
+const DocumentBlock = d(
   obj({
     type: lit('document', 'A document.'),
     source: byType(
@@ -238,7 +238,7 @@ export const DocumentBlock = d(
   'Document content (§2.4).',
 );
 
-export const SearchResultBlock = d(
+const SearchResultBlock = d(
   obj({
     type: lit('search_result', 'A search result.'),
     content: d(z.array(TextBlock), 'The result as text blocks.'),
@@ -250,7 +250,7 @@ export const SearchResultBlock = d(
   'Search result content (§2.4).',
 );
 
-export const ThinkingBlock = d(
+const ThinkingBlock = d(
   obj({
     type: lit('thinking'),
     signature: d(z.string(), 'Signature for multi-turn continuity.'),
@@ -258,7 +258,7 @@ export const ThinkingBlock = d(
   }),
   'A thinking block from an earlier assistant turn (§2.4).',
 );
-export const RedactedThinkingBlock = d(
+const RedactedThinkingBlock = d(
   obj({
     type: lit('redacted_thinking'),
     data: d(z.string(), 'Encrypted thinking.'),
@@ -267,7 +267,7 @@ export const RedactedThinkingBlock = d(
 );
 
 const input = d(z.record(z.string(), z.unknown()), 'The tool input, an object.');
-export const ToolUseBlock = d(
+const ToolUseBlock = d(
   obj({
     type: lit('tool_use'),
     id: d(z.string(), 'Tool call id; a later tool_result refers to it.'),
@@ -278,7 +278,7 @@ export const ToolUseBlock = d(
   }),
   'A tool call from an earlier assistant turn (§2.4).',
 );
-export const ToolReferenceBlock = d(
+const ToolReferenceBlock = d(
   obj({
     type: lit('tool_reference'),
     tool_name: d(z.string(), 'Name of the referenced tool.'),
@@ -292,7 +292,7 @@ const toolResultContent = byType(
   [TextBlock, ImageBlock, SearchResultBlock, DocumentBlock, ToolReferenceBlock] as const,
   'text, image, search_result, document or tool_reference',
 );
-export const ToolResultBlock = d(
+const ToolResultBlock = d(
   obj({
     type: lit('tool_result'),
     tool_use_id: d(z.string(), 'The id of the tool_use block this answers.'),
@@ -308,7 +308,7 @@ export const ToolResultBlock = d(
   'The result of a tool call (§2.4).',
 );
 
-export const SERVER_TOOL_NAMES = [
+const SERVER_TOOL_NAMES = [
   'advisor', // beta advisor-tool-2026-03-01 (rules.ts warns without it)
   'web_search',
   'web_fetch',
@@ -318,7 +318,7 @@ export const SERVER_TOOL_NAMES = [
   'tool_search_tool_regex',
   'tool_search_tool_bm25',
 ] as const;
-export const ServerToolUseBlock = d(
+const ServerToolUseBlock = d(
   obj({
     type: lit('server_tool_use'),
     id: d(z.string(), 'Server tool call id.'),
@@ -333,7 +333,7 @@ export const ServerToolUseBlock = d(
 const toolUseId = d(z.string(), 'Id of the server_tool_use block this answers.');
 const errorOf = <T extends string>(type: T, codes: readonly [string, ...string[]], extra: Shape = {}) =>
   obj({ type: lit(type), error_code: d(z.enum(codes), `One of: ${codes.join(', ')}.`), ...extra });
-export const WEB_SEARCH_ERRORS = [
+const WEB_SEARCH_ERRORS = [
   'invalid_tool_input',
   'unavailable',
   'max_uses_exceeded',
@@ -341,7 +341,7 @@ export const WEB_SEARCH_ERRORS = [
   'query_too_long',
   'request_too_large',
 ] as const;
-export const WEB_FETCH_ERRORS = [
+const WEB_FETCH_ERRORS = [
   'invalid_tool_input',
   'url_too_long',
   'url_not_allowed',
@@ -351,15 +351,15 @@ export const WEB_FETCH_ERRORS = [
   'max_uses_exceeded',
   'unavailable',
 ] as const;
-export const CODE_EXECUTION_ERRORS = [
+const CODE_EXECUTION_ERRORS = [
   'invalid_tool_input',
   'unavailable',
   'too_many_requests',
   'execution_time_exceeded',
 ] as const;
-export const BASH_ERRORS = [...CODE_EXECUTION_ERRORS, 'output_file_too_large'] as const;
-export const TEXT_EDITOR_ERRORS = [...CODE_EXECUTION_ERRORS, 'file_not_found'] as const;
-export const TOOL_SEARCH_ERRORS = CODE_EXECUTION_ERRORS;
+const BASH_ERRORS = [...CODE_EXECUTION_ERRORS, 'output_file_too_large'] as const;
+const TEXT_EDITOR_ERRORS = [...CODE_EXECUTION_ERRORS, 'file_not_found'] as const;
+const TOOL_SEARCH_ERRORS = CODE_EXECUTION_ERRORS;
 
 const WebSearchResult = obj({
   type: lit('web_search_result'),
@@ -368,7 +368,7 @@ const WebSearchResult = obj({
   url: d(z.string(), 'Page URL.'),
   page_age: z.nullish(d(z.string(), 'Age of the page.')),
 });
-export const WebSearchToolResultBlock = d(
+const WebSearchToolResultBlock = d(
   obj({
     type: lit('web_search_tool_result'),
     tool_use_id: toolUseId,
@@ -402,7 +402,7 @@ const resultBlock = <T extends readonly [Branch, ...Branch[]]>(
     desc,
   );
 
-export const WebFetchToolResultBlock = resultBlock(
+const WebFetchToolResultBlock = resultBlock(
   'web_fetch_tool_result',
   'web fetch result',
   [
@@ -431,7 +431,7 @@ const executionResult = (prefix: string) =>
     stdout: z.string(),
   });
 
-export const CodeExecutionToolResultBlock = resultBlock(
+const CodeExecutionToolResultBlock = resultBlock(
   'code_execution_tool_result',
   'code execution result',
   [
@@ -449,7 +449,7 @@ export const CodeExecutionToolResultBlock = resultBlock(
   'Code execution result (§2.4).',
 );
 
-export const BashCodeExecutionToolResultBlock = resultBlock(
+const BashCodeExecutionToolResultBlock = resultBlock(
   'bash_code_execution_tool_result',
   'bash execution result',
   [errorOf('bash_code_execution_tool_result_error', BASH_ERRORS), executionResult('bash_code_execution')] as const,
@@ -458,7 +458,7 @@ export const BashCodeExecutionToolResultBlock = resultBlock(
 );
 
 const optNum = z.nullish(z.int());
-export const TextEditorCodeExecutionToolResultBlock = resultBlock(
+const TextEditorCodeExecutionToolResultBlock = resultBlock(
   'text_editor_code_execution_tool_result',
   'text editor result',
   [
@@ -487,7 +487,7 @@ export const TextEditorCodeExecutionToolResultBlock = resultBlock(
   'Text editor code execution result (§2.4).',
 );
 
-export const ToolSearchToolResultBlock = resultBlock(
+const ToolSearchToolResultBlock = resultBlock(
   'tool_search_tool_result',
   'tool search result',
   [
@@ -498,7 +498,7 @@ export const ToolSearchToolResultBlock = resultBlock(
   'Tool search result (§2.4).',
 );
 
-export const ContainerUploadBlock = d(
+const ContainerUploadBlock = d(
   obj({
     type: lit('container_upload'),
     file_id: d(z.string(), "File placed in the container's input directory."),
@@ -542,8 +542,8 @@ export const ContentBlock = byType(
 );
 
 // ---- 2.2 MessageParam ------------------------------------------------------------------------------------
-export const MAX_MESSAGES = 100_000;
-export const MessageParam = d(
+const MAX_MESSAGES = 100_000;
+const MessageParam = d(
   obj({
     role: d(
       z.enum(['user', 'assistant', 'system'], {
@@ -586,7 +586,7 @@ const UserLocation = d(
   'Approximate user location for localised results.',
 );
 
-export const CustomTool = d(
+const CustomTool = d(
   obj({
     type: z.nullish(lit('custom', 'A tool you implement (the default when `type` is absent).')),
     name: d(z.string().check(z.minLength(1)), 'Tool name the model calls.'),
@@ -636,7 +636,7 @@ const webFetch = {
   ),
   max_uses: maxUses('fetches'),
 };
-export const BuiltinTools = [
+const BuiltinTools = [
   builtinTool('bash_20250124', 'bash', { input_examples: inputExamples }),
   builtinTool('code_execution_20250522', 'code_execution'),
   builtinTool('code_execution_20250825', 'code_execution'),
@@ -674,7 +674,7 @@ const ToolUnion = byType(
   'A custom tool (no `type`, or `custom`) or a built-in tool (§2.6).',
 );
 /** A tool definition: without `type` (or with `type: null`) it is a custom tool. */
-export const Tool = d(
+const Tool = d(
   z.pipe(
     z.transform((v: unknown) =>
       v !== null && typeof v === 'object' && !Array.isArray(v) && (v as { type?: unknown }).type == null
@@ -693,7 +693,7 @@ export type Effort = (typeof EFFORTS)[number];
 const thinkingDisplay = z.nullish(
   d(z.string(), '`omitted` returns thinking blocks with an empty `thinking` field (§2.8).'),
 );
-export const Thinking = byType(
+const Thinking = byType(
   'thinking type',
   [
     obj({
@@ -818,8 +818,6 @@ export const RequestBody = d(
   }),
   'The body of POST /v1/messages (§2.1).',
 );
-
-export type RequestBodyT = z.infer<typeof RequestBody>;
 
 /** What POST /v1/messages/count_tokens takes (doc1 §4.2). */
 export const CountTokensBody = d(

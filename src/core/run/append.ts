@@ -8,7 +8,7 @@ import { detectIndent, type TextEdit } from '../request/fixes';
 import type { Format } from '../request/types';
 import { assistantTurn, STUB, toolResultTurn } from './turns';
 
-export { assistantTurn, curlCommand, STUB, toolResultTurn } from './turns';
+export { assistantTurn, curlCommand, STUB } from './turns';
 
 export interface AppendResult {
   edit: TextEdit;

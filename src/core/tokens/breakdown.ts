@@ -61,7 +61,7 @@ export async function tokenBreakdown(
 }
 
 /** Runs fn over items with at most `limit` at a time, in order of results. */
-export async function mapLimit<T, R>(
+async function mapLimit<T, R>(
   items: readonly T[],
   limit: number,
   fn: (t: T) => Promise<R>,

@@ -18,7 +18,7 @@ export interface StatusMeta {
 const fmt = (n: number) => n.toLocaleString('en-US');
 
 /** The context window that applies (doc1 §8): 1M for the models that have it, 200k otherwise. */
-export function contextWindow(model: string | undefined): number {
+function contextWindow(model: string | undefined): number {
   return (model && lookupModel(model).info?.contextWindow) || 200_000;
 }
 

@@ -19,7 +19,7 @@ import type { AdminNode, Group, OrgTree } from './orgTree';
 const KNOWN_GEOS = ['us', 'eu', 'global'];
 
 /** `key=value, key=value` as workspace tags (the input box form). */
-export function parseTags(text: string): Record<string, string> | string {
+function parseTags(text: string): Record<string, string> | string {
   const out: Record<string, string> = {};
   for (const part of text
     .split(',')

@@ -21,7 +21,7 @@ export type AdminNode =
   | { kind: 'error'; group?: Group; error: unknown };
 
 /** Dimmed labels (archived workspaces, expired invites) come from a decoration on this URI scheme. */
-export const DIM_SCHEME = 'promptwright-admin';
+const DIM_SCHEME = 'promptwright-admin';
 
 const GROUP_LABEL: Record<Group, string> = { workspaces: 'Workspaces', users: 'Users', invites: 'Invites' };
 const GROUP_ICON: Record<Group, string> = { workspaces: 'folder-library', users: 'person', invites: 'mail' };
@@ -248,7 +248,7 @@ export class OrgTree implements vscode.TreeDataProvider<AdminNode>, vscode.Dispo
 }
 
 /** The key cannot use the administration interface at all (not an Admin key, or not a valid one). */
-export function notAdmin(e: unknown): boolean {
+function notAdmin(e: unknown): boolean {
   return e instanceof ApiError && (e.status === 401 || e.status === 403);
 }
 

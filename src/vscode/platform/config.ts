@@ -2,8 +2,8 @@ import * as vscode from 'vscode';
 import { COUNT_FILE_PATTERNS } from '../../core/request/count';
 import type { Endpoint } from '../../core/request/validate';
 
-export const SECTION = 'promptwright';
-export const DEFAULT_PATTERNS = ['**/*.prompt.json', '**/*.prompt.yaml', '**/*.prompt.yml'];
+const SECTION = 'promptwright';
+const DEFAULT_PATTERNS = ['**/*.prompt.json', '**/*.prompt.yaml', '**/*.prompt.yml'];
 
 /** Typed access to the extension's settings (read fresh each time, so changes apply at once). */
 export class Config {

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { Log } from './log';
 
 export type KeyKind = 'api' | 'admin' | 'compliance';
-export const KEY_KINDS: readonly KeyKind[] = ['api', 'admin', 'compliance'];
+const KEY_KINDS: readonly KeyKind[] = ['api', 'admin', 'compliance'];
 const STORAGE_KEY: Record<KeyKind, string> = {
   api: 'promptwright.apiKey',
   admin: 'promptwright.adminApiKey',

@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { Log } from './log';
 
 /** A webview's page: its bundle `dist/webview/<script>.js`, stylesheets from media/, and a static skeleton. */
-export interface WebviewPage {
+interface WebviewPage {
   script: string;
   stylesheets: readonly string[];
   /** trusted markup written by us: never data from the service (the script fills it as text) */
@@ -32,7 +32,7 @@ export interface WebviewSpec<To, From extends { type: string }> {
  * The options every Promptwright webview panel uses: scripts on, find widget, and only the extension's
  * own built webview files and media readable (no remote content).
  */
-export function webviewOptions(extensionUri: vscode.Uri): vscode.WebviewPanelOptions & vscode.WebviewOptions {
+function webviewOptions(extensionUri: vscode.Uri): vscode.WebviewPanelOptions & vscode.WebviewOptions {
   return {
     enableScripts: true,
     enableFindWidget: true,
@@ -47,7 +47,7 @@ export function webviewOptions(extensionUri: vscode.Uri): vscode.WebviewPanelOpt
  * A webview's HTML under a strict Content Security Policy: nothing by default; styles, fonts and images
  * from the extension only; one script, the bundle `dist/webview/<script>.js`, allowed by a fresh nonce.
  */
-export function webviewHtml(webview: vscode.Webview, extensionUri: vscode.Uri, title: string, page: WebviewPage) {
+function webviewHtml(webview: vscode.Webview, extensionUri: vscode.Uri, title: string, page: WebviewPage) {
   const nonce = [...crypto.getRandomValues(new Uint8Array(18))].map(b => b.toString(16).padStart(2, '0')).join('');
   const uri = (...p: string[]) => webview.asWebviewUri(vscode.Uri.joinPath(extensionUri, ...p)).toString();
   const csp = [

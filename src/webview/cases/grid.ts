@@ -13,7 +13,7 @@ export interface GridActions {
 /** The start of a reply is what a cell shows: the rest is in the detail pane. */
 const PREVIEW_CHARS = 400;
 
-export const STATUS_ICON: Record<CellView['status'], WebviewIcon> = {
+const STATUS_ICON: Record<CellView['status'], WebviewIcon> = {
   queued: 'circle-large-outline',
   running: 'loading',
   passed: 'pass-filled',

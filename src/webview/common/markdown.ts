@@ -75,7 +75,7 @@ export function renderMarkdown(doc: Document, text: string, onLink: (url: string
 }
 
 /** Inline spans: `code`, **bold**, *italic*, [text](url). Everything else is text. */
-export function inline(doc: Document, parent: HTMLElement, text: string, onLink: (url: string) => void): void {
+function inline(doc: Document, parent: HTMLElement, text: string, onLink: (url: string) => void): void {
   const re = /`([^`]+)`|\*\*([^*]+)\*\*|\*([^*\s][^*]*)\*|\[([^\]]+)\]\(([^)\s]+)\)/g;
   let last = 0;
   for (let m = re.exec(text); m; m = re.exec(text)) {

@@ -59,7 +59,7 @@ function parseJsonTooDeep(text: string, tooDeepAt: number, error: unknown): Pars
 }
 
 /** Offset of the first bracket that opens a level deeper than MAX_DEPTH (strings skipped), or -1. */
-export function jsonTooDeepAt(text: string): number {
+function jsonTooDeepAt(text: string): number {
   let depth = 0;
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
@@ -301,7 +301,7 @@ function countKeys(text: string): number {
 }
 
 /** The number of object keys in a value and how deep it nests, without recursion (values may be deep). */
-export function measure(root: unknown): { keys: number; depth: number } {
+function measure(root: unknown): { keys: number; depth: number } {
   let keys = 0;
   let depth = 0;
   const values: unknown[] = [root];
