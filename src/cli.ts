@@ -12,6 +12,12 @@ function cancel(): void {
   ctl.abort();
 }
 process.on('SIGINT', cancel);
+// a reader that goes away (`promptwright run … | head`) leaves nothing to write to, so nothing left to do:
+// exit at once, as a command in a pipe does, rather than with an unhandled EPIPE and its stack trace
+process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+  if (e.code !== 'EPIPE') throw e;
+  process.exit(process.exitCode ?? 0);
+});
 
 /** A yes/no question on the terminal (destructive verbs without --yes). */
 async function confirm(question: string): Promise<boolean> {

@@ -164,15 +164,21 @@ export function activate(context: vscode.ExtensionContext): PromptwrightApi {
     vscode.commands.registerCommand('promptwright.addBeta', (beta?: string) =>
       addBeta(typeof beta === 'string' ? beta : undefined),
     ),
-    // a real key replaces the offline demo's temporary one
+    // a real key ends the offline demo, whose temporary keys would otherwise stand in front of it
     vscode.commands.registerCommand('promptwright.setApiKey', async () => {
       await loaded?.demo.stop();
       return keys.prompt('api');
     }),
     vscode.commands.registerCommand('promptwright.clearApiKey', () => keys.clear('api')),
-    vscode.commands.registerCommand('promptwright.setAdminApiKey', () => keys.prompt('admin')),
+    vscode.commands.registerCommand('promptwright.setAdminApiKey', async () => {
+      await loaded?.demo.stop();
+      return keys.prompt('admin');
+    }),
     vscode.commands.registerCommand('promptwright.clearAdminApiKey', () => keys.clear('admin')),
-    vscode.commands.registerCommand('promptwright.setComplianceKey', () => keys.prompt('compliance')),
+    vscode.commands.registerCommand('promptwright.setComplianceKey', async () => {
+      await loaded?.demo.stop();
+      return keys.prompt('compliance');
+    }),
     vscode.commands.registerCommand('promptwright.clearComplianceKey', () => keys.clear('compliance')),
     vscode.commands.registerCommand('promptwright.countTokens', () => tokens.countNow()),
     lazy('promptwright.tokenBreakdown', f => f.breakdown.run()),
@@ -233,6 +239,9 @@ export function activate(context: vscode.ExtensionContext): PromptwrightApi {
     lazy('promptwright.showCases', f => f.cases.show()),
   );
   log.info(`Promptwright ${(context.extension.packageJSON as { version: string }).version} activated`);
+  // `npm start` without a service of its own: the offline demo from the start, as the walkthrough offers it
+  if (process.env.PROMPTWRIGHT_DEMO === '1' && !config.baseUrl)
+    void features().then(f => f.demo.start({ quiet: true }));
   const views = { rateLimitsView, sessionsView, orgView };
   return { log, config, diagnostics, keys, api, tokens, features, logUri: context.logUri, ...views };
 }

@@ -83,7 +83,7 @@ export function createFeatures(host: Host): Features {
   const complianceTree = new ComplianceTree(access, keys, config, context.workspaceState);
   const activity = new ActivityPanel(context.extensionUri, access, json, log, config, () => complianceTree.refresh());
   const compliance = new ComplianceCommands(access, complianceTree, json, log);
-  const demo = new DemoBackend(config, keys, log);
+  const demo = new DemoBackend(config, keys, log, { sessions, rateLimits });
   const caseDiagnostics = new CaseDiagnostics(config, log);
   const caseLanguage = new CaseLanguage(caseDiagnostics);
   const cases = new CasesPanel(context.extensionUri, config, api, caseDiagnostics, log);

@@ -15,8 +15,9 @@
 //   #json      the reply text is a JSON object, {"answer": "<what was said>"}
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { AdminFake, type Reply } from './admin';
-import { ComplianceFake, type RateOptions } from './compliance';
+import type { SimulatedAdmin } from '../../src/core/demo/admin';
+import type { RateOptions, SimulatedCompliance } from '../../src/core/demo/compliance';
+import { makeResources, SimulatedService, type Reply, type Resource } from '../../src/core/demo/service';
 
 export interface FakeRequest {
   method: string;
@@ -59,12 +60,6 @@ interface StallFault {
   after?: number;
 }
 
-interface Resource {
-  id?: string;
-  type: 'github_repository' | 'file' | 'memory_store';
-  [k: string]: unknown;
-}
-
 export interface FakeOptions {
   apiKey?: string;
   adminKey?: string;
@@ -91,9 +86,9 @@ export interface Fake {
   fail(fault: Fault, times?: number): void;
   sessions: Map<string, Resource[]>;
   /** the administration interface's state: organization, workspaces, users, invites */
-  admin: AdminFake;
+  admin: SimulatedAdmin;
   /** the compliance interface's state: keys, the budget and its log, activities, chats, projects, files */
-  compliance: ComplianceFake;
+  compliance: SimulatedCompliance;
   /** forgets recorded requests, queued faults and the compliance budget's log */
   clear(): void;
   close(): Promise<void>;
@@ -112,63 +107,24 @@ const ERROR_TYPES: Record<number, string> = {
 };
 const COUNT_FIELDS = new Set(['messages', 'model', 'system', 'thinking', 'tools', 'cache_control']);
 
-function makeResources(n: number, sessionId: string): Resource[] {
-  const out: Resource[] = [];
-  const base = Date.UTC(2026, 3, 1);
-  for (let i = 0; i < n; i++) {
-    const ts = new Date(base + i * 60000).toISOString();
-    const k = i % 3;
-    if (k === 0)
-      out.push({
-        id: `sesrsc_${sessionId}_${i}`,
-        type: 'file',
-        file_id: `file_${i}`,
-        mount_path: `/mnt/session/uploads/file_${i}`,
-        created_at: ts,
-        updated_at: ts,
-      });
-    else if (k === 1)
-      out.push({
-        id: `sesrsc_${sessionId}_${i}`,
-        type: 'github_repository',
-        url: `https://github.com/example/repo-${i}`,
-        mount_path: `/workspace/repo-${i}`,
-        checkout: i % 2 ? { type: 'branch', name: 'main' } : { type: 'commit', sha: 'a'.repeat(40) },
-        created_at: ts,
-        updated_at: ts,
-      });
-    else
-      out.push({
-        type: 'memory_store',
-        memory_store_id: `memstore_${i}`,
-        name: `notes-${i}`,
-        access: 'read_only',
-        description: 'Team notes',
-        instructions: 'Consult before answering.',
-        mount_path: `/mnt/memory/notes-${i}`,
-      });
-  }
-  return out;
-}
-
 export async function startFake(opts: FakeOptions = {}): Promise<Fake> {
   const apiKey = opts.apiKey ?? 'test-key';
   const adminKey = opts.adminKey ?? 'sk-vendor-admin-test';
   const requests: FakeRequest[] = [];
   const faults: Fault[] = [];
-  const sessions = new Map<string, Resource[]>([
-    ['ses_demo', makeResources(5, 'demo')],
-    ['ses_big', makeResources(2500, 'big')],
-  ]);
-  const admin = new AdminFake();
-  const compliance = new ComplianceFake({
+  const service = new SimulatedService({
     apiKey,
     adminKey,
+    sessions: [
+      ['ses_demo', makeResources(5, 'demo')],
+      ['ses_big', makeResources(2500, 'big')],
+    ],
     ...(opts.complianceKeys ? { keys: opts.complianceKeys } : {}),
     ...(opts.activities !== undefined ? { activities: opts.activities } : {}),
     ...(opts.complianceRate ? { rate: opts.complianceRate } : {}),
     ...(opts.organizationsCount !== undefined ? { organizations: opts.organizationsCount } : {}),
   });
+  const { admin, compliance, sessions } = service;
   let n = 0;
   const sockets = new Set<import('node:net').Socket>();
 
@@ -244,26 +200,11 @@ export async function startFake(opts: FakeOptions = {}): Promise<Fake> {
     });
     res.on('close', () => (rec.closedAt = Date.now()));
 
-    // auth happens before anything else (doc3 §5 rule 5; doc3 §8: auth failures use no quota)
-    const key = req.headers['x-api-key'];
-    const isAdminPath = u.pathname.startsWith('/v1/organizations');
-    const isCompliancePath = /^\/v1\/compliance(\/|$)/.test(u.pathname);
-    // compliance responses after authentication carry that interface's own budget headers (doc3 §8)
-    let extra: Record<string, string> = {};
-    let scopes: readonly string[] = [];
-    if (isCompliancePath) {
-      const gate = compliance.admit(key);
-      if ('reply' in gate) return reply(res, gate.reply);
-      ({ scopes, headers: extra } = gate);
-    } else {
-      if (typeof key !== 'string' || key === '' || (key !== apiKey && key !== adminKey))
-        return error(res, 401, 'invalid x-api-key');
-      if (isAdminPath && key !== adminKey) return error(res, 403, 'this endpoint needs an Admin API key');
-    }
-    if (req.headers['vendor-version'] !== '2023-06-01') {
-      const got = String(req.headers['vendor-version']);
-      return error(res, 400, `vendor-version header must be 2023-06-01, got ${got}`, undefined, extra);
-    }
+    // auth and the version header come before anything else, faults included (doc3 §5 rule 5, §8)
+    const request = { method: req.method ?? 'GET', url: u, headers: req.headers, body };
+    const gate = service.admit(request);
+    if ('reply' in gate) return reply(res, gate.reply);
+    const { scopes, headers: extra } = gate;
 
     const fi = faults.findIndex(f => !f.path || u.pathname.endsWith(f.path));
     const f = fi >= 0 ? faults[fi] : undefined;
@@ -279,10 +220,6 @@ export async function startFake(opts: FakeOptions = {}): Promise<Fake> {
       }
       return error(res, f.status, f.message ?? `injected ${f.status}`, f.errorType, { ...extra, ...f.headers });
     }
-
-    if (isCompliancePath) return reply(res, compliance.handle(scopes, req.method ?? 'GET', u), extra);
-    const adminReply = isAdminPath ? admin.handle(req.method ?? 'GET', u, body) : undefined;
-    if (adminReply) return reply(res, adminReply);
 
     if (req.method === 'POST' && u.pathname === '/v1/messages/count_tokens') {
       if (!body || typeof body !== 'object') return error(res, 400, 'body must be an object');
@@ -306,67 +243,8 @@ export async function startFake(opts: FakeOptions = {}): Promise<Fake> {
       if (b.stream === true) return stream(res, plan, opts.eventDelayMs ?? 0);
       return send(res, 200, plan.message);
     }
-    const sm = /^\/v1\/sessions\/([^/]+)\/resources(?:\/([^/]+))?$/.exec(u.pathname);
-    if (sm) {
-      const sid = decodeURIComponent(sm[1]!);
-      const list = sessions.get(sid);
-      if (!list) return error(res, 404, `session ${sid} not found`);
-      if (req.method === 'GET' && sm[2]) {
-        const r = list.find(x => x.id === decodeURIComponent(sm[2]!));
-        return r ? send(res, 200, r) : error(res, 404, `resource ${sm[2]} not found`);
-      }
-      if (req.method === 'GET') {
-        const limitRaw = u.searchParams.get('limit');
-        const limit = limitRaw === null ? list.length : Number(limitRaw);
-        if (!Number.isInteger(limit) || limit < 1 || limit > 1000)
-          return error(res, 400, `limit: must be between 1 and 1000, got ${limitRaw}`);
-        const page = u.searchParams.get('page');
-        let offset = 0;
-        if (page !== null) {
-          const m = /^cur_(\d+)$/.exec(Buffer.from(page, 'base64url').toString());
-          if (!m) return error(res, 400, 'page: cannot be decoded');
-          offset = Number(m[1]);
-        }
-        const data = list.slice(offset, offset + limit);
-        const next = offset + limit < list.length ? Buffer.from(`cur_${offset + limit}`).toString('base64url') : null;
-        return send(res, 200, { data, next_page: next });
-      }
-      if (req.method === 'POST') {
-        const b = body as Record<string, unknown> | undefined;
-        if (!b || b.type !== 'file' || typeof b.file_id !== 'string' || !b.file_id)
-          return error(res, 400, 'type must be "file" and file_id is required');
-        if (b.mount_path !== undefined && typeof b.mount_path !== 'string')
-          return error(res, 400, 'mount_path must be a string');
-        const ts = new Date().toISOString();
-        const r: Resource = {
-          id: `sesrsc_new_${list.length}`,
-          type: 'file',
-          file_id: b.file_id,
-          mount_path: b.mount_path ?? `/mnt/session/uploads/${b.file_id}`,
-          created_at: ts,
-          updated_at: ts,
-        };
-        list.push(r);
-        return send(res, 200, r);
-      }
-    }
-    if (req.method === 'GET' && u.pathname === '/v1/organizations/rate_limits') {
-      let data = ORG_LIMITS;
-      const gt = u.searchParams.get('group_type');
-      const model = u.searchParams.get('model');
-      if (gt) data = data.filter(d => d.group_type === gt);
-      if (model) {
-        data = data.filter(d => d.models?.includes(model));
-        if (!data.length) return error(res, 404, `model ${model} matches no rate limit group`);
-      }
-      return send(res, 200, { data, next_page: null });
-    }
-    const wm = /^\/v1\/organizations\/workspaces\/([^/]+)\/rate_limits$/.exec(u.pathname);
-    if (req.method === 'GET' && wm) {
-      // a workspace with no overrides has no entries (doc2 §2.7 rule 1); an unknown one is a 404
-      if (!admin.workspaces.some(w => w.id === wm[1])) return error(res, 404, `workspace ${wm[1]} not found`);
-      return send(res, 200, { data: wm[1] === 'wrkspc_demo' ? WORKSPACE_LIMITS : [], next_page: null });
-    }
+    const routed = service.route(request, scopes);
+    if (routed) return reply(res, routed, extra);
     return error(res, 404, `no route for ${req.method} ${u.pathname}`);
   }
 
@@ -633,46 +511,3 @@ function headersForStream(): Record<string, string> {
   streamN++;
   return { 'request-id': `req_fake_stream_${streamN}`, 'vendor-organization-id': 'org_fake' };
 }
-
-const ORG_LIMITS = [
-  {
-    type: 'rate_limit',
-    group_type: 'model_group',
-    models: ['model-opus-4-7', 'model-opus-4-6', 'model-opus-4-5', 'model-opus-4-5-20251101'],
-    limits: [
-      { type: 'requests_per_minute', value: 4000 },
-      { type: 'input_tokens_per_minute', value: 2000000 },
-      { type: 'output_tokens_per_minute', value: 400000 },
-    ],
-  },
-  {
-    type: 'rate_limit',
-    group_type: 'model_group',
-    models: ['model-sonnet-4-6', 'model-sonnet-4-5', 'model-sonnet-4-5-20250929'],
-    limits: [
-      { type: 'requests_per_minute', value: 4000 },
-      { type: 'input_tokens_per_minute', value: 2000000 },
-      { type: 'output_tokens_per_minute', value: 400000 },
-    ],
-  },
-  {
-    type: 'rate_limit',
-    group_type: 'batch',
-    models: null,
-    limits: [{ type: 'enqueued_batch_requests', value: 500000 }],
-  },
-  {
-    type: 'rate_limit',
-    group_type: 'token_count',
-    models: null,
-    limits: [{ type: 'requests_per_minute', value: 2000 }],
-  },
-];
-const WORKSPACE_LIMITS = [
-  {
-    type: 'workspace_rate_limit',
-    group_type: 'model_group',
-    models: ORG_LIMITS[0]!.models,
-    limits: [{ type: 'requests_per_minute', value: 1000, org_limit: 4000 }],
-  },
-];

@@ -1,6 +1,5 @@
 // `npm start`: a real VS Code (code-server on 127.0.0.1) with Promptwright installed from a freshly built
-// .vsix and examples/ as the workspace. With no PROMPTWRIGHT_BASE_URL, the local fake of the service is
-// started as an OFFLINE DEMO BACKEND (canned replies, no real model) and the extension is pointed at it.
+// .vsix and examples/ as the workspace. With no PROMPTWRIGHT_BASE_URL, the extension starts its offline demo.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -17,30 +16,26 @@ const r = spawnSync(
 );
 if (r.status !== 0) process.exit(1);
 
-let baseUrl = process.env.PROMPTWRIGHT_BASE_URL;
-let fake;
-if (!baseUrl) {
-  const { startFake } = await import('../../out/test/fake/server.js');
-  fake = await startFake({ apiKey: 'demo', eventDelayMs: 15 });
-  baseUrl = fake.url;
-}
+const baseUrl = process.env.PROMPTWRIGHT_BASE_URL;
 let port = Number(process.env.PORT || 8080);
 if (!(await isFree(port))) port = await freePort();
-const cs = await startCodeServer({ port, vsix, userSettings: { 'promptwright.baseUrl': baseUrl } });
+// without a service of your own, Promptwright starts its offline demo as it activates (PROMPTWRIGHT_DEMO):
+// the same demo the walkthrough offers, with sample data in every view and no key to type
+const cs = await startCodeServer({
+  port,
+  vsix,
+  ...(baseUrl ? { userSettings: { 'promptwright.baseUrl': baseUrl } } : { env: { PROMPTWRIGHT_DEMO: '1' } }),
+});
 const url = `${cs.base}/?folder=${encodeURIComponent(path.resolve('examples'))}`;
 console.log(`\nPromptwright ${pkg.version} is running in VS Code ${'1.139'} (code-server):\n\n   ${url}\n`);
-if (fake) {
-  console.log(
-    `OFFLINE DEMO BACKEND: the fake service at ${fake.url} answers instead of the real one (canned replies).`,
-  );
-  console.log(`In VS Code run "Promptwright: Set API Key" and enter: demo\n`);
-} else {
-  console.log(`Service: ${baseUrl}. Run "Promptwright: Set API Key" in VS Code to add your key.\n`);
+if (baseUrl) console.log(`Service: ${baseUrl}. Run "Promptwright: Set API Key" in VS Code to add your key.\n`);
+else {
+  console.log('OFFLINE DEMO: no model runs. Promptwright talks to its own offline demo (sample replies, sessions,');
+  console.log('rate limits, an organization and compliance data; no key to type). "Stop Offline Demo" ends it.\n');
 }
 console.log('Press Ctrl-C to stop.');
-const stop = async () => {
+const stop = () => {
   cs.stop();
-  await fake?.close();
   process.exit(0);
 };
 process.on('SIGINT', stop);

@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { DEFAULT_COMPLIANCE_KEYS } from '../fake/compliance';
+import { DEFAULT_COMPLIANCE_KEYS } from '../../src/core/demo/compliance';
 import type { Fake } from '../fake/server';
 import { ActivityPanel } from '../../src/vscode/compliance/activityPanel';
 import { api, EXTENSION_ID, scripted, useFake, waitFor } from './helpers';

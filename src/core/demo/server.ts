@@ -1,12 +1,24 @@
-// The offline demo backend: a small local server (127.0.0.1, a free port) that answers the two calls a
-// first look needs, POST /v1/messages (whole or streamed) and POST /v1/messages/count_tokens, with a reply
-// that says plainly that no model ran. It lets someone without a key see the panel stream, the tool call
-// and the token count; anything else gets the spec's error body saying it is not part of the demo.
+// The offline demo: a local server (127.0.0.1, a free port) that answers every call the extension makes,
+// with no account and no key to type. Messages and token counts are answered here (replies.ts: they say no
+// model ran, and follow the request's shape); session resources, rate limits, administration and compliance
+// come from the same simulation the tests' fake of the service uses (service.ts), with sample data that can
+// be edited while the demo runs.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { estimateTokens } from '../tokens/scheduler';
+import { demoReply } from './replies';
+import { makeResources, SimulatedService, type Reply } from './service';
 
-export const DEMO_KEY = 'demo';
+/** The keys the demo takes (set for the window while it runs; never saved). */
+export const DEMO_KEYS = {
+  api: 'demo',
+  admin: 'sk-vendor-admin-demo',
+  compliance: 'sk-vendor-api01-demo',
+} as const;
+/** The session the demo has, with a resource of each type. */
+export const DEMO_SESSION = 'ses_demo';
+/** The workspace whose rate-limit overrides the demo shows. */
+export const DEMO_WORKSPACE = 'wrkspc_demo';
 
 export interface DemoServer {
   url: string;
@@ -18,12 +30,26 @@ type Json = Record<string, unknown>;
 /** Starts the demo backend; `delayMs` paces the streamed events so the streaming can be watched. */
 export async function startDemoServer(o: { delayMs?: number } = {}): Promise<DemoServer> {
   const delayMs = o.delayMs ?? 20;
+  const service = new SimulatedService({
+    apiKey: DEMO_KEYS.api,
+    adminKey: DEMO_KEYS.admin,
+    keys: {
+      [DEMO_KEYS.compliance]: [
+        'read:compliance_activities',
+        'read:compliance_org_data',
+        'read:compliance_user_data',
+        'delete:compliance_user_data',
+      ],
+    },
+    activities: 250,
+    sessions: [[DEMO_SESSION, makeResources(3, 'demo')]],
+  });
   const sockets = new Set<import('node:net').Socket>();
   const server = http.createServer((req, res) => {
     let raw = '';
     req.setEncoding('utf8');
     req.on('data', (c: string) => (raw += c));
-    req.on('end', () => void answer(req, res, raw, delayMs));
+    req.on('end', () => void answer(service, req, res, raw, delayMs));
   });
   server.on('connection', s => {
     sockets.add(s);
@@ -41,62 +67,62 @@ export async function startDemoServer(o: { delayMs?: number } = {}): Promise<Dem
   };
 }
 
-async function answer(req: http.IncomingMessage, res: http.ServerResponse, raw: string, delayMs: number) {
-  const path = new URL(req.url ?? '/', 'http://demo').pathname;
-  if (req.headers['x-api-key'] !== DEMO_KEY)
-    return problem(res, 401, 'authentication_error', `the offline demo takes the key "${DEMO_KEY}"`);
-  if (req.method !== 'POST' || (path !== '/v1/messages' && path !== '/v1/messages/count_tokens'))
-    return problem(
-      res,
-      404,
-      'not_found_error',
-      `${req.method ?? 'GET'} ${path} is not part of the offline demo, which answers messages and count_tokens only`,
-    );
-  let body: Json;
-  try {
-    const parsed: unknown = JSON.parse(raw);
-    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw new Error('not an object');
-    body = parsed as Json;
-  } catch {
-    return problem(res, 400, 'invalid_request_error', 'the request body is not a JSON object');
+async function answer(
+  service: SimulatedService,
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+  raw: string,
+  delayMs: number,
+) {
+  const url = new URL(req.url ?? '/', 'http://demo');
+  let body: unknown;
+  if (raw) {
+    try {
+      body = JSON.parse(raw) as unknown;
+    } catch {
+      return problem(res, 400, 'invalid_request_error', 'the request body is not valid JSON');
+    }
   }
-  if (!Array.isArray(body.messages) || !body.messages.length)
-    return problem(res, 400, 'invalid_request_error', 'messages: at least one message is required');
-  const inputTokens = estimateTokens(body);
-  if (path.endsWith('/count_tokens')) return send(res, 200, { input_tokens: inputTokens });
-  const message = demoMessage(body, inputTokens);
-  if (body.stream !== true) return send(res, 200, message);
-  res.writeHead(200, { 'content-type': 'text/event-stream', 'request-id': requestId(), 'cache-control': 'no-cache' });
-  for (const e of demoEvents(message)) {
-    if (res.destroyed) return;
-    res.write(`event: ${e.event}\ndata: ${JSON.stringify(e.data)}\n\n`);
-    if (delayMs) await new Promise(r => setTimeout(r, delayMs));
+  const request = { method: req.method ?? 'GET', url, headers: req.headers, body };
+  const gate = service.admit(request);
+  if ('reply' in gate) return reply(res, gate.reply);
+  const path = url.pathname;
+  if (req.method === 'POST' && (path === '/v1/messages' || path === '/v1/messages/count_tokens')) {
+    if (!body || typeof body !== 'object' || Array.isArray(body))
+      return problem(res, 400, 'invalid_request_error', 'the request body is not a JSON object');
+    const b = body as Json;
+    if (!Array.isArray(b.messages) || !b.messages.length)
+      return problem(res, 400, 'invalid_request_error', 'messages: at least one message is required');
+    const inputTokens = estimateTokens(b);
+    if (path.endsWith('/count_tokens')) return send(res, 200, { input_tokens: inputTokens });
+    const message = demoMessage(b, inputTokens);
+    if (b.stream !== true) return send(res, 200, message);
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'request-id': requestId(), 'cache-control': 'no-cache' });
+    for (const e of demoEvents(message)) {
+      if (res.destroyed) return;
+      res.write(`event: ${e.event}\ndata: ${JSON.stringify(e.data)}\n\n`);
+      if (delayMs) await new Promise(r => setTimeout(r, delayMs));
+    }
+    res.end();
+    return;
   }
-  res.end();
+  const routed = service.route(request, gate.scopes);
+  if (routed) return reply(res, routed, gate.headers);
+  return problem(res, 404, 'not_found_error', `no route for ${req.method ?? 'GET'} ${path}`);
 }
 
-/** The demo's reply: what was asked, said back, and a call of the first tool when the request offers tools. */
 function demoMessage(body: Json, inputTokens: number): Json {
-  const messages = body.messages as Json[];
-  const said = lastUserText(messages);
-  const text =
-    '**Offline demo**: no model ran, so this reply is canned. ' +
-    `Your request asks \`${typeof body.model === 'string' ? body.model : '?'}\` about ` +
-    `${messages.length === 1 ? 'one message' : `${messages.length} messages`}; the last one says:\n\n` +
-    `> ${said.slice(0, 300) || '(no text)'}\n\n` +
-    'To get real replies, set `promptwright.baseUrl` to the service and run **Promptwright: Set API Key**.';
-  const content: Json[] = [{ type: 'text', text }];
-  const tool = firstTool(body.tools);
-  if (tool) content.push({ type: 'tool_use', id: 'toolu_demo_01', name: tool.name, input: tool.input });
+  const { content, stop_reason } = demoReply(body);
+  const chars = content.reduce((n, b) => n + JSON.stringify(b).length, 0);
   return {
     id: `msg_demo_${Date.now().toString(36)}`,
     type: 'message',
     role: 'assistant',
     model: body.model,
     content,
-    stop_reason: tool ? 'tool_use' : 'end_turn',
+    stop_reason,
     stop_sequence: null,
-    usage: { input_tokens: inputTokens, output_tokens: Math.ceil(text.length / 4) },
+    usage: { input_tokens: inputTokens, output_tokens: Math.ceil(chars / 4) },
   };
 }
 
@@ -113,15 +139,28 @@ function demoEvents(message: Json): { event: string; data: unknown }[] {
       },
     },
   ];
+  const delta = (index: number, d: Json) =>
+    out.push({ event: 'content_block_delta', data: { type: 'content_block_delta', index, delta: d } });
   content.forEach((block, index) => {
-    const empty = block.type === 'text' ? { type: 'text', text: '' } : { ...block, input: {} };
+    const empty =
+      block.type === 'text'
+        ? { type: 'text', text: '' }
+        : block.type === 'thinking'
+          ? { type: 'thinking', thinking: '', signature: '' }
+          : { ...block, input: {} };
     out.push({ event: 'content_block_start', data: { type: 'content_block_start', index, content_block: empty } });
-    const whole = block.type === 'text' ? String(block.text) : JSON.stringify(block.input);
+    const whole =
+      block.type === 'text'
+        ? String(block.text)
+        : block.type === 'thinking'
+          ? String(block.thinking)
+          : JSON.stringify(block.input);
     for (const piece of whole.match(/[\s\S]{1,12}/g) ?? []) {
-      const delta =
-        block.type === 'text' ? { type: 'text_delta', text: piece } : { type: 'input_json_delta', partial_json: piece };
-      out.push({ event: 'content_block_delta', data: { type: 'content_block_delta', index, delta } });
+      if (block.type === 'text') delta(index, { type: 'text_delta', text: piece });
+      else if (block.type === 'thinking') delta(index, { type: 'thinking_delta', thinking: piece });
+      else delta(index, { type: 'input_json_delta', partial_json: piece });
     }
+    if (block.type === 'thinking') delta(index, { type: 'signature_delta', signature: String(block.signature) });
     out.push({ event: 'content_block_stop', data: { type: 'content_block_stop', index } });
   });
   out.push(
@@ -138,38 +177,6 @@ function demoEvents(message: Json): { event: string; data: unknown }[] {
   return out;
 }
 
-function lastUserText(messages: Json[]): string {
-  for (let i = messages.length - 1; i >= 0; i--) {
-    const m = messages[i]!;
-    if (m.role !== 'user') continue;
-    if (typeof m.content === 'string') return m.content;
-    if (Array.isArray(m.content)) {
-      const texts = (m.content as Json[]).filter(b => b.type === 'text').map(b => String(b.text));
-      if (texts.length) return texts.join(' ');
-    }
-  }
-  return '';
-}
-
-/** The first custom tool, with an input that fills its schema's required properties with sample values. */
-function firstTool(tools: unknown): { name: string; input: Json } | undefined {
-  if (!Array.isArray(tools)) return undefined;
-  const tool = (tools as Json[]).find(t => typeof t.name === 'string' && t.input_schema);
-  if (!tool) return undefined;
-  const schema = tool.input_schema as Json;
-  const props = (schema.properties ?? {}) as Record<string, Json>;
-  const required = Array.isArray(schema.required) ? (schema.required as string[]) : Object.keys(props).slice(0, 1);
-  const sample = (p: Json | undefined): unknown => {
-    if (Array.isArray(p?.enum)) return p.enum[0];
-    if (p?.type === 'number' || p?.type === 'integer') return 1;
-    if (p?.type === 'boolean') return true;
-    if (p?.type === 'array') return [];
-    if (p?.type === 'object') return {};
-    return 'example';
-  };
-  return { name: tool.name as string, input: Object.fromEntries(required.map(k => [k, sample(props[k])])) };
-}
-
 function requestId(): string {
   return `req_demo_${Math.random().toString(36).slice(2, 12)}`;
 }
@@ -181,4 +188,9 @@ function send(res: http.ServerResponse, status: number, body: unknown): void {
 
 function problem(res: http.ServerResponse, status: number, type: string, message: string): void {
   send(res, status, { type: 'error', error: { type, message } });
+}
+
+function reply(res: http.ServerResponse, r: Reply, headers: Record<string, string> = {}): void {
+  res.writeHead(r.status, { 'content-type': 'application/json', 'request-id': requestId(), ...headers, ...r.headers });
+  res.end(JSON.stringify(r.body));
 }

@@ -41,8 +41,18 @@ export class RateLimitsTree implements vscode.TreeDataProvider<Node>, vscode.Dis
     );
   }
 
+  /** the offline demo's workspace while the demo runs: shown first, never saved */
+  private demoWorkspace: string | undefined;
+
   get workspaces(): string[] {
-    return this.state.get<string[]>(WORKSPACES_KEY, []);
+    const saved = this.state.get<string[]>(WORKSPACES_KEY, []);
+    return this.demoWorkspace && !saved.includes(this.demoWorkspace) ? [this.demoWorkspace, ...saved] : saved;
+  }
+
+  /** Shows (or, with undefined, hides) the offline demo's workspace and its overrides. */
+  showDemoWorkspace(id: string | undefined): void {
+    this.demoWorkspace = id;
+    this.refresh();
   }
 
   refresh(): void {
@@ -67,7 +77,7 @@ export class RateLimitsTree implements vscode.TreeDataProvider<Node>, vscode.Dis
                 : undefined,
       }));
     if (!value?.trim() || this.workspaces.includes(value.trim())) return;
-    await this.state.update(WORKSPACES_KEY, [...this.workspaces, value.trim()]);
+    await this.state.update(WORKSPACES_KEY, [...this.state.get<string[]>(WORKSPACES_KEY, []), value.trim()]);
     this.changed.fire(undefined);
   }
 
@@ -75,7 +85,7 @@ export class RateLimitsTree implements vscode.TreeDataProvider<Node>, vscode.Dis
     if (n?.kind !== 'workspace') return;
     await this.state.update(
       WORKSPACES_KEY,
-      this.workspaces.filter(w => w !== n.id),
+      this.state.get<string[]>(WORKSPACES_KEY, []).filter(w => w !== n.id),
     );
     this.changed.fire(undefined);
   }

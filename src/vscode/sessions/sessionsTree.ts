@@ -29,8 +29,19 @@ export class SessionsTree implements vscode.TreeDataProvider<Node>, vscode.Dispo
     private readonly view?: vscode.TreeView<Node>,
   ) {}
 
+  /** the offline demo's session while the demo runs: shown first, never saved */
+  private demoSession: string | undefined;
+
   get sessions(): string[] {
-    return this.state.get<string[]>(SESSIONS_KEY, []);
+    const saved = this.state.get<string[]>(SESSIONS_KEY, []);
+    return this.demoSession && !saved.includes(this.demoSession) ? [this.demoSession, ...saved] : saved;
+  }
+
+  /** Shows (or, with undefined, hides) the offline demo's session. */
+  showDemoSession(id: string | undefined): void {
+    this.demoSession = id;
+    this.pagers.clear();
+    this.changed.fire(undefined);
   }
 
   async addSession(id?: string): Promise<void> {
@@ -51,7 +62,7 @@ export class SessionsTree implements vscode.TreeDataProvider<Node>, vscode.Dispo
                 : undefined,
       }));
     if (!value?.trim()) return;
-    await this.state.update(SESSIONS_KEY, [...this.sessions, value.trim()]);
+    await this.state.update(SESSIONS_KEY, [...this.state.get<string[]>(SESSIONS_KEY, []), value.trim()]);
     this.changed.fire(undefined);
     // added at the end of a list that may be long and scrolled: show it, selected, with its first page
     await this.view?.reveal(this.sessionNode(value.trim()), { select: true, focus: true, expand: true });
@@ -67,7 +78,7 @@ export class SessionsTree implements vscode.TreeDataProvider<Node>, vscode.Dispo
     this.pagers.delete(node.id);
     await this.state.update(
       SESSIONS_KEY,
-      this.sessions.filter(s => s !== node.id),
+      this.state.get<string[]>(SESSIONS_KEY, []).filter(s => s !== node.id),
     );
     this.changed.fire(undefined);
   }

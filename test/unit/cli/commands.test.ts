@@ -78,8 +78,8 @@ describe('promptwright check (CLI)', () => {
   it('a case file is checked as a case file (and a folder includes it), never as a request', async () => {
     const cases = path.join(dir, 'c');
     fs.mkdirSync(cases);
-    fs.copyFileSync('examples/support.prompt.yaml', path.join(cases, 'support.prompt.yaml'));
-    fs.copyFileSync('examples/support.cases.yaml', path.join(cases, 'support.cases.yaml'));
+    fs.copyFileSync('test/fixtures/steered/support.prompt.yaml', path.join(cases, 'support.prompt.yaml'));
+    fs.copyFileSync('test/fixtures/steered/support.cases.yaml', path.join(cases, 'support.cases.yaml'));
     const ok = await cli(['check', 'c/support.cases.yaml'], dir);
     assert.equal(ok.code, 0, ok.out);
     assert.match(ok.out, /^1 file checked: 0 errors, 0 other problems$/m);

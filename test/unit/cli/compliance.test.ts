@@ -5,7 +5,7 @@ import * as assert from 'node:assert/strict';
 import { EventEmitter } from 'node:events';
 import { COMPLIANCE_USAGE } from '../../../src/core/cli/compliance';
 import { runCli, USAGE } from '../../../src/core/cli/main';
-import { DEFAULT_COMPLIANCE_KEYS, type Chat } from '../../fake/compliance';
+import { DEFAULT_COMPLIANCE_KEYS, type Chat } from '../../../src/core/demo/compliance';
 import { startFake, type Fake } from '../../fake/server';
 
 const FULL = 'sk-vendor-api01-full';

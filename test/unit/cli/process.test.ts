@@ -38,6 +38,7 @@ describe('the CLI as a process: output, exit code, and an exit as soon as the wo
     const request = (content: string) =>
       JSON.stringify({ model: 'model-opus-4-7', max_tokens: 50, messages: [{ role: 'user', content }] }, null, 2);
     fs.writeFileSync(path.join(dir, 'hello.prompt.json'), request('Hi there'));
+    fs.writeFileSync(path.join(dir, 'long.prompt.json'), request('A long reply please #long=400 #slow=5'));
     fs.writeFileSync(
       path.join(dir, 'greet.prompt.yaml'),
       'model: model-opus-4-7\nmax_tokens: 50\nmessages:\n  - role: user\n    content: "Say {{word}}"\n',
@@ -111,6 +112,23 @@ describe('the CLI as a process: output, exit code, and an exit as soon as the wo
     assert.equal(r.code, 1);
     assert.match(r.err, /invalid_request_error.*text content blocks must be non-empty.*req_fake_/s);
     promptly(r);
+  });
+
+  it('run into a reader that goes away (| head): exits 0 at once, without a stack trace', async () => {
+    const child = spawn(process.execPath, [path.resolve('dist/cli.js'), 'run', 'long.prompt.json'], {
+      cwd: dir,
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let err = '';
+    child.stderr.on('data', d => (err += String(d)));
+    // the reader takes the first bytes of the reply, then closes its end of the pipe
+    child.stdout.once('data', () => child.stdout.destroy());
+    const t0 = Date.now();
+    const code = await new Promise<number | null>(resolve => child.on('exit', resolve));
+    assert.equal(code, 0, err);
+    assert.doesNotMatch(err, /EPIPE|Unhandled|at .*\.js:\d+/);
+    assert.ok(Date.now() - t0 < 10_000);
   });
 
   it('test: six cells, one row failing on purpose: exit 1 and the verdicts', async () => {

@@ -76,7 +76,7 @@ describe('promptwright test / count on case files (CLI, against the fake)', func
     env = { PROMPTWRIGHT_BASE_URL: fake.url, PROMPTWRIGHT_API_KEY: fake.apiKey, PROMPTWRIGHT_MAX_RETRIES: '0' };
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pw-cli-test-'));
     for (const f of ['support.prompt.yaml', 'support.cases.yaml'])
-      fs.copyFileSync(path.join('examples', f), path.join(dir, f));
+      fs.copyFileSync(path.join('test', 'fixtures', 'steered', f), path.join(dir, f));
     fs.writeFileSync(path.join(dir, 'q.prompt.yaml'), REQUEST);
     cwd = process.cwd();
     process.chdir(dir);

@@ -1,8 +1,8 @@
-// The fake's compliance interface (doc3 §1, §2.2, §2.3, §4, §5, §6, §7, §8): the Activity Feed (generated
-// on demand, so a benchmark can ask for 100,000+ records without holding them), the organization tree, chats,
-// projects, project attachments and files, behind Compliance Access Keys and their scopes, with the one
-// request budget the whole interface shares. server.ts calls admit() before anything else on
-// `/v1/compliance/*` and handle() after its version check and injected faults.
+// A simulated compliance interface (doc3 §1, §2.2, §2.3, §4, §5, §6, §7, §8), which the offline demo and the
+// tests' fake of the service share: the Activity Feed (generated on demand, so a benchmark can ask for
+// 100,000+ records without holding them), the organization tree, chats, projects, project attachments and
+// files, behind Compliance Access Keys and their scopes, with the one request budget the whole interface
+// shares. A server calls admit() before anything else on `/v1/compliance/*`, and handle() after its checks.
 import {
   cursorPage,
   decodeCursor,
@@ -216,7 +216,7 @@ function firstTrue(n: number, pred: (k: number) => boolean): number {
   return lo;
 }
 
-export class ComplianceFake {
+export class SimulatedCompliance {
   readonly keys: Record<string, readonly string[]>;
   readonly rate: RateOptions;
   /** times (ms) of the requests counted against the budget, oldest first */

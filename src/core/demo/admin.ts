@@ -1,10 +1,11 @@
-// The fake's administration interface (doc2 §2.2–§2.6, §3, §4.2): the organization, workspaces, users and
-// invites, seeded deterministically. server.ts checks the Admin key and the version header first, then
-// hands `/v1/organizations/{me,workspaces,users,invites}…` here; the rate-limit routes stay in server.ts.
+// A simulated administration interface (doc2 §2.2–§2.6, §3, §4.2): the organization, workspaces, users and
+// invites, seeded deterministically and editable in memory. The offline demo (server.ts) and the tests' fake
+// of the service both serve it: they check the Admin key and the version header first, then hand
+// `/v1/organizations/{me,workspaces,users,invites}…` here.
 // The cursor-list helpers at the top are shared with compliance.ts: doc3 §2.2 puts the Activity Feed in the
 // same family as these lists.
 
-import type { DataResidency, Invite, Organization, Role, User, Workspace } from '../../src/core/admin/types';
+import type { DataResidency, Invite, Organization, Role, User, Workspace } from '../admin/types';
 
 /** What a route answers; server.ts adds request-id and the other common headers. */
 export interface Reply {
@@ -172,7 +173,7 @@ export class Ordered<T extends { id: string }> {
 // The records' shapes are the client's own (types only: the wire format is written down once); what the fake
 // accepts and refuses (roles, geos, tags) it decides by its own reading of the spec, so a client that got a
 // rule wrong still meets the service's 400 here.
-export type { Invite, Organization, User, Workspace } from '../../src/core/admin/types';
+export type { Invite, Organization, User, Workspace } from '../admin/types';
 type InviteStatus = Invite['status'];
 const ASSIGNABLE_ROLES = ['user', 'developer', 'billing', 'model_code_user'] as const;
 
@@ -281,7 +282,7 @@ const RESIDENCY_FIELDS = new Set(['allowed_inference_geos', 'default_inference_g
 type Body = Record<string, unknown>;
 const isObject = (v: unknown): v is Body => !!v && typeof v === 'object' && !Array.isArray(v);
 
-export class AdminFake {
+export class SimulatedAdmin {
   readonly organization: Organization = { id: 'org_fake', name: 'Example Corp', type: 'organization' };
   private readonly ws = new Ordered<Workspace>();
   private readonly us = new Ordered<User>();
