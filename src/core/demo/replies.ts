@@ -55,7 +55,9 @@ function toolToCall(body: Json, asked: string): { name: string; input_schema: un
   if (choice?.type === 'tool') return tools.find(t => t.name === choice.name);
   if (choice?.type === 'any') return tools[0];
   const words = new Set(wordsOf(asked));
-  return tools.find(t => wordsOf(`${t.name} ${typeof t.description === 'string' ? t.description : ''}`).some(w => words.has(w)));
+  return tools.find(t =>
+    wordsOf(`${t.name} ${typeof t.description === 'string' ? t.description : ''}`).some(w => words.has(w)),
+  );
 }
 
 const wordsOf = (s: string) => s.toLowerCase().match(/[a-zà-ÿ]{4,}/g) ?? [];
