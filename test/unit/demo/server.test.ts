@@ -156,7 +156,7 @@ describe('offline demo backend', () => {
     // the failing row is the one the comment names, for the reason it gives
     const failed = out.split('\n').filter(l => /^\s+FAIL/.test(l));
     assert.deepEqual(
-      failed.map(l => /FAIL\s+(.*?)  /.exec(l)?.[1]),
+      failed.map(l => /FAIL\s+(.*?) {2}/.exec(l)?.[1]),
       ['refund in French · model-sonnet-4-6', 'refund in French · model-haiku-4-5'],
     );
     assert.match(fs.readFileSync('examples/support.cases.yaml', 'utf8'), /"refund in French" fails, on purpose/);
