@@ -14,6 +14,7 @@ import type { AdminNode } from './vscode/admin/orgTree';
 import type { ComplianceNode } from './vscode/compliance/complianceTree';
 import { JsonDocuments } from './vscode/platform/jsonDocuments';
 import { reportLoads } from './vscode/platform/lazy';
+import { Recent } from './vscode/platform/recent';
 import { LazyTree } from './vscode/platform/lazyTree';
 import { Log } from './vscode/platform/log';
 import { QuickFixes } from './vscode/request/quickFixes';
@@ -50,7 +51,9 @@ export function activate(context: vscode.ExtensionContext): PromptwrightApi {
   const diagnostics = new RequestDiagnostics(config, log);
   const keys = new Keys(context.secrets, log);
   const api = new Api(config, keys, log);
-  const tokens = new TokenStatus(config, keys, api, diagnostics, log);
+  const recent = new Recent(context.workspaceState);
+  const tokens = new TokenStatus(config, keys, api, diagnostics, log, recent);
+  const promptFilesTree = new LazyTree(async () => (await features()).promptFiles);
   const sessionsTree = new LazyTree(async () => (await features()).sessions);
   const rateLimitsTree = new LazyTree(async () => (await features()).rateLimits);
   const orgTree = new LazyTree(async () => (await features()).org);
@@ -59,7 +62,7 @@ export function activate(context: vscode.ExtensionContext): PromptwrightApi {
   // views whose features reveal what they add (a session, a workspace, an invite)
   const sessionsView = vscode.window.createTreeView('promptwright.sessions', { treeDataProvider: sessionsTree });
   const orgView = vscode.window.createTreeView('promptwright.organization', { treeDataProvider: orgTree });
-  const host: Host = { context, log, config, keys, api, diagnostics, rateLimitsView, sessionsView, orgView };
+  const host: Host = { context, log, config, keys, api, diagnostics, rateLimitsView, sessionsView, orgView, recent };
   let loaded: Features | undefined;
   const features = (): Promise<Features> => {
     if (!loaded) {
@@ -139,6 +142,9 @@ export function activate(context: vscode.ExtensionContext): PromptwrightApi {
       new TemplateCompletion(config, context.asAbsolutePath('dist/templates.json')),
     ),
     vscode.window.registerTreeDataProvider('promptwright.compliance', complianceTree),
+    vscode.window.registerTreeDataProvider('promptwright.prompts', promptFilesTree),
+    promptFilesTree,
+    recent,
     vscode.workspace.registerTextDocumentContentProvider(JsonDocuments.scheme, {
       provideTextDocumentContent: async uri => (await features()).json.provideTextDocumentContent(uri),
     }),
@@ -180,9 +186,29 @@ export function activate(context: vscode.ExtensionContext): PromptwrightApi {
       return keys.prompt('compliance');
     }),
     vscode.commands.registerCommand('promptwright.clearComplianceKey', () => keys.clear('compliance')),
+    vscode.commands.registerCommand('promptwright.connectKey', async () => {
+      const pick = await vscode.window.showQuickPick(
+        [
+          {
+            label: 'Admin API key',
+            description: 'sk-vendor-admin…',
+            detail: 'Rate limits, the organization (workspaces, users, invites), and the Activity Feed',
+            command: 'promptwright.setAdminApiKey',
+          },
+          {
+            label: 'Compliance Access Key',
+            description: 'sk-vendor-api01…',
+            detail: 'The Activity Feed, linked organizations, chats, project attachments, and deletes',
+            command: 'promptwright.setComplianceKey',
+          },
+        ],
+        { title: 'Connect an Admin or Compliance key', placeHolder: 'Which key? It is kept in the secret storage.' },
+      );
+      if (pick) await vscode.commands.executeCommand(pick.command);
+    }),
     vscode.commands.registerCommand('promptwright.countTokens', () => tokens.countNow()),
     lazy('promptwright.tokenBreakdown', f => f.breakdown.run()),
-    lazy('promptwright.sendRequest', (f, uri) => f.runner.send(uri instanceof vscode.Uri ? uri : undefined)),
+    lazy('promptwright.sendRequest', (f, arg) => f.runner.send(uriOf(arg))),
     lazy('promptwright.cancelRequest', f => f.runner.cancel()),
     lazy('promptwright.rerunRequest', f => f.runner.rerun()),
     lazy('promptwright.continueRequest', f => f.runner.continueRun()),
@@ -234,7 +260,8 @@ export function activate(context: vscode.ExtensionContext): PromptwrightApi {
     lazy('promptwright.compliance.deleteFile', (f, n) => f.compliance.deleteFile(complianceNode(n))),
     lazy('promptwright.compliance.loadMore', (f, n) => f.compliance.loadMore(complianceNode(n))),
     lazy('promptwright.compliance.retry', (f, n) => f.compliance.retry(complianceNode(n))),
-    lazy('promptwright.runCases', (f, uri) => f.cases.runCases(uri)),
+    lazy('promptwright.runCases', (f, arg) => f.cases.runCases(uriOf(arg))),
+    lazy('promptwright.refreshPrompts', f => f.promptFiles.refresh()),
     lazy('promptwright.cancelCases', f => f.cases.cancel()),
     lazy('promptwright.showCases', f => f.cases.show()),
   );
@@ -248,4 +275,11 @@ export function activate(context: vscode.ExtensionContext): PromptwrightApi {
 
 export function deactivate(): void {
   // everything is disposed through context.subscriptions
+}
+
+/** The file a command was given: a URI (the explorer, a CodeLens) or a node of the Prompts view. */
+function uriOf(arg: unknown): vscode.Uri | undefined {
+  if (arg instanceof vscode.Uri) return arg;
+  const uri = (arg as { uri?: unknown } | undefined)?.uri;
+  return uri instanceof vscode.Uri ? uri : undefined;
 }

@@ -19,6 +19,8 @@ import { JsonDocuments } from './vscode/platform/jsonDocuments';
 import type { Log } from './vscode/platform/log';
 import type { RequestDiagnostics } from './vscode/request/requestDiagnostics';
 import { ResponsePanel } from './vscode/run/responsePanel';
+import type { Recent } from './vscode/platform/recent';
+import { PromptFilesTree } from './vscode/promptFiles/promptFilesTree';
 import { Runner } from './vscode/run/runner';
 import type { Keys } from './vscode/platform/secrets';
 import { RateLimitsTree, type RateLimitNode } from './vscode/rateLimits/rateLimitsTree';
@@ -37,6 +39,8 @@ export interface Host {
   /** views created at activation (their providers load with this bundle) */
   rateLimitsView: vscode.TreeView<RateLimitNode>;
   sessionsView: vscode.TreeView<SessionNode>;
+  /** what was last counted and run, per file (the Prompts view shows it) */
+  recent: Recent;
   orgView: vscode.TreeView<AdminNode>;
 }
 
@@ -59,12 +63,13 @@ export interface Features {
   caseDiagnostics: CaseDiagnostics;
   caseLanguage: CaseLanguage;
   cases: CasesPanel;
+  promptFiles: PromptFilesTree;
 }
 
 export function createFeatures(host: Host): Features {
   const { context, log, config, keys, api, diagnostics } = host;
   const panel = new ResponsePanel(context.extensionUri, log);
-  const runner = new Runner(config, api, diagnostics, panel, log);
+  const runner = new Runner(config, api, diagnostics, panel, log, host.recent);
   const breakdown = new TokenBreakdown(config, api, diagnostics);
   const sessions = new SessionsTree(context.workspaceState, api, () => config.resourcePageSize, host.sessionsView);
   const resourceDocs = new ResourceDocuments(api);
@@ -86,7 +91,8 @@ export function createFeatures(host: Host): Features {
   const demo = new DemoBackend(config, keys, log, { sessions, rateLimits });
   const caseDiagnostics = new CaseDiagnostics(config, log);
   const caseLanguage = new CaseLanguage(caseDiagnostics);
-  const cases = new CasesPanel(context.extensionUri, config, api, caseDiagnostics, log);
+  const cases = new CasesPanel(context.extensionUri, config, api, caseDiagnostics, log, host.recent);
+  const promptFiles = new PromptFilesTree(config, host.recent);
   context.subscriptions.push(
     panel,
     runner,
@@ -101,9 +107,11 @@ export function createFeatures(host: Host): Features {
     caseDiagnostics,
     caseLanguage,
     cases,
+    promptFiles,
   );
   return {
     ...{ panel, runner, breakdown, sessions, resourceDocs, rateLimits, json, org, admin },
     ...{ access, activity, complianceTree, compliance, demo, openSample, caseDiagnostics, caseLanguage, cases },
+    promptFiles,
   };
 }

@@ -4,7 +4,15 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { ui } from './context.mjs';
-import { answerInput, expandOnly, runCommand, treeRows, workbenchSession } from './drive.mjs';
+import {
+  answerInput,
+  clearAdminKeys,
+  expandOnly,
+  paneHeader,
+  runCommand,
+  treeRows,
+  workbenchSession,
+} from './drive.mjs';
 
 describe('Compliance view (DOM)', function () {
   const session = workbenchSession('hello.prompt.json');
@@ -12,12 +20,12 @@ describe('Compliance view (DOM)', function () {
   it('lists the chats of a user, marks soft-deleted ones, and deletes one after a modal confirmation', async () => {
     const { page } = session;
     await page.locator('.part.activitybar .action-item .action-label[aria-label^="Promptwright"]').first().click();
-    await expandOnly(page, 'Compliance');
-    await page
-      .locator('.part.sidebar', { hasText: 'The Compliance view reads the Activity Feed' })
-      .waitFor({ timeout: 15000 });
+    await clearAdminKeys(page);
+    await expandOnly(page, 'Administration');
+    assert.equal(await paneHeader(page, 'Compliance').count(), 0, 'hidden without a key');
     await runCommand(page, 'Promptwright: Set Compliance Key');
     await answerInput(page, 'sk-vendor-api01-full');
+    await expandOnly(page, 'Compliance');
 
     await treeRows(page).filter({ hasText: 'Activity Feed' }).waitFor({ timeout: 15000 });
     await treeRows(page)

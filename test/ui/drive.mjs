@@ -178,16 +178,34 @@ export const treeRows = page => page.locator('.part.sidebar .pane-body .monaco-l
 /** A side bar view's header, by its title. */
 export const paneHeader = (page, title) => page.locator('.part.sidebar .pane-header', { hasText: title }).first();
 
-const PROMPTWRIGHT_VIEWS = ['Session Resources', 'Rate Limits', 'Organization', 'Compliance'];
+const PROMPTWRIGHT_VIEWS = [
+  'Prompts',
+  'Session Resources',
+  'Rate Limits',
+  'Organization',
+  'Compliance',
+  'Administration',
+];
 
-/** Expands one Promptwright view and collapses the others, so it has the room (lists render what fits). */
+/**
+ * Expands one Promptwright view and collapses the others shown, so it has the room (lists render what fits).
+ * Some views show only with their key: the one asked for is waited for.
+ */
 export async function expandOnly(page, title) {
+  await paneHeader(page, title).waitFor({ timeout: 15000 });
   for (const other of PROMPTWRIGHT_VIEWS.filter(t => t !== title)) {
     const h = paneHeader(page, other);
+    if (!(await h.count())) continue;
     if ((await h.getAttribute('aria-expanded')) === 'true') await h.click();
   }
   const h = paneHeader(page, title);
   if ((await h.getAttribute('aria-expanded')) !== 'true') await h.click();
+}
+
+/** Clears the Admin and Compliance keys (a test that failed half way may have left one set). */
+export async function clearAdminKeys(page) {
+  await runCommand(page, 'Promptwright: Clear Admin API Key');
+  await runCommand(page, 'Promptwright: Clear Compliance Key');
 }
 
 /** Types an answer into the open input box or quick pick and presses Enter. */

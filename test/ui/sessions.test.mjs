@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { ui } from './context.mjs';
-import { answerInput, expandOnly, runCommand, treeRows, workbenchSession } from './drive.mjs';
+import { answerInput, clearAdminKeys, expandOnly, runCommand, treeRows, workbenchSession } from './drive.mjs';
 
 describe('session resources and rate limits views (DOM)', function () {
   const session = workbenchSession('hello.prompt.json', { withApiKey: true });
@@ -38,24 +38,41 @@ describe('session resources and rate limits views (DOM)', function () {
 
   it("rate limits: asks for an Admin key, then shows the organization's limits", async () => {
     const { page } = session;
-    await expandOnly(page, 'Rate Limits');
-    await page.locator('.part.sidebar', { hasText: 'Rate limits need an Admin API key' }).waitFor({ timeout: 15000 });
-    await runCommand(page, 'Promptwright: Set Admin API Key');
+    // no key: one entry offers to connect one; its button asks which key, then the key itself
+    await clearAdminKeys(page);
+    await expandOnly(page, 'Administration');
+    const connect = page.locator('.part.sidebar .pane-body .monaco-button', {
+      hasText: 'Connect an Admin or Compliance Key',
+    });
+    await connect.first().click();
+    await answerInput(page, 'Admin API key');
     await answerInput(page, ui.fake.adminKey);
+    await expandOnly(page, 'Rate Limits');
     // this pane's rows only: the Organization and Compliance views have rows named like these
     const limits = page
       .locator('.part.sidebar .pane', { has: page.locator('.pane-header', { hasText: 'Rate Limits' }) })
       .locator('.monaco-list-row[role="treeitem"]');
     await limits.filter({ hasText: 'Organization' }).first().waitFor({ timeout: 15000 });
-    await limits.filter({ hasText: 'requests_per_minute: 4,000' }).first().waitFor({ timeout: 15000 });
+    await limits.filter({ hasText: '4,000 requests/min' }).first().waitFor({ timeout: 15000 });
     // the list renders what fits: scroll the pane until the batch limit row is in view
-    const batch = limits.filter({ hasText: 'enqueued_batch_requests: 500,000' });
+    const batch = limits.filter({ hasText: '500,000 queued batch requests' });
     for (let i = 0; i < 20 && !(await batch.count()); i++) {
       await limits.first().hover();
       await page.mouse.wheel(0, 200);
       await page.waitForTimeout(100);
     }
     assert.ok((await batch.count()) >= 1);
+    // in words, and nothing cut off in a side bar 300 px wide
+    const sidebar = page.locator('.part.sidebar');
+    const width = (await sidebar.boundingBox()).width;
+    assert.ok(width <= 320, `the side bar is ${width} px wide`);
+    const cut = await limits.evaluateAll(rows =>
+      rows
+        .flatMap(r => [...r.querySelectorAll('.label-name, .label-description')])
+        .filter(e => e.scrollWidth > e.clientWidth + 1)
+        .map(e => e.textContent),
+    );
+    assert.deepEqual(cut, [], 'labels and descriptions shown whole');
     await page.screenshot({ path: path.join(ui.results, 'rate-limits-view.png') });
     await runCommand(page, 'Promptwright: Clear Admin API Key');
   });

@@ -79,14 +79,47 @@ export function workspaceView(org: readonly RateLimitEntry[], ws: readonly RateL
 
 export const isDefaultWorkspace = (id: string) => /^default$/i.test(id.trim());
 
+/** What a limiter limits, in words: "requests/min", "input tokens/min", "queued batch requests". */
+const LIMITER_WORDS: Record<string, string> = {
+  requests_per_minute: 'requests/min',
+  input_tokens_per_minute: 'input tokens/min',
+  output_tokens_per_minute: 'output tokens/min',
+  enqueued_batch_requests: 'queued batch requests',
+};
+
+/** A limiter in words: "4,000 requests/min", with where its value comes from. */
 export function limiterText(l: LimiterView): { label: string; description: string } {
-  const v = l.value === null ? 'none' : l.value.toLocaleString('en-US');
-  if (l.source === 'override')
-    return {
-      label: `${l.type}: ${v}`,
-      description:
-        `override · organization ` + `${l.orgValue == null ? 'none configured' : l.orgValue.toLocaleString('en-US')}`,
-    };
-  if (l.source === 'inherited') return { label: `${l.type}: ${v}`, description: 'inherited from the organization' };
-  return { label: `${l.type}: ${v}`, description: '' };
+  const what = LIMITER_WORDS[l.type] ?? l.type.replace(/_/g, ' ');
+  const label = l.value === null ? `no limit set: ${what}` : `${l.value.toLocaleString('en-US')} ${what}`;
+  if (l.source === 'override') {
+    const org = l.orgValue == null ? 'none set' : l.orgValue.toLocaleString('en-US');
+    return { label, description: `override · organization: ${org}` };
+  }
+  if (l.source === 'inherited') return { label, description: 'inherited' };
+  return { label, description: '' };
+}
+
+const GROUP_WORDS: Record<string, string> = {
+  batch: 'Batches',
+  token_count: 'Token counting',
+  files: 'Files',
+  skills: 'Skills',
+  web_search: 'Web search',
+};
+
+/**
+ * A group in words: "Opus models" for a model group (the family its models share, from their ids), else
+ * the group type's name; the models themselves go in the tooltip.
+ */
+export function groupText(g: Pick<GroupView, 'groupType' | 'models'>): string {
+  if (g.groupType !== 'model_group') return GROUP_WORDS[g.groupType] ?? g.groupType.replace(/_/g, ' ');
+  const families = new Set((g.models ?? []).map(m => /^model-(?:\d+-)*([a-z]+)/.exec(m)?.[1]).filter(Boolean));
+  if (families.size !== 1) return 'Model group';
+  const family = [...families][0]!;
+  return `${family[0]!.toUpperCase()}${family.slice(1)} models`;
+}
+
+/** A group's limits in one line: "4,000 requests/min · 2,000,000 input tokens/min". */
+export function groupSummary(g: GroupView): string {
+  return g.limiters.map(l => limiterText(l).label).join(' · ');
 }

@@ -12,6 +12,7 @@ import type { Api } from '../platform/api';
 import type { Config } from '../platform/config';
 import type { Log } from '../platform/log';
 import type { Prompts } from '../platform/prompts';
+import type { Recent } from '../platform/recent';
 import { WebviewHost } from '../platform/webviewHost';
 import type { CaseDiagnostics } from './caseDiagnostics';
 import { CasesRunner, type GridDisplay } from './casesRunner';
@@ -47,8 +48,8 @@ export class CasesPanel implements vscode.Disposable, GridDisplay {
   private pendingSavedTo: string | undefined;
   private flushTimer: ReturnType<typeof setTimeout> | undefined;
 
-  constructor(extensionUri: vscode.Uri, config: Config, api: Api, cases: CaseDiagnostics, log: Log) {
-    this.runner = new CasesRunner(config, api, cases, log, this);
+  constructor(extensionUri: vscode.Uri, config: Config, api: Api, cases: CaseDiagnostics, log: Log, recent?: Recent) {
+    this.runner = new CasesRunner(config, api, cases, log, this, recent);
     this.host = new WebviewHost(extensionUri, {
       viewType: CASES_VIEW_TYPE,
       title: 'Cases',

@@ -12,6 +12,7 @@ import type { Api } from '../platform/api';
 import type { Config } from '../platform/config';
 import { validator } from '../platform/lazy';
 import type { Log } from '../platform/log';
+import type { Recent } from '../platform/recent';
 import { vscodePrompts, type Prompts } from '../platform/prompts';
 import { readText, requestUriOf, type CaseDiagnostics } from './caseDiagnostics';
 import { isCaseFileName } from './caseFiles';
@@ -76,6 +77,7 @@ export class CasesRunner {
     private readonly cases: CaseDiagnostics,
     private readonly log: Log,
     private readonly view: GridDisplay,
+    private readonly recent?: Recent,
   ) {
     void vscode.commands.executeCommand('setContext', 'promptwright.casesRunning', false);
   }
@@ -265,6 +267,8 @@ export class CasesRunner {
     }
     grid.view.savedTo = await this.save(caseUri, grid, prepared, saved, ran);
     const summary = progressSummary(grid.view.cells);
+    const failed = grid.view.cells.filter(c => c.status === 'failed' || c.status === 'error').length;
+    this.recent?.update(caseUri, { cases: { summary, failed, at: Date.now() } });
     this.log.info(`Cases of ${vscode.workspace.asRelativePath(caseUri)}: ${summary} in ${Date.now() - t0} ms`);
   }
 

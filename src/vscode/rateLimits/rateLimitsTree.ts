@@ -2,6 +2,8 @@ import * as vscode from 'vscode';
 import { ApiError, describeError, type PromptwrightError } from '../../core/api/errors';
 import type { RateLimitEntry } from '../../core/api/types';
 import {
+  groupSummary,
+  groupText,
   isDefaultWorkspace,
   limiterText,
   organizationView,
@@ -126,12 +128,16 @@ export class RateLimitsTree implements vscode.TreeDataProvider<Node>, vscode.Dis
         return it;
       }
       case 'group': {
+        // in words, short enough for a narrow side bar; the models and the raw names are in the tooltip
         const g = n.group;
-        const it = new vscode.TreeItem(g.groupType, vscode.TreeItemCollapsibleState.Expanded);
-        it.description = [g.models?.join(', '), g.inherited ? "inherits the organization's limits" : '']
-          .filter(Boolean)
-          .join(' · ');
+        const it = new vscode.TreeItem(groupText(g), vscode.TreeItemCollapsibleState.Expanded);
+        it.description = g.inherited ? 'inherited' : '';
         it.iconPath = new vscode.ThemeIcon(g.inherited ? 'arrow-up' : 'dashboard');
+        const tip = new vscode.MarkdownString(`**${groupText(g)}** (\`${g.groupType}\`): ${groupSummary(g)}`);
+        if (g.inherited) tip.appendMarkdown("\n\nNo override: the workspace has the organization's limits.");
+        if (g.models?.length) tip.appendMarkdown(`\n\nModels: ${g.models.map(m => `\`${m}\``).join(', ')}`);
+        tip.appendMarkdown(`\n\n${g.limiters.map(l => `- ${limiterText(l).label} (\`${l.type}\`)`).join('\n')}`);
+        it.tooltip = tip;
         return it;
       }
       case 'limiter': {

@@ -19,6 +19,7 @@ import { Config, endpointOf } from '../platform/config';
 import { validator } from '../platform/lazy';
 import { asText } from '../../core/text';
 import type { Log } from '../platform/log';
+import type { Recent } from '../platform/recent';
 import type { RequestDiagnostics } from '../request/requestDiagnostics';
 import type { ResponsePanel } from './responsePanel';
 
@@ -45,6 +46,7 @@ export class Runner implements vscode.Disposable {
     private readonly diagnostics: RequestDiagnostics,
     private readonly panel: ResponsePanel,
     private readonly log: Log,
+    private readonly recent?: Recent,
   ) {
     this.disposables.push(panel.onMessage(m => void this.onMessage(m)));
     panel.setSnapshot(() => {
@@ -196,6 +198,7 @@ export class Runner implements vscode.Disposable {
       timings: v.timings,
     });
     if (this.run === run) void vscode.commands.executeCommand('setContext', 'promptwright.running', false);
+    this.recent?.update(run.uri, { run: { outcome, stopReason: run.message?.stop_reason ?? null, at: Date.now() } });
   }
 
   cancel(): void {

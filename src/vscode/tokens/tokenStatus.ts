@@ -6,6 +6,7 @@ import type { Api } from '../platform/api';
 import { Config, isRequestFile } from '../platform/config';
 import type { Log } from '../platform/log';
 import type { RequestDiagnostics } from '../request/requestDiagnostics';
+import type { Recent } from '../platform/recent';
 import type { Keys } from '../platform/secrets';
 
 /** The status bar item with the active request file's input token count, drawn from one state. */
@@ -31,6 +32,7 @@ export class TokenStatus implements vscode.Disposable {
     private readonly api: Api,
     private readonly diagnostics: RequestDiagnostics,
     private readonly log: Log,
+    private readonly recent?: Recent,
   ) {
     this.item.name = 'Promptwright Token Count';
     this.item.command = 'promptwright.countTokens';
@@ -158,6 +160,7 @@ export class TokenStatus implements vscode.Disposable {
       this.counted = true;
       void vscode.commands.executeCommand('setContext', 'promptwright.counted', true);
     }
+    if (s.kind === 'count' && this.doc) this.recent?.update(this.doc.uri, { tokens: s.tokens, countedAt: s.at });
     const view = renderStatus(s, this.meta);
     this.item.text = view.text;
     const md = new vscode.MarkdownString(view.tooltip, true);
