@@ -51,6 +51,7 @@ export function activate(context: vscode.ExtensionContext): PromptwrightApi {
   const diagnostics = new RequestDiagnostics(config, log);
   const keys = new Keys(context.secrets, log);
   const api = new Api(config, keys, log);
+  api.startDemo = async () => (await features()).demo.start({ quiet: true });
   const recent = new Recent(context.workspaceState);
   const tokens = new TokenStatus(config, keys, api, diagnostics, log, recent);
   const promptFilesTree = new LazyTree(async () => (await features()).promptFiles);

@@ -133,7 +133,7 @@ export class Http {
     const base = this.o.baseUrl.trim().replace(/\/+$/, '');
     if (!base) {
       throw new ConfigError(
-        'No base URL: set "promptwright.baseUrl" (the service address, {base_url} in the spec).',
+        'No service address: set "promptwright.baseUrl" (the base URL of the service).',
         'set-base-url',
       );
     }

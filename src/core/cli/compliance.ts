@@ -225,7 +225,7 @@ export async function runCompliance(argv: string[], io: CliIo): Promise<number> 
         if (e.error instanceof ApiError && e.error.status === 429) limiter.pause(e.delayMs);
       },
     });
-    if (!o.baseUrl.trim()) throw new ConfigError('No base URL.', 'set-base-url');
+    if (!o.baseUrl.trim()) throw new ConfigError('No service address.', 'set-base-url');
     kind = feed && !o.complianceKey && o.adminKey ? 'admin' : 'compliance';
     if (kind === 'compliance' && !o.complianceKey)
       throw new ConfigError('No Compliance Access Key.', 'set-compliance-key');

@@ -3,15 +3,22 @@ import { AdminClient } from '../../core/admin/client';
 import { ApiClient, type ClientOptions } from '../../core/api/client';
 import { describeError, type PromptwrightError } from '../../core/api/errors';
 import type { RateLimitInfo } from '../../core/api/types';
-import type { Config } from './config';
-import type { Keys } from './secrets';
+import { SECTION, type Config } from './config';
 import type { Log } from './log';
+import { vscodePrompts, type Prompts } from './prompts';
+import type { Keys } from './secrets';
+
+type Choice = vscode.QuickPickItem & { choice: 'demo' | 'address' | 'key' };
 
 /** Builds API clients from the settings and the keys in SecretStorage; shows errors people can act on. */
 export class Api implements vscode.Disposable {
   private readonly shown = new vscode.EventEmitter<string>();
   /** fires with the text of every error shown (the extension-host tests read what a person would) */
   readonly onDidShowError = this.shown.event;
+  /** the questions `ready` asks (an extension-host test answers them with a script) */
+  prompts: Prompts = vscodePrompts;
+  /** starts the offline demo (it lives in the features bundle; the composition root sets this) */
+  startDemo: () => Promise<void> = () => Promise.resolve();
 
   constructor(
     private readonly config: Config,
@@ -46,6 +53,62 @@ export class Api implements vscode.Disposable {
 
   async client(extra: Partial<ClientOptions> = {}): Promise<ApiClient> {
     return new ApiClient(await this.options(extra));
+  }
+
+  /**
+   * Before a request a person asked for (Send, Count Tokens, Run Cases): with no service address or no API
+   * key, asks for what is missing, right there, with the offline demo as the first choice, rather than
+   * failing. True when the request can go.
+   */
+  async ready(what: string): Promise<boolean> {
+    const missing = () => Promise.all([this.config.baseUrl, this.keys.get('api')]);
+    let [address, key] = await missing();
+    if (address && key) return true;
+    const items: Choice[] = [
+      {
+        label: '$(beaker) Use the offline demo',
+        detail: 'No account needed: no model runs; sample sessions, rate limits, organization and compliance data',
+        choice: 'demo',
+      },
+      ...(!address
+        ? [{ label: '$(globe) Enter the service address…', detail: 'promptwright.baseUrl', choice: 'address' as const }]
+        : []),
+      ...(!key
+        ? [{ label: '$(key) Set API Key…', detail: "Kept in VS Code's secret storage", choice: 'key' as const }]
+        : []),
+    ];
+    const needs = !address && !key ? 'a service address and an API key' : !address ? 'a service address' : 'an API key';
+    const pick = await this.prompts.pick(items, { title: `${what} needs ${needs}`, placeHolder: 'How to go on?' });
+    if (!pick) return false;
+    if (pick.choice === 'demo') {
+      await this.startDemo();
+      return true;
+    }
+    if (!address) {
+      const url = await this.prompts.input({
+        title: 'The service address',
+        prompt: 'The base URL of the service, e.g. https://api.example.com (without /v1)',
+        ignoreFocusOut: true,
+        validateInput: v => (/^https?:\/\/\S+$/i.test(v.trim()) ? undefined : 'An http:// or https:// address.'),
+      });
+      if (!url?.trim()) return false;
+      const clean = url.trim().replace(/\/+$/, '').replace(/\/v1$/, '');
+      await vscode.workspace.getConfiguration(SECTION).update('baseUrl', clean, vscode.ConfigurationTarget.Global);
+    }
+    [address, key] = await missing();
+    if (!key) {
+      const value = await this.prompts.input({
+        title: 'Promptwright: Set API Key',
+        prompt: "The API key, kept in VS Code's secret storage (never in settings or logs)",
+        password: true,
+        ignoreFocusOut: true,
+        validateInput: v => (v.trim() && !/\s/.test(v.trim()) ? undefined : 'A key, without spaces.'),
+      });
+      if (!value?.trim()) return false;
+      await this.keys.set('api', value.trim());
+    }
+    [address, key] = await missing();
+    return !!address && !!key;
   }
 
   /** The administration interface, with the Admin key. */

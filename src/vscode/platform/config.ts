@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { COUNT_FILE_PATTERNS } from '../../core/request/count';
 import type { Endpoint } from '../../core/request/validate';
 
-const SECTION = 'promptwright';
+export const SECTION = 'promptwright';
 const DEFAULT_PATTERNS = ['**/*.prompt.json', '**/*.prompt.yaml', '**/*.prompt.yml'];
 
 /** Typed access to the extension's settings (read fresh each time, so changes apply at once). */

@@ -101,6 +101,8 @@ export class Runner implements vscode.Disposable {
       }
       body = value as Record<string, unknown>;
     }
+    // no service address or key: asked for here (the offline demo first), not a failed run
+    if (!(await this.api.ready('Send Request'))) return;
     this.cancel();
     const runId = this.nextId++;
     const view: RunView = {

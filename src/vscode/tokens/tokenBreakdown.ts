@@ -33,6 +33,7 @@ export class TokenBreakdown implements vscode.CodeLensProvider, vscode.Disposabl
       void vscode.window.showInformationMessage('Promptwright: open a request file to see where its tokens go.');
       return undefined;
     }
+    if (!(await this.api.ready('Token Breakdown'))) return undefined;
     const doc = ed.document;
     const st = this.diagnostics.current(doc);
     const body = st?.validation.parsed.value;

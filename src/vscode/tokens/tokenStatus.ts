@@ -80,6 +80,7 @@ export class TokenStatus implements vscode.Disposable {
       }
       this.follow();
     }
+    if (!(await this.api.ready('Count Tokens'))) return;
     await this.refresh(true);
   }
 
