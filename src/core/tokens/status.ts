@@ -77,7 +77,8 @@ export function renderStatus(s: CountState, meta: StatusMeta): StatusView {
       const why = {
         'no-key': "No API key: [Set API Key](command:promptwright.setApiKey) to get the service's count.",
         'no-base-url':
-          'No service address: [set promptwright.baseUrl](command:workbench.action.openSettings?%22promptwright.baseUrl%22) ' +
+          'No service address: ' +
+          '[set promptwright.baseUrl](command:workbench.action.openSettings?%22promptwright.baseUrl%22) ' +
           "to get the service's count.",
         offline: 'The service cannot be reached.',
         'live-off': `Live counting is off (\`promptwright.tokenCount.live\`); ${COUNT_NOW} sends the file once.`,

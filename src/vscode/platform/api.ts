@@ -61,8 +61,8 @@ export class Api implements vscode.Disposable {
    * failing. True when the request can go.
    */
   async ready(what: string): Promise<boolean> {
-    const missing = () => Promise.all([this.config.baseUrl, this.keys.get('api')]);
-    let [address, key] = await missing();
+    const address = this.config.baseUrl;
+    const key = await this.keys.get('api');
     if (address && key) return true;
     const items: Choice[] = [
       {
@@ -95,7 +95,6 @@ export class Api implements vscode.Disposable {
       const clean = url.trim().replace(/\/+$/, '').replace(/\/v1$/, '');
       await vscode.workspace.getConfiguration(SECTION).update('baseUrl', clean, vscode.ConfigurationTarget.Global);
     }
-    [address, key] = await missing();
     if (!key) {
       const value = await this.prompts.input({
         title: 'Promptwright: Set API Key',
@@ -107,8 +106,7 @@ export class Api implements vscode.Disposable {
       if (!value?.trim()) return false;
       await this.keys.set('api', value.trim());
     }
-    [address, key] = await missing();
-    return !!address && !!key;
+    return !!this.config.baseUrl && !!(await this.keys.get('api'));
   }
 
   /** The administration interface, with the Admin key. */
