@@ -1,0 +1,30 @@
+// The spec's rules that a schema cannot say: per-model rules (from the table in models.ts), rules across
+// fields, and the beta features a file uses (betas.ts), one file per family. Spec sources: doc1 = seed 000
+// (messages), doc3 = seed 002 (platform); each check cites its section, or the public reports of the
+// service's own message it comes from. `null` counts as absent everywhere, as the service reads it.
+import type { ModelInfo } from '../models';
+import type { PathProblem } from '../types';
+import { betaRules } from './betas';
+import { isObj, type RuleContext } from './common';
+import { metadataRules } from './fields';
+import { messageRules } from './messages';
+import { modelRules } from './model';
+import { samplingRules } from './sampling';
+import { effortAndThinking } from './thinking';
+import { toolRules } from './tools';
+
+export type { RuleContext } from './common';
+
+export function checkRules(body: unknown, ctx: RuleContext): PathProblem[] {
+  const out: PathProblem[] = [];
+  if (!isObj(body)) return out;
+  const model = typeof body.model === 'string' ? body.model : undefined;
+  const info: ModelInfo | undefined = model !== undefined ? modelRules(model, ctx, out) : undefined;
+  messageRules(body, info, ctx, out);
+  if (info) effortAndThinking(body, info, out);
+  samplingRules(body, info, out);
+  toolRules(body, ctx, out);
+  metadataRules(body, out);
+  betaRules(body, ctx, out);
+  return out;
+}
