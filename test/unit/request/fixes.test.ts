@@ -97,3 +97,84 @@ describe('quick fixes (text edits that keep formatting and comments)', () => {
     assert.deepEqual(validateText(out, 'yaml', { now: NOW }).problems, []);
   });
 });
+
+/** The problems of a file after a fix, as `severity:code`. */
+const after = (text: string, format: Format) =>
+  validateText(text, format, { now: NOW }).problems.map(p => `${p.severity}:${p.code}`);
+
+describe('quick fixes of the rules from reports of the service', () => {
+  it('the trailing whitespace of a prefill is removed (string content, JSON; a text block, YAML)', () => {
+    const json =
+      '{\n  "model": "model-haiku-4-5",\n  "max_tokens": 5,\n  "messages": [\n    {"role": "user", "content": "x"},\n' +
+      '    {"role": "assistant", "content": "The colour is \\n"}\n  ]\n}\n';
+    const out = fix(json, 'json', 'prefill-trailing-whitespace', /trailing whitespace/);
+    assert.equal(out, json.replace('The colour is \\n', 'The colour is'));
+    const yaml =
+      'model: model-haiku-4-5\nmax_tokens: 5\nmessages:\n  - role: user\n    content: x\n  - role: assistant\n' +
+      '    content:\n      - type: text\n        text: "Sure: " # the prefill\n';
+    assert.equal(
+      fix(yaml, 'yaml', 'prefill-trailing-whitespace', /trailing whitespace/),
+      yaml.replace('"Sure: "', '"Sure:"'),
+    );
+  });
+  it('an empty text block is removed from its list (JSON and YAML)', () => {
+    const body = {
+      model: 'model-haiku-4-5',
+      max_tokens: 5,
+      messages: [
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'Summarise.' },
+            { type: 'text', text: '' },
+          ],
+        },
+      ],
+    };
+    const json = JSON.stringify(body, null, 2);
+    assert.deepEqual(JSON.parse(fix(json, 'json', 'empty-text-block', /Remove this text block/)).messages[0].content, [
+      { type: 'text', text: 'Summarise.' },
+    ]);
+    const yaml =
+      'model: model-haiku-4-5\nmax_tokens: 5\nmessages:\n  - role: user\n    content:\n      - type: text\n' +
+      '        text: Summarise.\n      - type: text\n        text: ""\n';
+    const out = fix(yaml, 'yaml', 'empty-text-block', /Remove this text block/);
+    assert.deepEqual(after(out, 'yaml'), []);
+    assert.match(out, /text: Summarise\.\n$/);
+  });
+  it('the fifth cache breakpoint is removed', () => {
+    const cc = { type: 'ephemeral' };
+    const body = {
+      model: 'model-haiku-4-5',
+      max_tokens: 5,
+      tools: [{ name: 't', input_schema: { type: 'object' }, cache_control: cc }],
+      system: [{ type: 'text', text: 's', cache_control: cc }],
+      messages: [{ role: 'user', content: ['a', 'b', 'c'].map(text => ({ type: 'text', text, cache_control: cc })) }],
+    };
+    const json = JSON.stringify(body, null, 2);
+    const v = validateText(json, 'json', { now: NOW });
+    assert.deepEqual(
+      v.problems.filter(p => p.code === 'too-many-cache-breakpoints').map(p => p.path.join('/')),
+      ['messages/0/content/2/cache_control'],
+    );
+    const out = fix(json, 'json', 'too-many-cache-breakpoints', /Remove this cache_control/);
+    assert.deepEqual(after(out, 'json'), []);
+    assert.equal((JSON.parse(out) as typeof body).messages[0]!.content[2]!.cache_control, undefined);
+  });
+  it('a 1h breakpoint after a 5m one: use 5m here, or give the earlier one 1h (inserted where it has no ttl)', () => {
+    const body = {
+      model: 'model-haiku-4-5',
+      max_tokens: 5,
+      tools: [{ name: 't', input_schema: { type: 'object' }, cache_control: { type: 'ephemeral' } }],
+      system: [{ type: 'text', text: 's', cache_control: { type: 'ephemeral', ttl: '1h' } }],
+      messages: [{ role: 'user', content: 'x' }],
+    };
+    const json = JSON.stringify(body, null, 2);
+    const here = fix(json, 'json', 'cache-ttl-order', /Use ttl "5m" here/);
+    assert.equal((JSON.parse(here) as typeof body).system[0]!.cache_control.ttl, '5m');
+    assert.deepEqual(after(here, 'json'), []);
+    const earlier = fix(json, 'json', 'cache-ttl-order', /on the earlier breakpoint/);
+    assert.deepEqual((JSON.parse(earlier) as typeof body).tools[0]!.cache_control, { type: 'ephemeral', ttl: '1h' });
+    assert.deepEqual(after(earlier, 'json'), []);
+  });
+});

@@ -170,7 +170,7 @@ describe('schema rules (doc1 §2.1-§2.6)', () => {
     );
     const p = one(s, 'orphan-tool-result');
     assert.equal(p.at, '"toolu_2"');
-    assert.match(p.message, /known: "toolu_1"/);
+    assert.match(p.message, /its ids: "toolu_1"/);
   });
   it('§2.5 end_block_index must be greater than start_block_index', () => {
     const c = {

@@ -34,14 +34,14 @@ export function betaUsed(
 
 /** Image and document blocks with a `file` source, here or inside a tool_result's content. */
 export function fileSources(block: Obj, at: Path, ctx: RuleContext, out: PathProblem[]): void {
-  const check = (b: unknown, p: Path) => {
-    if (isObj(b) && (b.type === 'image' || b.type === 'document') && isObj(b.source) && b.source.type === 'file') {
-      betaUsed(FILE_SOURCE, [...p, 'source', 'type'], 'value', ctx, out);
-    }
-  };
-  check(block, at);
-  if (block.type === 'tool_result' && Array.isArray(block.content))
-    block.content.forEach((c, k) => check(c, [...at, 'content', k]));
+  const isFile = (b: unknown) =>
+    isObj(b) && (b.type === 'image' || b.type === 'document') && isObj(b.source) && b.source.type === 'file';
+  if (isFile(block)) betaUsed(FILE_SOURCE, [...at, 'source', 'type'], 'value', ctx, out);
+  if (block.type === 'tool_result' && Array.isArray(block.content)) {
+    block.content.forEach((c, k) => {
+      if (isFile(c)) betaUsed(FILE_SOURCE, [...at, 'content', k, 'source', 'type'], 'value', ctx, out);
+    });
+  }
 }
 
 /** doc1 §2.1 (speed, diagnostics), §8 (the retired 1M beta), doc3 §9.2 (betas), fields outside the spec. */

@@ -1,10 +1,11 @@
-// The spec's rules that a schema cannot say: per-model rules (from the table in models.ts), rules across
-// fields, and the beta features a file uses (betas.ts), one file per family. Spec sources: doc1 = seed 000
-// (messages), doc3 = seed 002 (platform); each check cites its section, or the public reports of the
-// service's own message it comes from. `null` counts as absent everywhere, as the service reads it.
-import type { ModelInfo } from '../models';
+// The rules that a schema cannot say: per-model rules (from the table in models.ts), rules across fields, the
+// beta features a file uses (betas.ts), and the rules from public reports of the service's own 400 messages
+// (test/fixtures/rejected), one file per family. Spec sources: doc1 = seed 000 (messages), doc3 = seed 002
+// (platform); each check cites its section, or says it comes from reports. `null` counts as absent everywhere,
+// as the service reads it.
 import type { PathProblem } from '../types';
 import { betaRules } from './betas';
+import { cacheRules } from './cache';
 import { isObj, type RuleContext } from './common';
 import { metadataRules } from './fields';
 import { messageRules } from './messages';
@@ -19,8 +20,9 @@ export function checkRules(body: unknown, ctx: RuleContext): PathProblem[] {
   const out: PathProblem[] = [];
   if (!isObj(body)) return out;
   const model = typeof body.model === 'string' ? body.model : undefined;
-  const info: ModelInfo | undefined = model !== undefined ? modelRules(model, ctx, out) : undefined;
+  const info = model !== undefined ? modelRules(model, ctx, out) : undefined;
   messageRules(body, info, ctx, out);
+  cacheRules(body, out);
   if (info) effortAndThinking(body, info, out);
   samplingRules(body, info, out);
   toolRules(body, ctx, out);

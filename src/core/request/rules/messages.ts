@@ -4,65 +4,89 @@ import { ADVISOR_CALL, BETA_BLOCK_TYPES, SYSTEM_ROLE } from '../betas';
 import type { ModelInfo } from '../models';
 import type { FixData, Path, PathProblem } from '../types';
 import { betaUsed, fileSources } from './betas';
-import { nestedCacheControl } from './cache';
 import { isObj, type Obj, type RuleContext } from './common';
 
-/** doc1 §2.2 rules 1 and 4, §2.3 (nested cache control), §2.4 (tool results), §2.5 (citations). */
+/**
+ * A tool_use block (its id) or a tool_result block (its tool_use_id): where it is, and in which turn. A turn is
+ * a run of consecutive messages of one role, which the service combines into one.
+ */
+interface Use {
+  id: string;
+  i: number;
+  j: number;
+  turn: number;
+}
+
+/** The turns of a conversation (their roles) and its tool calls and results, in order. */
+interface Calls {
+  roles: unknown[];
+  uses: Use[];
+  results: Use[];
+}
+
+/** The ids the service takes: letters, digits, `_` and `-` (its message quotes the pattern). */
+const TOOL_USE_ID = /^[a-zA-Z0-9_-]+$/;
+
+/**
+ * doc1 §2.2 rules 1, 2 and 4, §2.4 (tool results), §2.5 (citations); empty and whitespace text, the prefill's
+ * trailing whitespace and the pairing of tool calls and results come from reports of the service's messages.
+ */
 export function messageRules(body: Obj, info: ModelInfo | undefined, ctx: RuleContext, out: PathProblem[]): void {
   const msgs = body.messages;
   if (!Array.isArray(msgs)) return;
-  const toolUseIds = new Set<string>();
   const serverToolUseIds = new Set<string>();
-  let prevRole: unknown;
-  msgs.forEach((m, i) => {
-    if (!isObj(m)) return;
-    if (i > 0 && m.role === prevRole && (m.role === 'user' || m.role === 'assistant')) {
+  const calls: Calls = { roles: [], uses: [], results: [] };
+  const last = msgs.length - 1;
+  // plain loops and paths built only for a problem: this walk runs on every keystroke, over every block
+  for (let i = 0; i <= last; i++) {
+    const m: unknown = msgs[i];
+    if (!isObj(m)) continue;
+    const role = m.role;
+    const turns = calls.roles;
+    if (turns.length && role === turns[turns.length - 1] && (role === 'user' || role === 'assistant')) {
       out.push({
         path: ['messages', i, 'role'],
         anchor: 'value',
         severity: 'warning',
         code: 'consecutive-roles',
         message:
-          `Two ${String(m.role)} turns in a row: the service combines consecutive turns of the same role into ` +
+          `Two ${String(role)} turns in a row: the service combines consecutive turns of the same role into ` +
           'one. Alternate user and assistant turns.',
       });
+    } else turns.push(role);
+    const turn = turns.length - 1;
+    if (role === 'system') betaUsed(SYSTEM_ROLE, ['messages', i, 'role'], 'value', ctx, out);
+    const content = m.content;
+    const prefill = i === last && role === 'assistant';
+    if (prefill) prefillRules(content, i, info, out);
+    else if (role === 'user' || role === 'assistant') emptyContent(content, i, out);
+    if (!Array.isArray(content)) continue;
+    for (let j = 0; j < content.length; j++) {
+      const b: unknown = content[j];
+      if (!isObj(b)) continue;
+      const type = b.type;
+      if (type === 'text') {
+        if (!prefill && typeof b.text === 'string' && isBlank(b.text))
+          emptyText(b.text, ['messages', i, 'content', j], out);
+        if (Array.isArray(b.citations)) citationRules(b, ['messages', i, 'content', j], out);
+      } else if (type === 'tool_use') {
+        if (typeof b.id === 'string') calls.uses.push({ id: b.id, i, j, turn });
+      } else if (type === 'tool_result') {
+        if (typeof b.tool_use_id === 'string') calls.results.push({ id: b.tool_use_id, i, j, turn });
+        fileSources(b, ['messages', i, 'content', j], ctx, out);
+      } else if (type === 'image' || type === 'document') {
+        fileSources(b, ['messages', i, 'content', j], ctx, out);
+      } else if (typeof type === 'string') {
+        otherBlock(b, type, i, j, serverToolUseIds, ctx, out);
+      }
     }
-    prevRole = m.role;
-    if (m.role === 'system') betaUsed(SYSTEM_ROLE, ['messages', i, 'role'], 'value', ctx, out);
-    if (!Array.isArray(m.content)) return;
-    m.content.forEach((b, j) => {
-      if (!isObj(b)) return;
-      const at: Path = ['messages', i, 'content', j];
-      if (b.type === 'tool_use' && typeof b.id === 'string') toolUseIds.add(b.id);
-      if ((b.type === 'server_tool_use' || b.type === 'mcp_tool_use') && typeof b.id === 'string')
-        serverToolUseIds.add(b.id);
-      if (b.type === 'tool_result' && typeof b.tool_use_id === 'string' && !toolUseIds.has(b.tool_use_id)) {
-        orphanToolResult(b.tool_use_id, [...toolUseIds], at, out);
-      }
-      const serverResult = typeof b.type === 'string' && b.type.endsWith('_tool_result') && b.type !== 'tool_result';
-      if (serverResult && typeof b.tool_use_id === 'string' && !serverToolUseIds.has(b.tool_use_id)) {
-        out.push({
-          path: [...at, 'tool_use_id'],
-          anchor: 'value',
-          severity: 'warning',
-          code: 'orphan-server-tool-result',
-          message: `tool_use_id "${b.tool_use_id}" matches no server_tool_use block earlier in the conversation.`,
-        });
-      }
-      const beta = typeof b.type === 'string' ? BETA_BLOCK_TYPES[b.type] : undefined;
-      if (beta) betaUsed(beta, [...at, 'type'], 'value', ctx, out);
-      if (b.type === 'server_tool_use' && b.name === 'advisor')
-        betaUsed(ADVISOR_CALL, [...at, 'name'], 'value', ctx, out);
-      fileSources(b, at, ctx, out);
-      nestedCacheControl(b, at, out);
-      citationRules(b, at, out);
-    });
-  });
+  }
+  if (calls.uses.length || calls.results.length) toolPairing(calls, out);
   if (info && !info.prefill) {
-    const last: unknown = msgs[msgs.length - 1];
-    if (isObj(last) && last.role === 'assistant') {
+    const lastMessage: unknown = msgs[last];
+    if (isObj(lastMessage) && lastMessage.role === 'assistant') {
       out.push({
-        path: ['messages', msgs.length - 1, 'role'],
+        path: ['messages', last],
         anchor: 'value',
         severity: 'error',
         code: 'prefill-unsupported',
@@ -74,25 +98,190 @@ export function messageRules(body: Obj, info: ModelInfo | undefined, ctx: RuleCo
   }
 }
 
-function orphanToolResult(id: string, known: string[], at: Path, out: PathProblem[]): void {
+/** Server tool calls and their results, and beta blocks. */
+function otherBlock(
+  b: Obj,
+  type: string,
+  i: number,
+  j: number,
+  serverToolUseIds: Set<string>,
+  ctx: RuleContext,
+  out: PathProblem[],
+): void {
+  if ((type === 'server_tool_use' || type === 'mcp_tool_use') && typeof b.id === 'string') serverToolUseIds.add(b.id);
+  const serverResult = type.endsWith('_tool_result');
+  if (serverResult && typeof b.tool_use_id === 'string' && !serverToolUseIds.has(b.tool_use_id)) {
+    out.push({
+      path: ['messages', i, 'content', j, 'tool_use_id'],
+      anchor: 'value',
+      severity: 'warning',
+      code: 'orphan-server-tool-result',
+      message: `tool_use_id "${b.tool_use_id}" matches no server_tool_use block earlier in the conversation.`,
+    });
+  }
+  const beta = BETA_BLOCK_TYPES[type];
+  if (beta) betaUsed(beta, ['messages', i, 'content', j, 'type'], 'value', ctx, out);
+  if (type === 'server_tool_use' && b.name === 'advisor')
+    betaUsed(ADVISOR_CALL, ['messages', i, 'content', j, 'name'], 'value', ctx, out);
+}
+
+/**
+ * Each tool_use of an assistant turn is answered by a tool_result in the user turn right after it, and each
+ * tool_result answers a tool_use of the assistant turn right before it; tool_use ids are unique in the request
+ * and made of letters, digits, `_` and `-`. An assistant turn that ends the conversation is a prefill: its
+ * calls have no turn after them yet, and are not checked.
+ */
+function toolPairing({ roles, uses, results }: Calls, out: PathProblem[]): void {
+  const byTurn = (list: Use[]) => {
+    const m = new Map<number, Use[]>();
+    for (const x of list) {
+      const same = m.get(x.turn);
+      if (same) same.push(x);
+      else m.set(x.turn, [x]);
+    }
+    return m;
+  };
+  const usesOf = byTurn(uses);
+  const resultsOf = byTurn(results);
+  const first = new Map<string, number>();
+  for (const u of uses) {
+    const earlier = first.get(u.id);
+    if (earlier === undefined) first.set(u.id, u.i);
+    else {
+      out.push({
+        path: ['messages', u.i, 'content', u.j, 'id'],
+        anchor: 'value',
+        severity: 'error',
+        code: 'duplicate-tool-use-id',
+        message: `The tool_use id "${u.id}" is already used in messages[${earlier}]; tool_use ids must be unique.`,
+      });
+    }
+    if (!TOOL_USE_ID.test(u.id)) {
+      out.push({
+        path: ['messages', u.i, 'content', u.j, 'id'],
+        anchor: 'value',
+        severity: 'error',
+        code: 'tool-use-id-pattern',
+        message:
+          `The tool_use id ${JSON.stringify(u.id)} has characters the service refuses: an id is made of ` +
+          'letters, digits, "_" and "-" (at least one).',
+      });
+    }
+    if (roles[u.turn] !== 'assistant' || roles[u.turn + 1] !== 'user') continue;
+    if (resultsOf.get(u.turn + 1)?.some(r => r.id === u.id)) continue;
+    out.push({
+      path: ['messages', u.i, 'content', u.j, 'id'],
+      anchor: 'value',
+      severity: 'error',
+      code: 'tool-use-without-result',
+      message:
+        `The tool_use "${u.id}" has no tool_result in the user turn after it: each tool_use must be answered ` +
+        'by a tool_result (with its id as tool_use_id) in the next message.',
+    });
+  }
+  for (const r of results) {
+    if (roles[r.turn] !== 'user') continue;
+    const previous = roles[r.turn - 1] === 'assistant' ? (usesOf.get(r.turn - 1) ?? []) : [];
+    if (previous.some(u => u.id === r.id)) continue;
+    const earlier = uses.find(u => u.id === r.id && u.turn < r.turn);
+    orphanToolResult(r, previous, earlier?.i, out);
+  }
+}
+
+function orphanToolResult(r: Use, previous: Use[], earlier: number | undefined, out: PathProblem[]): void {
+  const at: Path = ['messages', r.i, 'content', r.j, 'tool_use_id'];
+  const known = previous.map(u => u.id);
   const fixes: FixData[] = known
     .slice(-10)
     .reverse()
-    .map(k => ({ kind: 'replace-value', title: `Use tool_use id "${k}"`, path: [...at, 'tool_use_id'], value: k }));
+    .map(k => ({ kind: 'replace-value', title: `Use tool_use id "${k}"`, path: at, value: k }));
   const list = known
     .slice(-5)
     .map(x => `"${x}"`)
     .join(', ');
   const more = known.length > 5 ? ', …' : '';
+  const where =
+    earlier !== undefined
+      ? `answers a tool_use of messages[${earlier}], not of the assistant turn just before it: a tool_result ` +
+        'answers a tool_use of the previous message'
+      : 'matches no tool_use block of the assistant turn before it';
   out.push({
-    path: [...at, 'tool_use_id'],
+    path: at,
     anchor: 'value',
     severity: 'error',
     code: 'orphan-tool-result',
-    message:
-      `tool_use_id "${id}" matches no tool_use block earlier in the conversation` +
-      `${known.length ? ` (known: ${list}${more})` : ''}.`,
+    message: `tool_use_id "${r.id}" ${where}${known.length ? ` (its ids: ${list}${more})` : ''}.`,
     ...(fixes.length ? { fixes } : {}),
+  });
+}
+
+/** A turn other than the final assistant one: its content, a string or blocks, must hold text. */
+function emptyContent(content: unknown, i: number, out: PathProblem[]): void {
+  if (typeof content === 'string') {
+    if (isBlank(content)) emptyText(content, ['messages', i, 'content'], out);
+  } else if (Array.isArray(content) && content.length === 0) {
+    out.push({
+      path: ['messages', i, 'content'],
+      anchor: 'value',
+      severity: 'error',
+      code: 'empty-message-content',
+      message:
+        'This message has no content: every message must have some, except an empty final assistant message. ' +
+        'Add a block, or remove the message.',
+    });
+  }
+}
+
+/** A text block (or string content) that is empty, or only whitespace; `at` is the string. */
+function emptyText(text: string, at: Path, out: PathProblem[]): void {
+  if (!isBlank(text)) return;
+  const block = typeof at[at.length - 1] === 'number';
+  const fixes: FixData[] = block ? [{ kind: 'remove-property', title: 'Remove this text block', path: at }] : [];
+  const [code, what] =
+    text === ''
+      ? (['empty-text-block', 'is empty'] as const)
+      : (['whitespace-text-block', 'holds only whitespace'] as const);
+  out.push({
+    path: block ? [...at, 'text'] : at,
+    anchor: 'value',
+    severity: 'error',
+    code,
+    message: `This text ${what}: the service refuses text blocks without visible text. Write the text, or remove it.`,
+    ...(fixes.length ? { fixes } : {}),
+  });
+}
+
+/** Empty, or whitespace only (as trim() reads it); the first character settles most texts. */
+function isBlank(s: string): boolean {
+  if (s === '') return true;
+  const c = s.charCodeAt(0);
+  return !(c > 32 && c < 127) && s.trim() === '';
+}
+
+/**
+ * The final assistant turn (a prefill) may be empty, but may not end with whitespace; a model without prefill
+ * gets prefill-unsupported instead.
+ */
+function prefillRules(content: unknown, i: number, info: ModelInfo | undefined, out: PathProblem[]): void {
+  if (info && !info.prefill) return;
+  let at: Path = ['messages', i, 'content'];
+  let text = content;
+  if (Array.isArray(content)) {
+    const lastBlock: unknown = content[content.length - 1];
+    if (!isObj(lastBlock) || lastBlock.type !== 'text') return;
+    at = [...at, content.length - 1, 'text'];
+    text = lastBlock.text;
+  }
+  if (typeof text !== 'string' || !/\s$/.test(text)) return;
+  out.push({
+    path: at,
+    anchor: 'value',
+    severity: 'error',
+    code: 'prefill-trailing-whitespace',
+    message:
+      'The final assistant message (the prefill) ends with whitespace, which the service refuses. The model ' +
+      'continues the text as it is: end it without the space or line break.',
+    fixes: [{ kind: 'replace-value', title: 'Remove the trailing whitespace', path: at, value: text.trimEnd() }],
   });
 }
 

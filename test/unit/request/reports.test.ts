@@ -1,0 +1,113 @@
+// The rules that come from reports of the service's own messages (test/fixtures/rejected): where each fires,
+// and where it stays silent, in particular where an accepted body narrowed it (test/fixtures/accepted).
+import * as assert from 'node:assert/strict';
+import { validateText } from '../../../src/core/request/validate';
+import { assistant, base, check, NOW, user, type Seen } from './helpers';
+
+const errors = (s: Seen[]) => s.filter(p => p.severity === 'error').map(p => `${p.code}@${p.path}`);
+const codes = (s: Seen[]) => s.map(p => `${p.severity}:${p.code}`);
+const use = (id: string) => ({ type: 'tool_use', id, name: 't', input: {} });
+const result = (id: string) => ({ type: 'tool_result', tool_use_id: id, content: 'r' });
+const haiku = (extra: Record<string, unknown>) => base({ model: 'model-haiku-4-5', ...extra });
+
+describe('tool calls and results, turn by turn', () => {
+  it('consecutive turns of one role are one turn, as the service combines them', () => {
+    const s = check(haiku({ messages: [user('q'), assistant(use('a')), user('wait'), user(result('a'))] }));
+    assert.deepEqual(codes(s), ['warning:consecutive-roles']);
+  });
+  it('a result for a call of an earlier turn names that turn; a call with no result is marked on its id', () => {
+    const s = check(
+      haiku({ messages: [user('q'), assistant(use('a')), user(result('a')), assistant(use('b')), user(result('a'))] }),
+    );
+    assert.deepEqual(errors(s), [
+      'tool-use-without-result@messages/3/content/0/id',
+      'orphan-tool-result@messages/4/content/0/tool_use_id',
+    ]);
+    assert.match(s.find(p => p.code === 'orphan-tool-result')!.message, /a tool_use of messages\[1\]/);
+  });
+  it('a call in a final assistant turn (a prefill) and server tool calls need no result', () => {
+    const server = { type: 'server_tool_use', id: 'srv_1', name: 'web_search', input: {} };
+    assert.deepEqual(errors(check(haiku({ messages: [user('q'), assistant(use('a'))] }))), []);
+    assert.deepEqual(errors(check(haiku({ messages: [user('q'), assistant(server), user('go on')] }))), []);
+  });
+  it('ids are unique across the request and made of letters, digits, _ and -', () => {
+    const s = check(
+      haiku({
+        messages: [user('q'), assistant(use('a')), user(result('a')), assistant(use('a'), use('')), user(result('a'))],
+      }),
+    );
+    assert.deepEqual(errors(s), [
+      'duplicate-tool-use-id@messages/3/content/0/id',
+      'tool-use-id-pattern@messages/3/content/1/id',
+      'tool-use-without-result@messages/3/content/1/id',
+    ]);
+  });
+});
+
+describe('empty and whitespace text', () => {
+  it('the final assistant turn may be empty; every other turn may not', () => {
+    assert.deepEqual(errors(check(haiku({ messages: [user('q'), assistant('')] }))), []);
+    assert.deepEqual(errors(check(haiku({ messages: [user('q'), { role: 'assistant', content: [] }] }))), []);
+    assert.deepEqual(errors(check(haiku({ messages: [user('q'), assistant('a'), user('')] }))), [
+      'empty-text-block@messages/2/content',
+    ]);
+    assert.deepEqual(errors(check(haiku({ messages: [user(' \n')] }))), ['whitespace-text-block@messages/0/content']);
+  });
+  it('text nested in a tool_result, and system text, are not checked (no report shows them refused)', () => {
+    const nested = { type: 'tool_result', tool_use_id: 'a', content: [{ type: 'text', text: '' }] };
+    const s = check(
+      haiku({ system: [{ type: 'text', text: ' ' }], messages: [user('q'), assistant(use('a')), user(nested)] }),
+    );
+    assert.deepEqual(errors(s), []);
+  });
+});
+
+describe('cache breakpoints: counted over tools, system, messages, then the top level', () => {
+  const cc = (ttl?: string) => ({ type: 'ephemeral', ...(ttl ? { ttl } : {}) });
+  const text = (t: string, ttl?: string) => ({ type: 'text', text: t, cache_control: cc(ttl) });
+  it('four are fine; the top-level cache_control is the fifth', () => {
+    const msgs = [user(text('a'), text('b'), text('c'), text('d'))];
+    assert.deepEqual(errors(check(haiku({ messages: msgs }))), []);
+    assert.deepEqual(errors(check(haiku({ messages: msgs, cache_control: cc() }))), [
+      'too-many-cache-breakpoints@cache_control',
+    ]);
+  });
+  it('the last block of a tool_result content counts (it applies to the parent)', () => {
+    const tr = { type: 'tool_result', tool_use_id: 'a', content: [{ type: 'text', text: 'r', cache_control: cc() }] };
+    const s = check(
+      haiku({ system: [text('s'), text('t')], messages: [user(text('q')), assistant(use('a')), user(tr, text('e'))] }),
+    );
+    assert.deepEqual(errors(s), ['too-many-cache-breakpoints@messages/2/content/1/cache_control']);
+  });
+  it('1h after 5m is marked on the later marker, the top-level one included; 1h before 5m is fine', () => {
+    assert.deepEqual(errors(check(haiku({ system: [text('s', '1h')], messages: [user(text('q', '5m'))] }))), []);
+    assert.deepEqual(errors(check(haiku({ system: [text('s', '5m')], cache_control: cc('1h') }))), [
+      'cache-ttl-order@cache_control/ttl',
+    ]);
+  });
+});
+
+describe('keys the service refuses, and those that stay warnings', () => {
+  it('an unknown key of a system block is an error; of a tool or of the body, a warning', () => {
+    const s = check(
+      haiku({
+        system: [{ type: 'text', text: 's', colour: 'red' }],
+        tools: [{ name: 't', input_schema: { type: 'object' }, colour: 'red' }],
+        colour: 'red',
+      }),
+    );
+    assert.deepEqual(codes(s).sort(), ['error:extra-field-in-block', 'warning:unknown-field', 'warning:unknown-field']);
+  });
+  it('count_tokens reads what it takes: the breakpoints count, sampling settings are not read', () => {
+    const cc = { type: 'ephemeral' };
+    const body = haiku({
+      temperature: 7,
+      system: [1, 2, 3, 4, 5].map(i => ({ type: 'text', text: `s${i}`, cache_control: cc })),
+    });
+    const problems = validateText(JSON.stringify(body), 'json', { now: NOW, endpoint: 'count_tokens' }).problems;
+    assert.deepEqual(
+      problems.map(p => p.code),
+      ['too-many-cache-breakpoints'],
+    );
+  });
+});
