@@ -177,4 +177,66 @@ describe('quick fixes of the rules from reports of the service', () => {
     assert.deepEqual((JSON.parse(earlier) as typeof body).tools[0]!.cache_control, { type: 'ephemeral', ttl: '1h' });
     assert.deepEqual(after(earlier, 'json'), []);
   });
+  it('temperature and top_k are removed with manual thinking; the budget is set below max_tokens', () => {
+    const yaml =
+      'model: model-haiku-4-5\nmax_tokens: 4096\nthinking: {type: enabled, budget_tokens: 4096}\ntemperature: 0.2\n' +
+      'top_k: 5\nmessages:\n  - role: user\n    content: x\n';
+    let out = fix(yaml, 'yaml', 'thinking-with-temperature', /Remove temperature/);
+    out = fix(out, 'yaml', 'thinking-with-top-k', /Remove top_k/);
+    out = fix(out, 'yaml', 'budget-exceeds-max-tokens', /Set budget_tokens to 2048/);
+    assert.equal(
+      out,
+      'model: model-haiku-4-5\nmax_tokens: 4096\nthinking: {type: enabled, budget_tokens: 2048}\nmessages:\n' +
+        '  - role: user\n    content: x\n',
+    );
+  });
+  it('a forced tool_choice with manual thinking becomes auto; max_tokens comes down to the model limit', () => {
+    const json = JSON.stringify({
+      model: 'model-sonnet-4-5',
+      max_tokens: 70000,
+      thinking: { type: 'enabled', budget_tokens: 2048 },
+      tools: [{ name: 't', input_schema: { type: 'object' } }],
+      tool_choice: { type: 'any', disable_parallel_tool_use: true },
+      messages: [{ role: 'user', content: 'x' }],
+    });
+    let out = fix(json, 'json', 'thinking-with-forced-tool-choice', /auto/);
+    out = fix(out, 'json', 'max-tokens-above-model-limit', /64000/);
+    const body = JSON.parse(out) as { tool_choice: unknown; max_tokens: number };
+    assert.deepEqual(body.tool_choice, { type: 'auto', disable_parallel_tool_use: true });
+    assert.equal(body.max_tokens, 64000);
+    assert.deepEqual(after(out, 'json'), []);
+  });
+  it('a budget below 1024 is raised; cache_control on a thinking block and on an empty text block is removed', () => {
+    const json = JSON.stringify(
+      {
+        model: 'model-haiku-4-5',
+        max_tokens: 4096,
+        thinking: { type: 'enabled', budget_tokens: 100 },
+        messages: [
+          { role: 'user', content: 'q' },
+          {
+            role: 'assistant',
+            content: [
+              { type: 'thinking', thinking: 't', signature: 's', cache_control: { type: 'ephemeral' } },
+              { type: 'text', text: 'a' },
+            ],
+          },
+          {
+            role: 'user',
+            content: [
+              { type: 'text', text: 'x' },
+              { type: 'text', text: '', cache_control: { type: 'ephemeral' } },
+            ],
+          },
+        ],
+      },
+      null,
+      2,
+    );
+    let out = fix(json, 'json', 'budget-tokens-below-minimum', /Set budget_tokens to 1024/);
+    out = fix(out, 'json', 'thinking-cache-control', /Remove "cache_control"/);
+    out = fix(out, 'json', 'cache-control-on-empty-text', /Remove this cache_control/);
+    out = fix(out, 'json', 'empty-text-block', /Remove this text block/);
+    assert.deepEqual(after(out, 'json'), []);
+  });
 });

@@ -60,6 +60,13 @@ describe('empty and whitespace text', () => {
     );
     assert.deepEqual(errors(s), []);
   });
+  it("a prefill's trailing whitespace; on a model without prefill, prefill-unsupported on the message instead", () => {
+    const msgs = [user('q'), assistant('Sure: ')];
+    assert.deepEqual(errors(check(haiku({ messages: msgs }))), ['prefill-trailing-whitespace@messages/1/content']);
+    for (const model of ['model-opus-4-6', 'model-sonnet-4-6'])
+      assert.deepEqual(errors(check(base({ model, messages: msgs }))), ['prefill-unsupported@messages/1']);
+    assert.deepEqual(errors(check(base({ model: 'model-sonnet-4-5', messages: msgs.slice(0, 1) }))), []);
+  });
 });
 
 describe('cache breakpoints: counted over tools, system, messages, then the top level', () => {
@@ -84,6 +91,57 @@ describe('cache breakpoints: counted over tools, system, messages, then the top 
     assert.deepEqual(errors(check(haiku({ system: [text('s', '5m')], cache_control: cc('1h') }))), [
       'cache-ttl-order@cache_control/ttl',
     ]);
+  });
+});
+
+describe('thinking: manual only where the reports are; adaptive thinking as accepted bodies send it', () => {
+  const manual = { type: 'enabled', budget_tokens: 2048 };
+  const tools = [{ name: 't', input_schema: { type: 'object' } }];
+  it('a forced tool_choice, a temperature, top_k: errors with manual thinking, silent with adaptive', () => {
+    const extra = { tools, tool_choice: { type: 'tool', name: 't' }, temperature: 0.5, top_k: 5, max_tokens: 4096 };
+    assert.deepEqual(errors(check(haiku({ ...extra, thinking: manual }))), [
+      'thinking-with-forced-tool-choice@tool_choice',
+      'thinking-with-temperature@temperature',
+      'thinking-with-top-k@top_k',
+    ]);
+    assert.deepEqual(errors(check(base({ model: 'model-opus-4-6', ...extra, thinking: { type: 'adaptive' } }))), []);
+  });
+  it('thinking blocks in the final turn: refused with thinking off, not on a model that thinks by default', () => {
+    const msgs = [
+      user('q'),
+      assistant({ type: 'thinking', thinking: 't', signature: 's' }, { type: 'text', text: 'a' }),
+    ];
+    assert.deepEqual(errors(check(haiku({ messages: msgs }))), [
+      'thinking-blocks-without-thinking@messages/1/content/0',
+    ]);
+    assert.deepEqual(errors(check(base({ model: 'model-mythos-preview', messages: msgs }))), []);
+    assert.deepEqual(errors(check(base({ model: 'my-model', messages: msgs }))), []);
+    assert.deepEqual(errors(check(haiku({ messages: [...msgs, user('more')] }))), []);
+  });
+  it('with the interleaved-thinking beta the budget may exceed max_tokens', () => {
+    const req = haiku({ max_tokens: 2048, thinking: { type: 'enabled', budget_tokens: 4096 } });
+    assert.deepEqual(errors(check(req)), ['budget-exceeds-max-tokens@thinking/budget_tokens']);
+    assert.deepEqual(errors(check(req, 'json', ['interleaved-thinking-2025-05-14'])), []);
+  });
+});
+
+describe('sampling and max_tokens per model', () => {
+  it('model-opus-4-7: temperature 1 passes, any top_p and top_k are refused; model-opus-4-6 takes them', () => {
+    assert.deepEqual(errors(check(base({ temperature: 1 }))), []);
+    assert.deepEqual(errors(check(base({ top_p: 1, top_k: 1 }))), ['top-p-deprecated@top_p', 'top-k-deprecated@top_k']);
+    assert.deepEqual(errors(check(base({ model: 'model-opus-4-6', temperature: 0.2, top_p: 0.5, top_k: 3 }))), []);
+  });
+  it('model-mythos-preview keeps the SDK-based warning', () => {
+    assert.deepEqual(codes(check(base({ model: 'model-mythos-preview', temperature: 0.2 }))), [
+      'warning:sampling-unsupported',
+    ]);
+  });
+  it('max_tokens up to 64,000 on the 4-5 models; no limit known for the others', () => {
+    assert.deepEqual(errors(check(haiku({ max_tokens: 64000 }))), []);
+    assert.deepEqual(errors(check(base({ model: 'model-opus-4-5-20251101', max_tokens: 64001 }))), [
+      'max-tokens-above-model-limit@max_tokens',
+    ]);
+    assert.deepEqual(errors(check(base({ model: 'model-opus-4-6', max_tokens: 128000 }))), []);
   });
 });
 

@@ -332,11 +332,14 @@ describe('model rules (doc1 §2.2, §4.3; doc3 §9.4)', () => {
       );
     }
   });
-  it('§4.3 r7 model-opus-4-5 uses manual thinking', () => {
-    assert.equal(
-      one(check(base({ model: 'model-opus-4-5', thinking: { type: 'adaptive' } })), 'manual-thinking-expected')
-        .severity,
-      'warning',
+  it('§4.3 r7 model-opus-4-5 uses manual thinking; reports show adaptive thinking refused on the 4-5 models', () => {
+    for (const model of ['model-opus-4-5', 'model-sonnet-4-5', 'model-haiku-4-5-20251001']) {
+      const p = one(check(base({ model, thinking: { type: 'adaptive' } })), 'manual-thinking-expected');
+      assert.equal(p.severity, 'error', model);
+    }
+    assert.deepEqual(
+      only(check(base({ model: 'model-sonnet-4-6', thinking: { type: 'adaptive' } })), 'manual-thinking-expected'),
+      [],
     );
   });
   it('§4.3 r8 xhigh/max with a small max_tokens on model-opus-4-7 gets a hint', () => {

@@ -11,7 +11,7 @@ import { metadataRules } from './fields';
 import { messageRules } from './messages';
 import { modelRules } from './model';
 import { samplingRules } from './sampling';
-import { effortAndThinking } from './thinking';
+import { effortAndThinking, thinkingRules } from './thinking';
 import { toolRules } from './tools';
 
 export type { RuleContext } from './common';
@@ -24,7 +24,8 @@ export function checkRules(body: unknown, ctx: RuleContext): PathProblem[] {
   messageRules(body, info, ctx, out);
   cacheRules(body, out);
   if (info) effortAndThinking(body, info, out);
-  samplingRules(body, info, out);
+  thinkingRules(body, info, out);
+  samplingRules(body, info, ctx, out);
   toolRules(body, ctx, out);
   metadataRules(body, out);
   betaRules(body, ctx, out);
