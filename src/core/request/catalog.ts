@@ -99,11 +99,28 @@ export const RULES = {
   'max-tokens-zero': { severity: 'info', summary: 'max_tokens 0 only fills the prompt cache.' },
   // ---- tools ----------------------------------------------------------------------------------------------
   'duplicate-tool-name': { severity: 'error', summary: 'Two tools with the same name.' },
+  'tool-name-pattern': { severity: 'error', summary: 'A tool name with characters the service refuses.' },
+  'tool-input-schema-invalid': { severity: 'error', summary: 'A tool input_schema that is not a JSON Schema.' },
+  'input-schema-combinator': {
+    severity: 'error',
+    summary: 'oneOf, allOf or anyOf at the top of input_schema.',
+  },
+  'strict-schema-not-closed': {
+    severity: 'error',
+    summary: "An object of a strict tool's schema left open.",
+  },
   'exclusive-domains': { severity: 'error', summary: 'allowed_domains and blocked_domains together.' },
+  'web-search-empty-domain-list': { severity: 'error', summary: 'An empty blocked_domains list on web search.' },
   'country-code': { severity: 'error', summary: 'user_location.country is not a two-letter code.' },
   'time-zone': { severity: 'warning', summary: 'user_location.timezone is not a known IANA zone.' },
+  // ---- structured outputs ---------------------------------------------------------------------------------
+  'output-schema-not-closed': { severity: 'error', summary: 'An output object schema left open.' },
+  'output-schema-oneof': { severity: 'error', summary: 'oneOf in an output schema.' },
+  'output-schema-max-items': { severity: 'error', summary: 'maxItems in an output schema.' },
   // ---- other fields ---------------------------------------------------------------------------------------
-  'user-id-email': { severity: 'warning', summary: 'metadata.user_id looks like an e-mail address.' },
+  'user-id-email': { severity: 'error', summary: 'metadata.user_id looks like an e-mail address.' },
+  'stop-sequence-empty': { severity: 'error', summary: 'An empty stop sequence.' },
+  'stop-sequence-whitespace': { severity: 'warning', summary: 'A stop sequence of whitespace only.' },
   'cache-diagnosis-beta': { severity: 'info', summary: 'diagnostics without the cache-diagnosis beta.' },
   'retired-1m-beta': { severity: 'warning', summary: 'The retired 1M-context beta on a 200k model.' },
   // ---- case files (*.cases.yaml, *.cases.json; src/core/cases) -------------------------------------------

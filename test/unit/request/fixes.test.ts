@@ -206,6 +206,62 @@ describe('quick fixes of the rules from reports of the service', () => {
     assert.equal(body.max_tokens, 64000);
     assert.deepEqual(after(out, 'json'), []);
   });
+  it('a tool name with spaces is renamed; a strict schema and an output schema are closed', () => {
+    const json = JSON.stringify(
+      {
+        model: 'model-haiku-4-5',
+        max_tokens: 5,
+        tools: [
+          {
+            name: 'get weather',
+            strict: true,
+            input_schema: {
+              type: 'object',
+              properties: { place: { type: 'object', properties: { city: { type: 'string' } } } },
+              additionalProperties: false,
+            },
+          },
+        ],
+        output_config: { format: { type: 'json_schema', schema: { type: 'object', additionalProperties: true } } },
+        messages: [{ role: 'user', content: 'x' }],
+      },
+      null,
+      2,
+    );
+    let out = fix(json, 'json', 'tool-name-pattern', /Rename to "get_weather"/);
+    out = fix(out, 'json', 'strict-schema-not-closed', /Add "additionalProperties": false/);
+    out = fix(out, 'json', 'output-schema-not-closed', /Set "additionalProperties" to false/);
+    assert.deepEqual(after(out, 'json'), []);
+    const body = JSON.parse(out) as { tools: { name: string; input_schema: { properties: { place: unknown } } }[] };
+    assert.equal(body.tools[0]!.name, 'get_weather');
+    assert.deepEqual(body.tools[0]!.input_schema.properties.place, {
+      type: 'object',
+      properties: { city: { type: 'string' } },
+      additionalProperties: false,
+    });
+  });
+  it('oneOf in an output schema becomes anyOf (the key only); maxItems is removed', () => {
+    const yaml =
+      'model: model-haiku-4-5\nmax_tokens: 5\noutput_config:\n  format:\n    type: json_schema\n    schema:\n' +
+      '      type: array\n      maxItems: 3\n      items:\n        oneOf: [{type: string}, {type: integer}]\n' +
+      'messages:\n  - role: user\n    content: x\n';
+    let out = fix(yaml, 'yaml', 'output-schema-oneof', /anyOf/);
+    out = fix(out, 'yaml', 'output-schema-max-items', /Remove "maxItems"/);
+    assert.equal(out, yaml.replace('oneOf:', 'anyOf:').replace('      maxItems: 3\n', ''));
+  });
+  it('an empty stop sequence is removed; a field of another API is removed', () => {
+    const json =
+      '{"model": "model-haiku-4-5", "max_tokens": 5, "stop_sequences": ["", "END"], "n": 2,\n' +
+      ' "messages": [{"role": "user", "content": "x"}]}';
+    let out = fix(json, 'json', 'stop-sequence-empty', /Remove this stop sequence/);
+    out = fix(out, 'json', 'foreign-field', /Remove "n"/);
+    assert.deepEqual(JSON.parse(out), {
+      model: 'model-haiku-4-5',
+      max_tokens: 5,
+      stop_sequences: ['END'],
+      messages: [{ role: 'user', content: 'x' }],
+    });
+  });
   it('a budget below 1024 is raised; cache_control on a thinking block and on an empty text block is removed', () => {
     const json = JSON.stringify(
       {

@@ -145,6 +145,49 @@ describe('sampling and max_tokens per model', () => {
   });
 });
 
+describe('tool schemas and structured outputs', () => {
+  const tool = (input_schema: unknown, extra = {}) => haiku({ tools: [{ name: 't', input_schema, ...extra }] });
+  it('valid JSON Schema passes: type lists, boolean schemas, tuple items, data keywords, null as absent', () => {
+    const schema = {
+      type: 'object',
+      properties: {
+        a: { type: ['string', 'null'], enum: ['x', null], default: 'x' },
+        b: true,
+        c: { type: 'array', items: [{ type: 'string' }, { type: 'integer' }] },
+        d: { type: 'object', properties: { properties: { type: 'string' } }, required: ['properties'] },
+      },
+      required: null,
+    };
+    assert.deepEqual(errors(check(tool(schema))), []);
+  });
+  it('a schema that is not JSON Schema, marked at the first bad value', () => {
+    assert.deepEqual(errors(check(tool({ type: 'object', properties: { a: { type: 'text' } } }))), [
+      'tool-input-schema-invalid@tools/0/input_schema/properties/a/type',
+    ]);
+    const nested = { type: 'object', properties: { a: { type: 'object', required: 'b' } } };
+    assert.deepEqual(errors(check(tool(nested))), [
+      'tool-input-schema-invalid@tools/0/input_schema/properties/a/required',
+    ]);
+    // the root's own fields are the request schema's: reported once, as wrong-type
+    assert.deepEqual(errors(check(tool({ type: 'object', required: 'a' }))), [
+      'wrong-type@tools/0/input_schema/required',
+    ]);
+  });
+  it('a tool name of 128 characters passes; 129 do not', () => {
+    const named = (name: string) => haiku({ tools: [{ name, input_schema: { type: 'object' } }] });
+    assert.deepEqual(errors(check(named('a'.repeat(128)))), []);
+    assert.deepEqual(errors(check(named('a'.repeat(129)))), ['tool-name-pattern@tools/0/name']);
+  });
+  it('strict tools and output schemas: every nested object closed; without strict, a tool schema may stay open', () => {
+    const open = { type: 'object', properties: { p: { type: 'object', additionalProperties: false } } };
+    assert.deepEqual(errors(check(tool(open))), []);
+    assert.deepEqual(errors(check(tool(open, { strict: true }))), ['strict-schema-not-closed@tools/0/input_schema']);
+    assert.deepEqual(errors(check(haiku({ output_config: { format: { type: 'json_schema', schema: open } } }))), [
+      'output-schema-not-closed@output_config/format/schema',
+    ]);
+  });
+});
+
 describe('keys the service refuses, and those that stay warnings', () => {
   it('an unknown key of a system block is an error; of a tool or of the body, a warning', () => {
     const s = check(

@@ -233,9 +233,9 @@ describe('schema rules (doc1 §2.1-§2.6)', () => {
     );
     assert.match(one(s, 'duplicate-tool-name').message, /already used by tools\[0\]/);
   });
-  it('§2.1 metadata.user_id that looks like an e-mail gets a warning', () => {
+  it('§2.1 metadata.user_id that looks like an e-mail is an error (reports show the service refusing it)', () => {
     const p = one(check(base({ metadata: { user_id: 'ana@example.org' } })), 'user-id-email');
-    assert.equal(p.severity, 'warning');
+    assert.equal(p.severity, 'error');
   });
 });
 

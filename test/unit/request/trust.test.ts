@@ -157,7 +157,7 @@ describe('beta features: a warning naming the beta, silence when it is configure
       messages: [user('q'), assistant({ type: 'compaction', content: 'summary' }), user('more')],
       output_config: { effort: 'high', task_budget: { type: 'tokens', total: 1000 } },
       container: { id: null, skills: [{ type: 'vendor', skill_id: 'pptx', version: 'latest' }] },
-      output_format: { type: 'json_schema', schema: { type: 'object' } },
+      output_format: { type: 'json_schema', schema: { type: 'object', additionalProperties: false } },
     });
     const s = check(req);
     assert.deepEqual(errors(s), []);

@@ -177,7 +177,12 @@ const tools: unknown[] = [
   {
     name: 'get',
     description: 'd',
-    input_schema: { type: 'object', properties: { a: { type: 'string' } }, required: ['a'] },
+    input_schema: {
+      type: 'object',
+      properties: { a: { type: 'string' } },
+      required: ['a'],
+      additionalProperties: false,
+    },
     strict: true,
     defer_loading: false,
     eager_input_streaming: null,

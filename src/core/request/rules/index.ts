@@ -7,7 +7,7 @@ import type { PathProblem } from '../types';
 import { betaRules } from './betas';
 import { cacheRules } from './cache';
 import { isObj, type RuleContext } from './common';
-import { metadataRules } from './fields';
+import { metadataRules, stopSequenceRules, structuredOutputRules } from './fields';
 import { messageRules } from './messages';
 import { modelRules } from './model';
 import { samplingRules } from './sampling';
@@ -27,7 +27,9 @@ export function checkRules(body: unknown, ctx: RuleContext): PathProblem[] {
   thinkingRules(body, info, out);
   samplingRules(body, info, ctx, out);
   toolRules(body, ctx, out);
+  structuredOutputRules(body, out);
   metadataRules(body, out);
+  stopSequenceRules(body, out);
   betaRules(body, ctx, out);
   return out;
 }

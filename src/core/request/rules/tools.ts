@@ -1,8 +1,14 @@
-// Tool definitions.
+// Tool definitions (doc1 §2.6); names, input schemas and web search domains also from reports of the service's
+// own messages (RULES.md, Evidence).
 import { BETA_TOOL_TYPES } from '../betas';
 import type { Path, PathProblem } from '../types';
 import { betaUsed } from './betas';
 import { given, isObj, type Obj, type RuleContext } from './common';
+import { closedObjects, schemaShape, subschemas } from './schemas';
+
+/** A custom tool's name: the service's message quotes this pattern (it was {1,64} until mid-2025). */
+const TOOL_NAME = /^[a-zA-Z0-9_-]{1,128}$/;
+const COMBINATORS = ['oneOf', 'allOf', 'anyOf'];
 
 /** doc1 §2.6. */
 export function toolRules(body: Obj, ctx: RuleContext, out: PathProblem[]): void {
@@ -39,8 +45,63 @@ export function toolRules(body: Obj, ctx: RuleContext, out: PathProblem[]): void
         ],
       });
     }
+    if (type?.startsWith('web_search_') && Array.isArray(t.blocked_domains) && !t.blocked_domains.length) {
+      out.push({
+        path: [...at, 'blocked_domains'],
+        anchor: 'value',
+        severity: 'error',
+        code: 'web-search-empty-domain-list',
+        message: 'An empty list of blocked_domains is ambiguous: give at least one domain, or leave the list out.',
+        fixes: [{ kind: 'remove-property', title: 'Remove blocked_domains', path: [...at, 'blocked_domains'] }],
+      });
+    }
     if (isObj(t.user_location)) userLocationRules(t.user_location, [...at, 'user_location'], out);
+    if (t.type === undefined || t.type === null || t.type === 'custom') customTool(t, at, out);
   });
+}
+
+/** A custom tool: its name, and its input_schema as the service checks it. */
+function customTool(t: Obj, at: Path, out: PathProblem[]): void {
+  if (typeof t.name === 'string' && t.name !== '' && !TOOL_NAME.test(t.name)) {
+    const value = t.name.replace(/[^a-zA-Z0-9_-]/g, '_').slice(0, 128);
+    out.push({
+      path: [...at, 'name'],
+      anchor: 'value',
+      severity: 'error',
+      code: 'tool-name-pattern',
+      message:
+        `The tool name ${JSON.stringify(t.name)} is not one the service takes: 1 to 128 letters, digits, "_" ` +
+        'and "-" (no spaces, dots or slashes).',
+      fixes: [{ kind: 'replace-value', title: `Rename to "${value}"`, path: [...at, 'name'], value }],
+    });
+  }
+  const schema = t.input_schema;
+  if (!isObj(schema)) return;
+  const on: Path = [...at, 'input_schema'];
+  for (const k of COMBINATORS) {
+    if (schema[k] === undefined || schema[k] === null) continue;
+    out.push({
+      path: [...on, k],
+      anchor: 'key',
+      severity: 'error',
+      code: 'input-schema-combinator',
+      message:
+        `input_schema does not support ${k} at its top level: describe one object, and put the alternatives ` +
+        'inside one of its properties.',
+    });
+  }
+  const nodes = subschemas(schema, on);
+  const bad = schemaShape(nodes);
+  if (bad) {
+    out.push({
+      path: bad.at,
+      anchor: 'value',
+      severity: 'error',
+      code: 'tool-input-schema-invalid',
+      message: `input_schema is not a valid JSON Schema (draft 2020-12): ${bad.what}.`,
+    });
+  }
+  if (t.strict === true) closedObjects(nodes, 'strict-schema-not-closed', 'With "strict": true', out);
 }
 
 function userLocationRules(loc: Obj, at: Path, out: PathProblem[]): void {
