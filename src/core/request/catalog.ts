@@ -97,6 +97,19 @@ export const RULES = {
   'sampling-unsupported': { severity: 'warning', summary: 'A sampling setting newer models are reported to refuse.' },
   'max-tokens-above-model-limit': { severity: 'error', summary: 'max_tokens above what the model generates.' },
   'max-tokens-zero': { severity: 'info', summary: 'max_tokens 0 only fills the prompt cache.' },
+  // ---- images and documents -------------------------------------------------------------------------------
+  'image-empty-data': { severity: 'error', summary: 'An image whose base64 data is empty.' },
+  'image-invalid-base64': { severity: 'error', summary: 'An image whose data is not base64.' },
+  'image-media-type-mismatch': { severity: 'error', summary: 'An image whose data is not its media_type.' },
+  'unknown-media-format': { severity: 'warning', summary: 'Image or PDF data of an unknown format.' },
+  'image-too-large-bytes': { severity: 'error', summary: 'An image over 5 MB.' },
+  'image-dimensions-too-large': { severity: 'error', summary: 'An image over 8000 pixels on a side.' },
+  'image-dimensions-many-images': {
+    severity: 'error',
+    summary: 'A side over 2000 px in a 21+ image request.',
+  },
+  'pdf-too-many-pages': { severity: 'error', summary: 'A PDF of more than 100 pages.' },
+  'too-much-media': { severity: 'error', summary: 'Over 100 images and PDF pages in a request.' },
   // ---- tools ----------------------------------------------------------------------------------------------
   'duplicate-tool-name': { severity: 'error', summary: 'Two tools with the same name.' },
   'tool-name-pattern': { severity: 'error', summary: 'A tool name with characters the service refuses.' },

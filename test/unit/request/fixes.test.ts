@@ -101,6 +101,7 @@ describe('quick fixes (text edits that keep formatting and comments)', () => {
 /** The problems of a file after a fix, as `severity:code`. */
 const after = (text: string, format: Format) =>
   validateText(text, format, { now: NOW }).problems.map(p => `${p.severity}:${p.code}`);
+const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=';
 
 describe('quick fixes of the rules from reports of the service', () => {
   it('the trailing whitespace of a prefill is removed (string content, JSON; a text block, YAML)', () => {
@@ -248,6 +249,26 @@ describe('quick fixes of the rules from reports of the service', () => {
     let out = fix(yaml, 'yaml', 'output-schema-oneof', /anyOf/);
     out = fix(out, 'yaml', 'output-schema-max-items', /Remove "maxItems"/);
     assert.equal(out, yaml.replace('oneOf:', 'anyOf:').replace('      maxItems: 3\n', ''));
+  });
+  it('an image: the data URL prefix is removed, and the media type follows the data', () => {
+    const image = (media: string, data: string) =>
+      JSON.stringify(
+        {
+          model: 'model-haiku-4-5',
+          max_tokens: 5,
+          messages: [
+            { role: 'user', content: [{ type: 'image', source: { type: 'base64', media_type: media, data } }] },
+          ],
+        },
+        null,
+        2,
+      );
+    const prefixed = image('image/jpeg', `data:image/png;base64,${PNG}`);
+    let out = fix(prefixed, 'json', 'image-invalid-base64', /Remove the "data:" URL prefix/);
+    assert.equal(out, image('image/jpeg', PNG));
+    out = fix(out, 'json', 'image-media-type-mismatch', /Use "image\/png"/);
+    assert.equal(out, image('image/png', PNG));
+    assert.deepEqual(after(out, 'json'), []);
   });
   it('an empty stop sequence is removed; a field of another API is removed', () => {
     const json =

@@ -4,6 +4,15 @@ import * as assert from 'node:assert/strict';
 import { validateText } from '../../../src/core/request/validate';
 import { assistant, base, check, NOW, user, type Seen } from './helpers';
 
+const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=';
+/** A header-only PNG of the given size (signature, IHDR, no pixel data). */
+const pngOf = (w: number, h: number) => {
+  const b = Buffer.from(PNG, 'base64').subarray(0, 33);
+  b.writeUInt32BE(w, 16);
+  b.writeUInt32BE(h, 20);
+  return b.toString('base64');
+};
+const image = (data = PNG) => ({ type: 'image', source: { type: 'base64', media_type: 'image/png', data } });
 const errors = (s: Seen[]) => s.filter(p => p.severity === 'error').map(p => `${p.code}@${p.path}`);
 const codes = (s: Seen[]) => s.map(p => `${p.severity}:${p.code}`);
 const use = (id: string) => ({ type: 'tool_use', id, name: 't', input: {} });
@@ -142,6 +151,49 @@ describe('sampling and max_tokens per model', () => {
       'max-tokens-above-model-limit@max_tokens',
     ]);
     assert.deepEqual(errors(check(base({ model: 'model-opus-4-6', max_tokens: 128000 }))), []);
+  });
+});
+
+describe('images and PDFs', () => {
+  it('more than 20 images: each side at most 2000 pixels; 20 images may be larger', () => {
+    const twenty = Array.from({ length: 20 }, () => image());
+    assert.deepEqual(errors(check(haiku({ messages: [user(...twenty.slice(1), image(pngOf(3000, 10)))] }))), []);
+    assert.deepEqual(errors(check(haiku({ messages: [user(...twenty, image(pngOf(2001, 2001)))] }))), [
+      'image-dimensions-many-images@messages/0/content/20/source/data',
+    ]);
+    assert.deepEqual(errors(check(haiku({ messages: [user(image(pngOf(10, 8001)))] }))), [
+      'image-dimensions-too-large@messages/0/content/0/source/data',
+    ]);
+  });
+  it('images and PDFs count together, marked where the count passes 100; not checked on 1M-token models', () => {
+    const pdf = { type: 'document', source: { type: 'url', url: 'https://example.com/a.pdf' } };
+    const msgs = [user(...Array.from({ length: 100 }, () => image()), pdf)];
+    assert.deepEqual(errors(check(haiku({ messages: msgs }))), ['too-much-media@messages/0/content/100']);
+    assert.match(
+      check(haiku({ messages: msgs })).find(p => p.code === 'too-much-media')!.message,
+      /1 document pages \+ 100 images > 100/,
+    );
+    assert.deepEqual(errors(check(base({ model: 'model-sonnet-4-6', messages: msgs }))), []);
+  });
+  it('images inside a tool_result are read too; data of no image format is a warning', () => {
+    const tr = {
+      type: 'tool_result',
+      tool_use_id: 'a',
+      content: [{ ...image(PNG), source: { ...image().source, media_type: 'image/gif' } }],
+    };
+    assert.deepEqual(errors(check(haiku({ messages: [user('q'), assistant(use('a')), user(tr)] }))), [
+      'image-media-type-mismatch@messages/2/content/0/content/0/source/media_type',
+    ]);
+    assert.deepEqual(codes(check(haiku({ messages: [user(image('SGVsbG8='))] }))), ['warning:unknown-media-format']);
+    const doc = { type: 'document', source: { type: 'base64', media_type: 'application/pdf', data: PNG } };
+    assert.deepEqual(codes(check(haiku({ messages: [user(doc)] }))), ['warning:unknown-media-format']);
+  });
+  it('an image over 5 MB, measured from the length of its base64', () => {
+    const big = Buffer.alloc(5 * 1024 * 1024 + 1);
+    Buffer.from(PNG, 'base64').copy(big);
+    const s = check(haiku({ messages: [user(image(big.toString('base64')))] }));
+    assert.deepEqual(errors(s), ['image-too-large-bytes@messages/0/content/0/source/data']);
+    assert.match(s[0]!.message, /5,242,881 bytes/);
   });
 });
 

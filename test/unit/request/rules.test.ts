@@ -2,6 +2,8 @@
 import * as assert from 'node:assert/strict';
 import { check, base, user, assistant, type Seen } from './helpers';
 
+/** A 1x1 PNG. */
+const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=';
 const only = (seen: Seen[], code: string) => seen.filter(s => s.code === code);
 const one = (seen: Seen[], code: string): Seen => {
   const m = only(seen, code);
@@ -103,7 +105,7 @@ describe('schema rules (doc1 §2.1-§2.6)', () => {
   });
   it('§2.4 a known block type reports what is wrong inside it', () => {
     const s = check(
-      base({ messages: [user({ type: 'image', source: { type: 'base64', media_type: 'image/bmp', data: 'x' } })] }),
+      base({ messages: [user({ type: 'image', source: { type: 'base64', media_type: 'image/bmp', data: PNG } })] }),
     );
     assert.equal(s.length, 1);
     assert.equal(s[0]!.at, '"image/bmp"');

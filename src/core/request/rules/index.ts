@@ -8,6 +8,7 @@ import { betaRules } from './betas';
 import { cacheRules } from './cache';
 import { isObj, type RuleContext } from './common';
 import { metadataRules, stopSequenceRules, structuredOutputRules } from './fields';
+import { mediaRules } from './media';
 import { messageRules } from './messages';
 import { modelRules } from './model';
 import { samplingRules } from './sampling';
@@ -23,6 +24,7 @@ export function checkRules(body: unknown, ctx: RuleContext): PathProblem[] {
   const info = model !== undefined ? modelRules(model, ctx, out) : undefined;
   messageRules(body, info, ctx, out);
   cacheRules(body, out);
+  mediaRules(body, info, out);
   if (info) effortAndThinking(body, info, out);
   thinkingRules(body, info, out);
   samplingRules(body, info, ctx, out);
