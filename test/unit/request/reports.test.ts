@@ -39,6 +39,10 @@ describe('tool calls and results, turn by turn', () => {
     assert.deepEqual(errors(check(haiku({ messages: [user('q'), assistant(use('a'))] }))), []);
     assert.deepEqual(errors(check(haiku({ messages: [user('q'), assistant(server), user('go on')] }))), []);
   });
+  it('a result after a message with an invalid role is not judged: that role is the error', () => {
+    const s = check(haiku({ messages: [user('q'), { role: 'robot', content: [use('a')] }, user(result('a'))] }));
+    assert.deepEqual(errors(s), ['invalid-value@messages/1/role']);
+  });
   it('ids are unique across the request and made of letters, digits, _ and -', () => {
     const s = check(
       haiku({

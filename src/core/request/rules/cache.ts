@@ -35,16 +35,20 @@ export function cacheRules(body: Obj, out: PathProblem[]): void {
     body.tools.forEach((t, i) => isObj(t) && given(t.cache_control) && mark(t, ['tools', i]));
   if (Array.isArray(body.system))
     body.system.forEach((b, i) => isObj(b) && given(b.cache_control) && mark(b, ['system', i]));
-  if (Array.isArray(body.messages)) {
-    body.messages.forEach((m, i) => {
-      if (!isObj(m) || !Array.isArray(m.content)) return;
-      m.content.forEach((b, j) => {
-        if (!isObj(b)) return;
+  const msgs = body.messages;
+  if (Array.isArray(msgs)) {
+    // plain loops: this walk runs on every keystroke, over every block
+    for (let i = 0; i < msgs.length; i++) {
+      const m: unknown = msgs[i];
+      if (!isObj(m) || !Array.isArray(m.content)) continue;
+      for (let j = 0; j < m.content.length; j++) {
+        const b: unknown = m.content[j];
+        if (!isObj(b)) continue;
         if (given(b.cache_control)) mark(b, ['messages', i, 'content', j]);
         if (b.type === 'tool_result' || b.type === 'document' || b.type === 'search_result')
           nested(b, ['messages', i, 'content', j], mark, out);
-      });
-    });
+      }
+    }
   }
   if (given(body.cache_control)) mark(body, []);
   breakpointCount(markers, out);

@@ -18,6 +18,8 @@ export const MAX_PDF_PAGES = 100;
 /** The media limit is known for models with this context window; larger windows may take more. */
 const MEDIA_LIMIT_WINDOW = 200_000;
 const IMAGE_TYPES: readonly string[] = ['image/jpeg', 'image/png', 'image/gif', 'image/webp'];
+/** The blocks that are, or may hold, an image or a PDF. */
+const MEDIA_HOLDERS = new Set<unknown>(['image', 'document', 'tool_result']);
 
 interface Medium {
   block: Obj;
@@ -29,31 +31,36 @@ function collect(msgs: unknown[]): { images: Medium[]; pdfs: Medium[]; order: Me
   const images: Medium[] = [];
   const pdfs: Medium[] = [];
   const order: Medium[] = [];
-  const visit = (b: unknown, at: () => Path) => {
-    if (!isObj(b)) return;
+  const visit = (b: Obj, at: Path) => {
     if (b.type === 'image') {
-      const m = { block: b, at: at() };
+      const m = { block: b, at };
       images.push(m);
       order.push(m);
     } else if (b.type === 'document' && isObj(b.source)) {
       const s = b.source;
       if (s.type === 'url' || s.type === 'file' || (s.type === 'base64' && s.media_type === 'application/pdf')) {
-        const m = { block: b, at: at() };
+        const m = { block: b, at };
         pdfs.push(m);
         order.push(m);
-      } else if (s.type === 'content' && Array.isArray(s.content)) {
-        const base = at();
-        s.content.forEach((c, k) => visit(c, () => [...base, 'source', 'content', k]));
-      }
-    } else if (b.type === 'tool_result' && Array.isArray(b.content)) {
-      const base = at();
-      b.content.forEach((c, k) => visit(c, () => [...base, 'content', k]));
+      } else if (s.type === 'content') children(s.content, [...at, 'source', 'content']);
+    } else if (b.type === 'tool_result') children(b.content, [...at, 'content']);
+  };
+  const children = (list: unknown, at: Path) => {
+    if (!Array.isArray(list)) return;
+    for (let k = 0; k < list.length; k++) {
+      const c: unknown = list[k];
+      if (isObj(c) && MEDIA_HOLDERS.has(c.type)) visit(c, [...at, k]);
     }
   };
-  msgs.forEach((m, i) => {
-    if (isObj(m) && Array.isArray(m.content))
-      m.content.forEach((b, j) => visit(b, () => ['messages', i, 'content', j]));
-  });
+  // plain loops, and a path built only for a block that may hold media: this walk runs over every block
+  for (let i = 0; i < msgs.length; i++) {
+    const m: unknown = msgs[i];
+    if (!isObj(m) || !Array.isArray(m.content)) continue;
+    for (let j = 0; j < m.content.length; j++) {
+      const b: unknown = m.content[j];
+      if (isObj(b) && MEDIA_HOLDERS.has(b.type)) visit(b, ['messages', i, 'content', j]);
+    }
+  }
   return { images, pdfs, order };
 }
 

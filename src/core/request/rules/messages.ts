@@ -24,6 +24,9 @@ interface Calls {
   results: Use[];
 }
 
+/** The roles a message may have; the first message has no turn before it (undefined). */
+const KNOWN_ROLES = new Set<unknown>(['user', 'assistant', 'system', undefined]);
+
 /** The ids the service takes: letters, digits, `_` and `-` (its message quotes the pattern). */
 const TOOL_USE_ID = /^[a-zA-Z0-9_-]+$/;
 
@@ -143,10 +146,10 @@ function toolPairing({ roles, uses, results }: Calls, out: PathProblem[]): void 
   };
   const usesOf = byTurn(uses);
   const resultsOf = byTurn(results);
-  const first = new Map<string, number>();
+  const first = new Map<string, Use>();
   for (const u of uses) {
-    const earlier = first.get(u.id);
-    if (earlier === undefined) first.set(u.id, u.i);
+    const earlier = first.get(u.id)?.i;
+    if (earlier === undefined) first.set(u.id, u);
     else {
       out.push({
         path: ['messages', u.i, 'content', u.j, 'id'],
@@ -180,11 +183,12 @@ function toolPairing({ roles, uses, results }: Calls, out: PathProblem[]): void 
     });
   }
   for (const r of results) {
-    if (roles[r.turn] !== 'user') continue;
+    // after a message whose role is invalid (reported as such), which calls a result answers is not known
+    if (roles[r.turn] !== 'user' || !KNOWN_ROLES.has(roles[r.turn - 1])) continue;
     const previous = roles[r.turn - 1] === 'assistant' ? (usesOf.get(r.turn - 1) ?? []) : [];
     if (previous.some(u => u.id === r.id)) continue;
-    const earlier = uses.find(u => u.id === r.id && u.turn < r.turn);
-    orphanToolResult(r, previous, earlier?.i, out);
+    const earlier = first.get(r.id);
+    orphanToolResult(r, previous, earlier && earlier.turn < r.turn ? earlier.i : undefined, out);
   }
 }
 

@@ -176,8 +176,9 @@ const isThinking = (b: unknown) => isObj(b) && (b.type === 'thinking' || b.type 
 /** The thinking blocks of assistant turns: first in their message, never last in the final one. */
 function thinkingBlocks(msgs: unknown[], mode: ReturnType<typeof thinkingOf>, out: PathProblem[]): void {
   const last = msgs.length - 1;
-  msgs.forEach((m, i) => {
-    if (!isObj(m) || m.role !== 'assistant' || !Array.isArray(m.content) || !m.content.length) return;
+  for (let i = 0; i <= last; i++) {
+    const m: unknown = msgs[i];
+    if (!isObj(m) || m.role !== 'assistant' || !Array.isArray(m.content) || !m.content.length) continue;
     const blocks = m.content;
     const first: unknown = blocks[0];
     if (!isThinking(first) && blocks.some(isThinking)) {
@@ -192,7 +193,7 @@ function thinkingBlocks(msgs: unknown[], mode: ReturnType<typeof thinkingOf>, ou
           `this one starts with ${found}. Keep the blocks in the order the response gave them.`,
       });
     }
-    if (i !== last) return;
+    if (i !== last) continue;
     const final: unknown = blocks[blocks.length - 1];
     if (isObj(final) && final.type === 'thinking') {
       out.push({
@@ -217,7 +218,7 @@ function thinkingBlocks(msgs: unknown[], mode: ReturnType<typeof thinkingOf>, ou
         fixes: [{ kind: 'remove-property', title: 'Remove this thinking block', path: at }],
       });
     }
-  });
+  }
   if (mode === 'manual') toolTurnThinking(msgs, out);
 }
 
