@@ -318,6 +318,22 @@ describe('hostile and edge input never crashes', () => {
       assert.ok(ms < 20 * 250, `${format}: ${ms.toFixed(0)} ms for 20 MB`);
     }
   });
+  it('types and keys named like Object.prototype members are unknown, not a crash', () => {
+    const s = check(
+      base({
+        constructor: 1,
+        tools: [{ type: 'toString', name: 'x' }],
+        messages: [user({ type: 'constructor' }, { type: 'text', text: 'x' })],
+      }),
+    );
+    assert.deepEqual(
+      s.map(p => `${p.severity}:${p.code}`).filter(c => c.endsWith('internal-error')),
+      [],
+    );
+    assert.ok(s.some(p => p.code === 'unknown-type' && p.path === 'messages/0/content/0/type'));
+    assert.ok(s.some(p => p.code === 'unknown-type' && p.path === 'tools/0/type'));
+    assert.ok(s.some(p => p.code === 'unknown-field' && p.path === 'constructor'));
+  });
   it('an exception inside the validator becomes one internal-error problem, never a throw', () => {
     const v = validateText('{}', 'json', {
       get betas(): string[] {

@@ -122,7 +122,8 @@ function otherBlock(
       message: `tool_use_id "${b.tool_use_id}" matches no server_tool_use block earlier in the conversation.`,
     });
   }
-  const beta = BETA_BLOCK_TYPES[type];
+  // own keys only: a block typed "constructor" is not a beta feature
+  const beta = Object.hasOwn(BETA_BLOCK_TYPES, type) ? BETA_BLOCK_TYPES[type] : undefined;
   if (beta) betaUsed(beta, ['messages', i, 'content', j, 'type'], 'value', ctx, out);
   if (type === 'server_tool_use' && b.name === 'advisor')
     betaUsed(ADVISOR_CALL, ['messages', i, 'content', j, 'name'], 'value', ctx, out);

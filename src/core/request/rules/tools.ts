@@ -30,7 +30,8 @@ export function toolRules(body: Obj, ctx: RuleContext, out: PathProblem[]): void
       } else seen.set(t.name, i);
     }
     const type = typeof t.type === 'string' ? t.type : undefined;
-    const beta = type ? BETA_TOOL_TYPES[type] : undefined;
+    // own keys only: a tool typed "toString" is not a beta feature
+    const beta = type && Object.hasOwn(BETA_TOOL_TYPES, type) ? BETA_TOOL_TYPES[type] : undefined;
     if (beta) betaUsed(beta, [...at, 'type'], 'value', ctx, out);
     if (given(t.allowed_domains) && given(t.blocked_domains)) {
       out.push({
