@@ -6,22 +6,11 @@ import type { FixData, Path, PathProblem } from '../types';
 import { betaUsed, fileSources } from './betas';
 import { isObj, type Obj, type RuleContext } from './common';
 
-/**
- * A tool_use block (its id) or a tool_result block (its tool_use_id): where it is, and in which turn. A turn is
- * a run of consecutive messages of one role, which the service combines into one.
- */
+/** A tool_use block (its id) or a tool_result block (its tool_use_id), and where it is. */
 interface Use {
   id: string;
   i: number;
   j: number;
-  turn: number;
-}
-
-/** The turns of a conversation (their roles) and its tool calls and results, in order. */
-interface Calls {
-  roles: unknown[];
-  uses: Use[];
-  results: Use[];
 }
 
 /** The roles a message may have; the first message has no turn before it (undefined). */
@@ -38,15 +27,14 @@ export function messageRules(body: Obj, info: ModelInfo | undefined, ctx: RuleCo
   const msgs = body.messages;
   if (!Array.isArray(msgs)) return;
   const serverToolUseIds = new Set<string>();
-  const calls: Calls = { roles: [], uses: [], results: [] };
+  const pairing = new ToolPairing(out);
   const last = msgs.length - 1;
   // plain loops and paths built only for a problem: this walk runs on every keystroke, over every block
   for (let i = 0; i <= last; i++) {
     const m: unknown = msgs[i];
     if (!isObj(m)) continue;
     const role = m.role;
-    const turns = calls.roles;
-    if (turns.length && role === turns[turns.length - 1] && (role === 'user' || role === 'assistant')) {
+    if (i > 0 && role === pairing.role && (role === 'user' || role === 'assistant')) {
       out.push({
         path: ['messages', i, 'role'],
         anchor: 'value',
@@ -56,8 +44,7 @@ export function messageRules(body: Obj, info: ModelInfo | undefined, ctx: RuleCo
           `Two ${String(role)} turns in a row: the service combines consecutive turns of the same role into ` +
           'one. Alternate user and assistant turns.',
       });
-    } else turns.push(role);
-    const turn = turns.length - 1;
+    } else pairing.turn(role);
     if (role === 'system') betaUsed(SYSTEM_ROLE, ['messages', i, 'role'], 'value', ctx, out);
     const content = m.content;
     const prefill = i === last && role === 'assistant';
@@ -73,9 +60,9 @@ export function messageRules(body: Obj, info: ModelInfo | undefined, ctx: RuleCo
           emptyText(b.text, ['messages', i, 'content', j], out);
         if (Array.isArray(b.citations)) citationRules(b, ['messages', i, 'content', j], out);
       } else if (type === 'tool_use') {
-        if (typeof b.id === 'string') calls.uses.push({ id: b.id, i, j, turn });
+        if (typeof b.id === 'string') pairing.use({ id: b.id, i, j });
       } else if (type === 'tool_result') {
-        if (typeof b.tool_use_id === 'string') calls.results.push({ id: b.tool_use_id, i, j, turn });
+        if (typeof b.tool_use_id === 'string') pairing.result({ id: b.tool_use_id, i, j });
         fileSources(b, ['messages', i, 'content', j], ctx, out);
       } else if (type === 'image' || type === 'document') {
         fileSources(b, ['messages', i, 'content', j], ctx, out);
@@ -84,7 +71,7 @@ export function messageRules(body: Obj, info: ModelInfo | undefined, ctx: RuleCo
       }
     }
   }
-  if (calls.uses.length || calls.results.length) toolPairing(calls, out);
+  pairing.end();
   if (info && !info.prefill) {
     const lastMessage: unknown = msgs[last];
     if (isObj(lastMessage) && lastMessage.role === 'assistant') {
@@ -132,36 +119,48 @@ function otherBlock(
 /**
  * Each tool_use of an assistant turn is answered by a tool_result in the user turn right after it, and each
  * tool_result answers a tool_use of the assistant turn right before it; tool_use ids are unique in the request
- * and made of letters, digits, `_` and `-`. An assistant turn that ends the conversation is a prefill: its
- * calls have no turn after them yet, and are not checked.
+ * and made of letters, digits, `_` and `-`. A turn is a run of consecutive messages of one role, which the
+ * service combines into one. An assistant turn that ends the conversation is a prefill: its calls have no turn
+ * after them yet, and are not checked. Turns are settled as the walk leaves them, two at a time, so a long
+ * conversation costs no table of its turns.
  */
-function toolPairing({ roles, uses, results }: Calls, out: PathProblem[]): void {
-  const byTurn = (list: Use[]) => {
-    const m = new Map<number, Use[]>();
-    for (const x of list) {
-      const same = m.get(x.turn);
-      if (same) same.push(x);
-      else m.set(x.turn, [x]);
-    }
-    return m;
-  };
-  const usesOf = byTurn(uses);
-  const resultsOf = byTurn(results);
-  const first = new Map<string, Use>();
-  for (const u of uses) {
-    const earlier = first.get(u.id)?.i;
-    if (earlier === undefined) first.set(u.id, u);
+class ToolPairing {
+  /** the role of the current turn */
+  role: unknown;
+  private n = -1;
+  private uses: Use[] | undefined;
+  private results: Use[] | undefined;
+  private prevRole: unknown;
+  private prevUses: Use[] | undefined;
+  /** the first tool_use of each id, and the turn it is in */
+  private readonly first = new Map<string, { i: number; turn: number }>();
+
+  constructor(private readonly out: PathProblem[]) {}
+
+  turn(role: unknown): void {
+    if (this.n >= 0) this.settle();
+    this.prevRole = this.role;
+    this.prevUses = this.uses;
+    this.role = role;
+    this.uses = undefined;
+    this.results = undefined;
+    this.n++;
+  }
+
+  use(u: Use): void {
+    const earlier = this.first.get(u.id);
+    if (!earlier) this.first.set(u.id, { i: u.i, turn: this.n });
     else {
-      out.push({
+      this.out.push({
         path: ['messages', u.i, 'content', u.j, 'id'],
         anchor: 'value',
         severity: 'error',
         code: 'duplicate-tool-use-id',
-        message: `The tool_use id "${u.id}" is already used in messages[${earlier}]; tool_use ids must be unique.`,
+        message: `The tool_use id "${u.id}" is already used in messages[${earlier.i}]; tool_use ids must be unique.`,
       });
     }
     if (!TOOL_USE_ID.test(u.id)) {
-      out.push({
+      this.out.push({
         path: ['messages', u.i, 'content', u.j, 'id'],
         anchor: 'value',
         severity: 'error',
@@ -171,25 +170,41 @@ function toolPairing({ roles, uses, results }: Calls, out: PathProblem[]): void 
           'letters, digits, "_" and "-" (at least one).',
       });
     }
-    if (roles[u.turn] !== 'assistant' || roles[u.turn + 1] !== 'user') continue;
-    if (resultsOf.get(u.turn + 1)?.some(r => r.id === u.id)) continue;
-    out.push({
-      path: ['messages', u.i, 'content', u.j, 'id'],
-      anchor: 'value',
-      severity: 'error',
-      code: 'tool-use-without-result',
-      message:
-        `The tool_use "${u.id}" has no tool_result in the user turn after it: each tool_use must be answered ` +
-        'by a tool_result (with its id as tool_use_id) in the next message.',
-    });
+    (this.uses ??= []).push(u);
   }
-  for (const r of results) {
+
+  result(r: Use): void {
+    (this.results ??= []).push(r);
+  }
+
+  end(): void {
+    if (this.n >= 0) this.settle();
+  }
+
+  /** The current turn against the one before it. */
+  private settle(): void {
+    if (this.role !== 'user') return;
+    const calls = this.prevRole === 'assistant' ? (this.prevUses ?? []) : [];
+    const results = this.results ?? [];
+    for (const u of calls) {
+      if (results.some(r => r.id === u.id)) continue;
+      this.out.push({
+        path: ['messages', u.i, 'content', u.j, 'id'],
+        anchor: 'value',
+        severity: 'error',
+        code: 'tool-use-without-result',
+        message:
+          `The tool_use "${u.id}" has no tool_result in the user turn after it: each tool_use must be answered ` +
+          'by a tool_result (with its id as tool_use_id) in the next message.',
+      });
+    }
     // after a message whose role is invalid (reported as such), which calls a result answers is not known
-    if (roles[r.turn] !== 'user' || !KNOWN_ROLES.has(roles[r.turn - 1])) continue;
-    const previous = roles[r.turn - 1] === 'assistant' ? (usesOf.get(r.turn - 1) ?? []) : [];
-    if (previous.some(u => u.id === r.id)) continue;
-    const earlier = first.get(r.id);
-    orphanToolResult(r, previous, earlier && earlier.turn < r.turn ? earlier.i : undefined, out);
+    if (!this.results || !KNOWN_ROLES.has(this.prevRole)) return;
+    for (const r of this.results) {
+      if (calls.some(u => u.id === r.id)) continue;
+      const earlier = this.first.get(r.id);
+      orphanToolResult(r, calls, earlier && earlier.turn < this.n ? earlier.i : undefined, this.out);
+    }
   }
 }
 
