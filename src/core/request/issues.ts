@@ -2,6 +2,7 @@
 import type { z } from 'zod';
 import { closest } from './models';
 import type { RuleContext } from './rules';
+import { refusedKey } from './rules/keys';
 import { describe } from './schema';
 import type { FixData, Path, PathProblem, RuleId } from './types';
 
@@ -241,20 +242,30 @@ function sizeProblem(
   push('out-of-range', `${cap(fieldName(path))} must be ${what}${has}.`);
 }
 
-/** An unknown key: a warning (the service documents more than the spec), with "did you mean" when near. */
+/**
+ * An unknown key: a warning (the service documents more than the spec), with "did you mean" when near; an
+ * error where the service is known to refuse it (rules/keys.ts).
+ */
 function unknownField(path: Path, key: string, c: Context): void {
   const at = [...path, key];
+  const container = getAt(c.root, path);
   const known = knownKeys(schemaAt(c.schema, c.root, path));
   const near = known
     ? closest(
         key,
-        known.filter(k => !(k in (getAt(c.root, path) as object))),
+        known.filter(k => !(k in (container as object))),
         2,
       )
     : undefined;
   const fixes: FixData[] = [];
   if (near) fixes.push({ kind: 'rename-property', title: `Rename to "${near}"`, path: at, key: near });
   fixes.push({ kind: 'remove-property', title: `Remove "${key}"`, path: at });
+  const refused = refusedKey(c.root, container, path, key);
+  if (refused) {
+    const message = near ? `${refused.message} Did you mean "${near}"?` : refused.message;
+    c.out.push({ path: at, anchor: 'key', ...refused, message, fixes: refused.fixes ?? fixes });
+    return;
+  }
   const where = path.length ? `in ${fieldName(path)}` : 'in the request';
   const message = near
     ? `Unknown field "${key}" ${where}: did you mean "${near}"?`

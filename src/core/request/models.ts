@@ -21,18 +21,23 @@ export interface ModelInfo {
   effort?: readonly Effort[];
   thinking: ThinkingMode;
   contextWindow: number;
+  /**
+   * The most output tokens `max_tokens` may ask for; undefined where no report of the service's message gives
+   * the limit (no rule then).
+   */
+  maxOutputTokens?: number;
   prefill: boolean;
   temperatureAndTopPExclusive: boolean;
-  /**
-   * Outside the spec: users report that the service refuses temperature and top_p together on this
-   * model too (a warning, not an error, since the spec does not say so).
-   */
-  temperatureAndTopPReported?: boolean;
   /**
    * Outside the spec: the public SDKs document that models released after model-opus-4-6 take only
    * temperature 1, no top_k, and top_p of at least 0.99 (a warning).
    */
   fixedSampling?: boolean;
+  /**
+   * Reports of the service's message ("`temperature` is deprecated for this model") show that it refuses
+   * a temperature other than 1, and any top_p or top_k (errors; replaces `fixedSampling`).
+   */
+  samplingDeprecated?: boolean;
 }
 
 const STD: readonly Effort[] = ['low', 'medium', 'high'];
@@ -49,34 +54,58 @@ const base = (id: string, o: Partial<ModelInfo> = {}): ModelInfo => ({
   temperatureAndTopPExclusive: false,
   ...o,
 });
+/** A dated id of a model: the same facts, and `base` naming the model. */
+const dated = (model: ModelInfo, date: string): ModelInfo => ({ ...model, id: `${model.id}-${date}`, base: model.id });
+
+// Facts from outside the spec come from public reports that quote the service's 400 message (the rejected
+// corpus, test/fixtures/rejected): max output tokens of 64,000 for the 4-5 models; no prefill on
+// model-sonnet-4-6; no adaptive thinking on the 4-5 models; temperature and top_p refused together on the
+// sonnet 4-5 and 4-6 models; sampling parameters deprecated on model-opus-4-7.
+const OPUS_4_6 = base('model-opus-4-6', {
+  effort: WITH_MAX,
+  thinking: 'adaptive-preferred',
+  contextWindow: M1,
+  prefill: false,
+});
+const HAIKU_4_5 = base('model-haiku-4-5', { thinking: 'manual', maxOutputTokens: 64_000 });
+const OPUS_4_5 = base('model-opus-4-5', { effort: STD, thinking: 'manual', maxOutputTokens: 64_000 });
+const SONNET_4_5 = base('model-sonnet-4-5', {
+  thinking: 'manual',
+  maxOutputTokens: 64_000,
+  temperatureAndTopPExclusive: true,
+});
+const OPUS_4_1 = base('model-opus-4-1', { temperatureAndTopPExclusive: true });
+const OPUS_4_0 = base('model-opus-4-0', { status: 'deprecated', retires: '2026-06-15' });
+const SONNET_4_0 = base('model-sonnet-4-0', { status: 'deprecated', retires: '2026-06-15' });
 
 /** Every model id the spec names. */
 export const MODELS: readonly ModelInfo[] = [
   base('model-opus-4-7', {
     effort: ['low', 'medium', 'high', 'xhigh', 'max'],
     thinking: 'adaptive-only',
-    fixedSampling: true,
+    samplingDeprecated: true,
   }),
   base('model-mythos-preview', { effort: WITH_MAX, thinking: 'adaptive-default-no-disable', fixedSampling: true }),
-  base('model-opus-4-6', { effort: WITH_MAX, thinking: 'adaptive-preferred', contextWindow: M1, prefill: false }),
+  OPUS_4_6,
   base('model-sonnet-4-6', {
     effort: WITH_MAX,
     thinking: 'adaptive-preferred',
     contextWindow: M1,
-    temperatureAndTopPReported: true,
+    prefill: false,
+    temperatureAndTopPExclusive: true,
   }),
-  base('model-haiku-4-5'),
-  base('model-haiku-4-5-20251001', { base: 'model-haiku-4-5' }),
-  base('model-opus-4-5', { effort: STD, thinking: 'manual' }),
-  base('model-opus-4-5-20251101', { base: 'model-opus-4-5', effort: STD, thinking: 'manual' }),
-  base('model-sonnet-4-5', { temperatureAndTopPReported: true }),
-  base('model-sonnet-4-5-20250929', { base: 'model-sonnet-4-5', temperatureAndTopPReported: true }),
-  base('model-opus-4-1', { temperatureAndTopPExclusive: true }),
-  base('model-opus-4-1-20250805', { base: 'model-opus-4-1', temperatureAndTopPExclusive: true }),
-  base('model-opus-4-0', { status: 'deprecated', retires: '2026-06-15' }),
-  base('model-opus-4-20250514', { base: 'model-opus-4-0', status: 'deprecated', retires: '2026-06-15' }),
-  base('model-sonnet-4-0', { status: 'deprecated', retires: '2026-06-15' }),
-  base('model-sonnet-4-20250514', { base: 'model-sonnet-4-0', status: 'deprecated', retires: '2026-06-15' }),
+  HAIKU_4_5,
+  dated(HAIKU_4_5, '20251001'),
+  OPUS_4_5,
+  dated(OPUS_4_5, '20251101'),
+  SONNET_4_5,
+  dated(SONNET_4_5, '20250929'),
+  OPUS_4_1,
+  dated(OPUS_4_1, '20250805'),
+  OPUS_4_0,
+  { ...OPUS_4_0, id: 'model-opus-4-20250514', base: 'model-opus-4-0' },
+  SONNET_4_0,
+  { ...SONNET_4_0, id: 'model-sonnet-4-20250514', base: 'model-sonnet-4-0' },
   base('model-3-haiku-20240307', { status: 'retired' }),
   base('model-3-7-sonnet-20250219', { status: 'retired' }),
   base('model-3-5-haiku-20241022', { status: 'retired' }),

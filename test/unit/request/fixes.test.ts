@@ -97,3 +97,223 @@ describe('quick fixes (text edits that keep formatting and comments)', () => {
     assert.deepEqual(validateText(out, 'yaml', { now: NOW }).problems, []);
   });
 });
+
+/** The problems of a file after a fix, as `severity:code`. */
+const after = (text: string, format: Format) =>
+  validateText(text, format, { now: NOW }).problems.map(p => `${p.severity}:${p.code}`);
+const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=';
+
+describe('quick fixes of the rules from reports of the service', () => {
+  it('the trailing whitespace of a prefill is removed (string content, JSON; a text block, YAML)', () => {
+    const json =
+      '{\n  "model": "model-haiku-4-5",\n  "max_tokens": 5,\n  "messages": [\n    {"role": "user", "content": "x"},\n' +
+      '    {"role": "assistant", "content": "The colour is \\n"}\n  ]\n}\n';
+    const out = fix(json, 'json', 'prefill-trailing-whitespace', /trailing whitespace/);
+    assert.equal(out, json.replace('The colour is \\n', 'The colour is'));
+    const yaml =
+      'model: model-haiku-4-5\nmax_tokens: 5\nmessages:\n  - role: user\n    content: x\n  - role: assistant\n' +
+      '    content:\n      - type: text\n        text: "Sure: " # the prefill\n';
+    assert.equal(
+      fix(yaml, 'yaml', 'prefill-trailing-whitespace', /trailing whitespace/),
+      yaml.replace('"Sure: "', '"Sure:"'),
+    );
+  });
+  it('an empty text block is removed from its list (JSON and YAML)', () => {
+    const body = {
+      model: 'model-haiku-4-5',
+      max_tokens: 5,
+      messages: [
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'Summarise.' },
+            { type: 'text', text: '' },
+          ],
+        },
+      ],
+    };
+    const json = JSON.stringify(body, null, 2);
+    assert.deepEqual(JSON.parse(fix(json, 'json', 'empty-text-block', /Remove this text block/)).messages[0].content, [
+      { type: 'text', text: 'Summarise.' },
+    ]);
+    const yaml =
+      'model: model-haiku-4-5\nmax_tokens: 5\nmessages:\n  - role: user\n    content:\n      - type: text\n' +
+      '        text: Summarise.\n      - type: text\n        text: ""\n';
+    const out = fix(yaml, 'yaml', 'empty-text-block', /Remove this text block/);
+    assert.deepEqual(after(out, 'yaml'), []);
+    assert.match(out, /text: Summarise\.\n$/);
+  });
+  it('the fifth cache breakpoint is removed', () => {
+    const cc = { type: 'ephemeral' };
+    const body = {
+      model: 'model-haiku-4-5',
+      max_tokens: 5,
+      tools: [{ name: 't', input_schema: { type: 'object' }, cache_control: cc }],
+      system: [{ type: 'text', text: 's', cache_control: cc }],
+      messages: [{ role: 'user', content: ['a', 'b', 'c'].map(text => ({ type: 'text', text, cache_control: cc })) }],
+    };
+    const json = JSON.stringify(body, null, 2);
+    const v = validateText(json, 'json', { now: NOW });
+    assert.deepEqual(
+      v.problems.filter(p => p.code === 'too-many-cache-breakpoints').map(p => p.path.join('/')),
+      ['messages/0/content/2/cache_control'],
+    );
+    const out = fix(json, 'json', 'too-many-cache-breakpoints', /Remove this cache_control/);
+    assert.deepEqual(after(out, 'json'), []);
+    assert.equal((JSON.parse(out) as typeof body).messages[0]!.content[2]!.cache_control, undefined);
+  });
+  it('a 1h breakpoint after a 5m one: use 5m here, or give the earlier one 1h (inserted where it has no ttl)', () => {
+    const body = {
+      model: 'model-haiku-4-5',
+      max_tokens: 5,
+      tools: [{ name: 't', input_schema: { type: 'object' }, cache_control: { type: 'ephemeral' } }],
+      system: [{ type: 'text', text: 's', cache_control: { type: 'ephemeral', ttl: '1h' } }],
+      messages: [{ role: 'user', content: 'x' }],
+    };
+    const json = JSON.stringify(body, null, 2);
+    const here = fix(json, 'json', 'cache-ttl-order', /Use ttl "5m" here/);
+    assert.equal((JSON.parse(here) as typeof body).system[0]!.cache_control.ttl, '5m');
+    assert.deepEqual(after(here, 'json'), []);
+    const earlier = fix(json, 'json', 'cache-ttl-order', /on the earlier breakpoint/);
+    assert.deepEqual((JSON.parse(earlier) as typeof body).tools[0]!.cache_control, { type: 'ephemeral', ttl: '1h' });
+    assert.deepEqual(after(earlier, 'json'), []);
+  });
+  it('temperature and top_k are removed with manual thinking; the budget is set below max_tokens', () => {
+    const yaml =
+      'model: model-haiku-4-5\nmax_tokens: 4096\nthinking: {type: enabled, budget_tokens: 4096}\ntemperature: 0.2\n' +
+      'top_k: 5\nmessages:\n  - role: user\n    content: x\n';
+    let out = fix(yaml, 'yaml', 'thinking-with-temperature', /Remove temperature/);
+    out = fix(out, 'yaml', 'thinking-with-top-k', /Remove top_k/);
+    out = fix(out, 'yaml', 'budget-exceeds-max-tokens', /Set budget_tokens to 2048/);
+    assert.equal(
+      out,
+      'model: model-haiku-4-5\nmax_tokens: 4096\nthinking: {type: enabled, budget_tokens: 2048}\nmessages:\n' +
+        '  - role: user\n    content: x\n',
+    );
+  });
+  it('a forced tool_choice with manual thinking becomes auto; max_tokens comes down to the model limit', () => {
+    const json = JSON.stringify({
+      model: 'model-sonnet-4-5',
+      max_tokens: 70000,
+      thinking: { type: 'enabled', budget_tokens: 2048 },
+      tools: [{ name: 't', input_schema: { type: 'object' } }],
+      tool_choice: { type: 'any', disable_parallel_tool_use: true },
+      messages: [{ role: 'user', content: 'x' }],
+    });
+    let out = fix(json, 'json', 'thinking-with-forced-tool-choice', /auto/);
+    out = fix(out, 'json', 'max-tokens-above-model-limit', /64000/);
+    const body = JSON.parse(out) as { tool_choice: unknown; max_tokens: number };
+    assert.deepEqual(body.tool_choice, { type: 'auto', disable_parallel_tool_use: true });
+    assert.equal(body.max_tokens, 64000);
+    assert.deepEqual(after(out, 'json'), []);
+  });
+  it('a tool name with spaces is renamed; a strict schema and an output schema are closed', () => {
+    const json = JSON.stringify(
+      {
+        model: 'model-haiku-4-5',
+        max_tokens: 5,
+        tools: [
+          {
+            name: 'get weather',
+            strict: true,
+            input_schema: {
+              type: 'object',
+              properties: { place: { type: 'object', properties: { city: { type: 'string' } } } },
+              additionalProperties: false,
+            },
+          },
+        ],
+        output_config: { format: { type: 'json_schema', schema: { type: 'object', additionalProperties: true } } },
+        messages: [{ role: 'user', content: 'x' }],
+      },
+      null,
+      2,
+    );
+    let out = fix(json, 'json', 'tool-name-pattern', /Rename to "get_weather"/);
+    out = fix(out, 'json', 'strict-schema-not-closed', /Add "additionalProperties": false/);
+    out = fix(out, 'json', 'output-schema-not-closed', /Set "additionalProperties" to false/);
+    assert.deepEqual(after(out, 'json'), []);
+    const body = JSON.parse(out) as { tools: { name: string; input_schema: { properties: { place: unknown } } }[] };
+    assert.equal(body.tools[0]!.name, 'get_weather');
+    assert.deepEqual(body.tools[0]!.input_schema.properties.place, {
+      type: 'object',
+      properties: { city: { type: 'string' } },
+      additionalProperties: false,
+    });
+  });
+  it('oneOf in an output schema becomes anyOf (the key only); maxItems is removed', () => {
+    const yaml =
+      'model: model-haiku-4-5\nmax_tokens: 5\noutput_config:\n  format:\n    type: json_schema\n    schema:\n' +
+      '      type: array\n      maxItems: 3\n      items:\n        oneOf: [{type: string}, {type: integer}]\n' +
+      'messages:\n  - role: user\n    content: x\n';
+    let out = fix(yaml, 'yaml', 'output-schema-oneof', /anyOf/);
+    out = fix(out, 'yaml', 'output-schema-max-items', /Remove "maxItems"/);
+    assert.equal(out, yaml.replace('oneOf:', 'anyOf:').replace('      maxItems: 3\n', ''));
+  });
+  it('an image: the data URL prefix is removed, and the media type follows the data', () => {
+    const image = (media: string, data: string) =>
+      JSON.stringify(
+        {
+          model: 'model-haiku-4-5',
+          max_tokens: 5,
+          messages: [
+            { role: 'user', content: [{ type: 'image', source: { type: 'base64', media_type: media, data } }] },
+          ],
+        },
+        null,
+        2,
+      );
+    const prefixed = image('image/jpeg', `data:image/png;base64,${PNG}`);
+    let out = fix(prefixed, 'json', 'image-invalid-base64', /Remove the "data:" URL prefix/);
+    assert.equal(out, image('image/jpeg', PNG));
+    out = fix(out, 'json', 'image-media-type-mismatch', /Use "image\/png"/);
+    assert.equal(out, image('image/png', PNG));
+    assert.deepEqual(after(out, 'json'), []);
+  });
+  it('an empty stop sequence is removed; a field of another API is removed', () => {
+    const json =
+      '{"model": "model-haiku-4-5", "max_tokens": 5, "stop_sequences": ["", "END"], "n": 2,\n' +
+      ' "messages": [{"role": "user", "content": "x"}]}';
+    let out = fix(json, 'json', 'stop-sequence-empty', /Remove this stop sequence/);
+    out = fix(out, 'json', 'foreign-field', /Remove "n"/);
+    assert.deepEqual(JSON.parse(out), {
+      model: 'model-haiku-4-5',
+      max_tokens: 5,
+      stop_sequences: ['END'],
+      messages: [{ role: 'user', content: 'x' }],
+    });
+  });
+  it('a budget below 1024 is raised; cache_control on a thinking block and on an empty text block is removed', () => {
+    const json = JSON.stringify(
+      {
+        model: 'model-haiku-4-5',
+        max_tokens: 4096,
+        thinking: { type: 'enabled', budget_tokens: 100 },
+        messages: [
+          { role: 'user', content: 'q' },
+          {
+            role: 'assistant',
+            content: [
+              { type: 'thinking', thinking: 't', signature: 's', cache_control: { type: 'ephemeral' } },
+              { type: 'text', text: 'a' },
+            ],
+          },
+          {
+            role: 'user',
+            content: [
+              { type: 'text', text: 'x' },
+              { type: 'text', text: '', cache_control: { type: 'ephemeral' } },
+            ],
+          },
+        ],
+      },
+      null,
+      2,
+    );
+    let out = fix(json, 'json', 'budget-tokens-below-minimum', /Set budget_tokens to 1024/);
+    out = fix(out, 'json', 'thinking-cache-control', /Remove "cache_control"/);
+    out = fix(out, 'json', 'cache-control-on-empty-text', /Remove this cache_control/);
+    out = fix(out, 'json', 'empty-text-block', /Remove this text block/);
+    assert.deepEqual(after(out, 'json'), []);
+  });
+});

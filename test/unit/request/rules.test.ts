@@ -2,6 +2,8 @@
 import * as assert from 'node:assert/strict';
 import { check, base, user, assistant, type Seen } from './helpers';
 
+/** A 1x1 PNG. */
+const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=';
 const only = (seen: Seen[], code: string) => seen.filter(s => s.code === code);
 const one = (seen: Seen[], code: string): Seen => {
   const m = only(seen, code);
@@ -103,7 +105,7 @@ describe('schema rules (doc1 §2.1-§2.6)', () => {
   });
   it('§2.4 a known block type reports what is wrong inside it', () => {
     const s = check(
-      base({ messages: [user({ type: 'image', source: { type: 'base64', media_type: 'image/bmp', data: 'x' } })] }),
+      base({ messages: [user({ type: 'image', source: { type: 'base64', media_type: 'image/bmp', data: PNG } })] }),
     );
     assert.equal(s.length, 1);
     assert.equal(s[0]!.at, '"image/bmp"');
@@ -170,7 +172,7 @@ describe('schema rules (doc1 §2.1-§2.6)', () => {
     );
     const p = one(s, 'orphan-tool-result');
     assert.equal(p.at, '"toolu_2"');
-    assert.match(p.message, /known: "toolu_1"/);
+    assert.match(p.message, /its ids: "toolu_1"/);
   });
   it('§2.5 end_block_index must be greater than start_block_index', () => {
     const c = {
@@ -233,9 +235,9 @@ describe('schema rules (doc1 §2.1-§2.6)', () => {
     );
     assert.match(one(s, 'duplicate-tool-name').message, /already used by tools\[0\]/);
   });
-  it('§2.1 metadata.user_id that looks like an e-mail gets a warning', () => {
+  it('§2.1 metadata.user_id that looks like an e-mail is an error (reports show the service refusing it)', () => {
     const p = one(check(base({ metadata: { user_id: 'ana@example.org' } })), 'user-id-email');
-    assert.equal(p.severity, 'warning');
+    assert.equal(p.severity, 'error');
   });
 });
 
@@ -332,11 +334,14 @@ describe('model rules (doc1 §2.2, §4.3; doc3 §9.4)', () => {
       );
     }
   });
-  it('§4.3 r7 model-opus-4-5 uses manual thinking', () => {
-    assert.equal(
-      one(check(base({ model: 'model-opus-4-5', thinking: { type: 'adaptive' } })), 'manual-thinking-expected')
-        .severity,
-      'warning',
+  it('§4.3 r7 model-opus-4-5 uses manual thinking; reports show adaptive thinking refused on the 4-5 models', () => {
+    for (const model of ['model-opus-4-5', 'model-sonnet-4-5', 'model-haiku-4-5-20251001']) {
+      const p = one(check(base({ model, thinking: { type: 'adaptive' } })), 'manual-thinking-expected');
+      assert.equal(p.severity, 'error', model);
+    }
+    assert.deepEqual(
+      only(check(base({ model: 'model-sonnet-4-6', thinking: { type: 'adaptive' } })), 'manual-thinking-expected'),
+      [],
     );
   });
   it('§4.3 r8 xhigh/max with a small max_tokens on model-opus-4-7 gets a hint', () => {

@@ -86,15 +86,33 @@ describe('unknown fields are warnings, with "did you mean" and a rename fix', ()
     const fixed = applyEdits(text, fixEdits(text, 'json', v.parsed, rename));
     assert.equal(fixed, text.replace('"max_token"', '"max_tokens"'));
   });
-  it('nested unknown fields (in a block, a tool, a cache_control) are warnings too', () => {
+  it('nested unknown fields (in a tool, a cache_control) are warnings too; in a content block, errors', () => {
     const s = check(
       base({
+        tools: [{ name: 'n', input_schema: { type: 'object' }, extra: 1 }],
         messages: [user({ type: 'text', text: 'x', cache_control: { type: 'ephemeral', tll: '1h' }, extra: 1 })],
       }),
     );
-    assert.deepEqual(codes(s), ['warning:unknown-field', 'warning:unknown-field']);
+    assert.deepEqual(codes(s), ['warning:unknown-field', 'error:extra-field-in-block', 'warning:unknown-field']);
     assert.match(s.find(p => p.path.endsWith('tll'))!.message, /did you mean "ttl"/);
-    assert.match(s.find(p => p.path.endsWith('extra'))!.message, /does not describe it/);
+    assert.match(s.find(p => p.path === 'tools/0/extra')!.message, /does not describe it/);
+    // the service refuses a key a block does not have ("Extra inputs are not permitted")
+    assert.match(s.find(p => p.path === 'messages/0/content/0/extra')!.message, /A text block has no field "extra"/);
+  });
+  it('a field of another API at the top level is an error, with a rename where this API has the field', () => {
+    const s = check(base({ response_format: { type: 'json_object' }, max_completion_tokens: 5 }));
+    assert.deepEqual(codes(s), ['error:foreign-field', 'error:foreign-field']);
+    assert.match(s[0]!.message, /output_config\.format/);
+    const text =
+      '{\n  "model": "model-opus-4-7",\n  "max_completion_tokens": 10,\n' +
+      '  "messages": [{"role": "user", "content": "x"}]\n}';
+    const v = validateText(text, 'json', { now: NOW });
+    const p = v.problems.find(x => x.code === 'foreign-field')!;
+    const rename = p.fixes!.find(f => f.kind === 'rename-property')!;
+    assert.equal(
+      applyEdits(text, fixEdits(text, 'json', v.parsed, rename)),
+      text.replace('max_completion_tokens', 'max_tokens'),
+    );
   });
   it('YAML: the rename keeps the value and comments', () => {
     const text = 'model: model-opus-4-7 # m\nmax_tokens: 5\nmesages:\n  - role: user\n    content: hi\n';
@@ -139,7 +157,7 @@ describe('beta features: a warning naming the beta, silence when it is configure
       messages: [user('q'), assistant({ type: 'compaction', content: 'summary' }), user('more')],
       output_config: { effort: 'high', task_budget: { type: 'tokens', total: 1000 } },
       container: { id: null, skills: [{ type: 'vendor', skill_id: 'pptx', version: 'latest' }] },
-      output_format: { type: 'json_schema', schema: { type: 'object' } },
+      output_format: { type: 'json_schema', schema: { type: 'object', additionalProperties: false } },
     });
     const s = check(req);
     assert.deepEqual(errors(s), []);
@@ -299,6 +317,22 @@ describe('hostile and edge input never crashes', () => {
       assert.deepEqual(s, [], format);
       assert.ok(ms < 20 * 250, `${format}: ${ms.toFixed(0)} ms for 20 MB`);
     }
+  });
+  it('types and keys named like Object.prototype members are unknown, not a crash', () => {
+    const s = check(
+      base({
+        constructor: 1,
+        tools: [{ type: 'toString', name: 'x' }],
+        messages: [user({ type: 'constructor' }, { type: 'text', text: 'x' })],
+      }),
+    );
+    assert.deepEqual(
+      s.map(p => `${p.severity}:${p.code}`).filter(c => c.endsWith('internal-error')),
+      [],
+    );
+    assert.ok(s.some(p => p.code === 'unknown-type' && p.path === 'messages/0/content/0/type'));
+    assert.ok(s.some(p => p.code === 'unknown-type' && p.path === 'tools/0/type'));
+    assert.ok(s.some(p => p.code === 'unknown-field' && p.path === 'constructor'));
   });
   it('an exception inside the validator becomes one internal-error problem, never a throw', () => {
     const v = validateText('{}', 'json', {

@@ -177,7 +177,12 @@ const tools: unknown[] = [
   {
     name: 'get',
     description: 'd',
-    input_schema: { type: 'object', properties: { a: { type: 'string' } }, required: ['a'] },
+    input_schema: {
+      type: 'object',
+      properties: { a: { type: 'string' } },
+      required: ['a'],
+      additionalProperties: false,
+    },
     strict: true,
     defer_loading: false,
     eager_input_streaming: null,
@@ -256,7 +261,8 @@ describe('valid request files (doc1 §2.1-§2.6)', () => {
       system: [{ type: 'text', text: 'sys', cache_control: { type: 'ephemeral' } }],
       temperature: 0.5,
       top_k: 5,
-      thinking: { type: 'enabled', budget_tokens: 512 },
+      // manual thinking takes neither a temperature other than 1 nor top_k (thinking-with-temperature, -top-k)
+      thinking: { type: 'disabled' },
       output_config: { effort: 'medium', format: { type: 'json_schema' } },
       speed: 'fast',
       diagnostics: { previous_message_id: 'msg_1' },

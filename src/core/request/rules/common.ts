@@ -1,0 +1,15 @@
+// What every family of rules shares: the shape of a JSON object, how `null` is read, and where a problem sits.
+import type { PathProblem } from '../types';
+
+export interface RuleContext {
+  /** today, for scheduled retirements */
+  now: Date;
+  /** the vendor-beta values the user has configured */
+  betas: readonly string[];
+}
+
+export type Obj = Record<string, unknown>;
+export type Place = Pick<PathProblem, 'path' | 'anchor'>;
+export const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
+/** Present and not null: the service reads `null` as absent. */
+export const given = (v: unknown) => v !== undefined && v !== null;

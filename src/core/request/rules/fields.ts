@@ -1,0 +1,64 @@
+// Fields outside the other families: metadata, stop sequences, and the schema of structured outputs.
+import type { FixData, Path, PathProblem } from '../types';
+import { isObj, type Obj } from './common';
+import { outputSchemaRules } from './schemas';
+
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/** doc1 §2.1 says user_id should be opaque; reports show the service refusing an e-mail address. */
+export function metadataRules(body: Obj, out: PathProblem[]): void {
+  const md = body.metadata;
+  if (isObj(md) && typeof md.user_id === 'string' && EMAIL.test(md.user_id.trim())) {
+    out.push({
+      path: ['metadata', 'user_id'],
+      anchor: 'value',
+      severity: 'error',
+      code: 'user-id-email',
+      message:
+        'metadata.user_id looks like an e-mail address, which the service refuses: send an opaque value such as ' +
+        'a uuid or a hash.',
+    });
+  }
+}
+
+/** A stop sequence must hold text: an empty one is refused; one of whitespace only was refused in 2024. */
+export function stopSequenceRules(body: Obj, out: PathProblem[]): void {
+  if (!Array.isArray(body.stop_sequences)) return;
+  body.stop_sequences.forEach((s, k) => {
+    if (typeof s !== 'string' || (s !== '' && s.trim() !== '')) return;
+    const at: Path = ['stop_sequences', k];
+    const fixes: FixData[] = [{ kind: 'remove-property', title: 'Remove this stop sequence', path: at }];
+    out.push(
+      s === ''
+        ? {
+            path: at,
+            anchor: 'value',
+            severity: 'error',
+            code: 'stop-sequence-empty',
+            message: 'A stop sequence cannot be empty.',
+            fixes,
+          }
+        : {
+            path: at,
+            anchor: 'value',
+            severity: 'warning',
+            code: 'stop-sequence-whitespace',
+            message:
+              'A stop sequence of whitespace only was refused by the service ("each stop sequence must contain ' +
+              'non-whitespace") in 2024 reports; use one with visible text, such as "\\nObservation:".',
+            fixes,
+          },
+    );
+  });
+}
+
+/** The schema of a structured output: `output_config.format`, or the older beta field `output_format`. */
+export function structuredOutputRules(body: Obj, out: PathProblem[]): void {
+  const oc = body.output_config;
+  const formats: [unknown, Path][] = [
+    [isObj(oc) ? oc.format : undefined, ['output_config', 'format']],
+    [body.output_format, ['output_format']],
+  ];
+  for (const [format, at] of formats)
+    if (isObj(format) && isObj(format.schema)) outputSchemaRules(format.schema, [...at, 'schema'], out);
+}

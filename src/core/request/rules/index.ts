@@ -1,0 +1,37 @@
+// The rules that a schema cannot say: per-model rules (from the table in models.ts), rules across fields, the
+// beta features a file uses (betas.ts), and the rules from public reports of the service's own 400 messages
+// (test/fixtures/rejected), one file per family. Spec sources: doc1 = seed 000 (messages), doc3 = seed 002
+// (platform); each check cites its section, or says it comes from reports. `null` counts as absent everywhere,
+// as the service reads it.
+import type { PathProblem } from '../types';
+import { betaRules } from './betas';
+import { cacheRules } from './cache';
+import { isObj, type RuleContext } from './common';
+import { metadataRules, stopSequenceRules, structuredOutputRules } from './fields';
+import { mediaRules } from './media';
+import { messageRules } from './messages';
+import { modelRules } from './model';
+import { samplingRules } from './sampling';
+import { effortAndThinking, thinkingRules } from './thinking';
+import { toolRules } from './tools';
+
+export type { RuleContext } from './common';
+
+export function checkRules(body: unknown, ctx: RuleContext): PathProblem[] {
+  const out: PathProblem[] = [];
+  if (!isObj(body)) return out;
+  const model = typeof body.model === 'string' ? body.model : undefined;
+  const info = model !== undefined ? modelRules(model, ctx, out) : undefined;
+  messageRules(body, info, ctx, out);
+  cacheRules(body, out);
+  mediaRules(body, info, out);
+  if (info) effortAndThinking(body, info, out);
+  thinkingRules(body, info, out);
+  samplingRules(body, info, ctx, out);
+  toolRules(body, ctx, out);
+  structuredOutputRules(body, out);
+  metadataRules(body, out);
+  stopSequenceRules(body, out);
+  betaRules(body, ctx, out);
+  return out;
+}

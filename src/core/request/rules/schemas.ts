@@ -1,0 +1,180 @@
+// JSON Schemas inside a request: a tool's input_schema and a structured output's schema. The service checks
+// them (its messages are quoted in RULES.md): a tool's schema must be a JSON Schema, without a combinator at its
+// top; with `strict: true`, and always for structured outputs, every object closes its properties with
+// `additionalProperties: false`; structured outputs take neither `oneOf` nor `maxItems`.
+import type { FixData, Path, PathProblem } from '../types';
+import { isObj, type Obj } from './common';
+
+/** Keywords whose value is a map of subschemas. */
+const SCHEMA_MAPS = ['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas'];
+/** Keywords whose value is one subschema. */
+const SCHEMA_ONE = [
+  'items',
+  'additionalProperties',
+  'not',
+  'if',
+  'then',
+  'else',
+  'contains',
+  'propertyNames',
+  'unevaluatedProperties',
+  'unevaluatedItems',
+  'additionalItems',
+];
+/** Keywords whose value is a list of subschemas. */
+const SCHEMA_LISTS = ['allOf', 'anyOf', 'oneOf', 'prefixItems'];
+const TYPES = ['object', 'array', 'string', 'number', 'integer', 'boolean', 'null'];
+
+/** A schema or subschema, with its path. */
+interface Node {
+  schema: Obj;
+  at: Path;
+}
+
+/**
+ * Every object (sub)schema of a schema, depth first, without recursion. A subschema that is not an object
+ * (a boolean schema, or a mistake, which `schemaShape` reports) is skipped. `null` counts as absent.
+ */
+export function subschemas(root: Obj, at: Path): Node[] {
+  const out: Node[] = [];
+  const stack: Node[] = [{ schema: root, at }];
+  for (let n = stack.pop(); n; n = stack.pop()) {
+    out.push(n);
+    const s = n.schema;
+    for (const k of SCHEMA_MAPS) {
+      const map = s[k];
+      if (!isObj(map)) continue;
+      for (const [name, v] of Object.entries(map)) if (isObj(v)) stack.push({ schema: v, at: [...n.at, k, name] });
+    }
+    for (const k of SCHEMA_ONE) {
+      const v = s[k];
+      if (isObj(v)) stack.push({ schema: v, at: [...n.at, k] });
+      // `items` as a list is the older tuple form
+      else if (k === 'items' && Array.isArray(v))
+        v.forEach((x, i) => isObj(x) && stack.push({ schema: x, at: [...n.at, k, i] }));
+    }
+    for (const k of SCHEMA_LISTS) {
+      const v = s[k];
+      if (Array.isArray(v)) v.forEach((x, i) => isObj(x) && stack.push({ schema: x, at: [...n.at, k, i] }));
+    }
+  }
+  return out;
+}
+
+/**
+ * The first place where a schema is not a JSON Schema: a subschema that is neither an object nor a boolean
+ * (such as `"properties": {"x": "number"}`), a keyword that takes a map or list of subschemas given another
+ * value, an unknown `type`, or `required` that is not a list of names. The root's `type`, `required` and
+ * `properties` are left to the request's own schema, which already reports them (wrong-type, invalid-value).
+ */
+export function schemaShape(nodes: Node[]): { at: Path; what: string } | undefined {
+  const isSchema = (v: unknown) => v === null || typeof v === 'boolean' || isObj(v);
+  for (const { schema: s, at } of nodes) {
+    const root = s === nodes[0]?.schema;
+    for (const k of SCHEMA_MAPS) {
+      const map = s[k];
+      if (map === undefined || map === null || (root && k === 'properties' && !isObj(map))) continue;
+      if (!isObj(map)) return { at: [...at, k], what: `"${k}" must be an object of schemas` };
+      for (const [name, v] of Object.entries(map))
+        if (!isSchema(v))
+          return { at: [...at, k, name], what: `"${name}" must be a schema (an object), not a ${kind(v)}` };
+    }
+    for (const k of SCHEMA_ONE) {
+      const v = s[k];
+      if (v !== undefined && !isSchema(v) && !(k === 'items' && Array.isArray(v)))
+        return { at: [...at, k], what: `"${k}" must be a schema (an object), not a ${kind(v)}` };
+    }
+    for (const k of SCHEMA_LISTS) {
+      const v = s[k];
+      if (v === undefined || v === null) continue;
+      if (!Array.isArray(v)) return { at: [...at, k], what: `"${k}" must be a list of schemas` };
+      const i = v.findIndex(x => !isSchema(x));
+      if (i >= 0) return { at: [...at, k, i], what: `each item of "${k}" must be a schema (an object)` };
+    }
+    if (root) continue;
+    const t = s.type;
+    const types = Array.isArray(t) ? t : [t];
+    if (t !== undefined && t !== null && !types.every(x => typeof x === 'string' && TYPES.includes(x)))
+      return { at: [...at, 'type'], what: `"type" must be one of ${TYPES.join(', ')} (or a list of them)` };
+    const req = s.required;
+    if (req !== undefined && req !== null && !(Array.isArray(req) && req.every(x => typeof x === 'string')))
+      return { at: [...at, 'required'], what: '"required" must be a list of property names' };
+  }
+  return undefined;
+}
+
+const kind = (v: unknown) => (Array.isArray(v) ? 'list' : typeof v);
+
+export const isObjectSchema = (s: Obj) => s.type === 'object' || (Array.isArray(s.type) && s.type.includes('object'));
+
+type Code = PathProblem['code'];
+
+/**
+ * Object schemas that do not close with `additionalProperties: false`. Absent: marked on the schema (its key),
+ * with a fix that adds it; another value: marked on that value.
+ */
+export function closedObjects(nodes: Node[], code: Code, what: string, out: PathProblem[]): void {
+  for (const { schema: s, at } of nodes) {
+    if (!isObjectSchema(s) || s.additionalProperties === false) continue;
+    const ap = s.additionalProperties;
+    if (ap === undefined || ap === null) {
+      const fix: FixData = {
+        kind: 'insert-property',
+        title: 'Add "additionalProperties": false',
+        path: at,
+        key: 'additionalProperties',
+        value: false,
+      };
+      out.push({
+        path: at,
+        anchor: 'key',
+        severity: 'error',
+        code,
+        message: `${what}, every object schema must set "additionalProperties": false; this one does not set it.`,
+        fixes: [fix],
+      });
+      continue;
+    }
+    const onAp: Path = [...at, 'additionalProperties'];
+    out.push({
+      path: onAp,
+      anchor: 'value',
+      severity: 'error',
+      code,
+      message: `${what}, "additionalProperties" must be false${ap === true ? ': true is not supported' : ''}.`,
+      fixes: [{ kind: 'replace-value', title: 'Set "additionalProperties" to false', path: onAp, value: false }],
+    });
+  }
+}
+
+/** A structured output's schema: closed objects, no `oneOf` (use `anyOf`), no `maxItems`. */
+export function outputSchemaRules(schema: Obj, at: Path, out: PathProblem[]): void {
+  const nodes = subschemas(schema, at);
+  closedObjects(nodes, 'output-schema-not-closed', 'In a structured output schema', out);
+  for (const { schema: s, at: p } of nodes) {
+    if (s.oneOf !== undefined && s.oneOf !== null) {
+      const fixes: FixData[] =
+        s.anyOf === undefined
+          ? [{ kind: 'rename-property', title: 'Use "anyOf"', path: [...p, 'oneOf'], key: 'anyOf' }]
+          : [];
+      out.push({
+        path: [...p, 'oneOf'],
+        anchor: 'key',
+        severity: 'error',
+        code: 'output-schema-oneof',
+        message: 'Structured outputs do not support "oneOf"; "anyOf" is supported.',
+        ...(fixes.length ? { fixes } : {}),
+      });
+    }
+    if (s.maxItems !== undefined && s.maxItems !== null) {
+      out.push({
+        path: [...p, 'maxItems'],
+        anchor: 'key',
+        severity: 'error',
+        code: 'output-schema-max-items',
+        message: 'Structured outputs do not support "maxItems" on arrays: remove it, and say the limit in the prompt.',
+        fixes: [{ kind: 'remove-property', title: 'Remove "maxItems"', path: [...p, 'maxItems'] }],
+      });
+    }
+  }
+}
