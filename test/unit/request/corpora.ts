@@ -8,10 +8,10 @@ import type { RuleId } from '../../../src/core/request/catalog';
 import type { Path } from '../../../src/core/request/types';
 import { validateText } from '../../../src/core/request/validate';
 
-export const ACCEPTED_DIR = path.join('test', 'fixtures', 'accepted');
+const ACCEPTED_DIR = path.join('test', 'fixtures', 'accepted');
 export const REJECTED_DIR = path.join('test', 'fixtures', 'rejected');
 /** The date the corpora are checked at (models past their retirement are errors after it). */
-export const CORPUS_NOW = new Date('2026-11-21T00:00:00Z');
+const CORPUS_NOW = new Date('2026-11-21T00:00:00Z');
 
 export interface RejectedEntry {
   file: string;
@@ -72,20 +72,20 @@ export function rejectedEntries(): RejectedEntry[] {
   return JSON.parse(fs.readFileSync(path.join(REJECTED_DIR, 'manifest.json'), 'utf8')) as RejectedEntry[];
 }
 
-export function acceptedFiles(): string[] {
+function acceptedFiles(): string[] {
   const manifest = JSON.parse(fs.readFileSync(path.join(ACCEPTED_DIR, 'manifest.json'), 'utf8')) as { file: string }[];
   return manifest.map(e => e.file);
 }
 
 /** A PNG of exactly `bytes` bytes: signature, a 1x1 IHDR chunk, then zeros (only its header is ever read). */
-export function pngOfSize(bytes: number): string {
+function pngOfSize(bytes: number): string {
   const b = Buffer.alloc(bytes);
   Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJ', 'base64').copy(b);
   return b.toString('base64');
 }
 
 /** The entry's body as text, with its `generate` applied. */
-export function rejectedText(e: RejectedEntry): string {
+function rejectedText(e: RejectedEntry): string {
   const text = fs.readFileSync(path.join(REJECTED_DIR, e.file), 'utf8');
   if (!e.generate) return text;
   const body = JSON.parse(text) as Record<string | number, unknown>;
@@ -122,7 +122,7 @@ export function judgeRejected(e: RejectedEntry): Verdict {
 }
 
 /** The errors the validator reports on an accepted body (none is right). */
-export function acceptedErrors(file: string): string[] {
+function acceptedErrors(file: string): string[] {
   const text = fs.readFileSync(path.join(ACCEPTED_DIR, file), 'utf8');
   return validateText(text, 'json', { now: CORPUS_NOW })
     .problems.filter(p => p.severity === 'error')

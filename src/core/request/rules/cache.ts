@@ -6,7 +6,7 @@ import { given, isObj, type Obj } from './common';
 
 const BLOCK_ARRAYS_WITH_PARENT_CACHE = new Set(['tool_result', 'document-content']);
 /** The service's limit: "A maximum of 4 blocks with cache_control may be provided." */
-export const MAX_BREAKPOINTS = 4;
+const MAX_BREAKPOINTS = 4;
 
 /** A cache_control the service reads, with where it is and what it holds. */
 interface Marker {

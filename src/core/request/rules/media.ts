@@ -7,14 +7,14 @@ import type { FixData, Path, PathProblem } from '../types';
 import { isObj, type Obj } from './common';
 
 /** 5 MiB: the service's message says "5 MB maximum: … bytes > 5242880 bytes". */
-export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
-export const MAX_IMAGE_SIDE = 8000;
+const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
+const MAX_IMAGE_SIDE = 8000;
 /** The cap on each side when a request has more than MANY_IMAGES images. */
-export const MANY_IMAGES_SIDE = 2000;
-export const MANY_IMAGES = 20;
+const MANY_IMAGES_SIDE = 2000;
+const MANY_IMAGES = 20;
 /** Images and PDF pages per request (the service counts them together). */
-export const MAX_MEDIA = 100;
-export const MAX_PDF_PAGES = 100;
+const MAX_MEDIA = 100;
+const MAX_PDF_PAGES = 100;
 /** The media limit is known for models with this context window; larger windows may take more. */
 const MEDIA_LIMIT_WINDOW = 200_000;
 const IMAGE_TYPES: readonly string[] = ['image/jpeg', 'image/png', 'image/gif', 'image/webp'];

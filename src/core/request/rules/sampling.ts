@@ -6,7 +6,7 @@ import { given, type Obj, type RuleContext } from './common';
 import { thinkingOf } from './thinking';
 
 /** The least budget_tokens the service takes ("Input should be greater than or equal to 1024"). */
-export const MIN_BUDGET = 1024;
+const MIN_BUDGET = 1024;
 /** With this beta, thinking between tool calls may use more than max_tokens in one assistant turn. */
 const INTERLEAVED = 'interleaved-thinking-2025-05-14';
 

@@ -105,7 +105,7 @@ export function schemaShape(nodes: Node[]): { at: Path; what: string } | undefin
 
 const kind = (v: unknown) => (Array.isArray(v) ? 'list' : typeof v);
 
-export const isObjectSchema = (s: Obj) => s.type === 'object' || (Array.isArray(s.type) && s.type.includes('object'));
+const isObjectSchema = (s: Obj) => s.type === 'object' || (Array.isArray(s.type) && s.type.includes('object'));
 
 type Code = PathProblem['code'];
 
