@@ -3,20 +3,15 @@
 // and answers every `ready` (a webview is rebuilt each time its tab comes back) with the whole current state.
 import { BOUNDS, ORG_MEMBERSHIP_TYPES, type ActivityFilter } from '../core/compliance/filters';
 export { count } from '../core/text';
-import { activityType, type Activity } from '../core/compliance/types';
+export { activityLabel } from '../core/compliance/types';
+import { activityLabel, activityType, type Activity } from '../core/compliance/types';
 import { boundedString, record, type Ready } from './common';
 
 export const ACTIVITY_VIEW_TYPE = 'promptwright.activity';
 
 // The webview imports this module only: the filter's vocabulary and its timestamp check are the core's own,
 // so the form refuses exactly what the client would refuse before sending.
-export {
-  ACTIVITY_TYPES,
-  ORG_MEMBERSHIP_TYPES,
-  isRfc3339,
-  type ActivityFilter,
-  type Bound,
-} from '../core/compliance/filters';
+export { ACTIVITY_TYPES, ORG_MEMBERSHIP_TYPES, isRfc3339, type ActivityFilter } from '../core/compliance/filters';
 
 /** One line of the table: what a person scans for. The whole record stays in the extension ("Open"). */
 export interface ActivityRow {
@@ -24,6 +19,8 @@ export interface ActivityRow {
   /** created_at as the service wrote it */
   time: string;
   type: string;
+  /** the type in words ("Chat created") */
+  label: string;
   actor: string;
   /** the target's identifier, and its kind (chat, file, project, organization…) */
   target: string;
@@ -74,7 +71,9 @@ export type ToActivityWebview =
   | { type: 'error'; error: FeedError | undefined }
   | { type: 'export'; state: ExportState }
   /** a passing remark ("3 newer records", "Organizations refreshed") */
-  | { type: 'notice'; text: string };
+  | { type: 'notice'; text: string }
+  /** the whole of a record the person opened, for the pane beside the table (as the service sent it) */
+  | { type: 'record'; id: string; label: string; record: unknown };
 
 export type FromActivityWebview =
   | Ready
@@ -83,7 +82,10 @@ export type FromActivityWebview =
   | { type: 'more' }
   /** records newer than the first loaded one (`before_id` = the first page's `first_id`), put on top */
   | { type: 'newer' }
+  /** shows a record in the pane beside the table */
   | { type: 'open'; id: string }
+  /** opens a record as a JSON document of its own */
+  | { type: 'open-json'; id: string }
   | { type: 'refresh-organizations'; id: string }
   | { type: 'export' }
   | { type: 'retry' }
@@ -111,6 +113,7 @@ export function activityRow(a: Activity): ActivityRow {
     id: a.id,
     time: text(a.created_at),
     type,
+    label: activityLabel(type),
     actor: actor ? text(actor.email ?? actor.name ?? actor.id) : text(a.actor),
     target: target ? text(target.id) : text(a.target),
     targetKind: target ? text(target.type) : '',
@@ -178,6 +181,7 @@ export function parseFromActivityWebview(raw: unknown): FromActivityWebview | un
       return filter ? { type: 'apply', filter } : undefined;
     }
     case 'open':
+    case 'open-json':
     case 'refresh-organizations': {
       const which = id(o.id);
       return which ? { type: o.type, id: which } : undefined;

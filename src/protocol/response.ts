@@ -62,27 +62,14 @@ export type ToResponseWebview =
     }
   | { type: 'flash'; text: string };
 
-export type Action = 'cancel' | 'rerun' | 'copy-text' | 'copy-curl' | 'append' | 'continue' | 'save-transcript';
-
-export type FromResponseWebview = Ready | { type: 'action'; action: Action } | { type: 'open-link'; url: string };
-
-const ACTIONS: readonly Action[] = [
-  'cancel',
-  'rerun',
-  'copy-text',
-  'copy-curl',
-  'append',
-  'continue',
-  'save-transcript',
-];
+/** The page's links open in the browser; its actions are commands in the panel's title bar. */
+export type FromResponseWebview = Ready | { type: 'open-link'; url: string };
 
 /** Checks a message from the webview (it is untrusted input). */
 export function parseFromResponseWebview(m: unknown): FromResponseWebview | undefined {
   if (!m || typeof m !== 'object') return undefined;
   const o = m as Record<string, unknown>;
   if (o.type === 'ready') return { type: 'ready' };
-  if (o.type === 'action' && typeof o.action === 'string' && (ACTIONS as readonly string[]).includes(o.action))
-    return { type: 'action', action: o.action as Action };
   if (o.type === 'open-link' && typeof o.url === 'string' && /^https?:\/\//i.test(o.url) && o.url.length < 4096)
     return { type: 'open-link', url: o.url };
   return undefined;

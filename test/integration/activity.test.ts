@@ -123,10 +123,10 @@ describe('Activity Feed panel (real extension host)', () => {
     assert.equal(new Set(loaded.map(a => a.id)).size, 50);
   });
 
-  it('opens a record as read-only JSON', async () => {
+  it('"Open as JSON" opens a record as a read-only JSON document', async () => {
     const panel = await activityPanel();
     const record = panel.loadedRecords()[3]!;
-    await panel.handle({ type: 'open', id: record.id });
+    await panel.handle({ type: 'open-json', id: record.id });
     const editor = await waitFor('the JSON editor', () =>
       vscode.window.activeTextEditor?.document.uri.path === `/activity-${record.id}.json`
         ? vscode.window.activeTextEditor

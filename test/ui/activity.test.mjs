@@ -1,6 +1,7 @@
 // UI suite: the Activity Feed panel, driven through the DOM of its webview: the Compliance key entered in
-// its password box, the panel opened from the command palette, a filter applied (a bad timestamp first,
-// which keeps Apply disabled), three pages loaded by scrolling, a record opened with the keyboard, an error
+// its password box, the panel opened from the command palette, a filter applied (a date typed in part first,
+// which keeps Apply disabled), three pages loaded by scrolling, a record read in the pane beside the table with
+// the keyboard and opened as JSON, an error
 // in the banner and its Retry, and the picture for the README (test-results/activity.png; with
 // UPDATE_DOCS_IMAGES=1 also docs/images/activity.png).
 import assert from 'node:assert/strict';
@@ -12,7 +13,8 @@ import { openWorkbench, runCommand, runCommandExpect, screenshotOnFailure } from
 const COMPLIANCE_KEY = 'sk-vendor-api01-full';
 const FEED = '/v1/compliance/activities';
 const TYPES = ['model_chat_viewed', 'model_file_uploaded', 'org_join_proposal_decided'];
-const CREATED_FROM = '2026-01-02T00:00:00Z';
+/** the date-time input's value, in local time (the browser's and this process's: the same machine) */
+const CREATED_FROM = '2026-01-02T00:00:00';
 
 const feed = page => page.frameLocator('iframe.webview').last().frameLocator('iframe#active-frame');
 const rows = page => feed(page).locator('#rows tr');
@@ -68,13 +70,21 @@ describe('Activity Feed (DOM)', function () {
 
     // the filter: three types from the list, and a lower bound on created_at typed wrong, then right
     await f.locator('summary', { hasText: 'All types' }).click();
-    for (const t of TYPES) await f.locator('label.check', { hasText: t }).locator('input').check();
+    // the list shows each type in words, the service's name in the tooltip
+    for (const t of TYPES)
+      await f
+        .locator('label.check', { has: f.locator(`[title="${t}"]`) })
+        .locator('input')
+        .check();
+    assert.equal(await f.locator(`label.check [title="${TYPES[0]}"]`).innerText(), 'Chat viewed');
     await page.screenshot({ path: path.join(ui.results, 'activity-types.png') });
     await f.locator('summary', { hasText: '3 types' }).click(); // closes the menu
+    await f.locator('select.when').selectOption('custom');
     const from = f.locator('input[aria-label^="Created from"]');
     const apply = f.locator('button[type="submit"]');
-    await from.fill('2026-01-02');
-    await f.locator('#problems', { hasText: 'is not a full RFC 3339 timestamp' }).waitFor({ timeout: 5000 });
+    await from.click();
+    await page.keyboard.type('01'); // one part of the date: the input has no value yet
+    await f.locator('#problems', { hasText: 'Created from: finish the date and time.' }).waitFor({ timeout: 5000 });
     assert.equal(await apply.isDisabled(), true, 'Apply is disabled while a bound is not a timestamp');
     assert.equal(await from.getAttribute('aria-invalid'), 'true');
     await page.screenshot({ path: path.join(ui.results, 'activity-invalid.png') });
@@ -88,7 +98,9 @@ describe('Activity Feed (DOM)', function () {
     await apply.click();
     await f.locator('#status', { hasText: '100 loaded · more as you scroll' }).waitFor({ timeout: 10000 });
     await waitRows(page, 100);
-    const types = await f.locator('#rows td.type .type-name').allInnerTexts();
+    const sent = ui.fake.requests.filter(r => r.path === FEED && r.query['created_at.gte']).at(-1);
+    assert.equal(sent.query['created_at.gte'], new Date(CREATED_FROM).toISOString().replace('.000Z', 'Z'));
+    const types = await f.locator('#rows td.type .type-name').evaluateAll(names => names.map(n => n.title));
     assert.ok(
       types.every(t => TYPES.includes(t)),
       `only the chosen types: ${[...new Set(types)].join(', ')}`,
@@ -135,27 +147,44 @@ describe('Activity Feed (DOM)', function () {
     await f.locator('#notice', { hasText: 'Listing the linked organizations again' }).waitFor({ timeout: 10000 });
     assert.equal(await page.locator('.tabs-container .tab', { hasText: /^activity-/ }).count(), 0);
 
-    // the keyboard, some way down the table: a row focused, the arrow moves the one tab stop, Enter opens
-    // the record as JSON in an editor of its own
+    // the keyboard, some way down the table: a row focused, the arrow moves the one tab stop, Enter shows the
+    // record in the pane beside the table, which then follows the arrow keys
     const at = rows(page).nth(60);
     await at.focus();
     await page.keyboard.press('ArrowDown');
     const next = rows(page).nth(61);
-    const nextId = await next.locator('td.id').innerText();
+    const nextId = await next.getAttribute('data-id');
     assert.equal(await next.getAttribute('tabindex'), '0', 'the arrow moves the one tab stop');
     assert.equal(await at.getAttribute('tabindex'), '-1');
     const scrolledTo = await scroller.evaluate(e => e.scrollTop);
     assert.ok(scrolledTo > 500, `the table scrolled to the focused row (${scrolledTo})`);
     await page.waitForTimeout(300); // the scroll position is saved on the next frame
     await page.keyboard.press('Enter');
-    const jsonTab = page.locator('.tabs-container .tab', { hasText: `activity-${nextId}.json` });
+    const pane = f.locator('#detail');
+    await pane.locator('#detail-json', { hasText: `"id": "${nextId}"` }).waitFor({ timeout: 10000 });
+    assert.equal(await pane.locator('#detail-title').innerText(), await next.locator('.type-name').innerText());
+    assert.equal(await next.getAttribute('data-selected'), '');
+    assert.equal(await page.locator('.tabs-container .tab', { hasText: /^activity-/ }).count(), 0, 'no editor yet');
+    await page.screenshot({ path: path.join(ui.results, 'activity-record.png') });
+    await page.keyboard.press('ArrowDown');
+    const third = rows(page).nth(62);
+    const thirdId = await third.getAttribute('data-id');
+    await pane.locator('#detail-json', { hasText: `"id": "${thirdId}"` }).waitFor({ timeout: 10000 });
+    assert.equal(await next.getAttribute('data-selected'), null);
+    const leftAt = await scroller.evaluate(e => e.scrollTop);
+    await page.waitForTimeout(300); // the scroll position is saved on the next frame
+    // "Open as JSON": the record as a document of its own, to search, copy or save
+    await pane.locator('button', { hasText: 'Open as JSON' }).click();
+    const jsonTab = page.locator('.tabs-container .tab', { hasText: `activity-${thirdId}.json` });
     await jsonTab.first().waitFor({ timeout: 15000 });
 
     // back on the feed: the webview is rebuilt, gets everything it had from the extension, and scrolls back
     await page.locator('.tabs-container .tab', { hasText: 'Activity Feed' }).first().click();
     await waitRows(page, 300);
-    assert.equal(await f.locator('input[aria-label^="Created from"]').inputValue(), CREATED_FROM);
-    assert.equal(await scroller.evaluate(e => e.scrollTop), scrolledTo, 'the same place in the table');
+    // the same instant (the input leaves out seconds that are zero)
+    const shown = await f.locator('input[aria-label^="Created from"]').inputValue();
+    assert.equal(new Date(shown).getTime(), new Date(CREATED_FROM).getTime(), shown);
+    assert.equal(await scroller.evaluate(e => e.scrollTop), leftAt, 'the same place in the table');
     await scroller.evaluate(e => e.scrollTo(0, 0));
 
     // an error in the banner: type, message, request-id and what the key lacks; Retry asks again

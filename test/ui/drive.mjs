@@ -51,12 +51,20 @@ export async function openFile(page, name) {
     await page.keyboard.press('F1');
     await input.waitFor({ state: 'visible', timeout: 15000 });
   }
-  await input.fill(name);
-  // Enter opens the focused row: wait until the filtered list has settled with the file on top
-  await page
-    .locator('.quick-input-widget .monaco-list-row.focused', { hasText: name })
-    .first()
-    .waitFor({ timeout: 15000 });
+  // Enter opens the focused row: wait until the filtered list has settled with the file on top. The first
+  // search of a fresh workspace can come back empty while the file index is still being built on a loaded
+  // machine: typed again, the name asks again (three times, 15 s each)
+  const found = page.locator('.quick-input-widget .monaco-list-row.focused', { hasText: name }).first();
+  for (let attempt = 1; ; attempt++) {
+    await input.fill(name);
+    try {
+      await found.waitFor({ timeout: 15000 });
+      break;
+    } catch (e) {
+      if (attempt === 3) throw e;
+      await input.fill('');
+    }
+  }
   await page.waitForTimeout(150);
   await page.keyboard.press('Enter');
   await page

@@ -6,10 +6,17 @@ import { openFile, runCommand, workbenchSession } from './drive.mjs';
 
 const panel = page => page.frameLocator('iframe.webview').last().frameLocator('iframe#active-frame');
 
+/** An action in the title bar of the active editor group (the response panel's, once it has the focus). */
+/** An action in the title bar of the panel's editor group (the request file's group has a Cancel of its own). */
+const titleAction = (page, title) =>
+  page
+    .locator('.editor-group-container', { has: page.locator('.tab', { hasText: /^Reply · / }) })
+    .locator(`.editor-actions .action-label[aria-label^="${title}"]`);
+
 /** Waits until the panel shows a run of `file` with the given status (not the previous run's). */
 async function waitRun(page, file, status, timeout = 30000) {
   const p = panel(page);
-  await p.locator('#meta', { hasText: `file ${file}` }).waitFor({ timeout });
+  await p.locator(`#meta[data-file="${file}"]`).waitFor({ timeout });
   await p.locator('#meta-status', { hasText: status }).waitFor({ timeout });
   return p;
 }
@@ -19,15 +26,35 @@ describe('response panel (DOM)', function () {
 
   it('streams text, thinking and tool use into the panel', async () => {
     const { page } = session;
+    // the pictures show the file and its reply side by side, without an empty chat bar beside them
+    await runCommand(page, 'View: Hide Secondary Side Bar');
     await openFile(page, 'chat.prompt.yaml');
     await runCommand(page, 'Promptwright: Send Request');
     const p = await waitRun(page, 'chat.prompt.yaml', 'done');
     assert.match(await p.locator('.block-thinking').innerText(), /Let me think/);
     assert.match(await p.locator('.block-text').innerText(), /Hello! You said: What's the weather in Paris\?/);
     assert.match(await p.locator('.block-tool_use').innerText(), /get_weather[\s\S]*"location": "Paris"/);
-    assert.match(await p.locator('#meta').innerText(), /stop_reason\s+tool_use/);
-    assert.match(await p.locator('#meta').innerText(), /request-id\s+req_fake_stream_/);
-    assert.match(await p.locator('#usage').innerText(), /output tokens/);
+    // one status strip: status · model · stop reason · tokens · time · request-id; usage in words below
+    const strip = await p.locator('#meta .strip-item').allInnerTexts();
+    assert.deepEqual(strip.slice(0, 3), ['done', 'model-opus-4-7', 'tool_use']);
+    assert.match(strip[3], /^\d+ in · \d+ out$/);
+    assert.match(strip[4], /^[\d.]+ s$/);
+    assert.match(strip[5], /^req_fake_stream_/);
+    assert.match(
+      await p.locator('#usage').innerText(),
+      /^\d+ input tokens \(no cache read or written\) and \d+ output tokens\./,
+    );
+    // the tool input's JSON coloured by part
+    assert.equal(await p.locator('.block-tool_use .json-key', { hasText: '"location"' }).count(), 1);
+    // the panel is named after its file, and its actions are in its title bar
+    const tab = page.locator('.tabs-container .tab', { hasText: 'Reply · chat.prompt.yaml' });
+    await tab.waitFor({ timeout: 10000 });
+    // the actions show in the panel's title bar while it has the focus (as the Markdown preview's do)
+    await tab.click();
+    await titleAction(page, 'Re-run Request').waitFor({ timeout: 10000 });
+    for (const action of ['Re-run Request', 'Append Reply to File', 'Copy Reply Text', 'Copy Request as curl'])
+      assert.equal(await titleAction(page, action).count(), 1, action);
+    assert.equal(await titleAction(page, 'Cancel Request').count(), 0, 'no Cancel once done');
     await page.screenshot({ path: path.join(ui.results, 'panel-dark.png') });
   });
 
@@ -57,7 +84,8 @@ describe('response panel (DOM)', function () {
     await runCommand(page, 'Promptwright: Send Request');
     const p = await waitRun(page, 'slow.prompt.json', 'streaming');
     await p.locator('.block-text', { hasText: 'w5 ' }).waitFor({ timeout: 30000 });
-    await p.locator('#btn-cancel').click();
+    await page.locator('.tabs-container .tab', { hasText: 'Reply · slow.prompt.json' }).click();
+    await titleAction(page, 'Cancel Request').click();
     await p.locator('#meta-status', { hasText: 'cancelled' }).waitFor({ timeout: 10000 });
     const t = await p.locator('.block-text').innerText();
     assert.match(t, /^w0 w1 w2 w3 w4 w5/);

@@ -35,3 +35,17 @@ export function activityType(a: Activity): string {
   const t = a.activity_type ?? a.type;
   return typeof t === 'string' ? t : '';
 }
+
+/**
+ * An activity type as a person reads it: "model_chat_created" is "Chat created", "org_deleted_via_bulk"
+ * "Organization deleted via bulk"; a type the spec does not list is read the same way.
+ */
+export function activityLabel(type: string): string {
+  const words = type
+    .replace(/^model_/, '')
+    .replace(/^org_/, 'organization_')
+    .split('_')
+    .filter(Boolean)
+    .join(' ');
+  return words ? `${words[0]!.toUpperCase()}${words.slice(1)}` : type;
+}

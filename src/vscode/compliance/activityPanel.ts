@@ -37,19 +37,25 @@ export interface FeedSnapshot {
 const PAGE = {
   title: 'Activity Feed',
   script: 'activity',
-  stylesheets: ['page.css', 'activity.css'],
+  stylesheets: ['page.css', 'json.css', 'activity.css'],
   body: `<form id="filters" role="search" aria-label="Filter the Activity Feed"></form>
 <div id="problems" aria-live="polite"></div>
 <div id="banner" aria-live="assertive"></div>
+<div id="main">
 <div id="scroller">
 <div id="progress" hidden></div>
 <table id="feed" aria-label="Activity records, newest first">
-<thead><tr><th scope="col">Time</th><th scope="col">Type</th><th scope="col">Actor</th><th scope="col">Target</th>
+<thead><tr><th scope="col">Time</th><th scope="col">Activity</th><th scope="col">Actor</th><th scope="col">Target</th>
 <th scope="col">Organization</th><th scope="col">ID</th></tr></thead>
 <tbody id="rows"></tbody>
 </table>
 <p id="empty" hidden></p>
 <div id="sentinel" aria-hidden="true"></div>
+</div>
+<aside id="detail" hidden aria-labelledby="detail-title">
+<header><h2 id="detail-title"></h2><span class="spacer"></span></header>
+<pre id="detail-json" tabindex="0" aria-label="The record as the service sent it"></pre>
+</aside>
 </div>
 <footer id="statusbar"><span id="status" role="status"></span><span id="notice" aria-live="polite"></span></footer>`,
 };
@@ -57,8 +63,9 @@ const PAGE = {
 /**
  * The Activity Feed panel (doc3 §4, §6): a filter bar, a table that asks for the next page only when the
  * person scrolls near its end (one request at a time, `after_id` = the previous page's `last_id`), "Check
- * for newer" (`before_id` = the first page's `first_id`), records opened as JSON, and Export to JSON Lines
- * or CSV in constant memory. One panel, reused; restored with its filter after a reload.
+ * for newer" (`before_id` = the first page's `first_id`), a record opened in a pane beside the table (or as
+ * a JSON document of its own), and Export to JSON Lines or CSV in constant memory. One panel, reused;
+ * restored with its filter after a reload.
  *
  * For extension-host tests (they cannot click in the webview) the same entry the webview's messages go
  * through is public, `handle`, with `loadedRecords`, `feed`, `idle` and `exportTo` to observe and drive it.
@@ -96,7 +103,8 @@ export class ActivityPanel implements vscode.Disposable {
       viewType: ACTIVITY_VIEW_TYPE,
       title: 'Activity Feed',
       page: PAGE,
-      column: vscode.ViewColumn.Active,
+      // the main area, where the table has the width it needs (not a narrow side group)
+      column: vscode.ViewColumn.One,
       parse: parseFromActivityWebview,
       snapshot: () => this.snapshot(),
       handle: m => this.handle(m),
@@ -184,6 +192,11 @@ export class ActivityPanel implements vscode.Disposable {
         if (await this.access.kind()) await this.handle({ type: 'retry' });
         return;
       case 'open': {
+        const found = this.records.find(r => r.id === m.id);
+        if (found) this.post({ type: 'record', id: found.id, label: activityRow(found).label, record: found });
+        return;
+      }
+      case 'open-json': {
         const found = this.records.find(r => r.id === m.id);
         if (found) await this.json.open(`activity-${found.id}`, found);
         return;

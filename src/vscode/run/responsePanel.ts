@@ -9,8 +9,7 @@ import type { Log } from '../platform/log';
 import { WebviewHost } from '../platform/webviewHost';
 
 /** The page's skeleton (static markup of ours; everything from the service is set as text by the script). */
-const BODY = `<div id="toolbar" role="toolbar" aria-label="Response actions"></div>
-<div id="meta" aria-live="polite"></div>
+const BODY = `<div id="meta" role="status" aria-label="The run"></div>
 <div id="banner" aria-live="assertive"></div>
 <main id="blocks" aria-label="The reply"></main>
 <div id="usage"></div>
@@ -29,7 +28,7 @@ export class ResponsePanel implements vscode.Disposable {
     this.host = new WebviewHost(extensionUri, {
       viewType: RESPONSE_VIEW_TYPE,
       title: 'Promptwright Response',
-      page: { script: 'response', stylesheets: ['panel.css'], body: BODY },
+      page: { script: 'response', stylesheets: ['panel.css', 'json.css'], body: BODY },
       column: vscode.ViewColumn.Beside,
       preserveFocus: true,
       parse: parseFromResponseWebview,
@@ -54,6 +53,11 @@ export class ResponsePanel implements vscode.Disposable {
   /** Opens the panel beside the editor, or reveals it where it is. */
   open(): void {
     this.host.open();
+  }
+
+  /** The panel's tab title (it names the request file the reply is for). */
+  setTitle(title: string): void {
+    this.host.setTitle(title);
   }
 
   /** Takes over a panel VS Code restores after a reload. */

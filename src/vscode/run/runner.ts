@@ -128,7 +128,9 @@ export class Runner implements vscode.Disposable {
     this.run = run;
     void vscode.commands.executeCommand('setContext', 'promptwright.running', true);
     this.panel.open();
+    this.panel.setTitle(`Reply · ${view.file}`);
     this.panel.post({ type: 'show', view });
+    this.updateContext(run);
     const t0 = Date.now();
     let firstToken: number | undefined;
     const batcher = new EventBatcher(events => {
@@ -199,7 +201,10 @@ export class Runner implements vscode.Disposable {
       ...(v.requestId ? { requestId: v.requestId } : {}),
       timings: v.timings,
     });
-    if (this.run === run) void vscode.commands.executeCommand('setContext', 'promptwright.running', false);
+    if (this.run === run) {
+      void vscode.commands.executeCommand('setContext', 'promptwright.running', false);
+      this.updateContext(run);
+    }
     this.recent?.update(run.uri, { run: { outcome, stopReason: run.message?.stop_reason ?? null, at: Date.now() } });
   }
 
@@ -207,13 +212,20 @@ export class Runner implements vscode.Disposable {
     if (this.run && this.run.view.outcome === 'running') this.run.ctl.abort();
   }
 
+  /** What the response panel's title-bar actions can do with this run (their `when` clauses read it). */
+  private updateContext(run: Run): void {
+    const content = run.message?.content ?? [];
+    const set = (key: string, value: boolean) => vscode.commands.executeCommand('setContext', key, value);
+    void set('promptwright.replyHasContent', content.length > 0);
+    void set(
+      'promptwright.replyHasText',
+      content.some(b => b.type === 'text'),
+    );
+    void set('promptwright.replyPaused', run.message?.stop_reason === 'pause_turn');
+  }
+
   private async onMessage(m: FromResponseWebview): Promise<void> {
-    if (m.type === 'open-link') {
-      await vscode.env.openExternal(vscode.Uri.parse(m.url));
-      return;
-    }
-    if (m.type !== 'action') return;
-    await vscode.commands.executeCommand(ACTION_COMMANDS[m.action]);
+    if (m.type === 'open-link') await vscode.env.openExternal(vscode.Uri.parse(m.url));
   }
 
   async rerun(): Promise<void> {
@@ -328,16 +340,6 @@ export class Runner implements vscode.Disposable {
     for (const d of this.disposables) d.dispose();
   }
 }
-
-const ACTION_COMMANDS = {
-  cancel: 'promptwright.cancelRequest',
-  rerun: 'promptwright.rerunRequest',
-  'copy-text': 'promptwright.copyReplyText',
-  'copy-curl': 'promptwright.copyAsCurl',
-  append: 'promptwright.appendReply',
-  continue: 'promptwright.continueRequest',
-  'save-transcript': 'promptwright.saveTranscript',
-} as const;
 
 function errorInfo(e: unknown): ErrorInfo {
   if (e instanceof ApiError) {

@@ -1,23 +1,24 @@
-// The filter bar: activity types (the spec's list as checkboxes, and free text for types it does not list),
-// created and updated ranges whose bounds are checked as they are typed with the core's own RFC 3339 check,
-// and the feed's actions (Apply, Clear, Check for newer, Export). Apply stays disabled while a bound is not
-// a full timestamp, so the extension is never asked for a filter the service would refuse.
+// The filter bar: activity types (the spec's list as checkboxes, in words, and free text for types it does
+// not list), when (the last hour, day or week, or a custom range of dates and times, created or updated),
+// and the feed's actions (Apply, Clear, Check for newer, Export). The dates are the browser's date-time
+// inputs in local time, sent as RFC 3339 timestamps in UTC; the core's own check still runs on them, so the
+// extension is never asked for a filter the service would refuse.
 import {
   ACTIVITY_TYPES,
   ORG_MEMBERSHIP_TYPES,
+  activityLabel,
   isRfc3339,
   type ActivityFilter,
-  type Bound,
   type ExportState,
 } from '../../protocol/activity';
 import { button, el, icon, kindClass, plural } from './dom';
 
 type Field = 'created' | 'updated';
+type Side = 'from' | 'to';
 
 interface BoundInput {
   field: Field;
-  side: 'from' | 'to';
-  select: HTMLSelectElement;
+  side: Side;
   input: HTMLInputElement;
 }
 
@@ -28,21 +29,31 @@ export interface FilterBarActions {
 }
 
 const FIELD_LABEL: Record<Field, string> = { created: 'Created', updated: 'Updated' };
-// A lower bound is ≥ or >, an upper one ≤ or <: two bounds of one range can never collide on one key.
-const SIDES: Record<'from' | 'to', [Bound, string, string][]> = {
-  from: [
-    ['gte', '≥', 'at or after'],
-    ['gt', '>', 'after'],
-  ],
-  to: [
-    ['lte', '≤', 'at or before'],
-    ['lt', '<', 'before'],
-  ],
-};
-/** the shape, not an example: a grey example timestamp reads too easily as a value already entered */
-const TIMESTAMP_PLACEHOLDER = 'YYYY-MM-DDThh:mm:ssZ';
+/** a lower bound is at-or-after (gte), an upper one at-or-before (lte) */
+const BOUND = { from: 'gte', to: 'lte' } as const;
+/** the presets, each a lower bound on created_at this long before Apply */
+const PRESETS: [string, string, number][] = [
+  ['hour', 'Last hour', 3_600_000],
+  ['day', 'Last 24 hours', 86_400_000],
+  ['week', 'Last 7 days', 7 * 86_400_000],
+];
 /** what the service accepts as a type name (the extension refuses anything else) */
 const TYPE_NAME = /^[A-Za-z0-9_.:-]+$/;
+
+/** A date-time input's local value ("2026-01-31T09:00" or with seconds) as RFC 3339 in UTC. */
+function toRfc3339(local: string): string {
+  const d = new Date(local);
+  return Number.isNaN(d.getTime()) ? local : d.toISOString().replace(/\.000Z$/, 'Z');
+}
+
+/** An RFC 3339 timestamp as a date-time input's local value, to the second. */
+function toLocal(rfc: string): string {
+  const d = new Date(rfc);
+  if (Number.isNaN(d.getTime())) return '';
+  const p = (n: number) => String(n).padStart(2, '0');
+  const date = `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}`;
+  return `${date}T${p(d.getHours())}:${p(d.getMinutes())}:${p(d.getSeconds())}`;
+}
 
 export class FilterBar {
   private readonly checks = new Map<string, HTMLInputElement>();
@@ -50,6 +61,8 @@ export class FilterBar {
   private readonly bounds: BoundInput[] = [];
   private readonly typesMenu = el('details', 'dropdown');
   private readonly typesSummary = el('span', 'label');
+  private readonly when = el('select', 'op when');
+  private readonly custom = el('div', 'custom-range');
   private readonly applyButton = el('button', 'btn primary');
   private readonly newerButton = button('Check for newer', 'arrow-up');
   private readonly exportButton = button('Export…', 'desktop-download');
@@ -59,13 +72,16 @@ export class FilterBar {
     private readonly problemsBox: HTMLElement,
     private readonly actions: FilterBarActions,
   ) {
-    form.append(this.typesPicker(), this.range('created'), this.range('updated'), this.buttons());
+    form.append(this.typesPicker(), this.whenPicker(), this.buttons());
     form.addEventListener('submit', e => {
       e.preventDefault();
       this.submit();
     });
     form.addEventListener('input', () => this.validate());
     form.addEventListener('change', () => this.validate());
+    // a date-time input typed in part fires no input event (its value stays empty): its keys are looked at
+    form.addEventListener('keyup', () => this.validate());
+    form.addEventListener('focusout', () => this.validate());
     // the types menu closes like a native one: a click elsewhere, or Escape
     document.addEventListener('click', e => {
       if (this.typesMenu.open && !this.typesMenu.contains(e.target as Node)) this.typesMenu.open = false;
@@ -84,12 +100,17 @@ export class FilterBar {
     const types = filter.types ?? [];
     for (const [type, box] of this.checks) box.checked = types.includes(type);
     this.otherTypes.value = types.filter(t => !this.checks.has(t)).join(', ');
+    let any = false;
     for (const b of this.bounds) {
       const range = filter[b.field] ?? {};
-      const op = SIDES[b.side].find(([bound]) => range[bound] !== undefined);
-      b.input.value = op ? (range[op[0]] ?? '') : '';
-      if (op) b.select.value = op[0];
+      // a bound written as gt or lt (by hand, or by an older version) shows as the nearest date-time
+      const value = b.side === 'from' ? (range.gte ?? range.gt) : (range.lte ?? range.lt);
+      b.input.value = value ? toLocal(value) : '';
+      any ||= !!value;
     }
+    // a preset is relative to when it was applied: shown again, it is the range it then meant
+    this.when.value = any ? 'custom' : 'any';
+    this.custom.hidden = !any;
     this.validate();
   }
 
@@ -126,7 +147,9 @@ export class FilterBar {
         box.type = 'checkbox';
         box.value = type;
         this.checks.set(type, box);
-        label.append(box, el('span', `type-name ${kindClass(type)}`, type));
+        const name = el('span', `type-name ${kindClass(type)}`, activityLabel(type));
+        name.title = type;
+        label.append(box, name);
         set.appendChild(label);
       }
       panel.appendChild(set);
@@ -149,29 +172,40 @@ export class FilterBar {
     return this.typesMenu;
   }
 
-  private range(field: Field): HTMLElement {
+  private whenPicker(): HTMLElement {
     const group = el('div', 'range');
     group.setAttribute('role', 'group');
-    group.setAttribute('aria-label', `${FIELD_LABEL[field]} between`);
-    group.appendChild(el('span', 'range-label', FIELD_LABEL[field]));
-    for (const side of ['from', 'to'] as const) {
-      const select = el('select', 'op');
-      select.setAttribute('aria-label', `${FIELD_LABEL[field]} ${side}: bound`);
-      for (const [bound, symbol, words] of SIDES[side]) {
-        const o = el('option', undefined, symbol);
-        o.value = bound;
-        o.title = `${words} (${field}_at.${bound})`;
-        select.appendChild(o);
-      }
-      const input = el('input', 'text ts');
-      input.type = 'text';
-      input.spellcheck = false;
-      input.autocomplete = 'off';
-      input.placeholder = TIMESTAMP_PLACEHOLDER;
-      input.setAttribute('aria-label', `${FIELD_LABEL[field]} ${side} (RFC 3339 timestamp with a zone)`);
-      this.bounds.push({ field, side, select, input });
-      group.append(select, input);
+    group.setAttribute('aria-label', 'When');
+    group.appendChild(el('span', 'range-label', 'When'));
+    this.when.setAttribute('aria-label', 'When: a preset or a custom range');
+    for (const [value, label] of [['any', 'Any time'], ...PRESETS, ['custom', 'Custom range…']]) {
+      const o = el('option', undefined, String(label));
+      o.value = String(value);
+      this.when.appendChild(o);
     }
+    this.when.addEventListener('change', () => {
+      this.custom.hidden = this.when.value !== 'custom';
+      if (this.when.value === 'custom') this.bounds[0]?.input.focus();
+    });
+    group.appendChild(this.when);
+    this.custom.hidden = true;
+    for (const field of ['created', 'updated'] as const) {
+      const pair = el('div', 'range');
+      pair.setAttribute('role', 'group');
+      pair.setAttribute('aria-label', `${FIELD_LABEL[field]} between`);
+      pair.appendChild(el('span', 'range-label', FIELD_LABEL[field]));
+      for (const side of ['from', 'to'] as const) {
+        if (side === 'to') pair.appendChild(el('span', 'range-label', 'to'));
+        const input = el('input', 'text ts');
+        input.type = 'datetime-local';
+        input.step = '1';
+        input.setAttribute('aria-label', `${FIELD_LABEL[field]} ${side} (local time)`);
+        this.bounds.push({ field, side, input });
+        pair.appendChild(input);
+      }
+      this.custom.appendChild(pair);
+    }
+    group.appendChild(this.custom);
     return group;
   }
 
@@ -209,16 +243,22 @@ export class FilterBar {
       else if (!types.includes(t)) types.push(t);
     }
     const filter: ActivityFilter = types.length ? { types } : {};
+    const preset = PRESETS.find(([value]) => value === this.when.value);
+    if (preset) filter.created = { gte: toRfc3339(new Date(Date.now() - preset[2]).toISOString()) };
+    if (this.when.value !== 'custom') return { filter, problems };
     for (const b of this.bounds) {
-      const value = b.input.value.trim();
-      if (!value) continue;
-      const bound = b.select.value as Bound;
-      if (!isRfc3339(value)) {
-        const where = `${FIELD_LABEL[b.field]} ${b.side}`;
-        const fix = 'give a date, a time and a zone, e.g. 2026-01-31T09:00:00Z';
-        problems.push({ text: `${where}: “${value}” is not a full RFC 3339 timestamp — ${fix}.`, input: b.input });
+      // a date typed in part has no value yet: said, rather than the bound silently left out
+      if (b.input.validity.badInput) {
+        problems.push({ text: `${FIELD_LABEL[b.field]} ${b.side}: finish the date and time.`, input: b.input });
+        continue;
       }
-      filter[b.field] = { ...filter[b.field], [bound]: value };
+      if (!b.input.value) continue;
+      const value = toRfc3339(b.input.value);
+      if (!isRfc3339(value)) {
+        problems.push({ text: `${FIELD_LABEL[b.field]} ${b.side}: not a date and time.`, input: b.input });
+        continue;
+      }
+      filter[b.field] = { ...filter[b.field], [BOUND[b.side]]: value };
     }
     return { filter, problems };
   }
@@ -234,7 +274,7 @@ export class FilterBar {
     this.problemsBox.hidden = !problems.length;
     this.applyButton.disabled = problems.length > 0;
     const n = filter.types?.length ?? 0;
-    this.typesSummary.textContent = n === 0 ? 'All types' : n === 1 ? filter.types![0]! : `${n} types`;
+    this.typesSummary.textContent = n === 0 ? 'All types' : n === 1 ? activityLabel(filter.types![0]!) : `${n} types`;
     return !problems.length;
   }
 

@@ -10,6 +10,7 @@ import type {
   ToActivityWebview,
 } from '../../protocol/activity';
 import { vscodeApi } from '../common/vscodeApi';
+import { RecordPane } from './detail';
 import { $, button, count, el, icon, plural } from './dom';
 import { FilterBar } from './filterBar';
 import { FeedTable } from './table';
@@ -32,7 +33,16 @@ const scroller = $('scroller');
 const sentinel = $('sentinel');
 const table = new FeedTable($<HTMLTableSectionElement>('rows'), {
   open: id => post({ type: 'open', id }),
+  // with the pane open, it follows the keyboard: the arrow keys read record after record
+  moved: id => pane.id && post({ type: 'open', id }),
   refreshOrganizations: id => post({ type: 'refresh-organizations', id }),
+});
+const pane = new RecordPane({
+  openJson: id => post({ type: 'open-json', id }),
+  closed: id => {
+    table.select(undefined);
+    table.focusRow(id);
+  },
 });
 const filters = new FilterBar($<HTMLFormElement>('filters'), $('problems'), {
   apply: (filter: ActivityFilter) => post({ type: 'apply', filter }),
@@ -147,6 +157,7 @@ function handle(m: ToActivityWebview): void {
       applied = m.filter;
       filters.show(m.filter);
       table.clear();
+      pane.close();
       scroller.scrollTop = 0;
       askedForMore = false;
       save();
@@ -174,6 +185,10 @@ function handle(m: ToActivityWebview): void {
       break;
     case 'notice':
       notice(m.text);
+      break;
+    case 'record':
+      pane.show(m.id, m.label, m.record);
+      table.select(m.id);
       break;
   }
 }

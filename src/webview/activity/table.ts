@@ -1,11 +1,14 @@
-// The feed's table: one row per record (time, type, actor, target, organization, id), newest first. Rows are
-// one tab stop (a roving tabindex: the arrow keys, Home, End and the page keys move between them), and Enter
-// or a click opens the record as JSON. Organization membership rows carry a "Refresh organizations" action.
+// The feed's table: one row per record (time, what happened, actor, target, organization, id), newest first.
+// Rows are one tab stop (a roving tabindex: the arrow keys, Home, End and the page keys move between them);
+// Enter or a click shows the record in the pane beside the table, and while the pane is open it follows the
+// row the arrow keys move to. Organization membership rows carry a "Refresh organizations" action.
 import type { ActivityRow } from '../../protocol/activity';
 import { el, icon, kindClass } from './dom';
 
 export interface TableActions {
   open(id: string): void;
+  /** the arrow keys moved to another row */
+  moved(id: string): void;
   refreshOrganizations(id: string): void;
 }
 
@@ -69,13 +72,14 @@ export class FeedTable {
     const tr = el('tr');
     tr.dataset.id = r.id;
     tr.tabIndex = -1;
-    tr.setAttribute('aria-label', `${r.type} by ${r.actor || 'unknown'} at ${r.time}. Enter opens the record.`);
+    tr.setAttribute('aria-label', `${r.label} by ${r.actor || 'unknown'} at ${r.time}. Enter shows the record.`);
     const time = el('td', 'time', readableTime(r.time));
     time.title = r.time;
     const type = el('td', 'type');
     // a flex box inside the cell: a long type name shortens with an ellipsis, its action stays in sight
     const cell = el('div', 'type-cell');
-    const name = el('span', `type-name ${kindClass(r.type)}`, r.type);
+    // the type in words; the service's own name (what the filter and an export use) in the tooltip
+    const name = el('span', `type-name ${kindClass(r.type)}`, r.label);
     name.title = r.type;
     cell.appendChild(name);
     type.appendChild(cell);
@@ -101,6 +105,23 @@ export class FeedTable {
     const id = el('td', 'id', r.id);
     tr.append(time, type, actor, target, org, id);
     return tr;
+  }
+
+  /** Marks the row whose record the pane shows (none: undefined). */
+  select(id: string | undefined): void {
+    this.body.querySelectorAll<HTMLTableRowElement>('tr[data-selected]').forEach(row => delete row.dataset.selected);
+    const row = id ? this.find(id) : undefined;
+    if (row) row.dataset.selected = '';
+  }
+
+  /** Puts the keyboard back on a row (the pane closed). */
+  focusRow(id: string): void {
+    const row = this.find(id);
+    if (row) this.focus(row, true);
+  }
+
+  private find(id: string): HTMLTableRowElement | undefined {
+    return Array.from(this.body.rows).find(row => row.dataset.id === id);
   }
 
   /** Exactly one row (and its action, if any) is reachable with Tab. */
@@ -131,8 +152,10 @@ export class FeedTable {
     const at = row.sectionRowIndex;
     const go = (i: number) => {
       const next = rows[Math.max(0, Math.min(rows.length - 1, i))];
-      if (next) this.focus(next, true);
       e.preventDefault();
+      if (!next || next === row) return;
+      this.focus(next, true);
+      this.actions.moved(next.dataset.id!);
     };
     switch (e.key) {
       case 'ArrowDown':

@@ -3,6 +3,7 @@
 import { MessageAccumulator, type ContentBlock, type Message, type StreamEvent } from '../../protocol/response';
 import { asText } from '../../core/text';
 import { el, icon } from '../common/dom';
+import { highlightJson } from '../common/json';
 import { link, renderMarkdown } from '../common/markdown';
 
 interface Entry {
@@ -110,7 +111,7 @@ export class Blocks {
       const cites = Array.isArray(b.citations) ? (b.citations as Record<string, unknown>[]) : [];
       if (cites.length) entry.root.appendChild(this.citations(cites));
     } else if ((b.type === 'tool_use' || b.type === 'server_tool_use') && entry.json) {
-      entry.json.textContent = JSON.stringify(b.input ?? {}, null, 2);
+      entry.json.replaceChildren(highlightJson(document, b.input ?? {}));
     }
     delete entry.stream;
   }
@@ -202,12 +203,12 @@ export class Blocks {
     } else if (b.type === 'text_editor_code_execution_tool_result' && c && !Array.isArray(c)) {
       if (typeof c.content === 'string') root.appendChild(el('pre', 'stdout', c.content));
       else if (Array.isArray(c.lines)) root.appendChild(el('pre', 'stdout', (c.lines as string[]).join('\n')));
-      else root.appendChild(el('pre', 'json', JSON.stringify(c, null, 2)));
+      else root.appendChild(jsonBlock(c));
     } else if (b.type === 'tool_search_tool_result' && c && !Array.isArray(c)) {
       const refs = (c.tool_references as { tool_name?: string }[] | undefined) ?? [];
       root.appendChild(el('div', undefined, `Tools found: ${refs.map(r => r.tool_name).join(', ') || 'none'}`));
     } else {
-      root.appendChild(el('pre', 'json', JSON.stringify(b, null, 2)));
+      root.appendChild(jsonBlock(b));
     }
   }
 
@@ -234,4 +235,10 @@ export class Blocks {
         break;
     }
   }
+}
+
+function jsonBlock(value: unknown): HTMLElement {
+  const pre = el('pre', 'json');
+  pre.appendChild(highlightJson(document, value));
+  return pre;
 }

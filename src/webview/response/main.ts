@@ -1,16 +1,15 @@
 // The response panel's script. It talks to the extension only through the typed protocol, builds every
 // node with textContent (model output is never parsed as HTML), and applies event batches once per frame.
-import type { Action, FromResponseWebview, RunView, ToResponseWebview } from '../../protocol/response';
+// Its actions (Cancel, Re-run, Continue, Append, Copy, Save) are in the panel's title bar, not in the page.
+import type { FromResponseWebview, RunView, ToResponseWebview } from '../../protocol/response';
 import { $ } from '../common/dom';
 import { vscodeApi } from '../common/vscodeApi';
 import { Banner } from './banner';
 import { Blocks } from './blocks';
 import { renderMeta } from './meta';
-import { buildToolbar, updateToolbar } from './toolbar';
 
 const vscode = vscodeApi<FromResponseWebview, RunView>();
 const openLink = (url: string) => vscode.postMessage({ type: 'open-link', url });
-const post = (action: Action) => vscode.postMessage({ type: 'action', action });
 
 const blocks = new Blocks($('blocks'), openLink);
 const banner = new Banner();
@@ -28,7 +27,6 @@ function reset(v: RunView): void {
   if (v.retry) banner.showRetry(v.retry);
   if (v.error) banner.showError(v);
   renderMeta(view, blocks.acc.message);
-  updateToolbar(view, blocks.acc.message);
 }
 
 function save(): void {
@@ -83,7 +81,6 @@ function handle(msg: ToResponseWebview): void {
       break;
     }
   }
-  updateToolbar(view, blocks.acc.message);
   save();
 }
 
@@ -98,7 +95,6 @@ window.addEventListener('message', (e: MessageEvent) => {
     });
 });
 
-buildToolbar(post);
 const restored = vscode.getState() as RunView | undefined;
 if (restored && typeof restored === 'object' && 'runId' in restored) {
   // after a reload: show what was there; a run that was streaming cannot continue
@@ -109,7 +105,5 @@ if (restored && typeof restored === 'object' && 'runId' in restored) {
       ? { error: { type: 'interrupted', message: 'VS Code reloaded while this reply was streaming.' }, midStream: true }
       : {}),
   });
-} else {
-  updateToolbar(view, blocks.acc.message);
 }
 vscode.postMessage({ type: 'ready' });

@@ -8,7 +8,7 @@ import { exportActivities, csvField } from '../../../src/core/compliance/export'
 import { filterProblems, filterQuery, isRfc3339 } from '../../../src/core/compliance/filters';
 import { RateLimiter } from '../../../src/core/compliance/limiter';
 import { explainComplianceError, parseScopeError, SCOPES } from '../../../src/core/compliance/scopes';
-import type { Activity } from '../../../src/core/compliance/types';
+import { activityLabel, type Activity } from '../../../src/core/compliance/types';
 import { chatView, isFile, organizationTree, parseIds } from '../../../src/core/compliance/view';
 import { count } from '../../../src/core/text';
 import { startFake, type Fake } from '../../fake/server';
@@ -133,6 +133,16 @@ describe('Activity Feed filters (doc3 §4)', () => {
       'created_at.gt': 'A',
       'updated_at.lte': 'B',
     });
+  });
+});
+
+describe('activity types in words', () => {
+  it('reads every type the spec lists, and one it does not, as a person would', () => {
+    assert.equal(activityLabel('model_chat_created'), 'Chat created');
+    assert.equal(activityLabel('model_project_document_uploaded'), 'Project document uploaded');
+    assert.equal(activityLabel('org_deleted_via_bulk'), 'Organization deleted via bulk');
+    assert.equal(activityLabel('workspace_member_added'), 'Workspace member added');
+    assert.equal(activityLabel('__'), '__', 'nothing to read: the name as it is');
   });
 });
 
