@@ -165,10 +165,12 @@ describe('request file diagnostics (real extension host)', () => {
   });
 
   it('a file nested 100,000 levels deep gets its diagnostics and leaves the editor responsive', async () => {
+    // The nesting sits in a property's `default`, a value the schema check does not read as a subschema:
+    // a list where a subschema belongs is an error of its own (tool-input-schema-invalid).
     const deep =
       `{"model":"model-opus-4-7","max_tokens":5,"messages":[{"role":"user","content":"x"}],` +
       '"metadata":{"user_id":"u"},"tools":[{"name":"t","input_schema":{"type":"object","properties":{"a":' +
-      `${'['.repeat(100_000)}${']'.repeat(100_000)}}}}]}`;
+      `{"default":${'['.repeat(100_000)}${']'.repeat(100_000)}}}}}]}`;
     const uri = workspaceUri('deep.prompt.json');
     await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(deep));
     const doc = await vscode.workspace.openTextDocument(uri);
