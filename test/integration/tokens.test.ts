@@ -37,21 +37,25 @@ describe('live token count in the status bar (real extension host)', () => {
     await waitFor('settled', () => a.tokens.state.kind === 'count');
     const before = counts(fake);
     const at = doc.getText().indexOf('Hello') + 5;
-    for (let i = 0; i < 20; i++) {
-      await ed.edit(e => e.insert(doc.positionAt(at + i), 'x'));
-      await new Promise(r => setTimeout(r, 30));
-    }
+    // A pause longer than the debounce (1 s here) between two keystrokes rightly makes a call of its own. On a
+    // quiet machine a burst has none; on a loaded one the extension host can stall for longer, so such pauses
+    // are measured and allowed for instead of failing the test for the machine's load.
+    const typed = await burst(i => ed.edit(e => e.insert(doc.positionAt(at + i), 'x')));
     await waitFor(
       'count after burst',
       () => a.tokens.state.kind === 'count' && !a.tokens.state.cached && counts(fake) > before,
       10000,
     );
     await new Promise(r => setTimeout(r, 2000));
-    assert.equal(counts(fake) - before, 1, 'one call for the burst');
+    const afterBurst = counts(fake) - before;
+    assert.ok(
+      afterBurst >= 1 && afterBurst <= 1 + typed.pauses,
+      `one call for the burst (${typed.pauses} long pauses)`,
+    );
     const withX = (a.tokens.state as { tokens: number }).tokens;
-    for (let i = 0; i < 20; i++) await vscode.commands.executeCommand('undo');
+    const undone = await burst(() => vscode.commands.executeCommand('undo'));
     await waitFor('cached count', () => a.tokens.state.kind === 'count' && a.tokens.state.cached, 10000);
-    assert.equal(counts(fake) - before, 1, 'undo made no call');
+    assert.ok(counts(fake) - before - afterBurst <= undone.pauses, `undo made no call (${undone.pauses} long pauses)`);
     assert.notEqual((a.tokens.state as { tokens: number }).tokens, withX);
   });
 
@@ -173,3 +177,17 @@ describe('token breakdown (real extension host)', () => {
     assert.match(ours[0]!.command!.title, new RegExp(`${parts[0]!.tokens} tokens`));
   });
 });
+
+/** Twenty steps 30 ms apart, as a person types; counts the gaps longer than the 1 s debounce. */
+async function burst(step: (i: number) => Thenable<unknown>): Promise<{ pauses: number }> {
+  let pauses = 0;
+  let last = Date.now();
+  for (let i = 0; i < 20; i++) {
+    await step(i);
+    const now = Date.now();
+    if (now - last >= 1000) pauses++;
+    last = now;
+    await new Promise(r => setTimeout(r, 30));
+  }
+  return { pauses };
+}
