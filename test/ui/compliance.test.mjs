@@ -74,9 +74,9 @@ describe('Compliance view (DOM)', function () {
     for (let attempt = 0; attempt < 3 && !(await dialog.isVisible()); attempt++) {
       await row.hover();
       await row.locator('.action-label[aria-label="Delete Chat Permanently…"]').click();
-      await dialog.waitFor({ timeout: 5000 }).catch(() => {});
+      await dialog.waitFor({ timeout: 10000 }).catch(() => {});
     }
-    await dialog.waitFor({ timeout: 5000 });
+    await dialog.waitFor({ timeout: 10000 });
     assert.match(await dialog.innerText(), /immediate and permanent/);
     await dialog.locator('.monaco-button', { hasText: 'Delete Permanently' }).click();
     await treeRows(page).filter({ hasText: victim.name }).first().waitFor({ state: 'detached', timeout: 15000 });
