@@ -115,6 +115,7 @@ export class ComplianceTree implements vscode.TreeDataProvider<ComplianceNode>, 
       q = this.newQuery(users, projects);
       this.queries.push(q);
       await this.save();
+      await this.firstPage(q);
     }
     this.changed.fire(this.groups.chats);
     return q;
@@ -126,9 +127,20 @@ export class ComplianceTree implements vscode.TreeDataProvider<ComplianceNode>, 
       p = this.newProject(id);
       this.projects.push(p);
       await this.save();
+      await this.firstPage(p);
     }
     this.changed.fire(this.groups.projects);
     return p;
+  }
+
+  /**
+   * A list the person just added loads its first page before it shows, so its row says at once how many
+   * records it holds. A list's row is never repainted from inside its own children's fetch: VS Code drops
+   * the children it is still fetching when their parent changes, and their rows' actions would then reach
+   * the commands without their node (seen as a Delete that did nothing).
+   */
+  private async firstPage(list: ChatQuery | ProjectEntry): Promise<void> {
+    await vscode.window.withProgress({ location: { viewId: 'promptwright.compliance' } }, () => list.pager.loadMore());
   }
 
   async remove(list: ChatQuery | ProjectEntry): Promise<void> {
@@ -266,11 +278,9 @@ export class ComplianceTree implements vscode.TreeDataProvider<ComplianceNode>, 
     node: (x: T) => ComplianceNode,
   ): Promise<ComplianceNode[]> {
     const pager = list.pager as Pager<T>;
-    if (pager.cursor === undefined && !pager.error) {
-      await pager.loadMore();
-      // the list's own row says how many arrived ("6 chats"): repaint it once its first page is in
-      setTimeout(() => this.changed.fire(this.listNode(list)), 0);
-    }
+    // a list restored from the workspace state loads when it is first expanded; its row shows the count at
+    // its next repaint (see firstPage for why not now)
+    if (pager.cursor === undefined && !pager.error) await pager.loadMore();
     const out = pager.items.map(node);
     if (pager.error) {
       const why = await this.access.explain(pager.error);
@@ -336,12 +346,14 @@ export class ComplianceTree implements vscode.TreeDataProvider<ComplianceNode>, 
       case 'chat': {
         const view = chatView(n.chat);
         const it = this.dimmed.item(view, `chat/${n.chat.id}`);
+        it.id = `query:${queryKey(n.query.users, n.query.projects)}/chat:${n.chat.id}`;
         it.iconPath = new vscode.ThemeIcon(view.dim ? 'comment-unresolved' : 'comment');
         it.contextValue = view.dim ? 'chat.deleted' : 'chat';
         return it;
       }
       case 'attachment': {
         const it = this.dimmed.item(attachmentView(n.attachment), `attachment/${n.attachment.id}`);
+        it.id = `project:${n.project.id}/attachment:${n.attachment.id}`;
         const file = isFile(n.attachment);
         it.iconPath = new vscode.ThemeIcon(file ? 'file' : 'file-text');
         it.contextValue = file ? 'file' : 'attachment';
