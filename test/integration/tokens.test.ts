@@ -32,7 +32,9 @@ describe('live token count in the status bar (real extension host)', () => {
 
   it('a burst of keystrokes makes one call; undo costs none (cache)', async () => {
     const a = await api();
-    const ed = vscode.window.activeTextEditor!;
+    const ed = await vscode.window.showTextDocument(
+      await vscode.workspace.openTextDocument(workspaceUri('hello.prompt.json')),
+    );
     const doc = ed.document;
     await waitFor('settled', () => a.tokens.state.kind === 'count');
     const before = counts(fake);
