@@ -212,7 +212,7 @@ export class CasesTests implements vscode.Disposable, CasesTestHandlers, RunRepo
     this.said.set(idPath(item), reported);
   }
 
-  /** What the Test Explorer was last told of each item, by `file › case › model` (file by its name). */
+  /** What the Test Explorer was last told of each item, by `file › case › model` (the file in the workspace). */
   reported(): Record<string, Reported> {
     return Object.fromEntries(this.said);
   }
@@ -247,10 +247,10 @@ function cellsUnder(item: vscode.TestItem): (CellKey & { item: vscode.TestItem }
 const uniqueKey = (item: vscode.TestItem): string =>
   item.parent ? `${uniqueKey(item.parent)}\u0000${item.id}` : item.id;
 
-/** `support.cases.yaml › greeting › model-haiku-4-5`. */
+/** `examples/support.cases.yaml › greeting › model-haiku-4-5`. */
 function idPath(item: vscode.TestItem): string {
   const parts: string[] = [];
   for (let i: vscode.TestItem | undefined = item; i; i = i.parent)
-    parts.unshift(i.parent ? i.id : fileName(i.uri ?? vscode.Uri.parse(i.id)));
+    parts.unshift(i.parent ? i.id : vscode.workspace.asRelativePath(i.uri ?? vscode.Uri.parse(i.id)));
   return parts.join(' › ');
 }
