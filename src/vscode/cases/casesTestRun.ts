@@ -75,7 +75,8 @@ export class CaseFileTestRun implements RunReporter {
     if (!item) return;
     if (c.text) {
       const head = `${c.caseName} on ${c.model}:\r\n`;
-      this.run.appendOutput(`${head}${c.text.replace(/\r?\n/g, '\r\n')}\r\n\r\n`, this.caseLocation(c), item);
+      // no location: output at a location is drawn inline in the case file, over the line's own text
+      this.run.appendOutput(`${head}${c.text.replace(/\r?\n/g, '\r\n')}\r\n\r\n`, undefined, item);
     }
     const duration = c.latencyMs;
     switch (c.status) {

@@ -158,6 +158,8 @@ export class Grid {
     const preview = c.text.length > PREVIEW_CHARS ? `${c.text.slice(0, PREVIEW_CHARS)}…` : c.text;
     if (preview !== parts.shown) {
       parts.text.replaceChildren(renderMarkdown(document, preview, url => this.actions.openLink(url)));
+      // the grid is one tab stop: a link in a reply is reached in the detail pane
+      parts.text.querySelectorAll('a').forEach(a => (a.tabIndex = -1));
       parts.shown = preview;
     }
     if (!full) return;

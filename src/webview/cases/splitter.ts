@@ -2,6 +2,8 @@
 // the up and down arrows move it by a step, Page Up and Page Down by more, Home and End to the largest and
 // smallest pane). The pane's height is kept (setState) so a reload shows it as the person left it.
 
+/** the pane's share of the page at first: the grid keeps room for a few rows and its header */
+const DEFAULT_SHARE = 0.35;
 const STEP_PX = 24;
 const PAGE_PX = 120;
 const MIN_PANE_PX = 80;
@@ -17,7 +19,7 @@ export class Splitter {
     initial: number | undefined,
     private readonly changed: (height: number) => void,
   ) {
-    this.height = initial ?? Math.round(window.innerHeight * 0.4);
+    this.height = initial ?? Math.round(window.innerHeight * DEFAULT_SHARE);
     bar.addEventListener('pointerdown', e => this.drag(e));
     bar.addEventListener('keydown', e => this.onKey(e));
     window.addEventListener('resize', () => this.apply());
