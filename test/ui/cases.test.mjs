@@ -48,9 +48,14 @@ async function focused(page) {
     });
 }
 
+/** Light to dark or back, and waits until the whole workbench wears it (`vs` is light, `vs-dark` dark). */
 async function toggleTheme(page) {
+  const dark = await page.locator('.monaco-workbench.vs-dark').count();
   await runCommand(page, 'Preferences: Toggle between Light/Dark Themes');
-  await page.waitForTimeout(1200);
+  await page.locator(dark ? '.monaco-workbench.vs' : '.monaco-workbench.vs-dark').waitFor({ timeout: 15000 });
+  // the webviews, the side bar and the panel take the new colours a moment later on a loaded machine
+  await page.mouse.move(640, 300);
+  await page.waitForTimeout(3000);
 }
 
 describe('Cases grid and Test Explorer (DOM)', function () {
@@ -62,7 +67,7 @@ describe('Cases grid and Test Explorer (DOM)', function () {
     // for Cancel All: six slow cases on one model: four run at once (the default concurrency), two wait
     const slow = Array.from(
       { length: 6 },
-      (_, i) => `  - name: slow ${i + 1}\n    vars: { question: "#slow=300 n${i}", tone: calm }`,
+      (_, i) => `  - name: slow ${i + 1}\n    vars: { question: "#slow=600 n${i}", tone: calm }`,
     );
     fs.writeFileSync(
       path.join(folder, 'slow.cases.yaml'),
@@ -307,6 +312,9 @@ describe('Cases grid and Test Explorer (DOM)', function () {
 
   it('Cancel All: the running cells stop with what arrived, the queued ones never start', async () => {
     const { page } = s;
+    // the editor area to itself again (the Test Explorer opened the side bar and the results panel)
+    await runCommand(page, 'View: Close Primary Side Bar');
+    await runCommand(page, 'View: Hide Panel');
     await openFile(page, 'slow.cases.yaml');
     const before = ui.fake.requests.length;
     await runCommand(page, 'Promptwright: Run Cases');
