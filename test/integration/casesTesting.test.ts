@@ -108,6 +108,8 @@ describe('prompt test cases in the Test Explorer (real extension host)', () => {
     edit.insert(support, doc.positionAt(text.length), '  - name: added\n    vars: { question: "x", tone: calm }\n');
     assert.ok(await vscode.workspace.applyEdit(edit));
     await waitFor('the items follow the edit', () => item.children.get('added') && !item.children.get('greeting'));
+    // the same item: what the Test Explorer shows of it (its results) stays
+    assert.equal((await features()).casesTests.controller.items.get(support.toString()), item);
     assert.deepEqual(tree(item), [
       'support.cases.yaml@4',
       '  hello@5',
@@ -119,8 +121,16 @@ describe('prompt test cases in the Test Explorer (real extension host)', () => {
       '  added@20',
       `    ${SONNET}@20`,
     ]);
-    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
-    await waitFor('the items as on disk again', () => item.children.get('greeting') && !item.children.get('added'));
+    // the edit undone by another (the editor's text is what counts, saved or not)
+    const undo = new vscode.WorkspaceEdit();
+    undo.replace(support, new vscode.Range(doc.positionAt(0), doc.positionAt(doc.getText().length)), text);
+    assert.ok(await vscode.workspace.applyEdit(undo));
+    const f = await features();
+    const now = () => f.casesTests.controller.items.get(support.toString());
+    await waitFor('the items as before', () => now()?.children.get('greeting') && !now()?.children.get('added'));
+    assert.equal(tree(now()!).length, 10);
+    await doc.save();
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
   });
 
   it('a run from the Run profile: each item passes or fails; a failure at its assertion, with both sides', async () => {
