@@ -177,6 +177,13 @@ describe('prompt test cases in the Test Explorer (real extension host)', () => {
       !vscode.window.tabGroups.all.flatMap(g => g.tabs).some(t => t.label.startsWith('Cases')),
       'no grid opened',
     );
+    // "Show Cases Grid" in a test item's menu: that run's grid, in the main area
+    await vscode.commands.executeCommand('promptwright.showCases', item.children.get('greeting'));
+    const tab = await waitFor('the grid', () =>
+      vscode.window.tabGroups.all.flatMap(g => g.tabs).find(t => t.label === 'Cases: support.cases.yaml'),
+    );
+    assert.equal(tab.group.viewColumn, vscode.ViewColumn.One);
+    await vscode.window.tabGroups.close(tab);
   });
 
   it('one case × model from the gutter or the tree: one request, that item only', async () => {

@@ -53,9 +53,15 @@ async function toggleTheme(page) {
   const dark = await page.locator('.monaco-workbench.vs-dark').count();
   await runCommand(page, 'Preferences: Toggle between Light/Dark Themes');
   await page.locator(dark ? '.monaco-workbench.vs' : '.monaco-workbench.vs-dark').waitFor({ timeout: 15000 });
-  // the webviews, the side bar and the panel take the new colours a moment later on a loaded machine
+  // the parts take the new colours a moment later on a loaded machine: the status bar's background says when
+  const light = () =>
+    page
+      .locator('.part.statusbar')
+      .evaluate(e => getComputedStyle(e).backgroundColor.match(/\d+/g).slice(0, 3).map(Number))
+      .then(([r, g, b]) => r + g + b > 600);
+  for (let i = 0; i < 50 && (await light()) !== !!dark; i++) await page.waitForTimeout(200);
   await page.mouse.move(640, 300);
-  await page.waitForTimeout(3000);
+  await page.waitForTimeout(1500);
 }
 
 describe('Cases grid and Test Explorer (DOM)', function () {
