@@ -8,6 +8,7 @@ import { ACTIVITY_VIEW_TYPE } from './protocol/activity';
 import { CASES_VIEW_TYPE } from './protocol/cases';
 import { RESPONSE_VIEW_TYPE } from './protocol/response';
 import { CASE_FILE_EXCLUDE, CASE_FILE_GLOB, isCaseFileName } from './vscode/cases/caseFiles';
+import { createCasesTestController } from './vscode/cases/casesTestController';
 import { addBeta, newRequestFile } from './vscode/request/requestCommands';
 import { Config, endpointOf, isRequestFile } from './vscode/platform/config';
 import type { AdminNode } from './vscode/admin/orgTree';
@@ -63,7 +64,10 @@ export function activate(context: vscode.ExtensionContext): PromptwrightApi {
   // views whose features reveal what they add (a session, a workspace, an invite)
   const sessionsView = vscode.window.createTreeView('promptwright.sessions', { treeDataProvider: sessionsTree });
   const orgView = vscode.window.createTreeView('promptwright.organization', { treeDataProvider: orgTree });
-  const host: Host = { context, log, config, keys, api, diagnostics, rateLimitsView, sessionsView, orgView, recent };
+  // the Test Explorer lists case files from the start; it asks for them (and the features load) when shown
+  const casesTesting = createCasesTestController(async () => (await features()).casesTests);
+  const views = { rateLimitsView, sessionsView, orgView };
+  const host: Host = { context, log, config, keys, api, diagnostics, ...views, recent, casesTesting };
   let loaded: Features | undefined;
   const features = (): Promise<Features> => {
     if (!loaded) {
@@ -134,6 +138,7 @@ export function activate(context: vscode.ExtensionContext): PromptwrightApi {
     rateLimitsView,
     sessionsView,
     orgView,
+    casesTesting,
     keys.onDidChange(() => void updateKeyContext()),
     vscode.languages.registerCodeActionsProvider(selector, new QuickFixes(diagnostics), {
       providedCodeActionKinds: QuickFixes.kinds,
@@ -264,13 +269,12 @@ export function activate(context: vscode.ExtensionContext): PromptwrightApi {
     lazy('promptwright.runCases', (f, arg) => f.cases.runCases(uriOf(arg))),
     lazy('promptwright.refreshPrompts', f => f.promptFiles.refresh()),
     lazy('promptwright.cancelCases', f => f.cases.cancel()),
-    lazy('promptwright.showCases', f => f.cases.show()),
+    lazy('promptwright.showCases', (f, arg) => f.cases.show(uriOf(arg))),
   );
   log.info(`Promptwright ${(context.extension.packageJSON as { version: string }).version} activated`);
   // `npm start` without a service of its own: the offline demo from the start, as the walkthrough offers it
   if (process.env.PROMPTWRIGHT_DEMO === '1' && !config.baseUrl)
     void features().then(f => f.demo.start({ quiet: true }));
-  const views = { rateLimitsView, sessionsView, orgView };
   return { log, config, diagnostics, keys, api, tokens, features, logUri: context.logUri, ...views };
 }
 

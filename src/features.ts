@@ -9,6 +9,8 @@ import type { Api } from './vscode/platform/api';
 import { CaseDiagnostics } from './vscode/cases/caseDiagnostics';
 import { CaseLanguage } from './vscode/cases/caseLanguage';
 import { CasesPanel } from './vscode/cases/casesPanel';
+import type { CasesTestController } from './vscode/cases/casesTestController';
+import { CasesTests } from './vscode/cases/casesTests';
 import { ActivityPanel } from './vscode/compliance/activityPanel';
 import { ComplianceAccess } from './vscode/compliance/access';
 import { ComplianceCommands } from './vscode/compliance/complianceCommands';
@@ -42,6 +44,8 @@ export interface Host {
   /** what was last counted and run, per file (the Prompts view shows it) */
   recent: Recent;
   orgView: vscode.TreeView<AdminNode>;
+  /** the Test Explorer's controller of case files, made at activation (its items come with this bundle) */
+  casesTesting: CasesTestController;
 }
 
 export interface Features {
@@ -63,6 +67,7 @@ export interface Features {
   caseDiagnostics: CaseDiagnostics;
   caseLanguage: CaseLanguage;
   cases: CasesPanel;
+  casesTests: CasesTests;
   promptFiles: PromptFilesTree;
 }
 
@@ -91,7 +96,9 @@ export function createFeatures(host: Host): Features {
   const demo = new DemoBackend(config, keys, log, { sessions, rateLimits });
   const caseDiagnostics = new CaseDiagnostics(config, log);
   const caseLanguage = new CaseLanguage(caseDiagnostics);
-  const cases = new CasesPanel(context.extensionUri, config, api, caseDiagnostics, log, host.recent);
+  const storage = { workspace: context.storageUri, global: context.globalStorageUri };
+  const cases = new CasesPanel(context.extensionUri, config, api, caseDiagnostics, log, storage, host.recent);
+  const casesTests = new CasesTests(host.casesTesting, caseDiagnostics, cases.runner, log);
   const promptFiles = new PromptFilesTree(config, host.recent);
   context.subscriptions.push(
     panel,
@@ -107,11 +114,12 @@ export function createFeatures(host: Host): Features {
     caseDiagnostics,
     caseLanguage,
     cases,
+    casesTests,
     promptFiles,
   );
   return {
     ...{ panel, runner, breakdown, sessions, resourceDocs, rateLimits, json, org, admin },
     ...{ access, activity, complianceTree, compliance, demo, openSample, caseDiagnostics, caseLanguage, cases },
-    promptFiles,
+    ...{ casesTests, promptFiles },
   };
 }

@@ -10,4 +10,11 @@ export { validateText } from './core/request/validate';
 export { parseCaseFile, requestNotFound } from './core/cases/caseFile';
 export { crossCheck, valuesByCase } from './core/cases/crossCheck';
 export { cellsOf, prepareCell, runCell, runMatrix } from './core/cases/runner';
-export { compareResults, mergeResults, parseResults, resultsPath, serializeResults } from './core/cases/results';
+export {
+  compareResults,
+  mergeResults,
+  parseResults,
+  resultsName,
+  resultsPath,
+  serializeResults,
+} from './core/cases/results';

@@ -20,20 +20,27 @@ export type ToCasesWebview =
   /** everything: a new run, a reload, a restored panel */
   | { type: 'grid'; grid: GridView }
   /** the changes since the last message, in order; `running` is the grid's running state after them */
-  | { type: 'patch'; patches: CellPatch[]; running: boolean; savedTo?: string };
+  | { type: 'patch'; patches: CellPatch[]; running: boolean; savedTo?: string; savedPath?: string };
 
 /** What a re-run covers: one cell, one row (a case on every model), or everything. */
 export type RerunTarget =
   { scope: 'cell'; caseName: string; model: string } | { scope: 'row'; caseName: string } | { scope: 'all' };
 
 export type FromCasesWebview =
-  Ready | { type: 'rerun'; target: RerunTarget } | { type: 'cancel' } | { type: 'open-case-file' };
+  | Ready
+  | { type: 'rerun'; target: RerunTarget }
+  | { type: 'cancel' }
+  | { type: 'open-case-file' }
+  /** a link in a reply (rendered Markdown): http(s) only, opened in the browser */
+  | { type: 'open-link'; url: string };
 
 /** What the webview keeps with setState: which case file it shows (the serializer restores from it). */
 export interface CasesWebviewState {
   /** the case file's URI, as a string */
   caseFile: string;
   selected?: { caseName: string; model: string };
+  /** the detail pane's height, as the person left it (px) */
+  detailHeight?: number;
 }
 
 // Bounds on what the webview may send: generous for people, small enough that a bad message costs nothing.
@@ -63,6 +70,10 @@ export function parseFromCasesWebview(raw: unknown): FromCasesWebview | undefine
     case 'rerun': {
       const target = parseTarget(o.target);
       return target ? { type: 'rerun', target } : undefined;
+    }
+    case 'open-link': {
+      const url = boundedString(o.url, MAX_URI_LENGTH);
+      return url && /^https?:\/\//i.test(url) ? { type: 'open-link', url } : undefined;
     }
     default:
       return undefined;

@@ -67,7 +67,10 @@ describe('prompt test cases (real extension host)', () => {
   });
 
   after(async () => {
-    (await features()).cases.dispose();
+    // the panel closes; the runner stays (the Test Explorer's suite shares it)
+    const f = await features();
+    f.cases.cancel();
+    await f.cases.idle();
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
     fs.rmSync(workspaceUri(DIR).fsPath, { recursive: true, force: true });
     fs.rmSync(workspaceUri('.promptwright').fsPath, { recursive: true, force: true });
@@ -278,11 +281,15 @@ describe('prompt test cases (real extension host)', () => {
     const overlap = Math.max(...spans.map(([t]) => spans.filter(([a, b]) => a <= t && t < b).length));
     assert.ok(overlap <= 2, `${overlap} requests in flight at once`);
 
-    // the results, saved beside the workspace's other generated files; every cell new the first time
-    const saved = workspaceUri('.promptwright', 'results', DIR, 'support.cases.yaml.json');
-    const file = JSON.parse(fs.readFileSync(saved.fsPath, 'utf8'));
+    // the results, saved in the workspace storage (nothing written into the repository unasked); every cell
+    // new the first time
+    assert.equal(grid?.savedTo, 'the workspace storage');
+    const saved = grid?.savedPath ?? '';
+    assert.ok(saved.endsWith(path.join('results', DIR, 'support.cases.yaml.json')), saved);
+    assert.ok(!saved.startsWith(workspaceUri().fsPath), `${saved} is outside the workspace`);
+    const file = JSON.parse(fs.readFileSync(saved, 'utf8'));
     assert.equal(file.results.length, 6);
-    assert.equal(grid?.savedTo, path.posix.join('.promptwright', 'results', DIR, 'support.cases.yaml.json'));
+    assert.equal(fs.existsSync(workspaceUri('.promptwright').fsPath), false, 'no .promptwright/ in the repository');
     assert.deepEqual(changes(grid), ['greeting: new new', 'weather tool: new new', 'refund in French: new new']);
     assert.equal(f.cases.status.item.text, '$(error) Cases: 6/6 · 2 failed');
   });
@@ -402,6 +409,24 @@ describe('prompt test cases (real extension host)', () => {
       );
     } finally {
       await restore();
+    }
+  });
+
+  it('promptwright.cases.resultsInRepository: the results go to the repository’s .promptwright/results/', async () => {
+    const restore = await setSetting('cases.resultsInRepository', true);
+    try {
+      const f = await features();
+      await vscode.commands.executeCommand('promptwright.runCases', support);
+      const grid = f.cases.grid();
+      const inRepository = workspaceUri('.promptwright', 'results', DIR, 'support.cases.yaml.json');
+      assert.equal(grid?.savedTo, path.posix.join('.promptwright', 'results', DIR, 'support.cases.yaml.json'));
+      assert.equal(grid?.savedPath, inRepository.fsPath);
+      const file = JSON.parse(fs.readFileSync(inRepository.fsPath, 'utf8'));
+      assert.equal(file.results.length, 6);
+      assert.equal(file.caseFile, path.posix.join(DIR, 'support.cases.yaml'));
+    } finally {
+      await restore();
+      fs.rmSync(workspaceUri('.promptwright').fsPath, { recursive: true, force: true });
     }
   });
 

@@ -37,8 +37,8 @@ export function evaluate(assertions: readonly Assertion[], outcome: Outcome): As
       return { type, pass: false, message: `${label}: the request failed: ${e.type}: ${e.message}${id}` };
     }
     try {
-      const [pass, why] = check(type, argument, outcome);
-      return { type, pass, message: `${label}: ${why}` };
+      const [pass, why, diff] = check(type, argument, outcome);
+      return { type, pass, message: `${label}: ${why}`, ...(!pass && diff ? diff : {}) };
     } catch (e) {
       // one assertion that cannot be evaluated fails alone; the others still say what they found
       const why = e instanceof Error ? e.message : String(e);
@@ -64,15 +64,18 @@ function labelOf(type: AssertionType, argument: unknown): string {
   }
 }
 
-type Verdict = [pass: boolean, why: string];
+/** A verdict, and for a failure what was expected and what came, in full, when the two can be compared. */
+type Verdict = [pass: boolean, why: string, diff?: { expected: string; actual: string }];
+
+const diff = (expected: string, actual: string) => ({ expected, actual });
 
 function check(type: AssertionType, argument: unknown, o: Outcome): Verdict {
   const text = o.text;
   switch (type) {
     case 'contains':
-      return contains(text, text.indexOf(String(argument)));
+      return contains(text, text.indexOf(String(argument)), String(argument));
     case 'icontains':
-      return contains(text, text.toLowerCase().indexOf(String(argument).toLowerCase()));
+      return contains(text, text.toLowerCase().indexOf(String(argument).toLowerCase()), String(argument));
     case 'not-contains': {
       const at = text.indexOf(String(argument));
       return at < 0
@@ -81,14 +84,20 @@ function check(type: AssertionType, argument: unknown, o: Outcome): Verdict {
     }
     case 'regex': {
       const m = compileRegex(String(argument)).exec(text);
-      return m ? [true, `matched ${quote(m[0], 40)}`] : [false, `no match in the reply (${preview(text)})`];
+      return m
+        ? [true, `matched ${quote(m[0], 40)}`]
+        : [false, `no match in the reply (${preview(text)})`, diff(showRegex(String(argument)), text)];
     }
     case 'equals':
       return equals(text, String(argument));
     case 'stop_reason':
       return o.stopReason === argument
         ? [true, `stop_reason was ${String(argument)}`]
-        : [false, `stop_reason was ${o.stopReason ?? 'not given'}`];
+        : [
+            false,
+            `stop_reason was ${o.stopReason ?? 'not given'}`,
+            diff(String(argument), o.stopReason ?? 'not given'),
+          ];
     case 'max-output-tokens':
       return atMost(o.usage?.output_tokens, Number(argument), 'output token', 'the reply has no usage');
     case 'max-input-tokens':
@@ -102,8 +111,10 @@ function check(type: AssertionType, argument: unknown, o: Outcome): Verdict {
   }
 }
 
-function contains(text: string, at: number): Verdict {
-  return at >= 0 ? [true, `found at character ${at + 1}`] : [false, `not found in the reply (${preview(text)})`];
+function contains(text: string, at: number, wanted: string): Verdict {
+  return at >= 0
+    ? [true, `found at character ${at + 1}`]
+    : [false, `not found in the reply (${preview(text)})`, diff(wanted, text)];
 }
 
 function equals(text: string, wanted: string): Verdict {
@@ -112,7 +123,8 @@ function equals(text: string, wanted: string): Verdict {
   while (i < text.length && i < wanted.length && text[i] === wanted[i]) i++;
   const got = i >= text.length ? 'the reply ends there' : `the reply has ${quoteAround(text, i, 1)}`;
   const expected = i >= wanted.length ? 'the expected text ends there' : `expected ${quoteAround(wanted, i, 1)}`;
-  return [false, `differs at character ${i + 1}: ${expected}, ${got} (reply of ${count(text.length, 'character')})`];
+  const why = `differs at character ${i + 1}: ${expected}, ${got} (reply of ${count(text.length, 'character')})`;
+  return [false, why, diff(wanted, text)];
 }
 
 function atMost(
@@ -123,7 +135,9 @@ function atMost(
   show = (n: number) => count(n, unit),
 ): Verdict {
   if (value === undefined) return [false, missing];
-  return value <= limit ? [true, `${show(value)} (at most ${limit})`] : [false, `${show(value)}, over ${limit}`];
+  return value <= limit
+    ? [true, `${show(value)} (at most ${limit})`]
+    : [false, `${show(value)}, over ${limit}`, diff(`at most ${show(limit)}`, show(value))];
 }
 
 function toolCall(message: Message | undefined, name: string): Verdict {
@@ -131,7 +145,8 @@ function toolCall(message: Message | undefined, name: string): Verdict {
     .filter(b => b.type === 'tool_use' || b.type === 'server_tool_use')
     .map(b => String(b.name));
   if (calls.includes(name)) return [true, `the reply calls ${name}`];
-  return [false, calls.length ? `the reply calls ${calls.join(', ')} instead` : 'the reply calls no tool'];
+  const why = calls.length ? `the reply calls ${calls.join(', ')} instead` : 'the reply calls no tool';
+  return [false, why, diff(name, calls.join('\n'))];
 }
 
 /**
@@ -146,7 +161,7 @@ function jsonSchema(text: string, schema: Record<string, unknown>): Verdict {
     value = JSON.parse(source);
   } catch (e) {
     const why = e instanceof Error ? e.message : String(e);
-    return [false, `the reply is not JSON (${why}; ${preview(text)})`];
+    return [false, `the reply is not JSON (${why}; ${preview(text)})`, diff(JSON.stringify(schema, null, 2), text)];
   }
   const result = new Validator(schema, draftOf(schema), false).validate(value);
   const from = fenced ? ' (read from its ```json fence)' : '';
@@ -157,7 +172,8 @@ function jsonSchema(text: string, schema: Record<string, unknown>): Verdict {
   );
   const said = errors.slice(0, 3).map(e => `${e.instanceLocation.replace(/^#/, '') || '(root)'}: ${e.error}`);
   const more = errors.length > 3 ? `; and ${errors.length - 3} more` : '';
-  return [false, `the reply is JSON that does not validate${from}: ${said.join('; ')}${more}`];
+  const why = `the reply is JSON that does not validate${from}: ${said.join('; ')}${more}`;
+  return [false, why, diff(JSON.stringify(schema, null, 2), text)];
 }
 
 function draftOf(schema: Record<string, unknown>): SchemaDraft {

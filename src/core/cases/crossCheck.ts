@@ -11,6 +11,8 @@ export interface CrossCheck {
   caseProblems: Problem[];
   /** problems in the request file (at each `{{name}}` that some case leaves without a value) */
   requestProblems: Problem[];
+  /** the request's own `model`: what a case file without `models` runs on */
+  requestModel?: string;
 }
 
 /** Where each placeholder name is used in the request: the string values (paths) that hold it. */
@@ -20,9 +22,11 @@ interface Use {
 
 export function crossCheck(file: CaseFile, caseLocate: Locate, requestText: string, requestFormat: Format): CrossCheck {
   const parsed = parseRequest(requestText, requestFormat);
+  const model = (parsed.value as { model?: unknown } | null | undefined)?.model;
+  const requestModel = typeof model === 'string' && model ? { requestModel: model } : {};
   // a request that cannot be read has its own errors; what it uses is unknown, so nothing is said here
   if (parsed.value === undefined || parsed.problems.some(p => p.severity === 'error'))
-    return { caseProblems: [], requestProblems: [] };
+    return { caseProblems: [], requestProblems: [], ...requestModel };
   const uses = new Map<string, Use>();
   forEachString(parsed.value, (s, pathOf) => {
     if (!s.includes('{{')) return;
@@ -79,7 +83,11 @@ export function crossCheck(file: CaseFile, caseLocate: Locate, requestText: stri
     }
   });
   const byPosition = (a: Problem, b: Problem) => a.start - b.start || a.end - b.end;
-  return { caseProblems: caseProblems.sort(byPosition), requestProblems: requestProblems.sort(byPosition) };
+  return {
+    caseProblems: caseProblems.sort(byPosition),
+    requestProblems: requestProblems.sort(byPosition),
+    ...requestModel,
+  };
 }
 
 /** Each case's value of a placeholder (hover on `{{name}}`): undefined where a case gives none. */

@@ -57,8 +57,10 @@ export interface GridView {
   running: boolean;
   /** the grid holds results read back from the results file (a reload), not a run of this window */
   restored?: boolean;
-  /** where the results were saved, relative to the workspace */
+  /** where the results were saved: relative to the workspace, or "the workspace storage" */
   savedTo?: string;
+  /** the results file's full path (a tooltip) */
+  savedPath?: string;
   /** a problem with the whole run (the case file does not parse, the request file is missing, …) */
   notice?: string;
 }

@@ -1,26 +1,31 @@
-// The last results of each case file, kept in `.promptwright/results/` under the workspace (one
-// folder to gitignore), so a grid can show what changed since the last run: which cells are new, fixed,
-// broken or the same.
+// The last results of each case file, so a grid can show what changed since the last run: which cells are
+// new, fixed, broken or the same. The editor keeps them in its workspace storage by default (nothing is
+// written into the repository unasked); with `promptwright.cases.resultsInRepository` in
+// `.promptwright/results/` under the workspace (one folder to commit, or to gitignore).
 import * as crypto from 'node:crypto';
 import * as path from 'node:path';
 import * as z from 'zod/mini';
 import type { CellResult } from './types';
 
-/** The folder of results files, relative to the workspace. */
+/** The folder of results files in the repository, relative to the workspace. */
 const RESULTS_FOLDER = path.join('.promptwright', 'results');
 
 /**
- * Where a case file's last results are kept: `.promptwright/results/<its path in the workspace>.json`
- * (`examples/support.cases.yaml` → `.promptwright/results/examples/support.cases.yaml.json`), so two case
- * files of the same name in different folders keep apart. A case file outside the workspace gets its
- * name and a short hash of its full path.
+ * A case file's results file, relative to the folder of results files: `<its path in the workspace>.json`
+ * (`examples/support.cases.yaml` → `examples/support.cases.yaml.json`), so two case files of the same name in
+ * different folders keep apart. A case file outside the workspace gets its name and a short hash of its full
+ * path.
  */
-export function resultsPath(caseFilePath: string, workspaceRoot: string): string {
+export function resultsName(caseFilePath: string, workspaceRoot: string): string {
   const relative = path.relative(workspaceRoot, path.resolve(workspaceRoot, caseFilePath));
   const inside = relative !== '' && !relative.startsWith('..') && !path.isAbsolute(relative);
   const hash = () => crypto.createHash('sha256').update(path.resolve(caseFilePath)).digest('hex').slice(0, 8);
-  const name = inside ? relative : `${path.basename(caseFilePath)}-${hash()}`;
-  return path.join(workspaceRoot, RESULTS_FOLDER, `${name}.json`);
+  return `${inside ? relative : `${path.basename(caseFilePath)}-${hash()}`}.json`;
+}
+
+/** Where a case file's results are kept in the repository: `.promptwright/results/<resultsName>`. */
+export function resultsPath(caseFilePath: string, workspaceRoot: string): string {
+  return path.join(workspaceRoot, RESULTS_FOLDER, resultsName(caseFilePath, workspaceRoot));
 }
 
 /** What a results file holds. */

@@ -10,17 +10,12 @@ import type { Message, StreamEvent } from '../api/types';
 import { pointer } from '../request/types';
 import { validateText, type Endpoint } from '../request/validate';
 import { evaluate, replyText } from './assertions';
+import { modelsOf } from './outline';
 import { fillPlaceholders } from './placeholders';
 import type { Assertion, CaseFile, CellKey, CellResult, Outcome } from './types';
 
 /** After a cancel, how long a running cell may take to end with its own outcome (request-id, partial reply). */
 const ABORT_GRACE_MS = 50;
-
-/** The models a case file runs on: `--model` / an override, else the file's `models`, else the request's own. */
-function modelsOf(file: CaseFile, requestModel: string | undefined, modelsOverride?: readonly string[]): string[] {
-  const chosen = modelsOverride?.length ? modelsOverride : file.models?.length ? file.models : [requestModel];
-  return [...new Set(chosen.filter((m): m is string => typeof m === 'string' && m !== ''))];
-}
 
 /** The cells, row by row: each case on each model. Empty when no model is known at all. */
 export function cellsOf(file: CaseFile, requestModel: string | undefined, modelsOverride?: string[]): CellKey[] {

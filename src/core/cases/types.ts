@@ -76,6 +76,12 @@ export interface AssertionResult {
   pass: boolean;
   /** what was expected and what came, for a failure; a short confirmation for a pass */
   message: string;
+  /**
+   * For a failure that compares two texts or values, both in full (the Test Explorer shows them as a diff):
+   * the expected text, pattern, reason or bound, and what the reply had.
+   */
+  expected?: string;
+  actual?: string;
 }
 
 /** One cell of the matrix: a case on a model. */

@@ -27,6 +27,8 @@ export interface CaseEntry {
   requestUri: vscode.Uri | undefined;
   /** the request file's text (the editor's, when it is open), or undefined when it cannot be read */
   requestText: string | undefined;
+  /** the request's own model: what the cases run on when the case file names no `models` */
+  requestModel?: string;
   caseDiagnostics: vscode.Diagnostic[];
   /** what this case file says about its request file (undefined placeholders) */
   requestDiagnostics: vscode.Diagnostic[];
@@ -199,6 +201,7 @@ export class CaseDiagnostics implements vscode.Disposable {
       return entry;
     }
     const cross = core.crossCheck(file, parsed.locate, entry.requestText, formatOf(entry.requestUri.path));
+    if (cross.requestModel) entry.requestModel = cross.requestModel;
     caseDiagnostics.push(...cross.caseProblems.map(p => diagnostic(p, lines)));
     const requestLines = new LineIndex(entry.requestText);
     const where = parsed.locate(['request']);

@@ -15,6 +15,7 @@ import type { Prompts } from '../platform/prompts';
 import type { Recent } from '../platform/recent';
 import { WebviewHost } from '../platform/webviewHost';
 import type { CaseDiagnostics } from './caseDiagnostics';
+import { CasesResults } from './casesResults';
 import { CasesRunner, type GridDisplay } from './casesRunner';
 import type { CasesStatus } from './casesStatus';
 
@@ -29,8 +30,11 @@ const BODY = `<header id="toolbar">
 </header>
 <div id="notice" role="alert" hidden></div>
 <p id="empty" hidden>No cases to show yet.</p>
-<div id="scroller"><table id="grid" aria-label="Cases by model"></table></div>
+<div id="scroller"><table id="grid" role="grid" aria-label="Cases by model"></table></div>
+<div id="splitter" role="separator" aria-orientation="horizontal" aria-controls="detail" tabindex="0"
+ aria-label="Resize the detail pane" hidden></div>
 <section id="detail" aria-label="The selected cell" hidden></section>
+<div id="tip" role="tooltip" hidden></div>
 <footer id="statusbar"><span id="saved" class="muted"></span></footer>`;
 
 /**
@@ -41,21 +45,31 @@ const BODY = `<header id="toolbar">
  * public, `handle`, with `grid()` and `idle()` to observe it; `prompts` answers the case-file pick.
  */
 export class CasesPanel implements vscode.Disposable, GridDisplay {
-  private readonly runner: CasesRunner;
+  /** the one runner of case files: the grid's runs and the Test Explorer's (casesTests.ts) */
+  readonly runner: CasesRunner;
   private readonly host: WebviewHost<ToCasesWebview, FromCasesWebview>;
   /** what changed since the last message to the webview, in order, and where results were last saved */
   private patches: CellPatch[] = [];
-  private pendingSavedTo: string | undefined;
+  private pendingSaved: { savedTo: string; savedPath: string } | undefined;
   private flushTimer: ReturnType<typeof setTimeout> | undefined;
 
-  constructor(extensionUri: vscode.Uri, config: Config, api: Api, cases: CaseDiagnostics, log: Log, recent?: Recent) {
-    this.runner = new CasesRunner(config, api, cases, log, this, recent);
+  constructor(
+    extensionUri: vscode.Uri,
+    config: Config,
+    api: Api,
+    cases: CaseDiagnostics,
+    log: Log,
+    storage: { workspace: vscode.Uri | undefined; global: vscode.Uri },
+    recent?: Recent,
+  ) {
+    const results = new CasesResults(config, storage, log);
+    this.runner = new CasesRunner(config, api, cases, results, log, this, recent);
     this.host = new WebviewHost(extensionUri, {
       viewType: CASES_VIEW_TYPE,
       title: 'Cases',
       page: { script: 'cases', stylesheets: ['page.css', 'cases.css'], body: BODY },
-      column: vscode.ViewColumn.Beside,
-      preserveFocus: true,
+      // the main area, where every model's column has room and the grid shows whole (not a half-width group)
+      column: vscode.ViewColumn.One,
       parse: parseFromCasesWebview,
       snapshot: () => this.snapshot(),
       handle: m => this.handle(m),
@@ -86,8 +100,15 @@ export class CasesPanel implements vscode.Disposable, GridDisplay {
     this.runner.cancel();
   }
 
-  /** The status bar item's click: the grid, where it is. */
-  show(): void {
+  /**
+   * The status bar item's click: the grid, where it is. From a test item of the Test Explorer (or with a case
+   * file), that file's grid, with its saved results when it is not the one shown.
+   */
+  async show(caseUri?: vscode.Uri): Promise<void> {
+    if (caseUri && this.runner.current?.caseUri.toString() !== caseUri.toString() && !this.runner.isRunning) {
+      this.runner.current = undefined;
+      await this.runner.restore(caseUri);
+    }
     if (this.host.isOpen) this.host.reveal();
     else if (this.runner.current) this.open();
     else void vscode.window.showInformationMessage('Promptwright: no cases have run yet. Open a case file and run it.');
@@ -119,6 +140,9 @@ export class CasesPanel implements vscode.Disposable, GridDisplay {
       case 'open-case-file':
         if (current) await vscode.window.showTextDocument(current.caseUri, { viewColumn: vscode.ViewColumn.One });
         return;
+      case 'open-link':
+        await vscode.env.openExternal(vscode.Uri.parse(m.url));
+        return;
     }
   }
 
@@ -147,7 +171,7 @@ export class CasesPanel implements vscode.Disposable, GridDisplay {
   }
 
   /** Queues a patch (or only news of where results were saved); flushed at most once per frame. */
-  patch(patch: CellPatch | undefined, savedTo?: string): void {
+  patch(patch: CellPatch | undefined, saved?: { savedTo: string; savedPath: string }): void {
     if (!this.host.isOpen) return; // a panel opened later starts from the whole grid
     if (patch) {
       const last = this.patches[this.patches.length - 1];
@@ -161,7 +185,7 @@ export class CasesPanel implements vscode.Disposable, GridDisplay {
         last.append += patch.append;
       else this.patches.push(patch);
     }
-    if (savedTo !== undefined) this.pendingSavedTo = savedTo;
+    if (saved) this.pendingSaved = saved;
     this.flushTimer ??= setTimeout(() => this.flush(), FRAME_MS);
   }
 
@@ -172,14 +196,9 @@ export class CasesPanel implements vscode.Disposable, GridDisplay {
     if (!current) return;
     const patches = this.patches;
     this.patches = [];
-    const savedTo = this.pendingSavedTo;
-    this.pendingSavedTo = undefined;
-    this.host.post({
-      type: 'patch',
-      patches,
-      running: current.view.running,
-      ...(savedTo !== undefined ? { savedTo } : {}),
-    });
+    const saved = this.pendingSaved;
+    this.pendingSaved = undefined;
+    this.host.post({ type: 'patch', patches, running: current.view.running, ...saved });
   }
 
   /** Everything the webview shows, for one that has just (re)loaded: the whole grid covers every patch. */

@@ -1,10 +1,10 @@
-import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { StreamEvent } from '../../core/api/types';
 import { cellKey, cellViewOf, notSentResult, problemsOf, progressSummary, queuedCell } from '../../core/cases/grid';
 import type { CellView, GridView } from '../../core/cases/grid';
 import type { SavedResults } from '../../core/cases/results';
 import type { CaseFile, CellKey, CellResult } from '../../core/cases/types';
+import type { Locate } from '../../core/request/parse/types';
 import { formatOf } from '../../core/request/types';
 import { count } from '../../core/text';
 import type { CellPatch, RerunTarget } from '../../protocol/cases';
@@ -16,6 +16,7 @@ import type { Recent } from '../platform/recent';
 import { vscodePrompts, type Prompts } from '../platform/prompts';
 import { readText, requestUriOf, type CaseDiagnostics } from './caseDiagnostics';
 import { isCaseFileName } from './caseFiles';
+import type { CasesResults } from './casesResults';
 import { CasesStatus } from './casesStatus';
 
 const fileName = (uri: vscode.Uri) => uri.path.split('/').pop() ?? uri.path;
@@ -31,7 +32,11 @@ export interface Grid {
 /** What a run needs, read from the case file and its request file. */
 interface Prepared {
   file: CaseFile;
+  /** the case file's text as it was run, and where each of its parts is (failures point at assertions) */
+  text: string;
+  locate: Locate;
   requestValue: Record<string, unknown>;
+  requestModel: string | undefined;
   cells: CellKey[];
   requestName: string;
 }
@@ -40,6 +45,51 @@ interface Running {
   caseUri: vscode.Uri;
   controller: AbortController;
   done: Promise<void>;
+}
+
+/** What a run covers: what the grid asks (a cell, a row, everything), or any cells (the Test Explorer). */
+export type RunTarget = RerunTarget | { scope: 'cells'; cells: readonly CellKey[] };
+
+/** A run of a case file's cells, as the Test Explorer is told of it (casesTests.ts). */
+export interface RunStart {
+  caseUri: vscode.Uri;
+  file: CaseFile;
+  text: string;
+  locate: Locate;
+  requestModel: string | undefined;
+  /** the cells this run runs, in order */
+  cells: readonly CellKey[];
+}
+
+/**
+ * What a run reports as it goes, whichever view started it: the Test Explorer's run (casesTests.ts). The grid
+ * is drawn from the runner itself; this is the other view of the same run.
+ */
+export interface RunReporter {
+  /** the case file was read: these cells will run (queued) */
+  begin(run: RunStart): void;
+  /** nothing could run (the case file has errors, no key, …): why */
+  notRun(message: string): void;
+  started(cell: CellKey): void;
+  /** a cell ended (passed, failed, error, cancelled) */
+  ended(cell: CellView): void;
+  /** the run is over, its results saved */
+  end(): void;
+}
+
+/** Gives each run that was not started with a reporter of its own (the grid's, a command's) one. */
+export interface RunReporters {
+  /** `cancel` stops the run (the Test Explorer's Cancel) */
+  forRun(caseUri: vscode.Uri, cancel: () => void): RunReporter | undefined;
+}
+
+export interface RunOptions {
+  /** the reporter of a run the Test Explorer started (else `reporters` gives one) */
+  reporter?: RunReporter;
+  /** cancels the run (a test run's token) */
+  token?: vscode.CancellationToken;
+  /** open the grid (default); a run from the Test Explorer updates the grid only where it is open */
+  reveal?: boolean;
 }
 
 /** The cells of one run whose bodies passed the check, with their bodies. */
@@ -52,7 +102,7 @@ export interface GridDisplay {
   /** the whole grid, at once (a new run, a notice, a restored panel) */
   showGrid(): void;
   /** a change of one cell, or news of where the results were saved */
-  patch(patch: CellPatch | undefined, savedTo?: string): void;
+  patch(patch: CellPatch | undefined, saved?: { savedTo: string; savedPath: string }): void;
   /** what is batched, now (a run ended) */
   flush(): void;
 }
@@ -61,20 +111,25 @@ export interface GridDisplay {
  * Runs a case file's cases (rows) on its models (columns) through the core's matrix runner, at most
  * `promptwright.cases.concurrency` at a time, with the extension's API client (keys from SecretStorage, the
  * spec's retry rules). Each cell streams its reply into the grid, then shows its verdict; a cell, a row or
- * everything can be run again, and everything cancelled. A run's results are saved to
- * `.promptwright/results/` and each cell is marked new, fixed or broke against the results saved before it.
+ * everything can be run again, and everything cancelled. A run's results are saved (casesResults.ts: the
+ * workspace storage, or the repository's `.promptwright/results/`) and each cell is marked new, fixed or broke
+ * against the results saved before it. Every run is also reported to the Test Explorer (`reporters`), and runs
+ * from there come here too: one runner, two views of the same run.
  */
 export class CasesRunner {
   prompts: Prompts = vscodePrompts;
   readonly status = new CasesStatus();
   /** the grid shown (or last run, while its cells run on with the panel closed) */
   current: Grid | undefined;
+  /** the Test Explorer, told of every run (set by casesTests.ts) */
+  reporters: RunReporters | undefined;
   private running: Running | undefined;
 
   constructor(
     private readonly config: Config,
     private readonly api: Api,
     private readonly cases: CaseDiagnostics,
+    private readonly results: CasesResults,
     private readonly log: Log,
     private readonly view: GridDisplay,
     private readonly recent?: Recent,
@@ -149,10 +204,10 @@ export class CasesRunner {
   }
 
   /**
-   * Runs a case file's cells (all of them, a row, or one) and resolves when they have ended, their results
-   * saved. Only one run at a time: a second asks before it cancels the first.
+   * Runs a case file's cells (all of them, a row, one, or any set) and resolves when they have ended, their
+   * results saved. Only one run at a time: a second asks before it cancels the first.
    */
-  async run(caseUri: vscode.Uri, target: RerunTarget): Promise<void> {
+  async run(caseUri: vscode.Uri, target: RunTarget, o: RunOptions = {}): Promise<void> {
     if (this.running) {
       const same = this.running.caseUri.toString() === caseUri.toString();
       const ok = await this.prompts.confirm(
@@ -172,15 +227,22 @@ export class CasesRunner {
     };
     this.running = running;
     void vscode.commands.executeCommand('setContext', 'promptwright.casesRunning', true);
+    const cancel = () => running.controller.abort();
+    const onToken = o.token?.onCancellationRequested(cancel);
+    if (o.token?.isCancellationRequested) cancel();
+    const reporter = o.reporter ?? this.reporters?.forRun(caseUri, cancel);
     try {
-      await this.runUnguarded(caseUri, target, running.controller.signal);
+      await this.runUnguarded(caseUri, target, running.controller.signal, o.reveal !== false, reporter);
     } catch (e) {
       // the grid says what happened; the extension keeps running
       this.log.error(`Run Cases failed for ${caseUri.fsPath}: ${e instanceof Error && e.stack ? e.stack : String(e)}`);
       void vscode.window.showErrorMessage(
         `Promptwright: Run Cases failed: ${e instanceof Error ? e.message : String(e)}`,
       );
+      reporter?.notRun(`Run Cases failed: ${e instanceof Error ? e.message : String(e)}`);
     } finally {
+      onToken?.dispose();
+      reporter?.end();
       this.running = undefined;
       void vscode.commands.executeCommand('setContext', 'promptwright.casesRunning', false);
       if (this.current?.caseUri.toString() === caseUri.toString()) {
@@ -192,11 +254,19 @@ export class CasesRunner {
     }
   }
 
-  private async runUnguarded(caseUri: vscode.Uri, target: RerunTarget, signal: AbortSignal): Promise<void> {
+  private async runUnguarded(
+    caseUri: vscode.Uri,
+    target: RunTarget,
+    signal: AbortSignal,
+    reveal: boolean,
+    reporter: RunReporter | undefined,
+  ): Promise<void> {
     const prepared = await this.prepare(caseUri);
     if (typeof prepared === 'string') {
-      this.showNotice(caseUri, prepared);
-      void vscode.window.showErrorMessage(`Promptwright: ${prepared}`);
+      reporter?.notRun(prepared);
+      this.showNotice(caseUri, prepared, reveal);
+      // the Test Explorer says it at the case file's item
+      if (reveal) void vscode.window.showErrorMessage(`Promptwright: ${prepared}`);
       return;
     }
     // asked once, not once per cell: six cells without a key would be six errors saying the same
@@ -207,11 +277,12 @@ export class CasesRunner {
         ? configError('No API key: run "Promptwright: Set API Key" (kept in VS Code\'s secret storage).', 'set-api-key')
         : undefined;
     if (missing) {
+      reporter?.notRun(missing.message);
       await this.api.showError(missing, 'Run Cases');
       return;
     }
     const core = validator();
-    const saved = await this.readSaved(caseUri);
+    const saved = await this.results.read(caseUri);
     const grid = this.gridFor(caseUri, prepared, saved);
     const targets = prepared.cells.filter(c => inTarget(c, target));
     // the cells of this run start over; the others keep what they show
@@ -221,9 +292,11 @@ export class CasesRunner {
     grid.view.restored = false;
     delete grid.view.notice;
     this.current = grid;
-    this.view.open();
+    if (reveal) this.view.open();
     this.view.showGrid();
     this.status.show(grid.view.caseFile, grid.view.cells, true);
+    const { file, text, locate, requestModel } = prepared;
+    reporter?.begin({ caseUri, file, text, locate, requestModel, cells: targets });
 
     // nothing with errors is sent: a cell whose filled request does not pass the check ends here
     const betas = this.config.betas;
@@ -237,7 +310,9 @@ export class CasesRunner {
       }
       const result = notSentResult(c, p.problems);
       notSent.push(result);
-      this.update(grid, cellViewOf(result, undefined, p.problems));
+      const view = cellViewOf(result, undefined, p.problems);
+      this.update(grid, view);
+      reporter?.ended(view);
     }
 
     const t0 = Date.now();
@@ -254,7 +329,13 @@ export class CasesRunner {
         return core.runCell(client, cell.body, { signal: cellSignal, onEvent });
       },
       assertionsOf,
-      onUpdate: (r, ev) => this.onUpdate(grid, r, ev),
+      onUpdate: (r, ev) => {
+        this.onUpdate(grid, r, ev);
+        if (ev) return;
+        const view = grid.cells.get(cellKey(r.caseName, r.model));
+        if (r.status === 'running') reporter?.started(r);
+        else if (r.status !== 'queued' && view) reporter?.ended(view);
+      },
     });
 
     // what changed since the results saved before this run, then this run saved over them
@@ -265,7 +346,7 @@ export class CasesRunner {
       const change = changes.get(cellKey(r.caseName, r.model));
       if (view && change) this.update(grid, { ...view, change });
     }
-    grid.view.savedTo = await this.save(caseUri, grid, prepared, saved, ran);
+    await this.save(caseUri, grid, prepared, saved, ran);
     const summary = progressSummary(grid.view.cells);
     const failed = grid.view.cells.filter(c => c.status === 'failed' || c.status === 'error').length;
     this.recent?.update(caseUri, { cases: { summary, failed, at: Date.now() } });
@@ -296,7 +377,7 @@ export class CasesRunner {
     const model = typeof requestValue.model === 'string' ? requestValue.model : undefined;
     const cells = core.cellsOf(file, model);
     if (!cells.length) return `${name} names no models and "${file.request}" has no model: nothing to run.`;
-    return { file, requestValue, cells, requestName: file.request };
+    return { file, text, locate: parsed.locate, requestValue, requestModel: model, cells, requestName: file.request };
   }
 
   /** The grid to run in: the one shown when it is this file's with the same rows and columns, else a new one. */
@@ -381,63 +462,37 @@ export class CasesRunner {
 
   // ---- results --------------------------------------------------------------------------------------------
 
-  private resultsUri(caseUri: vscode.Uri): { uri: vscode.Uri; shown: string } | undefined {
-    if (caseUri.scheme !== 'file') return undefined;
-    const folder = vscode.workspace.getWorkspaceFolder(caseUri);
-    const root = folder?.uri.fsPath ?? path.dirname(caseUri.fsPath);
-    const file = validator().resultsPath(caseUri.fsPath, root);
-    const uri = vscode.Uri.file(file);
-    return { uri, shown: folder ? vscode.workspace.asRelativePath(uri) : file };
-  }
-
-  private async readSaved(caseUri: vscode.Uri): Promise<SavedResults | undefined> {
-    const where = this.resultsUri(caseUri);
-    if (!where) return undefined;
-    try {
-      const text = new TextDecoder().decode(await vscode.workspace.fs.readFile(where.uri));
-      return validator().parseResults(text);
-    } catch {
-      return undefined; // no results yet
-    }
-  }
-
-  /** Saves this run's results over the saved ones (a partial run keeps the others'); returns where. */
+  /** Saves this run's results over the saved ones (a partial run keeps the others'); the grid says where. */
   private async save(
     caseUri: vscode.Uri,
     grid: Grid,
     p: Prepared,
     saved: SavedResults | undefined,
     ran: CellResult[],
-  ): Promise<string | undefined> {
-    const where = this.resultsUri(caseUri);
-    if (!where) return undefined;
-    const core = validator();
+  ): Promise<void> {
     // only the cells the case file has now: a renamed case's old results would otherwise stay for ever
     const now = new Set(p.cells.map(c => cellKey(c.caseName, c.model)));
-    const merged = core.mergeResults(saved?.results, ran).filter(r => now.has(cellKey(r.caseName, r.model)));
-    try {
-      await vscode.workspace.fs.createDirectory(vscode.Uri.joinPath(where.uri, '..'));
-      const text = core.serializeResults(vscode.workspace.asRelativePath(caseUri), merged);
-      await vscode.workspace.fs.writeFile(where.uri, new TextEncoder().encode(text));
-      if (grid === this.current) this.view.patch(undefined, where.shown);
-      return where.shown;
-    } catch (e) {
-      this.log.error(`Cases: could not save the results to ${where.uri.fsPath}: ${String(e)}`);
-      void vscode.window.showWarningMessage(`Promptwright: the results could not be saved (${String(e)}).`);
-      return undefined;
-    }
+    const merged = validator()
+      .mergeResults(saved?.results, ran)
+      .filter(r => now.has(cellKey(r.caseName, r.model)));
+    const where = await this.results.write(caseUri, merged);
+    if (!where) return;
+    grid.view.savedTo = where.shown;
+    grid.view.savedPath = where.full;
+    if (grid === this.current) this.view.patch(undefined, { savedTo: where.shown, savedPath: where.full });
   }
 
   /** A panel restored after a reload: the case file's grid with its saved results, nothing sent. */
   async restore(caseUri: vscode.Uri): Promise<void> {
     try {
-      const [prepared, saved] = await Promise.all([this.prepare(caseUri), this.readSaved(caseUri)]);
+      const [prepared, saved] = await Promise.all([this.prepare(caseUri), this.results.read(caseUri)]);
       if (this.current) return; // a run started meanwhile
       const keys = typeof prepared === 'string' ? (saved?.results ?? []) : prepared.cells;
       const request = typeof prepared === 'string' ? '' : prepared.requestName;
       const grid = this.newGrid(caseUri, request, keys, saved);
       grid.view.restored = true;
-      if (saved) grid.view.savedTo = this.resultsUri(caseUri)?.shown;
+      const where = saved && this.results.place(caseUri);
+      if (where) Object.assign(grid.view, { savedTo: where.shown, savedPath: where.full });
       if (typeof prepared === 'string') grid.view.notice = prepared;
       this.current = grid;
       this.view.showGrid();
@@ -446,12 +501,12 @@ export class CasesRunner {
     }
   }
 
-  private showNotice(caseUri: vscode.Uri, notice: string): void {
+  private showNotice(caseUri: vscode.Uri, notice: string, reveal: boolean): void {
     const grid =
       this.current?.caseUri.toString() === caseUri.toString() ? this.current : this.newGrid(caseUri, '', [], undefined);
     grid.view.notice = notice;
     this.current = grid;
-    this.view.open();
+    if (reveal) this.view.open();
     this.view.showGrid();
   }
 }
@@ -461,8 +516,9 @@ function configError(message: string, action: 'set-base-url' | 'set-api-key'): E
   return Object.assign(new Error(message), { action });
 }
 
-function inTarget(c: CellKey, t: RerunTarget): boolean {
+function inTarget(c: CellKey, t: RunTarget): boolean {
   if (t.scope === 'all') return true;
+  if (t.scope === 'cells') return t.cells.some(x => x.caseName === c.caseName && x.model === c.model);
   if (t.scope === 'row') return c.caseName === t.caseName;
   return c.caseName === t.caseName && c.model === t.model;
 }

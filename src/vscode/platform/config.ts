@@ -71,6 +71,10 @@ export class Config {
   get casesConcurrency(): number {
     return Math.round(this.num('cases.concurrency', 4, 1, 16));
   }
+  /** results of case files in the repository's `.promptwright/results/` (else in the workspace storage) */
+  get casesResultsInRepository(): boolean {
+    return this.c.get<boolean>('cases.resultsInRepository') === true;
+  }
   get transcriptFolder(): string {
     return String(this.c.get('transcripts.folder') ?? '').trim();
   }

@@ -1,41 +1,101 @@
-// The detail pane under the grid: the selected cell's whole reply, each assertion with why it failed, the
-// usage, latency and request-id, and the error when the request failed (type, message, request-id).
+// The detail pane under the grid: the selected cell's whole reply (Markdown drawn as DOM nodes, or the raw
+// text), each assertion with why it failed, the usage, latency and request-id, and the error when the request
+// failed (type, message, request-id). Its buttons re-run the cell or its row: the keyboard's way to do what
+// the grid's small buttons do for the pointer.
 import type { CellView, RerunTarget } from '../../protocol/cases';
+import { renderMarkdown } from '../common/markdown';
 import { button, duration, el, icon } from './dom';
 import { changeTag, statusBadge } from './grid';
 
+export interface DetailActions {
+  rerun(target: RerunTarget): void;
+  openLink(url: string): void;
+  close(): void;
+}
+
 export class Detail {
+  /** the reply as its raw text rather than rendered (kept while moving between cells) */
+  private raw = false;
+  private shown: CellView | undefined;
+
   constructor(
     private readonly root: HTMLElement,
-    private readonly rerun: (target: RerunTarget) => void,
+    private readonly actions: DetailActions,
   ) {}
 
+  get isOpen(): boolean {
+    return !this.root.hidden;
+  }
+
   show(c: CellView | undefined): void {
+    this.shown = c;
     if (!c) {
       this.root.hidden = true;
       this.root.replaceChildren();
       return;
     }
     this.root.hidden = false;
+    // a redraw while the person is on one of the pane's buttons keeps them there
+    const focused = this.root.contains(document.activeElement) ? (document.activeElement as HTMLElement) : undefined;
+    const focusKey = focused?.dataset.action;
     const head = el('header', 'detail-head');
     const title = el('h2', 'detail-title');
     title.append(el('span', 'case-name', c.caseName), el('span', 'muted', ' on '), el('span', 'model-name', c.model));
-    const again = button('Re-run', 'refresh');
+    const busy = c.status === 'running' || c.status === 'queued';
+    const again = this.action('Re-run', 'refresh', 'rerun-cell', `Re-run "${c.caseName}" on ${c.model}`);
     again.dataset.rerun = 'cell';
-    again.disabled = c.status === 'running' || c.status === 'queued';
-    again.addEventListener('click', () => this.rerun({ scope: 'cell', caseName: c.caseName, model: c.model }));
+    again.disabled = busy;
+    again.addEventListener('click', () => this.actions.rerun({ scope: 'cell', caseName: c.caseName, model: c.model }));
+    const row = this.action('Re-run Case', 'run-all', 'rerun-row', `Re-run "${c.caseName}" on every model`);
+    row.dataset.rerun = 'row';
+    row.disabled = busy;
+    row.addEventListener('click', () => this.actions.rerun({ scope: 'row', caseName: c.caseName }));
+    const close = this.action('Close', 'close', 'close', 'Close the detail pane (Escape)', true);
+    close.addEventListener('click', () => this.actions.close());
     const tag = changeTag(c.change);
-    head.append(title, statusBadge(c.status), ...(tag ? [tag] : []), el('span', 'spacer'), again);
+    head.append(title, statusBadge(c.status), ...(tag ? [tag] : []), el('span', 'spacer'), again, row, close);
     const parts: HTMLElement[] = [head, this.facts(c)];
     if (c.error) parts.push(this.error(c.error));
     if (c.problems?.length) parts.push(this.problems(c.problems));
     if (c.assertions.length) parts.push(this.assertions(c));
-    parts.push(el('h3', '', 'Reply'));
-    const reply = el('pre', 'reply', c.text || (c.status === 'running' ? '…' : '(no text)'));
-    if (!c.text) reply.classList.add('muted');
-    parts.push(reply);
+    parts.push(this.reply(c));
     if (c.toolCalls?.length) parts.push(el('div', 'muted', `Tool calls: ${c.toolCalls.join(', ')}`));
     this.root.replaceChildren(...parts);
+    if (focusKey) this.root.querySelector<HTMLElement>(`[data-action="${focusKey}"]`)?.focus();
+  }
+
+  /** The reply: rendered Markdown (model output drawn as nodes, never parsed as HTML) or its raw text. */
+  private reply(c: CellView): HTMLElement {
+    const box = el('section', 'reply-section');
+    const head = el('div', 'reply-head');
+    const toggle = this.action(this.raw ? 'Rendered' : 'Raw text', 'output', 'raw', '');
+    toggle.setAttribute('aria-pressed', String(this.raw));
+    toggle.title = this.raw ? 'Show the reply rendered as Markdown' : 'Show the reply as the model wrote it';
+    toggle.addEventListener('click', () => {
+      this.raw = !this.raw;
+      this.show(this.shown);
+    });
+    head.append(el('h3', '', 'Reply'), el('span', 'spacer'), toggle);
+    box.appendChild(head);
+    if (!c.text) {
+      box.appendChild(el('div', 'reply muted', c.status === 'running' ? '…' : '(no text)'));
+      return box;
+    }
+    if (this.raw) {
+      box.appendChild(el('pre', 'reply raw', c.text));
+      return box;
+    }
+    const md = el('div', 'reply md');
+    md.appendChild(renderMarkdown(document, c.text, url => this.actions.openLink(url)));
+    box.appendChild(md);
+    return box;
+  }
+
+  private action(label: string, iconName: Parameters<typeof button>[1], key: string, title: string, iconOnly = false) {
+    const b = button(label, iconName, iconOnly ? 'icon-btn' : 'btn', iconOnly);
+    b.dataset.action = key;
+    if (title) b.title = title;
+    return b;
   }
 
   private facts(c: CellView): HTMLElement {

@@ -1,13 +1,17 @@
 // The grid: one row per case, one column per model. Each cell shows its status badge, what changed since the
-// last saved run, the start of the reply as it streams, and then the latency and tokens or the first failed
-// assertion. A click (or Enter) selects a cell for the detail pane; the small buttons re-run a cell or a row.
+// last saved run, the start of the reply as it streams (Markdown, drawn as DOM nodes, never as HTML), and then
+// the latency and tokens or the first failed assertion. A click selects a cell for the detail pane; the small
+// buttons (for the pointer: the detail pane has the same for the keyboard) re-run a cell or a row. The keyboard
+// is navigation.ts's, the whole of a cut-off line tip.ts's.
 import { cellKey, type CellView, type GridView, type RerunTarget } from '../../protocol/cases';
 import type { WebviewIcon } from '../common/icons';
+import { renderMarkdown } from '../common/markdown';
 import { button, duration, el, icon } from './dom';
 
 export interface GridActions {
   select(caseName: string, model: string): void;
   rerun(target: RerunTarget): void;
+  openLink(url: string): void;
 }
 
 /** The start of a reply is what a cell shows: the rest is in the detail pane. */
@@ -78,6 +82,7 @@ export class Grid {
   ) {
     table.addEventListener('click', e => {
       const target = e.target as HTMLElement;
+      if (target.closest('a')) return; // a link in a reply: the markdown renderer's
       const action = target.closest<HTMLButtonElement>('button[data-rerun]');
       if (action) {
         e.stopPropagation();
@@ -86,12 +91,6 @@ export class Grid {
       }
       const td = target.closest<HTMLTableCellElement>('td[data-case]');
       if (td) this.actions.select(td.dataset.case!, td.dataset.model!);
-    });
-    table.addEventListener('keydown', e => {
-      const td = (e.target as HTMLElement).closest<HTMLTableCellElement>('td[data-case]');
-      if (!td || (e.key !== 'Enter' && e.key !== ' ') || (e.target as HTMLElement).tagName === 'BUTTON') return;
-      e.preventDefault();
-      this.actions.select(td.dataset.case!, td.dataset.model!);
     });
   }
 
@@ -116,6 +115,8 @@ export class Grid {
       const label = el('span', 'case-name', name);
       label.title = name;
       const rerun = button(`Re-run "${name}" on every model`, 'refresh', 'icon-btn', true);
+      // the grid is one tab stop: the detail pane has these actions for the keyboard
+      rerun.tabIndex = -1;
       rerun.dataset.rerun = 'row';
       rerun.dataset.case = name;
       th.append(label, rerun);
@@ -134,7 +135,9 @@ export class Grid {
     const td = el('td', 'cell');
     td.dataset.case = caseName;
     td.dataset.model = model;
-    td.tabIndex = 0;
+    td.dataset.key = cellKey(caseName, model);
+    td.setAttribute('role', 'gridcell');
+    td.tabIndex = -1;
     const parts: CellParts = {
       td,
       head: el('div', 'cell-head'),
@@ -154,12 +157,15 @@ export class Grid {
     if (!parts) return;
     const preview = c.text.length > PREVIEW_CHARS ? `${c.text.slice(0, PREVIEW_CHARS)}…` : c.text;
     if (preview !== parts.shown) {
-      parts.text.textContent = preview;
+      parts.text.replaceChildren(renderMarkdown(document, preview, url => this.actions.openLink(url)));
+      // the grid is one tab stop: a link in a reply is reached in the detail pane
+      parts.text.querySelectorAll('a').forEach(a => (a.tabIndex = -1));
       parts.shown = preview;
     }
     if (!full) return;
     parts.td.className = `cell status-${c.status}${this.selected === cellKey(c.caseName, c.model) ? ' selected' : ''}`;
     const rerun = button(`Re-run "${c.caseName}" on ${c.model}`, 'refresh', 'icon-btn', true);
+    rerun.tabIndex = -1;
     rerun.dataset.rerun = 'cell';
     rerun.dataset.case = c.caseName;
     rerun.dataset.model = c.model;
@@ -169,11 +175,19 @@ export class Grid {
     const foot = footLine(c);
     parts.foot.textContent = foot.text;
     parts.foot.classList.toggle('failing', foot.failing);
-    parts.foot.title = foot.text;
     const said = [`${c.caseName} on ${c.model}: ${c.status}`];
     if (c.change && c.change !== 'same') said.push(c.change);
     if (foot.failing) said.push(foot.text);
-    parts.td.setAttribute('aria-label', said.join(', '));
+    parts.td.setAttribute('aria-label', `${said.join(', ')}. Enter shows the cell.`);
+    this.onRedraw?.(parts.td);
+  }
+
+  /** A cell's badge or last line was drawn again (the tip of a focused cell follows). */
+  onRedraw: ((td: HTMLElement) => void) | undefined;
+
+  /** A cell's element, by its key. */
+  cellElement(key: string): HTMLElement | undefined {
+    return this.cells.get(key)?.td;
   }
 
   select(key: string | undefined): void {

@@ -1,7 +1,9 @@
 // The Cases webview: a case file's cases by models, each cell streaming its reply, then its verdict. It talks
 // to the extension only through the typed protocol. Messages change the model at once; the page is drawn at
-// most once per animation frame, only the cells that changed. setState keeps the case file and the selected
-// cell, so a reload (or VS Code restarting) shows the same grid.
+// most once per animation frame, only the cells that changed. setState keeps the case file, the selected
+// cell and the detail pane's height, so a reload (or VS Code restarting) shows the same grid. Its parts are
+// small components: the table (grid.ts), its keyboard (navigation.ts), the whole of a cut-off line (tip.ts),
+// the detail pane (detail.ts) and the bar that resizes it (splitter.ts).
 import {
   cellKey,
   progressSummary,
@@ -17,6 +19,9 @@ import { vscodeApi } from '../common/vscodeApi';
 import { $, button } from './dom';
 import { Detail } from './detail';
 import { Grid } from './grid';
+import { GridNavigation } from './navigation';
+import { Splitter } from './splitter';
+import { CellTip } from './tip';
 
 const vscode = vscodeApi<FromCasesWebview, CasesWebviewState>();
 const post = (m: FromCasesWebview) => vscode.postMessage(m);
@@ -27,11 +32,36 @@ const cells = new Map<string, CellView>();
 let selected: string | undefined = saved?.selected ? cellKey(saved.selected.caseName, saved.selected.model) : undefined;
 
 const rerun = (target: RerunTarget) => post({ type: 'rerun', target });
+const openLink = (url: string) => post({ type: 'open-link', url });
 const table = new Grid($<HTMLTableElement>('grid'), {
   select: (caseName, model) => select(cellKey(caseName, model)),
   rerun,
+  openLink,
 });
-const detail = new Detail($('detail'), rerun);
+const navigation = new GridNavigation($<HTMLTableElement>('grid'), {
+  open: cell => select(cell.dataset.key),
+  // with the pane open, it follows the keyboard: the arrow keys read cell after cell
+  moved: cell => detail.isOpen && select(cell.dataset.key),
+  close: () => select(undefined),
+});
+const tip = new CellTip($('tip'), $('grid'));
+table.onRedraw = td => tip.refresh(td);
+const detail = new Detail($('detail'), {
+  rerun,
+  openLink,
+  close: () => {
+    const was = selected;
+    select(undefined);
+    // the keyboard back on the cell it was reading
+    const cell = was ? table.cellElement(was) : undefined;
+    if (cell) navigation.hold(cell, true);
+  },
+});
+let detailHeight = saved?.detailHeight;
+const splitter = new Splitter($('splitter'), $('detail'), detailHeight, h => {
+  detailHeight = h;
+  save();
+});
 
 // ---- the toolbar ---------------------------------------------------------------------------------------
 
@@ -51,6 +81,7 @@ function save(): void {
   vscode.setState({
     caseFile: grid.caseFileUri,
     ...(cell ? { selected: { caseName: cell.caseName, model: cell.model } } : {}),
+    ...(detailHeight ? { detailHeight } : {}),
   });
 }
 
@@ -58,6 +89,8 @@ function select(key: string | undefined): void {
   selected = key && cells.has(key) ? key : undefined;
   table.select(selected);
   detail.show(selected ? cells.get(selected) : undefined);
+  $('splitter').hidden = !selected;
+  if (selected) splitter.set(detailHeight ?? $('detail').getBoundingClientRect().height);
   save();
 }
 
@@ -94,7 +127,8 @@ function drawSummary(): void {
   const passed = all.filter(c => c.status === 'passed').length;
   const summary = progressSummary(all);
   $('summary').textContent = grid.running ? `Running · ${summary}` : `${summary} · ${passed} passed`;
-  $('saved').textContent = grid.savedTo && !grid.running ? `Saved to ${grid.savedTo}` : '';
+  $('saved').textContent = grid.savedTo && !grid.running ? `Results saved to ${grid.savedTo}` : '';
+  $('saved').title = grid.savedPath ?? '';
   runAll.disabled = grid.running;
   cancelAll.disabled = !grid.running;
   document.body.classList.toggle('running', grid.running);
@@ -113,6 +147,7 @@ function showGrid(g: GridView): void {
   $('empty').hidden = !!g.cases.length || !!g.notice;
   table.render(g);
   if (!selected || !cells.has(selected)) selected = firstFailing();
+  navigation.reset(selected);
   select(selected);
   drawSummary();
 }
@@ -123,7 +158,7 @@ function firstFailing(): string | undefined {
   return c ? cellKey(c.caseName, c.model) : undefined;
 }
 
-function applyPatches(patches: CellPatch[], running: boolean, savedTo: string | undefined): void {
+function applyPatches(patches: CellPatch[], running: boolean, savedTo?: string, savedPath?: string): void {
   if (!grid) return;
   for (const p of patches) {
     const key = cellKey(p.caseName, p.model);
@@ -139,6 +174,7 @@ function applyPatches(patches: CellPatch[], running: boolean, savedTo: string | 
   }
   grid.running = running;
   if (savedTo !== undefined) grid.savedTo = savedTo;
+  if (savedPath !== undefined) grid.savedPath = savedPath;
   schedule();
 }
 
@@ -151,7 +187,7 @@ window.addEventListener('message', (e: MessageEvent) => {
       showGrid(m.grid);
       break;
     case 'patch':
-      applyPatches(m.patches, m.running, m.savedTo);
+      applyPatches(m.patches, m.running, m.savedTo, m.savedPath);
       break;
   }
 });

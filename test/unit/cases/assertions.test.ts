@@ -185,6 +185,35 @@ describe('cases: assertions', () => {
       'tool-call lookup: the reply calls no tool',
     ]);
   });
+  it('a failure that compares carries both sides in full (the Test Explorer shows them as a diff)', () => {
+    const o = outcome(LONG);
+    const [regex, equals, contains, stop, tokens, tool, notContains, pass] = evaluate(
+      [
+        { regex: '^Hello' },
+        { equals: 'Bonjour !' },
+        { contains: 'refund' },
+        { stop_reason: 'tool_use' },
+        { 'max-output-tokens': 10 },
+        { 'tool-call': 'get_weather' },
+        { 'not-contains': 'Merci' },
+        { contains: 'rembours' },
+      ],
+      o,
+    );
+    assert.deepEqual([regex!.expected, regex!.actual], ['/^Hello/', LONG]);
+    assert.deepEqual([equals!.expected, equals!.actual], ['Bonjour !', LONG]);
+    assert.deepEqual([contains!.expected, contains!.actual], ['refund', LONG]);
+    assert.deepEqual([stop!.expected, stop!.actual], ['tool_use', 'end_turn']);
+    assert.deepEqual([tokens!.expected, tokens!.actual], ['at most 10 output tokens', '20 output tokens']);
+    assert.deepEqual([tool!.expected, tool!.actual], ['get_weather', '']);
+    // no two texts to compare, and nothing on a pass
+    assert.equal(notContains!.expected, undefined);
+    assert.ok(pass!.pass);
+    assert.deepEqual(Object.keys(pass!).sort(), ['message', 'pass', 'type']);
+    const [schema] = evaluate([{ 'json-schema': { type: 'object' } }], outcome('not json'));
+    assert.deepEqual([JSON.parse(schema!.expected!), schema!.actual], [{ type: 'object' }, 'not json']);
+  });
+
   it('a failed request fails every assertion, with the failure as the reason', () => {
     const failed: Outcome = {
       text: 'partial',

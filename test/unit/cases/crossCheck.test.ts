@@ -31,7 +31,8 @@ describe('cases: cross-check of a case file and its request', () => {
     const { r } = check(
       '  - name: a\n    vars: { question: q, tone: t }\n  - name: b\n    vars: { question: q2, tone: t2 }\n',
     );
-    assert.deepEqual(r, { caseProblems: [], requestProblems: [] });
+    // and the request's own model, what a case file without `models` runs on
+    assert.deepEqual(r, { caseProblems: [], requestProblems: [], requestModel: 'model-sonnet-4-6' });
   });
 
   it('a placeholder no case defines: an error at each occurrence in the request, and at each case', () => {

@@ -6,6 +6,7 @@ import {
   compareResults,
   mergeResults,
   parseResults,
+  resultsName,
   resultsPath,
   serializeResults,
 } from '../../../src/core/cases/results';
@@ -32,6 +33,15 @@ describe('cases: results', () => {
     const outside = resultsPath(path.resolve('/elsewhere/x.cases.yaml'), root);
     assert.match(path.basename(outside), /^x\.cases\.yaml-[0-9a-f]{8}\.json$/);
     assert.equal(path.dirname(outside), path.join(root, '.promptwright', 'results'));
+  });
+
+  it('resultsName: the same name under any folder of results (the workspace storage by default)', () => {
+    const root = path.resolve('/work/space');
+    assert.equal(
+      resultsName(path.join(root, 'examples', 'support.cases.yaml'), root),
+      path.join('examples', 'support.cases.yaml.json'),
+    );
+    assert.match(resultsName(path.resolve('/elsewhere/x.cases.yaml'), root), /^x\.cases\.yaml-[0-9a-f]{8}\.json$/);
   });
 
   it('serializeResults and parseResults round-trip; anything else reads as no results', () => {

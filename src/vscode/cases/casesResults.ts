@@ -1,0 +1,75 @@
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { SavedResults } from '../../core/cases/results';
+import type { CellResult } from '../../core/cases/types';
+import type { Config } from '../platform/config';
+import { validator } from '../platform/lazy';
+import type { Log } from '../platform/log';
+
+/** Where a case file's results are kept, and how the grid names the place. */
+export interface ResultsPlace {
+  uri: vscode.Uri;
+  /** what the grid says: a path in the workspace, or "the workspace storage" */
+  shown: string;
+  /** the full path, for a tooltip */
+  full: string;
+}
+
+/**
+ * The last results of each case file (core/cases/results.ts): in VS Code's workspace storage by default, so
+ * running cases writes nothing into the repository; with `promptwright.cases.resultsInRepository`, in
+ * `.promptwright/results/` under the case file's workspace folder, for a team that commits them. Reading
+ * and writing never throw: results are a cache, and a run goes on without them.
+ */
+export class CasesResults {
+  constructor(
+    private readonly config: Config,
+    /** ExtensionContext.storageUri (undefined without a workspace) and globalStorageUri */
+    private readonly storage: { workspace: vscode.Uri | undefined; global: vscode.Uri },
+    private readonly log: Log,
+  ) {}
+
+  place(caseUri: vscode.Uri): ResultsPlace | undefined {
+    if (caseUri.scheme === 'untitled') return undefined;
+    const folder = vscode.workspace.getWorkspaceFolder(caseUri);
+    const root = folder?.uri.fsPath ?? path.dirname(caseUri.fsPath);
+    const core = validator();
+    if (this.config.casesResultsInRepository && caseUri.scheme === 'file') {
+      const uri = vscode.Uri.file(core.resultsPath(caseUri.fsPath, root));
+      const shown = folder ? vscode.workspace.asRelativePath(uri) : uri.fsPath;
+      return { uri, shown, full: uri.fsPath };
+    }
+    // in a workspace with several folders, each folder's results apart
+    const several = (vscode.workspace.workspaceFolders?.length ?? 0) > 1;
+    const name = core.resultsName(caseUri.fsPath, root).split(path.sep);
+    const base = this.storage.workspace ?? this.storage.global;
+    const uri = vscode.Uri.joinPath(base, 'results', ...(several && folder ? [folder.name] : []), ...name);
+    return { uri, shown: 'the workspace storage', full: uri.scheme === 'file' ? uri.fsPath : uri.toString() };
+  }
+
+  async read(caseUri: vscode.Uri): Promise<SavedResults | undefined> {
+    const where = this.place(caseUri);
+    if (!where) return undefined;
+    try {
+      return validator().parseResults(new TextDecoder().decode(await vscode.workspace.fs.readFile(where.uri)));
+    } catch {
+      return undefined; // no results yet
+    }
+  }
+
+  /** Writes a case file's results; returns where, or undefined when they could not be written (said once). */
+  async write(caseUri: vscode.Uri, results: readonly CellResult[]): Promise<ResultsPlace | undefined> {
+    const where = this.place(caseUri);
+    if (!where) return undefined;
+    try {
+      await vscode.workspace.fs.createDirectory(vscode.Uri.joinPath(where.uri, '..'));
+      const text = validator().serializeResults(vscode.workspace.asRelativePath(caseUri), results);
+      await vscode.workspace.fs.writeFile(where.uri, new TextEncoder().encode(text));
+      return where;
+    } catch (e) {
+      this.log.error(`Cases: could not save the results to ${where.full}: ${String(e)}`);
+      void vscode.window.showWarningMessage(`Promptwright: the results could not be saved (${String(e)}).`);
+      return undefined;
+    }
+  }
+}

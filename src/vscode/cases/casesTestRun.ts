@@ -1,0 +1,156 @@
+import * as vscode from 'vscode';
+import type { CellView } from '../../core/cases/grid';
+import { caseOutline, type CaseOutline } from '../../core/cases/outline';
+import type { CellKey } from '../../core/cases/types';
+import { LineIndex } from '../../core/text';
+import type { RunReporter, RunStart } from './casesRunner';
+
+/** What the Test Explorer was told of an item, in words: kept for the tests that observe it. */
+export interface Reported {
+  state: 'enqueued' | 'started' | 'passed' | 'failed' | 'errored' | 'skipped';
+  messages: { message: string; line?: number; expected?: string; actual?: string }[];
+}
+
+/** How a file's items are found and made (casesTests.ts): the case file's item, a case's, a cell's. */
+export interface TestItems {
+  /** the items of a run's case file, made from what was run when they are not there yet */
+  itemsFor(run: RunStart): void;
+  cellItem(caseUri: vscode.Uri, cell: CellKey): vscode.TestItem | undefined;
+  fileItem(caseUri: vscode.Uri): vscode.TestItem | undefined;
+  record(item: vscode.TestItem, reported: Reported): void;
+}
+
+/**
+ * One case file's part of a test run: each cell of the run is its case × model item, queued, started, then
+ * passed, failed (a message at each failing assertion, with what was expected and what came), errored (the
+ * service's error.type, message and request-id, or why nothing was sent) or skipped (cancelled). The reply is
+ * the item's output. A run the Test Explorer started holds several files and is ended by its handler; a run
+ * the grid started is one file's, and ends with it (`ownsRun`).
+ */
+export class CaseFileTestRun implements RunReporter {
+  private outline: CaseOutline | undefined;
+  private lines: LineIndex | undefined;
+
+  constructor(
+    private readonly run: vscode.TestRun,
+    private readonly items: TestItems,
+    private readonly caseUri: vscode.Uri,
+    /** the items asked for in this file: what a run that could not start reports its reason at */
+    private readonly requested: readonly vscode.TestItem[],
+    private readonly ownsRun: boolean,
+  ) {}
+
+  begin(start: RunStart): void {
+    this.items.itemsFor(start);
+    this.outline = caseOutline(start.file, start.locate, start.requestModel);
+    this.lines = new LineIndex(start.text);
+    for (const cell of start.cells) {
+      const item = this.items.cellItem(this.caseUri, cell);
+      if (!item) continue;
+      this.run.enqueued(item);
+      this.items.record(item, { state: 'enqueued', messages: [] });
+    }
+  }
+
+  notRun(message: string): void {
+    const at = this.requested.length ? this.requested : [this.items.fileItem(this.caseUri)];
+    for (const item of at) {
+      if (!item) continue;
+      const m = new vscode.TestMessage(message);
+      if (item.range) m.location = new vscode.Location(this.caseUri, item.range);
+      this.run.errored(item, m);
+      this.items.record(item, { state: 'errored', messages: [{ message, line: item.range?.start.line }] });
+    }
+  }
+
+  started(cell: CellKey): void {
+    const item = this.items.cellItem(this.caseUri, cell);
+    if (!item) return;
+    this.run.started(item);
+    this.items.record(item, { state: 'started', messages: [] });
+  }
+
+  ended(c: CellView): void {
+    const item = this.items.cellItem(this.caseUri, c);
+    if (!item) return;
+    if (c.text) {
+      const head = `${c.caseName} on ${c.model}:\r\n`;
+      // no location: output at a location is drawn inline in the case file, over the line's own text
+      this.run.appendOutput(`${head}${c.text.replace(/\r?\n/g, '\r\n')}\r\n\r\n`, undefined, item);
+    }
+    const duration = c.latencyMs;
+    switch (c.status) {
+      case 'passed':
+        this.run.passed(item, duration);
+        this.items.record(item, { state: 'passed', messages: [] });
+        return;
+      case 'failed': {
+        const messages = this.failures(c);
+        this.run.failed(item, messages, duration);
+        this.items.record(item, { state: 'failed', messages: messages.map(said) });
+        return;
+      }
+      case 'error': {
+        const m = new vscode.TestMessage(errorText(c));
+        m.location = this.caseLocation(c);
+        this.run.errored(item, m, duration);
+        this.items.record(item, { state: 'errored', messages: [said(m)] });
+        return;
+      }
+      case 'cancelled':
+        this.run.skipped(item);
+        this.items.record(item, { state: 'skipped', messages: [] });
+        return;
+      default:
+    }
+  }
+
+  end(): void {
+    if (this.ownsRun) this.run.end();
+  }
+
+  /** A message per failing assertion, at its line in the case file, with both sides where they compare. */
+  private failures(c: CellView): vscode.TestMessage[] {
+    const spans = this.outline?.cases.find(x => x.name === c.caseName)?.assertions ?? [];
+    const out: vscode.TestMessage[] = [];
+    c.assertions.forEach((a, j) => {
+      if (a.pass) return;
+      const m =
+        a.expected !== undefined && a.actual !== undefined
+          ? vscode.TestMessage.diff(a.message, a.expected, a.actual)
+          : new vscode.TestMessage(a.message);
+      const span = spans[j];
+      m.location = span && this.lines ? new vscode.Location(this.caseUri, this.range(span)) : this.caseLocation(c);
+      out.push(m);
+    });
+    return out;
+  }
+
+  private caseLocation(c: CellKey): vscode.Location | undefined {
+    const span = this.outline?.cases.find(x => x.name === c.caseName)?.span;
+    return span && this.lines ? new vscode.Location(this.caseUri, this.range(span)) : undefined;
+  }
+
+  private range(span: { start: number; end: number }): vscode.Range {
+    const a = this.lines!.position(span.start);
+    const b = this.lines!.position(span.end);
+    return new vscode.Range(a.line, a.character, b.line, b.character);
+  }
+}
+
+/** A request that failed, as a person can act on it: error.type, the message, the request-id. */
+function errorText(c: CellView): string {
+  if (c.problems?.length) return `Not sent: the filled request has errors: ${c.problems.join('; ')}`;
+  const e = c.error;
+  if (!e) return 'The request failed.';
+  return `${e.type}: ${e.message}${e.requestId ? ` (request-id ${e.requestId})` : ''}`;
+}
+
+function said(m: vscode.TestMessage): Reported['messages'][number] {
+  return {
+    message: typeof m.message === 'string' ? m.message : m.message.value,
+    ...(m.location ? { line: m.location.range.start.line } : {}),
+    ...(m.expectedOutput !== undefined ? { expected: m.expectedOutput } : {}),
+    ...(m.actualOutput !== undefined ? { actual: m.actualOutput } : {}),
+  };
+}
