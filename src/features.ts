@@ -16,6 +16,8 @@ import { ComplianceTree } from './vscode/compliance/complianceTree';
 import type { Config } from './vscode/platform/config';
 import { DemoBackend, openSample } from './vscode/demo/demo';
 import { JsonDocuments } from './vscode/platform/jsonDocuments';
+import { ModelEditing } from './vscode/models/modelEditing';
+import { Models } from './vscode/models/models';
 import type { Log } from './vscode/platform/log';
 import type { RequestDiagnostics } from './vscode/request/requestDiagnostics';
 import { ResponsePanel } from './vscode/run/responsePanel';
@@ -64,6 +66,8 @@ export interface Features {
   caseLanguage: CaseLanguage;
   cases: CasesPanel;
   promptFiles: PromptFilesTree;
+  models: Models;
+  modelEditing: ModelEditing;
 }
 
 export function createFeatures(host: Host): Features {
@@ -93,6 +97,8 @@ export function createFeatures(host: Host): Features {
   const caseLanguage = new CaseLanguage(caseDiagnostics);
   const cases = new CasesPanel(context.extensionUri, config, api, caseDiagnostics, log, host.recent);
   const promptFiles = new PromptFilesTree(config, host.recent);
+  const models = new Models(context.globalState, config, keys, api, diagnostics, log);
+  const modelEditing = new ModelEditing(models, config, diagnostics);
   context.subscriptions.push(
     panel,
     runner,
@@ -108,10 +114,12 @@ export function createFeatures(host: Host): Features {
     caseLanguage,
     cases,
     promptFiles,
+    models,
   );
   return {
     ...{ panel, runner, breakdown, sessions, resourceDocs, rateLimits, json, org, admin },
     ...{ access, activity, complianceTree, compliance, demo, openSample, caseDiagnostics, caseLanguage, cases },
     promptFiles,
+    ...{ models, modelEditing },
   };
 }

@@ -11,3 +11,7 @@ export { parseCaseFile, requestNotFound } from './core/cases/caseFile';
 export { crossCheck, valuesByCase } from './core/cases/crossCheck';
 export { cellsOf, prepareCell, runCell, runMatrix } from './core/cases/runner';
 export { compareResults, mergeResults, parseResults, resultsPath, serializeResults } from './core/cases/results';
+// The service's model list merged over the built-in table: the editor builds it here, where the rules that
+// read it already are, rather than carry a second copy of the table into the features bundle.
+export { builtinEntries, capabilityLines, ModelCatalog, parseModelList } from './core/models/catalog';
+export { lookupModel } from './core/request/models';

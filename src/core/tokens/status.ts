@@ -1,6 +1,5 @@
 // What the status bar item shows for a count state: text, a Markdown tooltip with command links, and a
 // tone (normal / warning / error). Pure, so the wording is unit-tested.
-import { lookupModel } from '../request/models';
 import type { CountState } from './scheduler';
 import { count, tokensShort } from '../text';
 
@@ -13,19 +12,17 @@ export interface StatusView {
 export interface StatusMeta {
   model?: string;
   maxTokens?: number;
-  /** the model's context window from the service's model list (`max_input_tokens`), when it is loaded */
+  /**
+   * The model's context window: from the service's model list (`max_input_tokens`) when it is loaded, else
+   * from the built-in table (doc1 §8: 1M for the models that have it); 200k when the model is not known.
+   */
   contextWindow?: number;
 }
 
 const fmt = (n: number) => n.toLocaleString('en-US');
 
-/**
- * The context window that applies: the service's, from its model list; else the built-in table's (doc1 §8:
- * 1M for the models that have it, 200k otherwise).
- */
-function contextWindow(meta: StatusMeta): number {
-  return meta.contextWindow || (meta.model && lookupModel(meta.model).info?.contextWindow) || 200_000;
-}
+/** The standard context window (doc1 §8), for a model whose window is not known. */
+const STANDARD_WINDOW = 200_000;
 
 const COUNT_NOW = '[Count now](command:promptwright.countTokens)';
 const LINKS = [
@@ -35,7 +32,7 @@ const LINKS = [
 ].join(' · ');
 
 export function renderStatus(s: CountState, meta: StatusMeta): StatusView {
-  const window = contextWindow(meta);
+  const window = meta.contextWindow ?? STANDARD_WINDOW;
   const lines = (tokens?: number): string[] => {
     const out: string[] = [];
     if (meta.model) out.push(`Model: \`${meta.model}\``);

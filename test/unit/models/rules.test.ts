@@ -216,12 +216,13 @@ describe('rules that read the catalog (with and without one)', () => {
     });
   });
 
-  it('the status bar’s share of the window: the list’s max_input_tokens when given, else the table’s', () => {
+  it('the status bar’s share of the window it is given (the list’s or the table’s), 200k when none', () => {
     const state = { kind: 'count' as const, tokens: 100_000, at: 0, stale: false, cached: false };
     const tip = (meta: Parameters<typeof renderStatus>[1]) => renderStatus(state, meta).tooltip;
-    assert.match(tip({ model: 'model-opus-4-7' }), /50\.0% of the 200k context window/);
+    assert.match(tip({ model: 'model-whatever' }), /50\.0% of the 200k context window/);
     assert.match(tip({ model: 'model-opus-4-7', contextWindow: 400_000 }), /25\.0% of the 400k context window/);
-    assert.match(tip({ model: 'model-sonnet-5' }), /10\.0% of the 1M context window/);
+    const window = FAKE.lookup('model-sonnet-5').info!.contextWindow;
+    assert.match(tip({ model: 'model-sonnet-5', contextWindow: window }), /10\.0% of the 1M context window/);
     const over = renderStatus({ ...state, tokens: 300_000 }, { model: 'model-quill-1', contextWindow: 250_000 });
     assert.equal(over.tone, 'error');
   });
