@@ -40,7 +40,8 @@ export class ModelEditing {
   ): Promise<vscode.CompletionItem[] | undefined> {
     const at = this.valueAt(doc, pos);
     if (!at) return undefined;
-    const loaded = await this.models.load({ network: vscode.workspace.isTrusted, token });
+    // not cancelled with the completion: typing on cancels it, and the list would never arrive
+    const loaded = await this.models.load({ network: vscode.workspace.isTrusted });
     if (token.isCancellationRequested) return undefined;
     const range = new vscode.Range(doc.positionAt(at.start), doc.positionAt(at.end));
     const json = formatOf(doc.fileName) === 'json';
@@ -66,7 +67,7 @@ export class ModelEditing {
   ): Promise<vscode.Hover | undefined> {
     const at = this.valueAt(doc, pos);
     if (!at?.id || at.start === at.end) return undefined;
-    const loaded = await this.models.load({ network: vscode.workspace.isTrusted, token });
+    const loaded = await this.models.load({ network: vscode.workspace.isTrusted });
     if (token.isCancellationRequested) return undefined;
     const found = (loaded.catalog ?? new (validator().ModelCatalog)([])).lookup(at.id);
     const text = found.info

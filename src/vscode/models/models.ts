@@ -99,6 +99,7 @@ export class Models implements vscode.Disposable {
       async (_progress, token) => {
         try {
           const loaded = await this.load({ network: true, force: true, token });
+          if (token.isCancellationRequested) return;
           const n = loaded.catalog?.models.length ?? 0;
           void vscode.window.showInformationMessage(
             `Promptwright: ${count(n, 'model')} from the service, kept for 24 hours.`,
@@ -176,7 +177,8 @@ export class Models implements vscode.Disposable {
       if (this.owner !== owner.stateKey) return this.loaded ?? this.builtin();
       return this.use({ catalog: new (validator().ModelCatalog)(list.models), source: 'service', fetchedAt });
     } catch (e) {
-      if (this.owner !== owner.stateKey) throw e;
+      // cancelled (Refresh Models, another key): nothing failed; what is in use stays
+      if (abort.signal.aborted || this.owner !== owner.stateKey) return this.loaded ?? { source: 'builtin' };
       this.failedAt = Date.now();
       const problem = describeError(e);
       const fallback = kept ? `the list kept from ${new Date(kept.fetchedAt).toISOString()}` : 'the built-in table';
