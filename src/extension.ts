@@ -115,6 +115,13 @@ export function activate(context: vscode.ExtensionContext): PromptwrightApi {
     }
   };
   vscode.workspace.textDocuments.forEach(loadForCaseFile);
+  // the service's model list comes with the features bundle, on first need (vscode/models): a request file whose
+  // model the built-in table does not know, or a list an earlier window kept; completion and hover on `model`
+  const modelsWanted = (v: { problems: { code: string }[] } | undefined) =>
+    v?.problems.some(p => p.code === 'unknown-model' || p.code === 'dated-model') ||
+    context.globalState.keys().some(k => k.startsWith('promptwright.models.'));
+  const onModelLine = (d: vscode.TextDocument, p: vscode.Position) =>
+    isRequestFile(d, config) && /(^|")model["']?\s*:/.test(d.lineAt(p.line).text);
   // what the active editor holds, for the editor title's Send button and its key binding: a count_tokens
   // file (promptwright.countTokensFilePatterns) is counted, never sent
   const setActiveFile = () => {
@@ -164,6 +171,20 @@ export function activate(context: vscode.ExtensionContext): PromptwrightApi {
       deserializeWebviewPanel: async (panel, state) => (await features()).cases.adopt(panel, state),
     }),
     vscode.workspace.onDidOpenTextDocument(loadForCaseFile),
+    diagnostics.onDidValidate(d => {
+      if (!loaded && modelsWanted(diagnostics.state(d)?.validation)) void features();
+    }),
+    vscode.languages.registerCompletionItemProvider(
+      selector,
+      {
+        provideCompletionItems: async (d, p, t) =>
+          onModelLine(d, p) ? (await features()).modelEditing.complete(d, p, t) : undefined,
+      },
+      '"',
+    ),
+    vscode.languages.registerHoverProvider(selector, {
+      provideHover: async (d, p, t) => (onModelLine(d, p) ? (await features()).modelEditing.hover(d, p, t) : undefined),
+    }),
     vscode.window.onDidChangeActiveTextEditor(setActiveFile),
     vscode.workspace.onDidChangeConfiguration(e => {
       if (Config.affects(e, 'requestFilePatterns', 'countTokensFilePatterns')) setActiveFile();
@@ -270,6 +291,8 @@ export function activate(context: vscode.ExtensionContext): PromptwrightApi {
     lazy('promptwright.refreshPrompts', f => f.promptFiles.refresh()),
     lazy('promptwright.cancelCases', f => f.cases.cancel()),
     lazy('promptwright.showCases', (f, arg) => f.cases.show(uriOf(arg))),
+    lazy('promptwright.refreshModels', f => f.models.refresh()),
+    lazy('promptwright.chooseModel', f => f.modelEditing.choose()),
   );
   log.info(`Promptwright ${(context.extension.packageJSON as { version: string }).version} activated`);
   // `npm start` without a service of its own: the offline demo from the start, as the walkthrough offers it

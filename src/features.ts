@@ -18,6 +18,8 @@ import { ComplianceTree } from './vscode/compliance/complianceTree';
 import type { Config } from './vscode/platform/config';
 import { DemoBackend, openSample } from './vscode/demo/demo';
 import { JsonDocuments } from './vscode/platform/jsonDocuments';
+import { ModelEditing } from './vscode/models/modelEditing';
+import { Models } from './vscode/models/models';
 import type { Log } from './vscode/platform/log';
 import type { RequestDiagnostics } from './vscode/request/requestDiagnostics';
 import { ResponsePanel } from './vscode/run/responsePanel';
@@ -69,6 +71,8 @@ export interface Features {
   cases: CasesPanel;
   casesTests: CasesTests;
   promptFiles: PromptFilesTree;
+  models: Models;
+  modelEditing: ModelEditing;
 }
 
 export function createFeatures(host: Host): Features {
@@ -100,6 +104,8 @@ export function createFeatures(host: Host): Features {
   const cases = new CasesPanel(context.extensionUri, config, api, caseDiagnostics, log, storage, host.recent);
   const casesTests = new CasesTests(host.casesTesting, caseDiagnostics, cases.runner, log);
   const promptFiles = new PromptFilesTree(config, host.recent);
+  const models = new Models(context.globalState, config, keys, api, diagnostics, log);
+  const modelEditing = new ModelEditing(models, config, diagnostics);
   context.subscriptions.push(
     panel,
     runner,
@@ -116,10 +122,11 @@ export function createFeatures(host: Host): Features {
     cases,
     casesTests,
     promptFiles,
+    models,
   );
   return {
     ...{ panel, runner, breakdown, sessions, resourceDocs, rateLimits, json, org, admin },
     ...{ access, activity, complianceTree, compliance, demo, openSample, caseDiagnostics, caseLanguage, cases },
-    ...{ casesTests, promptFiles },
+    ...{ casesTests, promptFiles, models, modelEditing },
   };
 }

@@ -18,3 +18,7 @@ export {
   resultsPath,
   serializeResults,
 } from './core/cases/results';
+// The service's model list merged over the built-in table: the editor builds it here, where the rules that
+// read it already are, rather than carry a second copy of the table into the features bundle.
+export { builtinEntries, capabilityLines, ModelCatalog, parseModelList } from './core/models/catalog';
+export { lookupModel } from './core/request/models';

@@ -11,6 +11,13 @@ export function count(n: number, one: string, many = `${one}s`): string {
   return `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
 }
 
+/** A token limit for people: 1,000,000 as "1M", 200,000 as "200k", anything else in full. */
+export function tokensShort(n: number): string {
+  if (n >= 1_000_000 && n % 1_000_000 === 0) return `${n / 1_000_000}M`;
+  if (n >= 1000 && n % 1000 === 0) return `${n / 1000}k`;
+  return n.toLocaleString('en-US');
+}
+
 /**
  * Offsets to lines and columns, counted as VS Code counts them (a line ends at \n, \r\n or a lone \r), for
  * text that may not be open in an editor (a case file's problems land in the request file it names, often

@@ -1,8 +1,9 @@
 // A local fake of the service, following the spec (docs/spec.md): messages (JSON and SSE), token
 // counting, session resources, rate limits; auth and version-header checks; error bodies with request-id;
 // rate-limit headers; the administration interface (admin.ts) and the compliance interface with its keys,
-// scopes and shared budget (compliance.ts); and fault injection. Used by the unit tests, the VS Code suites,
-// the benchmarks, and by `npm start` as a clearly labelled offline demo backend. Listens on 127.0.0.1 only.
+// scopes and shared budget (compliance.ts); the models list (models.ts); and fault injection. Used by the unit
+// tests, the VS Code suites, the benchmarks, and by `npm start` as a clearly labelled offline demo backend.
+// Listens on 127.0.0.1 only.
 //
 // Scenario words in the last user message steer a streamed reply (handy in the demo too):
 //   #thinking  a thinking block first        #tool      a tool_use block (stop_reason tool_use)
@@ -18,6 +19,8 @@ import type { AddressInfo } from 'node:net';
 import type { SimulatedAdmin } from '../../src/core/demo/admin';
 import type { RateOptions, SimulatedCompliance } from '../../src/core/demo/compliance';
 import { makeResources, SimulatedService, type Reply, type Resource } from '../../src/core/demo/service';
+import type { ServiceModel } from '../../src/core/models/types';
+import { fakeModels } from './models';
 
 export interface FakeRequest {
   method: string;
@@ -75,6 +78,8 @@ export interface FakeOptions {
   organizationsCount?: number;
   /** how long an idle keep-alive connection stays open (Node's default is 5 s; a client must not wait on it) */
   keepAliveMs?: number;
+  /** what `GET /v1/models` lists (default: models.ts, with two models the built-in table does not know) */
+  models?: ServiceModel[];
 }
 
 export interface Fake {
@@ -123,6 +128,7 @@ export async function startFake(opts: FakeOptions = {}): Promise<Fake> {
     ...(opts.activities !== undefined ? { activities: opts.activities } : {}),
     ...(opts.complianceRate ? { rate: opts.complianceRate } : {}),
     ...(opts.organizationsCount !== undefined ? { organizations: opts.organizationsCount } : {}),
+    models: opts.models ?? fakeModels(),
   });
   const { admin, compliance, sessions } = service;
   let n = 0;
@@ -156,8 +162,12 @@ export async function startFake(opts: FakeOptions = {}): Promise<Fake> {
     };
   }
   function send(res: http.ServerResponse, status: number, body: unknown, extra: Record<string, string> = {}) {
-    const text = typeof body === 'string' ? body : JSON.stringify(body);
-    res.writeHead(status, { 'content-type': 'application/json', ...headers(extra) });
+    const h = headers(extra);
+    // error bodies carry the request id too (doc3 §9.5), named as the public API names it
+    const isError = !!body && typeof body === 'object' && (body as { type?: unknown }).type === 'error';
+    const text =
+      typeof body === 'string' ? body : JSON.stringify(isError ? { ...body, request_id: h['request-id'] } : body);
+    res.writeHead(status, { 'content-type': 'application/json', ...h });
     res.end(text);
   }
   function error(

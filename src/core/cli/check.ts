@@ -5,12 +5,22 @@ import { formatOf } from '../request/parse';
 import { validateText, type Endpoint } from '../request/validate';
 import { count } from '../text';
 import { isCaseFile } from '../cases/caseFile';
+import type { ModelFacts } from '../request/models';
+import { UsageError } from './args';
 import { loadCaseFile } from './caseFiles';
 import { decodeUtf8, expandFiles } from './files';
 import { betasFromEnv, type CliIo } from './io';
+import { loadModelsFile } from './models';
 import { lineColumn, toRecords, type CheckRecord } from './records';
 
 const ENDPOINTS: readonly Endpoint[] = ['messages', 'count_tokens'];
+
+/** How every file is checked: the configured betas, the endpoint asked for, a saved model catalog. */
+interface CheckOptions {
+  betas: string[];
+  endpoint?: Endpoint;
+  models?: ModelFacts;
+}
 
 /**
  * A request file's problems; a case file's own (its shape, and against the request it names: placeholders
@@ -18,7 +28,7 @@ const ENDPOINTS: readonly Endpoint[] = ['messages', 'count_tokens'];
  * checked for `endpoint`, or when none is given for the one its name says (`*.count.json` is a count_tokens
  * body, anything else a create-message body).
  */
-function checkFile(file: string, display: string, betas: string[], cwd: string, endpoint?: Endpoint): CheckRecord[] {
+function checkFile(file: string, display: string, cwd: string, o: CheckOptions): CheckRecord[] {
   if (isCaseFile(file)) {
     const records = loadCaseFile(file, cwd).records;
     // file by file as they first appear (the case file, then its request), each in reading order
@@ -35,8 +45,9 @@ function checkFile(file: string, display: string, betas: string[], cwd: string, 
     return [record(display, at.line, at.column, 'error', 'invalid-utf8', message)];
   }
   const text = decoded.text;
-  const checkedFor = endpoint ?? (isCountFileName(file) ? 'count_tokens' : 'messages');
-  return toRecords(text, validateText(text, formatOf(file), { betas, endpoint: checkedFor }).problems, display);
+  const endpoint = o.endpoint ?? (isCountFileName(file) ? 'count_tokens' : 'messages');
+  const v = validateText(text, formatOf(file), { betas: o.betas, endpoint, ...(o.models ? { models: o.models } : {}) });
+  return toRecords(text, v.problems, display);
 }
 
 function record(
@@ -63,6 +74,7 @@ function failedRecord(display: string, e: unknown): CheckRecord {
 export function runCheck(args: string[], io: CliIo, cwd = process.cwd()): number {
   let format = 'text';
   let endpoint: string | undefined;
+  let modelsFile = io.env.PROMPTWRIGHT_MODELS || undefined;
   const targets: string[] = [];
   for (let i = 0; i < args.length; i++) {
     const a = args[i]!;
@@ -70,6 +82,8 @@ export function runCheck(args: string[], io: CliIo, cwd = process.cwd()): number
     else if (a.startsWith('--format=')) format = a.slice('--format='.length);
     else if (a === '--endpoint') endpoint = args[++i] ?? '';
     else if (a.startsWith('--endpoint=')) endpoint = a.slice('--endpoint='.length);
+    else if (a === '--models') modelsFile = args[++i] ?? '';
+    else if (a.startsWith('--models=')) modelsFile = a.slice('--models='.length);
     else if (a.startsWith('-')) {
       io.stderr.write(`promptwright check: unknown option ${a}\n`);
       return 2;
@@ -85,13 +99,29 @@ export function runCheck(args: string[], io: CliIo, cwd = process.cwd()): number
   }
   if (!targets.length) {
     io.stderr.write(
-      'usage: promptwright check <files or globs...> [--format text|json] [--endpoint messages|count_tokens]\n',
+      'usage: promptwright check <files or globs...> [--format text|json] [--endpoint messages|count_tokens] ' +
+        '[--models FILE]\n',
     );
     return 2;
   }
+  // a saved catalog (`promptwright models --format json`): checked against it, offline and deterministic
+  let models: ModelFacts | undefined;
+  if (modelsFile !== undefined) {
+    try {
+      models = loadModelsFile(modelsFile, cwd);
+    } catch (e) {
+      if (!(e instanceof UsageError)) throw e;
+      io.stderr.write(`promptwright check: ${e.message}\n`);
+      return 2;
+    }
+  }
   const { files, unmatched } = expandFiles(targets, cwd);
   for (const u of unmatched) io.stderr.write(`promptwright check: no files match ${u}\n`);
-  const betas = betasFromEnv(io.env);
+  const options: CheckOptions = {
+    betas: betasFromEnv(io.env),
+    ...(endpoint !== undefined ? { endpoint: endpoint as Endpoint } : {}),
+    ...(models ? { models } : {}),
+  };
   const all: CheckRecord[] = [];
   // a case file also reports its request's syntax errors: said once when the request is checked too
   const seen = new Set<string>();
@@ -104,7 +134,7 @@ export function runCheck(args: string[], io: CliIo, cwd = process.cwd()): number
   for (const f of files) {
     const display = path.relative(cwd, f) || f;
     try {
-      checkFile(f, display, betas, cwd, endpoint as Endpoint | undefined).forEach(add);
+      checkFile(f, display, cwd, options).forEach(add);
     } catch (e) {
       // one bad file never costs the others their results
       failed++;

@@ -4,6 +4,7 @@ import { runCheck } from './check';
 import { runCompliance } from './compliance';
 import { runCount } from './count';
 import type { CliIo } from './io';
+import { runModels } from './models';
 import { runTest } from './test';
 
 export type { CliIo } from './io';
@@ -11,10 +12,12 @@ export type { CliIo } from './io';
 export const USAGE = `usage: promptwright <command> [options]
 
 commands:
-  check <files or globs...> [--format text|json] [--endpoint messages|count_tokens]
+  check <files or globs...> [--format text|json] [--endpoint messages|count_tokens] [--models FILE]
                    validate request files; exit 1 when any has an error (or could not be checked).
                    --endpoint: check bodies as that endpoint takes them (default: count_tokens for
-                   *.count.json, *.count.yaml, *.count.yml; messages for every other file)
+                   *.count.json, *.count.yaml, *.count.yml; messages for every other file).
+                   --models: check against a saved model list (\`promptwright models --format json\`)
+                   rather than the built-in table alone; offline
   count FILE... [--budget N] [--format text|json]
                    print input token counts (POST /v1/messages/count_tokens) of request files and of
                    case files (each case, its values filled in); only what that endpoint takes is
@@ -26,6 +29,8 @@ commands:
                    run case files (*.cases.yaml, *.cases.json): each case on each model, judged by its
                    assertions; exit 0 all pass, 1 any fails or a request fails, 2 a usage error or a
                    file with errors (nothing sent). --model replaces the models of the case files
+  models [ID] [--format text|json]
+                   the service's models (every page), or one by id or alias; exit 1 for an unknown id
   admin …          the administration interface (Admin key): organization, workspaces, users, invites;
                    \`promptwright admin --help\` lists the commands
   compliance …     the compliance interface (Compliance Access Key): the Activity Feed (as JSON, JSON Lines
@@ -35,11 +40,12 @@ commands:
 
 environment:
   PROMPTWRIGHT_BASE_URL  the service address (https://…, without /v1)
-  PROMPTWRIGHT_API_KEY   API key (count, run, test)
+  PROMPTWRIGHT_API_KEY   API key (count, run, test, models)
   PROMPTWRIGHT_ADMIN_KEY Admin API key (admin commands; compliance activities when no compliance key is set)
   PROMPTWRIGHT_COMPLIANCE_KEY  Compliance Access Key (compliance commands)
   PROMPTWRIGHT_COMPLIANCE_RATE compliance requests per window, LIMIT/WINDOW_MS (default 600/60000; a testing knob)
   PROMPTWRIGHT_BETAS     comma-separated vendor-beta values (some rules depend on them)
+  PROMPTWRIGHT_MODELS    a saved model list for check, as --models FILE
   PROMPTWRIGHT_MAX_RETRIES  retries after a failed attempt (default 2)
   PROMPTWRIGHT_DEBUG     set to log each request to stderr (keys are never logged)
 `;
@@ -53,6 +59,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   if (cmd === 'count') return runCount(rest, io);
   if (cmd === 'run') return runRun(rest, io);
   if (cmd === 'test') return runTest(rest, io);
+  if (cmd === 'models') return runModels(rest, io);
   if (cmd === 'admin') return runAdmin(rest, io);
   if (cmd === 'compliance') return runCompliance(rest, io);
   if (cmd === '--version' || cmd === '-v') {

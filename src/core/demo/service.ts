@@ -1,10 +1,12 @@
 // A simulation of the service's interfaces other than messages and token counting, in memory: session
-// resources (doc2 §2.1, §4.1), rate limits (doc2 §2.7, §4.3), administration (admin.ts) and compliance
-// (compliance.ts), behind the spec's keys and version header. The offline demo (server.ts) and the tests' fake
-// of the service both serve it; each answers POST /v1/messages and count_tokens itself.
+// resources (doc2 §2.1, §4.1), rate limits (doc2 §2.7, §4.3), models (models.ts), administration (admin.ts)
+// and compliance (compliance.ts), behind the spec's keys and version header. The offline demo (server.ts) and
+// the tests' fake of the service both serve it; each answers POST /v1/messages and count_tokens itself.
 import type { IncomingHttpHeaders } from 'node:http';
 import { problem, SimulatedAdmin, type Reply } from './admin';
 import { SimulatedCompliance, type ComplianceOptions } from './compliance';
+import { demoModels, SimulatedModels } from './models';
+import type { ServiceModel } from '../models/types';
 
 export type { Reply } from './admin';
 
@@ -26,6 +28,8 @@ export interface ServiceOptions extends Omit<ComplianceOptions, 'apiKey' | 'admi
   adminKey: string;
   /** the sessions and their resources (the demo's one session, the tests' small and big ones) */
   sessions?: [string, Resource[]][];
+  /** what `GET /v1/models` lists (default: the built-in table's current models) */
+  models?: readonly ServiceModel[];
 }
 
 /** What admission decides: a refusal, or the compliance scopes and the headers every answer carries. */
@@ -37,10 +41,12 @@ export class SimulatedService {
   readonly admin = new SimulatedAdmin();
   readonly compliance: SimulatedCompliance;
   readonly sessions: Map<string, Resource[]>;
+  readonly models: SimulatedModels;
 
   constructor(readonly o: ServiceOptions) {
     this.compliance = new SimulatedCompliance(o);
     this.sessions = new Map(o.sessions ?? []);
+    this.models = new SimulatedModels(o.models ?? demoModels());
   }
 
   /**
@@ -76,6 +82,7 @@ export class SimulatedService {
       const admin = this.admin.handle(r.method, r.url, r.body);
       if (admin) return admin;
     }
+    if (path === '/v1/models' || path.startsWith('/v1/models/')) return this.models.handle(r.method, r.url);
     const sm = /^\/v1\/sessions\/([^/]+)\/resources(?:\/([^/]+))?$/.exec(path);
     if (sm) return this.resources(r, decodeURIComponent(sm[1]!), sm[2] && decodeURIComponent(sm[2]));
     if (r.method === 'GET' && path === '/v1/organizations/rate_limits') return this.orgRateLimits(r.url);

@@ -71,6 +71,7 @@ export const RULES = {
   'manual-thinking-unsupported': { severity: 'error', summary: 'budget_tokens thinking on an adaptive-only model.' },
   'budget-tokens-deprecated': { severity: 'warning', summary: 'budget_tokens thinking where it is deprecated.' },
   'manual-thinking-expected': { severity: 'error', summary: 'Adaptive thinking on a manual-thinking model.' },
+  'thinking-unsupported': { severity: 'error', summary: "Thinking on a model the service's list says cannot." },
   'budget-tokens-below-minimum': { severity: 'error', summary: 'A thinking budget below 1024 tokens.' },
   'budget-exceeds-max-tokens': { severity: 'error', summary: 'A thinking budget not below max_tokens.' },
   'thinking-with-temperature': { severity: 'error', summary: 'A temperature other than 1 with manual thinking.' },
@@ -110,6 +111,7 @@ export const RULES = {
   },
   'pdf-too-many-pages': { severity: 'error', summary: 'A PDF of more than 100 pages.' },
   'too-much-media': { severity: 'error', summary: 'Over 100 images and PDF pages in a request.' },
+  'media-input-unsupported': { severity: 'warning', summary: 'Images or PDFs to a model the list says takes none.' },
   // ---- tools ----------------------------------------------------------------------------------------------
   'duplicate-tool-name': { severity: 'error', summary: 'Two tools with the same name.' },
   'tool-name-pattern': { severity: 'error', summary: 'A tool name with characters the service refuses.' },

@@ -1,6 +1,9 @@
 // The model facts of the spec, as data: one table that is easy to update when the service changes.
 // Sources: doc1 §2.1 (ids), §2.2 rules 4-5, §4.3 (effort and thinking), §8 (context windows);
-// doc3 §9.4 (retired and deprecated models).
+// doc3 §9.4 (retired and deprecated models); public reports of the service's messages for the models the
+// spec does not name (RULES.md, "Where model facts come from"). The service's own model list, when
+// Promptwright has it, is merged over this table (core/models/catalog.ts).
+import type { ServiceModel } from '../models/types';
 import type { Effort } from './schema';
 
 type ThinkingMode =
@@ -8,6 +11,7 @@ type ThinkingMode =
   | 'adaptive-only' // manual budget_tokens not supported (opus-4-7)
   | 'adaptive-preferred' // budget_tokens accepted but deprecated (opus-4-6, sonnet-4-6)
   | 'manual' // manual thinking with budget_tokens (opus-4-5)
+  | 'adaptive-default' // adaptive when thinking is absent; disabled accepted; manual rejected (sonnet-5)
   | 'adaptive-default-no-disable'; // adaptive by default; thinking disabled is rejected (mythos-preview)
 
 export interface ModelInfo {
@@ -35,13 +39,30 @@ export interface ModelInfo {
   fixedSampling?: boolean;
   /**
    * Reports of the service's message ("`temperature` is deprecated for this model") show that it refuses
-   * a temperature other than 1, and any top_p or top_k (errors; replaces `fixedSampling`).
+   * a temperature other than 1, and any top_p or top_k (errors; replaces `fixedSampling`). `'temperature'`:
+   * the reports show the message for temperature only.
    */
-  samplingDeprecated?: boolean;
+  samplingDeprecated?: boolean | 'temperature';
+  // ---- what only the service's model list says (core/models/catalog.ts) --------------------------------
+  /** the service's name for the model */
+  displayName?: string;
+  /** the thinking types the model takes; when known, it decides over `thinking` which type is refused */
+  thinkingTypes?: { adaptive: boolean; enabled: boolean };
+  /** whether image blocks and PDF documents are taken (undefined: not known) */
+  imageInput?: boolean;
+  pdfInput?: boolean;
+  /** the service's own record of the model */
+  service?: ServiceModel;
+  /** for an alias: the model the service answers it with */
+  resolved?: string;
 }
+
+/** The effort levels, lowest first. */
+export const EFFORT_LEVELS: readonly Effort[] = ['low', 'medium', 'high', 'xhigh', 'max'];
 
 const STD: readonly Effort[] = ['low', 'medium', 'high'];
 const WITH_MAX: readonly Effort[] = ['low', 'medium', 'high', 'max'];
+const ALL_EFFORTS = EFFORT_LEVELS;
 const K200 = 200_000;
 const M1 = 1_000_000;
 
@@ -78,10 +99,33 @@ const OPUS_4_1 = base('model-opus-4-1', { temperatureAndTopPExclusive: true });
 const OPUS_4_0 = base('model-opus-4-0', { status: 'deprecated', retires: '2026-06-15' });
 const SONNET_4_0 = base('model-sonnet-4-0', { status: 'deprecated', retires: '2026-06-15' });
 
-/** Every model id the spec names. */
+// Two models the spec does not name, from public reports of 2026 (RULES.md, "Where model facts come from"):
+// model-opus-4-8 refuses manual thinking, a prefill, sampling parameters and max_tokens above 128,000, as
+// model-opus-4-7 does; model-sonnet-5 thinks adaptively unless told not to, and refuses manual thinking, a
+// prefill and a temperature other than 1. Both take every effort level and have a 1M context window.
+const OPUS_4_8 = base('model-opus-4-8', {
+  effort: ALL_EFFORTS,
+  thinking: 'adaptive-only',
+  contextWindow: M1,
+  maxOutputTokens: 128_000,
+  prefill: false,
+  samplingDeprecated: true,
+});
+const SONNET_5 = base('model-sonnet-5', {
+  effort: ALL_EFFORTS,
+  thinking: 'adaptive-default',
+  contextWindow: M1,
+  prefill: false,
+  samplingDeprecated: 'temperature',
+  fixedSampling: true,
+});
+
+/** Every model id the spec names, and the newer ones public reports describe. */
 export const MODELS: readonly ModelInfo[] = [
+  OPUS_4_8,
+  SONNET_5,
   base('model-opus-4-7', {
-    effort: ['low', 'medium', 'high', 'xhigh', 'max'],
+    effort: ALL_EFFORTS,
     thinking: 'adaptive-only',
     samplingDeprecated: true,
   }),
@@ -139,8 +183,13 @@ const byId = new Map(MODELS.map(m => [m.id, m]));
 export interface ModelLookup {
   /** the facts that apply (a dated id unknown to the spec follows its undated model) */
   info?: ModelInfo;
-  /** how the id was recognised */
-  match: 'exact' | 'dated' | 'retired-family' | 'unknown';
+  /** how the id was recognised (`alias`: the service's model list has the model the alias points to) */
+  match: 'exact' | 'dated' | 'alias' | 'retired-family' | 'unknown';
+}
+
+/** Where the rules read model facts: this table, or the service's model list merged over it. */
+export interface ModelFacts {
+  lookup(id: string): ModelLookup;
 }
 
 export function lookupModel(id: string): ModelLookup {
@@ -156,7 +205,14 @@ export function lookupModel(id: string): ModelLookup {
 }
 
 function effortOrder(e: Effort): number {
-  return ['low', 'medium', 'high', 'xhigh', 'max'].indexOf(e);
+  return EFFORT_LEVELS.indexOf(e);
+}
+
+/** The current models (no dated ids) that offer effort, or the given level of it: for messages. */
+export function effortModels(level?: Effort): string[] {
+  return MODELS.filter(m => m.status === 'active' && !m.base && m.effort && (!level || m.effort.includes(level))).map(
+    m => m.id,
+  );
 }
 
 /** The supported effort closest to the wanted one (ties go to the lower, cheaper level). */

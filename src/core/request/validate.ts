@@ -41,7 +41,11 @@ export function validateText(text: string, format: Format, opts: ValidateOptions
 
 function validateUnguarded(text: string, format: Format, opts: ValidateOptions): Validation {
   const parsed = parseRequest(text, format);
-  const ctx: RuleContext = { now: opts.now ?? new Date(), betas: opts.betas ?? [] };
+  const ctx: RuleContext = {
+    now: opts.now ?? new Date(),
+    betas: opts.betas ?? [],
+    ...(opts.models ? { models: opts.models } : {}),
+  };
   const problems: Problem[] = [...parsed.problems, ...loneSurrogates(text, format)];
   const v = parsed.value;
   if (v === undefined) {

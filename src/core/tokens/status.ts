@@ -1,8 +1,7 @@
 // What the status bar item shows for a count state: text, a Markdown tooltip with command links, and a
 // tone (normal / warning / error). Pure, so the wording is unit-tested.
-import { lookupModel } from '../request/models';
 import type { CountState } from './scheduler';
-import { count } from '../text';
+import { count, tokensShort } from '../text';
 
 export interface StatusView {
   text: string;
@@ -13,14 +12,17 @@ export interface StatusView {
 export interface StatusMeta {
   model?: string;
   maxTokens?: number;
+  /**
+   * The model's context window: from the service's model list (`max_input_tokens`) when it is loaded, else
+   * from the built-in table (doc1 §8: 1M for the models that have it); 200k when the model is not known.
+   */
+  contextWindow?: number;
 }
 
 const fmt = (n: number) => n.toLocaleString('en-US');
 
-/** The context window that applies (doc1 §8): 1M for the models that have it, 200k otherwise. */
-function contextWindow(model: string | undefined): number {
-  return (model && lookupModel(model).info?.contextWindow) || 200_000;
-}
+/** The standard context window (doc1 §8), for a model whose window is not known. */
+const STANDARD_WINDOW = 200_000;
 
 const COUNT_NOW = '[Count now](command:promptwright.countTokens)';
 const LINKS = [
@@ -30,15 +32,13 @@ const LINKS = [
 ].join(' · ');
 
 export function renderStatus(s: CountState, meta: StatusMeta): StatusView {
-  const window = contextWindow(meta.model);
+  const window = meta.contextWindow ?? STANDARD_WINDOW;
   const lines = (tokens?: number): string[] => {
     const out: string[] = [];
     if (meta.model) out.push(`Model: \`${meta.model}\``);
     if (tokens !== undefined) {
       const share = ((100 * tokens) / window).toFixed(tokens / window < 0.01 ? 2 : 1);
-      out.push(
-        `Input tokens: **${fmt(tokens)}** — ${share}% of the ${window >= 1_000_000 ? '1M' : '200k'} context window`,
-      );
+      out.push(`Input tokens: **${fmt(tokens)}** — ${share}% of the ${tokensShort(window)} context window`);
     }
     if (meta.maxTokens !== undefined) out.push(`max_tokens: ${fmt(meta.maxTokens)}`);
     return out;

@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { formatOf } from '../../core/request/types';
 import { ruleUrl } from '../../core/request/catalog';
+import type { ModelFacts } from '../../core/request/models';
 import type { validateText, Validation } from '../../core/request/validate';
 import type { Problem, Severity } from '../../core/request/types';
 import { Config, endpointOf, isRequestFile } from '../platform/config';
@@ -66,6 +67,15 @@ export class RequestDiagnostics implements vscode.Disposable {
     return this.state(doc) ?? this.validateNow(doc);
   }
 
+  /** the service's model list over the built-in table, once loaded (vscode/models); absent: the table */
+  models: ModelFacts | undefined;
+
+  /** Checks every request file again against another model list (or the built-in table alone). */
+  setModels(models: ModelFacts | undefined): void {
+    this.models = models;
+    this.revalidateAll();
+  }
+
   /** The validator; integration tests replace it to prove that a failing check cannot take the extension down. */
   validator: typeof validateText = (text, format, opts) => validator().validateText(text, format, opts);
 
@@ -101,6 +111,7 @@ export class RequestDiagnostics implements vscode.Disposable {
     const validation = this.validator(doc.getText(), formatOf(doc.fileName), {
       betas: this.config.betas,
       endpoint: endpointOf(doc, this.config) ?? 'messages',
+      ...(this.models ? { models: this.models } : {}),
     });
     const builtinJson = doc.languageId === 'json' && !!vscode.extensions.getExtension('vscode.json-language-features');
     const problems = new Map<vscode.Diagnostic, Problem>();

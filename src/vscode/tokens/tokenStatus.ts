@@ -8,6 +8,7 @@ import type { Log } from '../platform/log';
 import type { RequestDiagnostics } from '../request/requestDiagnostics';
 import type { Recent } from '../platform/recent';
 import type { Keys } from '../platform/secrets';
+import { validator } from '../platform/lazy';
 
 /** The status bar item with the active request file's input token count, drawn from one state. */
 export class TokenStatus implements vscode.Disposable {
@@ -110,12 +111,19 @@ export class TokenStatus implements vscode.Disposable {
         ? (v.parsed.value as Record<string, unknown>)
         : undefined;
     this.body = body;
+    // the model's context window: the service's model list once loaded (the diagnostics hold it), else the
+    // built-in table (in the validator bundle, which checked this file)
+    const model = typeof body?.model === 'string' ? body.model : undefined;
+    const window = model && (this.diagnostics.models ?? { lookup: validator().lookupModel }).lookup(model).info;
+    const before = this.meta.contextWindow;
     this.meta = body
       ? {
           ...(typeof body.model === 'string' ? { model: body.model } : {}),
           ...(typeof body.max_tokens === 'number' ? { maxTokens: body.max_tokens } : {}),
+          ...(window ? { contextWindow: window.contextWindow } : {}),
         }
       : this.meta;
+    if (this.meta.contextWindow !== before) this.show(this.state);
     if (!body) {
       this.scheduler.update(undefined);
       return;

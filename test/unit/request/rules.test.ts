@@ -297,7 +297,7 @@ describe('model rules (doc1 §2.2, §4.3; doc3 §9.4)', () => {
     const p = one(check(base({ model: 'model-haiku-4-5', output_config: { effort: 'low' } })), 'effort-unsupported');
     assert.equal(p.at, '"low"');
   });
-  it('§4.3 max on four models; xhigh only on model-opus-4-7', () => {
+  it('§4.3 max on four models; xhigh only on model-opus-4-7 (and the newer models reports describe)', () => {
     assert.equal(
       one(check(base({ model: 'model-opus-4-5', output_config: { effort: 'max' } })), 'effort-unavailable').severity,
       'error',
@@ -308,7 +308,7 @@ describe('model rules (doc1 §2.2, §4.3; doc3 §9.4)', () => {
     );
     assert.match(
       one(check(base({ model: 'model-opus-4-6', output_config: { effort: 'xhigh' } })), 'effort-unavailable').message,
-      /model-opus-4-7 only/,
+      /\(it is available on model-opus-4-8, model-sonnet-5 and model-opus-4-7\)/,
     );
     assert.deepEqual(
       only(check(base({ output_config: { effort: 'xhigh' }, max_tokens: 64000 })), 'effort-unavailable'),

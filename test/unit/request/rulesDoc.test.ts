@@ -2,6 +2,7 @@
 // example fires its rule (and every "Fixed" version does not), checked with the validator itself.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
+import { ModelCatalog, parseModelList } from '../../../src/core/models/catalog';
 import { RULES, type RuleId } from '../../../src/core/request/catalog';
 import { validateText } from '../../../src/core/request/validate';
 import { NOW } from './helpers';
@@ -27,6 +28,15 @@ interface Example {
   text: string;
   fixed: boolean;
   betas: string[];
+  /** a saved model list the example is checked with (`PROMPTWRIGHT_MODELS=FILE` before it) */
+  models?: string;
+}
+
+/** A saved model list, as `promptwright check --models FILE` reads it. */
+function catalog(file: string): ModelCatalog {
+  const list = parseModelList(JSON.parse(fs.readFileSync(file, 'utf8')));
+  if ('error' in list) throw new Error(`${file}: ${list.error}`);
+  return new ModelCatalog(list.models);
 }
 
 function examples(body: string[]): Example[] {
@@ -40,8 +50,17 @@ function examples(body: string[]): Example[] {
     while (k >= 0 && body[k]!.trim() === '') k--;
     const label = body[k] ?? '';
     const betas = /PROMPTWRIGHT_BETAS=([\w,.-]+)/.exec(label)?.[1]?.split(',') ?? [];
+    // the label of an example, or of the one its "Fixed" version follows
+    const models =
+      /PROMPTWRIGHT_MODELS=([\w./-]+)/.exec(label)?.[1] ?? (/^Fixed/.test(label) ? out.at(-1)?.models : undefined);
     if (m[1] === 'json' || m[1] === 'yaml')
-      out.push({ lang: m[1], text: `${body.slice(i + 1, j).join('\n')}\n`, fixed: /^Fixed/.test(label), betas });
+      out.push({
+        lang: m[1],
+        text: `${body.slice(i + 1, j).join('\n')}\n`,
+        fixed: /^Fixed/.test(label),
+        betas,
+        ...(models ? { models } : {}),
+      });
     i = j;
   }
   return out;
@@ -76,7 +95,11 @@ describe('RULES.md', () => {
     if (!ex.length || caseFileRules.has(`### ${n}`)) continue;
     it(`${n}: its examples fire it, its fixed versions do not`, () => {
       for (const e of ex) {
-        const got = validateText(e.text, e.lang === 'yaml' ? 'yaml' : 'json', { now: CLOCK[n] ?? NOW, betas: e.betas });
+        const got = validateText(e.text, e.lang === 'yaml' ? 'yaml' : 'json', {
+          now: CLOCK[n] ?? NOW,
+          betas: e.betas,
+          ...(e.models ? { models: catalog(e.models) } : {}),
+        });
         const codes = got.problems.map(p => p.code);
         assert.equal(
           codes.includes(n),

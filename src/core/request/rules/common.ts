@@ -1,4 +1,5 @@
 // What every family of rules shares: the shape of a JSON object, how `null` is read, and where a problem sits.
+import type { ModelFacts } from '../models';
 import type { PathProblem } from '../types';
 
 export interface RuleContext {
@@ -6,6 +7,8 @@ export interface RuleContext {
   now: Date;
   /** the vendor-beta values the user has configured */
   betas: readonly string[];
+  /** the service's model list merged over the built-in table (core/models/catalog.ts); absent: the table */
+  models?: ModelFacts;
 }
 
 export type Obj = Record<string, unknown>;

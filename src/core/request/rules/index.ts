@@ -1,5 +1,6 @@
-// The rules that a schema cannot say: per-model rules (from the table in models.ts), rules across fields, the
-// beta features a file uses (betas.ts), and the rules from public reports of the service's own 400 messages
+// The rules that a schema cannot say: per-model rules (from the table in models.ts, or the service's model
+// list merged over it when the context has one), rules across fields, the beta features a file uses
+// (betas.ts), and the rules from public reports of the service's own 400 messages
 // (test/fixtures/rejected), one file per family. Spec sources: doc1 = seed 000 (messages), doc3 = seed 002
 // (platform); each check cites its section, or says it comes from reports. `null` counts as absent everywhere,
 // as the service reads it.

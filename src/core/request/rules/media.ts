@@ -91,6 +91,25 @@ export function mediaRules(body: Obj, info: ModelInfo | undefined, out: PathProb
   const pages = new Map<Medium, number>();
   for (const m of pdfs) pages.set(m, pdfRules(m, out) ?? 1);
   if (info && info.contextWindow <= MEDIA_LIMIT_WINDOW) tooMuchMedia(order, images.length, pages, out);
+  if (info?.imageInput === false && images[0]) inputUnsupported(info.id, 'image', images, out);
+  if (info?.pdfInput === false && pdfs[0]) inputUnsupported(info.id, 'PDF', pdfs, out);
+}
+
+/**
+ * The service's model list says the model takes no images (or PDFs). A warning: no report shows the
+ * service's message for it. Marked on the first one, with how many there are.
+ */
+function inputUnsupported(model: string, what: string, found: Medium[], out: PathProblem[]): void {
+  const more = found.length > 1 ? ` (this request has ${found.length})` : '';
+  out.push({
+    path: found[0]!.at,
+    anchor: 'value',
+    severity: 'warning',
+    code: 'media-input-unsupported',
+    message:
+      `The service's model list says ${model} does not take ${what} input${more}: the service may refuse the ` +
+      `request. Describe the ${what === 'image' ? 'image' : 'document'} in text, or use a model that takes it.`,
+  });
 }
 
 /** One image: its base64 data, format and size. Returns its longer side when its header could be read. */

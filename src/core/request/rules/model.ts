@@ -1,11 +1,12 @@
-// The model: retired, deprecated, unknown, or a dated id that follows its model (models.ts).
+// The model: retired, deprecated, unknown, or a dated id that follows its model (models.ts, or the service's
+// model list merged over it: a model the list has is never unknown).
 import { lookupModel, replacementsFor, type ModelInfo } from '../models';
 import type { FixData, PathProblem } from '../types';
 import type { Place, RuleContext } from './common';
 
 /** doc1 §2.1 (ids), doc3 §9.4 (retired and deprecated models). */
 export function modelRules(model: string, ctx: RuleContext, out: PathProblem[]): ModelInfo | undefined {
-  const { info, match } = lookupModel(model);
+  const { info, match } = ctx.models ? ctx.models.lookup(model) : lookupModel(model);
   const replace = (): FixData[] =>
     replacementsFor(model).map(m => ({ kind: 'replace-value', title: `Use ${m}`, path: ['model'], value: m }));
   const at: Place = { path: ['model'], anchor: 'value' };
@@ -15,8 +16,8 @@ export function modelRules(model: string, ctx: RuleContext, out: PathProblem[]):
       severity: 'info',
       code: 'unknown-model',
       message:
-        `"${model}" is not a model id the spec lists. The field takes any string, so it is allowed, but ` +
-        'model rules cannot be checked.',
+        `"${model}" is not a model id the spec lists${ctx.models ? ", nor one the service's model list has" : ''}. ` +
+        'The field takes any string, so it is allowed, but model rules cannot be checked.',
     });
     return undefined;
   }

@@ -9,6 +9,8 @@ import { thinkingOf } from './thinking';
 const MIN_BUDGET = 1024;
 /** With this beta, thinking between tool calls may use more than max_tokens in one assistant turn. */
 const INTERLEAVED = 'interleaved-thinking-2025-05-14';
+/** Betas that raise the most output tokens a model may be asked for (doc3 §9.2): no ceiling is known then. */
+const LONGER_OUTPUT = ['output-128k-2025-02-19', 'output-300k-2026-03-24'];
 
 const remove = (field: string): FixData => ({ kind: 'remove-property', title: `Remove ${field}`, path: [field] });
 
@@ -43,8 +45,10 @@ export function samplingRules(body: Obj, info: ModelInfo | undefined, ctx: RuleC
   }
   if (thinkingOf(body, info) === 'manual') manualThinking(body, info, ctx, out);
   const max = body.max_tokens;
-  if (typeof max === 'number' && info?.maxOutputTokens !== undefined && max > info.maxOutputTokens) {
-    const limit = info.maxOutputTokens;
+  const limit = info?.maxOutputTokens;
+  const longer = LONGER_OUTPUT.some(b => ctx.betas.includes(b));
+  if (info && typeof max === 'number' && limit !== undefined && max > limit && !longer) {
+    const from = info.service ? " (its max_tokens in the service's model list)" : '';
     out.push({
       path: ['max_tokens'],
       anchor: 'value',
@@ -52,7 +56,7 @@ export function samplingRules(body: Obj, info: ModelInfo | undefined, ctx: RuleC
       code: 'max-tokens-above-model-limit',
       message:
         `max_tokens ${max.toLocaleString('en-US')} is above ${limit.toLocaleString('en-US')}, the most output ` +
-        `tokens ${info.base ?? info.id} generates.`,
+        `tokens ${info.base ?? info.resolved ?? info.id} generates${from}.`,
       fixes: [{ kind: 'replace-value', title: `Set max_tokens to ${limit}`, path: ['max_tokens'], value: limit }],
     });
   }
@@ -151,6 +155,7 @@ function deprecatedSampling(body: Obj, info: ModelInfo, out: PathProblem[]): voi
     });
   if (typeof body.temperature === 'number' && body.temperature !== 1)
     refuse('temperature', 'temperature-deprecated', 'the service takes only temperature 1. Remove it.');
+  if (info.samplingDeprecated === 'temperature') return;
   if (given(body.top_p)) refuse('top_p', 'top-p-deprecated', 'the service refuses it at any value. Remove it.');
   if (given(body.top_k)) refuse('top_k', 'top-k-deprecated', 'the service refuses it at any value. Remove it.');
 }
@@ -168,7 +173,9 @@ function fixedSamplingRules(body: Obj, info: ModelInfo, out: PathProblem[]): voi
         '(the spec does not say so).',
       fixes: [remove(field)],
     });
-  if (typeof body.temperature === 'number' && body.temperature !== 1) warn('temperature', 'takes temperature 1 only');
+  // a temperature the reports show refused is an error already (deprecatedSampling)
+  if (typeof body.temperature === 'number' && body.temperature !== 1 && !info.samplingDeprecated)
+    warn('temperature', 'takes temperature 1 only');
   if (given(body.top_k)) warn('top_k', 'does not take top_k');
   if (typeof body.top_p === 'number' && body.top_p < 0.99) warn('top_p', 'takes top_p of 0.99 or more only');
 }

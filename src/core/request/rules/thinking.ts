@@ -1,6 +1,6 @@
-// Effort and extended thinking: per model (models.ts), and with the rest of the request (tool_choice, context
-// editing, the thinking blocks of assistant turns).
-import { nearestEffort, type ModelInfo } from '../models';
+// Effort and extended thinking: per model (models.ts, or the service's model list merged over it), and with the
+// rest of the request (tool_choice, context editing, the thinking blocks of assistant turns).
+import { effortModels, nearestEffort, type ModelInfo } from '../models';
 import { EFFORTS, type Effort } from '../schema';
 import type { FixData, Path, PathProblem } from '../types';
 import { given, isObj, type Obj, type Place } from './common';
@@ -14,8 +14,17 @@ export function thinkingOf(body: Obj, info: ModelInfo | undefined): 'manual' | '
   const th = body.thinking;
   if (isObj(th)) return th.type === 'enabled' ? 'manual' : th.type === 'adaptive' ? 'adaptive' : 'off';
   if (given(th) || !info) return undefined;
-  return info.thinking === 'adaptive-default-no-disable' ? 'adaptive' : 'off';
+  return info.thinking === 'adaptive-default-no-disable' || info.thinking === 'adaptive-default' ? 'adaptive' : 'off';
 }
+
+/** "a, b and c" */
+const listed = (ids: readonly string[]) =>
+  ids.length > 1 ? `${ids.slice(0, -1).join(', ')} and ${ids.at(-1)!}` : (ids[0] ?? 'no model');
+
+/** The service's model list speaks to this capability of the model. */
+const listSays = (info: ModelInfo, capability: 'effort' | 'thinking') =>
+  !!info.service?.capabilities && info.service.capabilities[capability] !== undefined;
+const BY_THE_LIST = "(the service's model list says so)";
 
 /** doc1 §4.3 rules 1 and 4-8. */
 export function effortAndThinking(body: Obj, info: ModelInfo, out: PathProblem[]): void {
@@ -42,7 +51,13 @@ export function effortAndThinking(body: Obj, info: ModelInfo, out: PathProblem[]
       fixes: [{ kind: 'remove-property', title: 'Remove thinking', path: ['thinking'] }],
     });
   }
-  if (info.thinking === 'adaptive-only' && th.type === 'enabled') {
+  const types = info.thinkingTypes;
+  if (th.type === 'enabled' && types && !types.enabled && !types.adaptive) {
+    thinkingUnsupported(info, onType, out);
+  } else if (
+    th.type === 'enabled' &&
+    (types ? !types.enabled : info.thinking === 'adaptive-only' || info.thinking === 'adaptive-default')
+  ) {
     out.push({
       ...onType,
       severity: 'error',
@@ -50,10 +65,10 @@ export function effortAndThinking(body: Obj, info: ModelInfo, out: PathProblem[]
       fixes: [toAdaptive],
       message:
         `${info.id} uses adaptive thinking; ` +
-        'manual thinking {type: enabled, budget_tokens} is no longer supported.',
+        `manual thinking {type: enabled, budget_tokens} is no longer supported${types ? ` ${BY_THE_LIST}` : ''}.`,
     });
   }
-  if (info.thinking === 'adaptive-preferred' && th.type === 'enabled') {
+  if (info.thinking === 'adaptive-preferred' && th.type === 'enabled' && (!types || types.enabled)) {
     out.push({
       path: ['thinking', 'budget_tokens'],
       anchor: 'key',
@@ -63,7 +78,9 @@ export function effortAndThinking(body: Obj, info: ModelInfo, out: PathProblem[]
       fixes: [toAdaptive],
     });
   }
-  if (info.thinking === 'manual' && th.type === 'adaptive') {
+  if (th.type === 'adaptive' && types && !types.adaptive && !types.enabled) {
+    thinkingUnsupported(info, onType, out);
+  } else if (th.type === 'adaptive' && (types ? !types.adaptive : info.thinking === 'manual')) {
     // a budget below max_tokens, so the fix does not trade one error for another
     const max = typeof body.max_tokens === 'number' ? body.max_tokens : 8192;
     const value = { type: 'enabled', budget_tokens: Math.max(1024, Math.min(4096, Math.floor(max / 2))) };
@@ -73,37 +90,47 @@ export function effortAndThinking(body: Obj, info: ModelInfo, out: PathProblem[]
       code: 'manual-thinking-expected',
       message:
         `${info.id} does not support adaptive thinking; it uses manual thinking: ` +
-        '{type: enabled, budget_tokens: N}.',
+        `{type: enabled, budget_tokens: N}${types ? ` ${BY_THE_LIST}` : ''}.`,
       fixes: [{ kind: 'replace-value', title: 'Use manual thinking with a budget', path: ['thinking'], value }],
     });
   }
 }
 
+/** The service's model list says the model does not think at all. */
+function thinkingUnsupported(info: ModelInfo, at: Place, out: PathProblem[]): void {
+  out.push({
+    ...at,
+    severity: 'error',
+    code: 'thinking-unsupported',
+    message:
+      `${info.id} does not support extended thinking ${BY_THE_LIST}: remove thinking, or use a model that ` + 'thinks.',
+    fixes: [{ kind: 'remove-property', title: 'Remove thinking', path: ['thinking'] }],
+  });
+}
+
 function effortRules(body: Obj, info: ModelInfo, effort: Effort, out: PathProblem[]): void {
   const at: Place = { path: ['output_config', 'effort'], anchor: 'value' };
+  const byList = listSays(info, 'effort');
   if (!info.effort) {
     out.push({
       ...at,
       severity: 'error',
       code: 'effort-unsupported',
-      message:
-        `${info.id} does not support effort. Effort is supported by model-mythos-preview, model-opus-4-7, ` +
-        'model-opus-4-6, model-sonnet-4-6 and model-opus-4-5.',
+      message: byList
+        ? `${info.id} does not support effort ${BY_THE_LIST}.`
+        : `${info.id} does not support effort. Effort is supported by ${listed(effortModels())}.`,
       fixes: [{ kind: 'remove-property', title: 'Remove effort', path: ['output_config', 'effort'] }],
     });
   } else if (!info.effort.includes(effort)) {
     const near = nearestEffort(effort, info.effort);
-    const who =
-      effort === 'xhigh'
-        ? 'model-opus-4-7 only'
-        : 'model-mythos-preview, model-opus-4-7, model-opus-4-6 and model-sonnet-4-6';
+    const who = byList ? BY_THE_LIST : `(it is available on ${listed(effortModels(effort))})`;
     out.push({
       ...at,
       severity: 'error',
       code: 'effort-unavailable',
       message:
-        `Effort "${effort}" is not available on ${info.id} (it is available on ${who}). ` +
-        `Supported here: ${info.effort.join(', ')}.`,
+        `Effort "${effort}" is not available on ${info.id} ${who}. ` +
+        `Supported here: ${info.effort.join(', ') || 'no level'}.`,
       ...(near
         ? { fixes: [{ kind: 'replace-value', title: `Use effort "${near}"`, path: at.path, value: near }] }
         : {}),

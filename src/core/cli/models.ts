@@ -1,0 +1,94 @@
+// `promptwright models [ID]`: the service's model list (every page), or one model by id or alias (doc3 §9.5),
+// with the standard API key. `--format json` prints the service's objects as they came, so the output of
+// `promptwright models --format json` saved to a file is a catalog `promptwright check --models FILE` reads.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { capabilityLines, ModelCatalog, parseModelList } from '../models/catalog';
+import { ModelsClient } from '../models/client';
+import type { ServiceModel } from '../models/types';
+import { parseArgs, UsageError } from './args';
+import { format } from './common';
+import { httpFromEnv } from './env';
+import { EXIT, guarded } from './guard';
+import type { CliIo } from './io';
+import { day, printPages, type Column } from './output';
+
+const MODELS_USAGE = `usage:
+  promptwright models [--format text|json]       every model the service lists, newest first
+  promptwright models ID [--format text|json]    one model; an alias answers with the model it points to
+--format json prints the service's objects as they came (an array for the list); saved to a file, it is a
+catalog for \`promptwright check --models FILE\`.
+`;
+
+const tokens = (n: number | null | undefined) => (typeof n === 'number' ? n.toLocaleString('en-US') : '');
+
+const COLUMNS: Column<ServiceModel>[] = [
+  ['ID', m => m.id],
+  ['NAME', m => m.display_name],
+  ['CONTEXT', m => tokens(m.max_input_tokens)],
+  ['MAX OUTPUT', m => tokens(m.max_tokens)],
+  ['CREATED', m => day(m.created_at).slice(0, 10)],
+];
+
+/** One model in text: its fields, then one line per capability ("thinking  adaptive, enabled"). */
+function modelText(m: ServiceModel): string {
+  const info = new ModelCatalog([m]).lookup(m.id).info!;
+  const rows: [string, string][] = [
+    ['id', m.id],
+    ['display_name', m.display_name ?? ''],
+    ['created_at', m.created_at ?? ''],
+    ['max_input_tokens', tokens(m.max_input_tokens)],
+    ['max_tokens', tokens(m.max_tokens)],
+    ...capabilityLines(info).map(l => {
+      const at = l.indexOf(': ');
+      return [l.slice(0, at), l.slice(at + 2)] as [string, string];
+    }),
+  ];
+  const width = Math.max(...rows.map(([k]) => k.length));
+  return rows.map(([k, v]) => `${k.padEnd(width)}  ${v}`.trimEnd()).join('\n') + '\n';
+}
+
+export function runModels(argv: string[], io: CliIo): Promise<number> {
+  return guarded(io, 'models', async () => {
+    if (argv[0] === '--help' || argv[0] === 'help') {
+      io.stdout.write(MODELS_USAGE);
+      return EXIT.ok;
+    }
+    const p = parseArgs(argv, []);
+    const f = format(p);
+    if (p.positionals.length > 1) throw new UsageError(`expected at most one model id, got ${p.positionals.join(' ')}`);
+    const client = new ModelsClient(httpFromEnv(io.env));
+    const c = io.signal ? { signal: io.signal } : {};
+    const id = p.positionals[0];
+    if (id !== undefined) {
+      const m = await client.get(id, c);
+      io.stdout.write(f === 'json' ? `${JSON.stringify(m, null, 2)}\n` : modelText(m));
+      return EXIT.ok;
+    }
+    await printPages(io, f, client.pages({ ...c, pageSize: 1000 }), COLUMNS);
+    return EXIT.ok;
+  });
+}
+
+/**
+ * A saved catalog (`--models FILE`, PROMPTWRIGHT_MODELS): the output of `promptwright models --format json`.
+ * Throws a UsageError that says what is wrong with the file (the command exits 2), never a crash.
+ */
+export function loadModelsFile(file: string, cwd: string): ModelCatalog {
+  const at = `--models ${file}`;
+  let text: string;
+  try {
+    text = fs.readFileSync(path.resolve(cwd, file), 'utf8');
+  } catch (e) {
+    throw new UsageError(`${at}: cannot be read (${(e as Error).message})`);
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text.replace(/^\uFEFF/, ''));
+  } catch (e) {
+    throw new UsageError(`${at}: not JSON (${(e as Error).message})`);
+  }
+  const list = parseModelList(value);
+  if ('error' in list) throw new UsageError(`${at}: ${list.error}`);
+  return new ModelCatalog(list.models);
+}
