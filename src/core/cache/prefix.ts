@@ -1,11 +1,15 @@
 // What a breakpoint caches: the request cut after its block, in the order tools → system → messages. A cut
 // inside the conversation is a request count_tokens takes as it is (what it counts is the prefix). A cut inside
 // tools or system is not (count_tokens needs a message), so it is measured as the Token Breakdown measures
-// those parts: the difference they make to a minimal request, the model and the first message alone.
+// those parts: the difference they make to a minimal request, the model and one short user message. That request
+// does not depend on the conversation, so an edit of the messages never recounts a tools or system prefix.
 import { pickCountFields } from '../request/count';
 import type { Path } from '../request/types';
 
 type Obj = Record<string, unknown>;
+
+/** The message of the minimal request a tools or system prefix is measured against. */
+const MINIMAL_MESSAGE = { role: 'user', content: 'x' };
 
 /** How a prefix is counted: one body as a whole, or the difference `body` makes over `base`. */
 export type PrefixRequest = { kind: 'whole'; body: Obj } | { kind: 'difference'; body: Obj; base: Obj; extra: Obj };
@@ -22,7 +26,7 @@ export function prefixRequest(body: Obj, block: Path | undefined): PrefixRequest
   if (!Array.isArray(messages) || !messages.length) return undefined;
   const [where, i, , j] = block;
   if (where === 'tools' || where === 'system') {
-    const base: Obj = { model: counted.model, messages: messages.slice(0, 1) };
+    const base: Obj = { model: counted.model, messages: [MINIMAL_MESSAGE] };
     const extra: Obj = {};
     if (where === 'tools') {
       if (!Array.isArray(counted.tools) || typeof i !== 'number') return undefined;

@@ -35,6 +35,8 @@ export class CacheBreakpoints implements vscode.CodeLensProvider, vscode.HoverPr
   private hasKey = false;
   /** documents whose prefixes are being counted now */
   private readonly counting = new Set<string>();
+  /** with live counting off, the version of each document "Count Cache Breakpoints" counted (until an edit) */
+  private readonly explicit = new Map<string, number>();
 
   constructor(
     private readonly config: Config,
@@ -97,10 +99,13 @@ export class CacheBreakpoints implements vscode.CodeLensProvider, vscode.HoverPr
     if (!body || typeof body !== 'object' || Array.isArray(body)) return undefined;
     const breakpoints = breakpointsOf(body as Obj, { overrides: this.config.cacheMinimumTokens });
     if (!breakpoints.length) return undefined;
-    const counting = this.live || this.counting.has(doc.uri.toString());
+    const key = doc.uri.toString();
+    const counting = this.live || this.counting.has(key);
+    // the service's counts where counting is on (or was asked for this version), the local estimate otherwise
+    const counts = this.live || this.explicit.get(key) === doc.version;
     const prefixes = breakpoints.map(b => {
-      const known = this.counter.known(b.request);
-      const failed = this.counter.failure(b.request);
+      const known = counts ? this.counter.known(b.request) : undefined;
+      const failed = counts ? this.counter.failure(b.request) : undefined;
       return prefixOf(b, known ?? (failed ? { error: { message: failed } } : undefined), { counting });
     });
     return { body: body as Obj, breakpoints, prefixes };
@@ -135,6 +140,7 @@ export class CacheBreakpoints implements vscode.CodeLensProvider, vscode.HoverPr
     }
     if (!(await this.api.ready('Count Cache Breakpoints'))) return;
     await this.readKey();
+    this.explicit.set(doc.uri.toString(), doc.version);
     await this.count(doc, true);
   }
 
@@ -237,6 +243,7 @@ export class CacheBreakpoints implements vscode.CodeLensProvider, vscode.HoverPr
   private forget(uri: vscode.Uri): void {
     clearTimeout(this.timers.get(uri.toString()));
     this.timers.delete(uri.toString());
+    this.explicit.delete(uri.toString());
     this.collection.delete(uri);
   }
 

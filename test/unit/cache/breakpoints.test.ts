@@ -99,9 +99,9 @@ describe('cache breakpoints', () => {
     assert.deepEqual(s.body.messages, [{ role: 'user', content: 'Hi' }]);
   });
 
-  it('a prefix in tools or system is the difference it makes to the model and the first message alone', () => {
+  it('a prefix in tools or system is the difference it makes to a minimal request (the model, one message)', () => {
     const [tool, sys] = cacheMarkers(request);
-    const base = { model: 'model-sonnet-4-5', messages: request.messages.slice(0, 1) };
+    const base = { model: 'model-sonnet-4-5', messages: [{ role: 'user', content: 'x' }] };
     assert.deepEqual(prefixRequest(request, tool!.block), {
       kind: 'difference',
       base,
@@ -117,7 +117,7 @@ describe('cache breakpoints', () => {
       body: { ...base, tools: request.tools, system: [text('rules', cc())] },
     });
     assert.deepEqual(prefixRequest({ ...request, system: 'rules' }, ['system'])!.body.system, 'rules');
-    // no message to measure against: nothing to count
+    // a request without messages cannot be sent: nothing to count
     assert.equal(prefixRequest({ ...request, messages: [] }, ['tools', 0]), undefined);
   });
 

@@ -148,7 +148,7 @@ describe('the CLI and prompt caching, as a process against the fake', function (
     // the expected prefixes, asked of the fake directly: tools and system as the difference they make
     const c = new ApiClient({ baseUrl: fake.url, apiKey: fake.apiKey, maxRetries: 0 });
     const n = async (b: object) => (await c.countTokens(b as Record<string, unknown>)).input_tokens;
-    const base = { model: request.model, messages: request.messages.slice(0, 1) };
+    const base = { model: request.model, messages: [{ role: 'user', content: 'x' }] };
     const whole = await n(request);
     const tools = (await n({ ...base, tools: request.tools })) - (await n(base));
     const system = (await n({ ...base, tools: request.tools, system: request.system })) - (await n(base));
