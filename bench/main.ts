@@ -25,6 +25,7 @@ import type { CaseFile } from '../src/core/cases/types';
 import { Base64Reader, pdfPageCount } from '../src/core/request/media';
 import { trustFigures } from '../test/unit/request/corpora';
 import { print, ratioAsync, ratioCase, type Figure } from './bench';
+import { cacheBench } from './cache';
 
 /** A realistic request of about `bytes` bytes: alternating turns with text, tool use and tool results. */
 export function bigRequest(bytes: number): object {
@@ -630,4 +631,5 @@ void streaming()
   .then(problemPlacement)
   .then(caseMatrix)
   .then(cliProcesses)
+  .then(async () => figs.push(...(await cacheBench())))
   .then(() => print(figs));

@@ -64,16 +64,21 @@ export function estimatePrefix(r: PrefixRequest, atMost = Infinity): number {
   return Math.max(1, Math.ceil(jsonLength(counted, limit) / 4));
 }
 
+/** What JSON.stringify escapes: quotes, backslashes, control characters, and halves of surrogate pairs. */
+const ESCAPED = /["\\\u0000-\u001f\ud800-\udfff]/;
+
 /**
  * The length of `JSON.stringify(value)`, without building the string; past `limit` it stops and returns a
  * number above it (a prefix of megabytes is measured no further than its minimum needs).
  */
 export function jsonLength(value: unknown, limit = Infinity): number {
   let n = 0;
+  // a string without a character JSON escapes is its length and two quotes: no copy of it is made
+  const str = (s: string) => (ESCAPED.test(s) ? JSON.stringify(s).length : s.length + 2);
   const walk = (v: unknown): void => {
     if (n > limit) return;
     if (v === null) n += 4;
-    else if (typeof v === 'string') n += v.length > limit ? v.length + 2 : JSON.stringify(v).length;
+    else if (typeof v === 'string') n += v.length > limit ? v.length + 2 : str(v);
     else if (typeof v === 'number') n += Number.isFinite(v) ? String(v).length : 4;
     else if (typeof v === 'boolean') n += v ? 4 : 5;
     else if (Array.isArray(v)) {
@@ -87,7 +92,7 @@ export function jsonLength(value: unknown, limit = Infinity): number {
       let keys = 0;
       for (const [k, x] of Object.entries(v as Obj)) {
         if (x === undefined || typeof x === 'function') continue;
-        n += JSON.stringify(k).length + 1 + (keys++ ? 1 : 0);
+        n += str(k) + 1 + (keys++ ? 1 : 0);
         walk(x);
         if (n > limit) return;
       }

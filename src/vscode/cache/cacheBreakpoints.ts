@@ -37,6 +37,10 @@ export class CacheBreakpoints implements vscode.CodeLensProvider, vscode.HoverPr
   private readonly counting = new Set<string>();
   /** with live counting off, the version of each document "Count Cache Breakpoints" counted (until an edit) */
   private readonly explicit = new Map<string, number>();
+  /** each check's view, with the `known` it was made at */
+  private readonly views = new WeakMap<object, { known: number; view: View | undefined }>();
+  /** bumped whenever what is known of prefixes, or how they are counted, changes */
+  private known = 0;
 
   constructor(
     private readonly config: Config,
@@ -53,6 +57,7 @@ export class CacheBreakpoints implements vscode.CodeLensProvider, vscode.HoverPr
       { concurrency: 3 },
     );
     const refreshAll = () => {
+      this.known++;
       for (const ed of vscode.window.visibleTextEditors) this.update(ed.document);
       this.changed.fire();
     };
@@ -89,12 +94,25 @@ export class CacheBreakpoints implements vscode.CodeLensProvider, vscode.HoverPr
     this.hasKey = !!(await this.keys.get('api'));
   }
 
-  /** The document's breakpoints as they are now, each with what is known of its prefix. */
+  /**
+   * The document's breakpoints as they are now, each with what is known of its prefix. Made once per check of
+   * the document and per change of what is known (`known`): the lenses, the hover and the warnings share it, and
+   * a large request is cut and estimated once, not on every call.
+   */
   private view(
     doc: vscode.TextDocument,
     st: DocumentState | undefined = this.diagnostics.state(doc),
   ): View | undefined {
-    if (endpointOf(doc, this.config) !== 'messages' || !st) return undefined;
+    if (!st) return undefined;
+    const memo = this.views.get(st.validation);
+    if (memo && memo.known === this.known) return memo.view;
+    const view = this.make(doc, st);
+    this.views.set(st.validation, { known: this.known, view });
+    return view;
+  }
+
+  private make(doc: vscode.TextDocument, st: DocumentState): View | undefined {
+    if (endpointOf(doc, this.config) !== 'messages') return undefined;
     const body = st.validation.parsed.value;
     if (!body || typeof body !== 'object' || Array.isArray(body)) return undefined;
     const breakpoints = breakpointsOf(body as Obj, { overrides: this.config.cacheMinimumTokens });
@@ -141,6 +159,7 @@ export class CacheBreakpoints implements vscode.CodeLensProvider, vscode.HoverPr
     if (!(await this.api.ready('Count Cache Breakpoints'))) return;
     await this.readKey();
     this.explicit.set(doc.uri.toString(), doc.version);
+    this.known++;
     await this.count(doc, true);
   }
 
@@ -149,6 +168,7 @@ export class CacheBreakpoints implements vscode.CodeLensProvider, vscode.HoverPr
     if (!v) return;
     const key = doc.uri.toString();
     this.counting.add(key);
+    this.known++;
     try {
       const requests = v.breakpoints.map(b => b.request);
       if (again) this.counter.retry(requests);
@@ -162,6 +182,7 @@ export class CacheBreakpoints implements vscode.CodeLensProvider, vscode.HoverPr
       });
     } finally {
       this.counting.delete(key);
+      this.known++;
     }
     if (doc.isClosed) return;
     this.publish(doc, this.view(doc));

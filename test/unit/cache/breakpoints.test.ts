@@ -123,7 +123,7 @@ describe('cache breakpoints', () => {
 
   it('the estimate: the length of the JSON counted, about four characters a token, as the status bar estimates', () => {
     for (const v of [
-      { a: 'é"\\\n\u2028', b: [1, null, true, { c: -1.5e-7 }], d: undefined, e: [undefined] },
+      { a: 'é"\\\n\u2028', b: [1, null, true, { c: -1.5e-7 }], d: undefined, e: [undefined], f: '\ud83d\ude00\ud800' },
       request,
       'x'.repeat(10_000),
       [],
