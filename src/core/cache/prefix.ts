@@ -64,8 +64,11 @@ export function estimatePrefix(r: PrefixRequest, atMost = Infinity): number {
   return Math.max(1, Math.ceil(jsonLength(counted, limit) / 4));
 }
 
-/** What JSON.stringify escapes: quotes, backslashes, control characters, and halves of surrogate pairs. */
-const ESCAPED = /["\\\u0000-\u001f\ud800-\udfff]/;
+/**
+ * What JSON.stringify escapes: quotes, backslashes, control characters, and halves of surrogate pairs (as the
+ * characters it leaves alone, negated: a regular expression may not name control characters).
+ */
+const ESCAPED = /[^\x20\x21\x23-\x5b\x5d-\ud7ff\ue000-\uffff]/;
 
 /**
  * The length of `JSON.stringify(value)`, without building the string; past `limit` it stops and returns a
