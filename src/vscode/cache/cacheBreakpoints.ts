@@ -115,6 +115,8 @@ export class CacheBreakpoints implements vscode.CodeLensProvider, vscode.HoverPr
     if (endpointOf(doc, this.config) !== 'messages') return undefined;
     const body = st.validation.parsed.value;
     if (!body || typeof body !== 'object' || Array.isArray(body)) return undefined;
+    // the minimums: the setting over the documented table; a models catalog (GET /v1/models) that one day
+    // states a minimum passes it as `serviceFacts` here (core/cache/minimums.ts)
     const breakpoints = breakpointsOf(body as Obj, { overrides: this.config.cacheMinimumTokens });
     if (!breakpoints.length) return undefined;
     const key = doc.uri.toString();
