@@ -26,6 +26,7 @@ import { Base64Reader, pdfPageCount } from '../src/core/request/media';
 import { trustFigures } from '../test/unit/request/corpora';
 import { print, ratioAsync, ratioCase, type Figure } from './bench';
 import { modelsBench } from './models';
+import { cacheBench } from './cache';
 
 /** A realistic request of about `bytes` bytes: alternating turns with text, tool use and tool results. */
 export function bigRequest(bytes: number): object {
@@ -632,4 +633,5 @@ void streaming()
   .then(caseMatrix)
   .then(cliProcesses)
   .then(() => modelsBench(figs))
+  .then(async () => figs.push(...(await cacheBench())))
   .then(() => print(figs));

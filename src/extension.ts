@@ -4,6 +4,7 @@
 import * as vscode from 'vscode';
 import type { Features, Host } from './features';
 import { Api } from './vscode/platform/api';
+import { CacheBreakpoints } from './vscode/cache/cacheBreakpoints';
 import { ACTIVITY_VIEW_TYPE } from './protocol/activity';
 import { CASES_VIEW_TYPE } from './protocol/cases';
 import { RESPONSE_VIEW_TYPE } from './protocol/response';
@@ -35,6 +36,7 @@ export interface PromptwrightApi {
   readonly keys: Keys;
   readonly api: Api;
   readonly tokens: TokenStatus;
+  readonly cache: CacheBreakpoints;
   /** the lazily loaded features (loads them) */
   features(): Promise<Features>;
   /** where the log channel's file is written */
@@ -55,6 +57,7 @@ export function activate(context: vscode.ExtensionContext): PromptwrightApi {
   api.startDemo = async () => (await features()).demo.start({ quiet: true });
   const recent = new Recent(context.workspaceState);
   const tokens = new TokenStatus(config, keys, api, diagnostics, log, recent);
+  const cache = new CacheBreakpoints(config, keys, api, diagnostics, log);
   const promptFilesTree = new LazyTree(async () => (await features()).promptFiles);
   const sessionsTree = new LazyTree(async () => (await features()).sessions);
   const rateLimitsTree = new LazyTree(async () => (await features()).rateLimits);
@@ -138,6 +141,7 @@ export function activate(context: vscode.ExtensionContext): PromptwrightApi {
     keys,
     api,
     tokens,
+    cache,
     sessionsTree,
     rateLimitsTree,
     orgTree,
@@ -234,6 +238,9 @@ export function activate(context: vscode.ExtensionContext): PromptwrightApi {
       if (pick) await vscode.commands.executeCommand(pick.command);
     }),
     vscode.commands.registerCommand('promptwright.countTokens', () => tokens.countNow()),
+    vscode.commands.registerCommand('promptwright.countCacheBreakpoints', (arg?: unknown) =>
+      cache.countNow(uriOf(arg)),
+    ),
     lazy('promptwright.tokenBreakdown', f => f.breakdown.run()),
     lazy('promptwright.sendRequest', (f, arg) => f.runner.send(uriOf(arg))),
     lazy('promptwright.cancelRequest', f => f.runner.cancel()),
@@ -298,7 +305,7 @@ export function activate(context: vscode.ExtensionContext): PromptwrightApi {
   // `npm start` without a service of its own: the offline demo from the start, as the walkthrough offers it
   if (process.env.PROMPTWRIGHT_DEMO === '1' && !config.baseUrl)
     void features().then(f => f.demo.start({ quiet: true }));
-  return { log, config, diagnostics, keys, api, tokens, features, logUri: context.logUri, ...views };
+  return { log, config, diagnostics, keys, api, tokens, cache, features, logUri: context.logUri, ...views };
 }
 
 export function deactivate(): void {

@@ -18,6 +18,7 @@ import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { SimulatedAdmin } from '../../src/core/demo/admin';
 import type { RateOptions, SimulatedCompliance } from '../../src/core/demo/compliance';
+import { SimulatedPromptCache, type CacheUsage } from '../../src/core/demo/promptCache';
 import { makeResources, SimulatedService, type Reply, type Resource } from '../../src/core/demo/service';
 import type { ServiceModel } from '../../src/core/models/types';
 import { fakeModels } from './models';
@@ -94,7 +95,7 @@ export interface Fake {
   admin: SimulatedAdmin;
   /** the compliance interface's state: keys, the budget and its log, activities, chats, projects, files */
   compliance: SimulatedCompliance;
-  /** forgets recorded requests, queued faults and the compliance budget's log */
+  /** forgets recorded requests, queued faults, the compliance budget's log and the prompt cache */
   clear(): void;
   close(): Promise<void>;
 }
@@ -131,6 +132,8 @@ export async function startFake(opts: FakeOptions = {}): Promise<Fake> {
     models: opts.models ?? fakeModels(),
   });
   const { admin, compliance, sessions } = service;
+  // breakpoints write on a first call and read on an identical second one (core/demo/promptCache.ts)
+  const promptCache = new SimulatedPromptCache(countTokens);
   let n = 0;
   const sockets = new Set<import('node:net').Socket>();
 
@@ -249,7 +252,7 @@ export async function startFake(opts: FakeOptions = {}): Promise<Fake> {
       if (!b.messages.length) return error(res, 400, 'messages: at least one message is required');
       if (b.model.includes('3-haiku-2024'))
         return error(res, 404, `model: ${b.model} has been retired`, 'not_found_error');
-      const plan = planReply(b);
+      const plan = planReply(b, promptCache.usage(b));
       if (b.stream === true) return stream(res, plan, opts.eventDelayMs ?? 0);
       return send(res, 200, plan.message);
     }
@@ -275,6 +278,7 @@ export async function startFake(opts: FakeOptions = {}): Promise<Fake> {
       requests.length = 0;
       faults.length = 0;
       compliance.resetRate();
+      promptCache.clear();
     },
     close: () =>
       new Promise<void>(resolve => {
@@ -311,7 +315,7 @@ function lastUserText(b: Record<string, unknown>): string {
   return '';
 }
 
-function planReply(b: Record<string, unknown>): Plan {
+function planReply(b: Record<string, unknown>, cache: CacheUsage): Plan {
   const said = lastUserText(b);
   const words = (said.match(/#\w+(=\d+)?/g) ?? []).map(w => w.slice(1));
   const has = (w: string) => words.some(x => x === w || x.startsWith(`${w}=`));
@@ -371,13 +375,7 @@ function planReply(b: Record<string, unknown>): Plan {
     stop_reason: stop,
     stop_sequence: null,
     ...(stop === 'refusal' ? { stop_details: refusalDetails(has('cyber')) } : {}),
-    usage: {
-      input_tokens: countTokens(b),
-      output_tokens: Math.max(1, Math.ceil(text.length / 4)),
-      cache_creation_input_tokens: 0,
-      cache_read_input_tokens: 0,
-      service_tier: 'standard',
-    },
+    usage: { ...cache, output_tokens: Math.max(1, Math.ceil(text.length / 4)), service_tier: 'standard' },
   };
   const fault = has('cut')
     ? 'cut'

@@ -1,6 +1,7 @@
 // The Cases grid's model: a case file's cases (rows) by models (columns), each cell's view of the core's result
 // (live or read back from the results file). Pure code over plain values; the extension and the webview share
 // it through the protocol.
+import type { Usage } from '../api/types';
 import type { AssertionResult, CellKey, CellResult, CellStatus } from './types';
 
 /** How a cell's verdict compares with the last saved run of the same case file (core/cases/results.ts). */
@@ -37,6 +38,8 @@ export interface CellView {
   toolCalls?: string[];
   inputTokens?: number;
   outputTokens?: number;
+  /** the usage as the service sent it (the detail says it in words, the cache's part with it) */
+  usage?: Usage;
   stopReason?: string | null;
   latencyMs?: number;
   requestId?: string;
@@ -99,6 +102,7 @@ export function cellViewOf(r: CellResult, change?: Change, problems?: string[]):
     ...(tools.length ? { toolCalls: tools } : {}),
     ...(o.usage?.input_tokens !== undefined ? { inputTokens: o.usage.input_tokens } : {}),
     ...(o.usage?.output_tokens !== undefined ? { outputTokens: o.usage.output_tokens } : {}),
+    ...(o.usage ? { usage: o.usage } : {}),
     ...(o.stopReason !== undefined ? { stopReason: o.stopReason } : {}),
     ...(o.latencyMs !== undefined ? { latencyMs: Math.round(o.latencyMs) } : {}),
     ...(requestId ? { requestId } : {}),

@@ -7,6 +7,7 @@ import { isCountFileName } from '../request/count';
 import { formatOf } from '../request/parse';
 import { validateText, type Endpoint } from '../request/validate';
 import { count } from '../text';
+import { usageWords } from '../api/usage';
 import { toRecords } from './records';
 import { describeForCli, httpOptionsFromEnv } from './env';
 import { decodeUtf8 } from './files';
@@ -122,15 +123,10 @@ export async function runRun(args: string[], io: CliIo): Promise<number> {
  */
 function summary(m: Message | undefined, io: CliIo, requestId: string | undefined): void {
   if (!m) return;
-  const u = m.usage;
-  const tokens = (n: number | undefined) => (n === undefined ? '? tokens' : count(n, 'token'));
+  // the usage in words, as the response panel says it: cache reads with their share, writes 5m and 1h apart
+  const usage = usageWords(m.usage).replace(/\.$/, '');
   // stop_reason is null in message_start only (doc1 §2.7): set means message_delta arrived
   const final = m.stop_reason !== null;
-  const usage = [
-    `input ${tokens(u.input_tokens)}`,
-    `output ${tokens(u.output_tokens)}`,
-    ...(u.cache_read_input_tokens ? [`cache read ${tokens(u.cache_read_input_tokens)}`] : []),
-  ].join(' · ');
   const parts = [
     `stop_reason: ${m.stop_reason ?? 'none'}${m.stop_sequence ? ` (${m.stop_sequence})` : ''}`,
     final ? usage : `usage from message_start only (the stream ended before the final message_delta): ${usage}`,

@@ -9,6 +9,7 @@ import { formatOf } from '../request/parse';
 import { validateText } from '../request/validate';
 import { count } from '../text';
 import { clientFromEnv } from './api';
+import { printBreakpoints } from './countCache';
 import { one, parseArgs, UsageError } from './args';
 import { filesOf, prepareCaseFile, readText, recordLine, type LoadedCaseFile } from './caseFiles';
 import { toRecords } from './records';
@@ -32,7 +33,7 @@ interface Row {
 
 export function runCount(args: string[], io: CliIo, cwd = process.cwd()): Promise<number> {
   return guarded(io, 'count', async () => {
-    const p = parseArgs(args, ['budget']);
+    const p = parseArgs(args, ['budget'], ['cache']);
     const outputFormat = format(p);
     const budget = budgetOf(one(p, 'budget'));
     const files = filesOf(p.positionals, cwd, '**/*.{prompt,cases,count}.{json,yaml,yml}');
@@ -61,7 +62,9 @@ export function runCount(args: string[], io: CliIo, cwd = process.cwd()): Promis
       if (rows.length && cancelled(e, io)) print(io, outputFormat, rows, files.length);
       throw e;
     }
-    print(io, outputFormat, rows, files.length);
+    // --cache: each file's breakpoints and what they cache (countCache.ts)
+    if (p.switches.has('cache')) await printBreakpoints(io, outputFormat, counted, rows, client);
+    else print(io, outputFormat, rows, files.length);
     if (budget === undefined) return 0;
     const over = rows.filter(r => r.input_tokens > budget);
     for (const r of over) {

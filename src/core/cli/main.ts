@@ -22,6 +22,8 @@ commands:
                    print input token counts (POST /v1/messages/count_tokens) of request files and of
                    case files (each case, its values filled in); only what that endpoint takes is
                    checked first (no max_tokens needed). --budget N: exit 1 when any count is over N
+                   --cache: each file's cache breakpoints, the prefix each caches (counted), its ttl, and
+                   whether it reaches the model's minimum cacheable length
   run FILE [--force]
                    stream the reply to stdout (Ctrl-C cancels); usage and stop reason at the end.
                    A file with errors is not sent unless --force is given (the service decides)

@@ -3,9 +3,16 @@
 // request's tool (input built from its input_schema) when the request offers tools and the question is
 // about one, JSON valid against output_config.format when the request gives one, and text otherwise.
 
+import { cacheMarkers } from '../cache/breakpoints';
+
 type Json = Record<string, unknown>;
 
 const NO_MODEL = 'Offline demo: no model ran.';
+/** What the usage of a request with breakpoints shows in the demo (core/demo/promptCache.ts). */
+const SIMULATED_CACHE =
+  'The cache reads and writes in this usage are **simulated by the demo**: a breakpoint whose prefix reaches ' +
+  "the model's minimum is written on the first run and read when the same request runs again within its ttl " +
+  '(**Re-run Request**). The service keeps its own cache.';
 
 export interface DemoReply {
   content: Json[];
@@ -37,7 +44,8 @@ export function demoReply(body: Json): DemoReply {
   const text =
     `**${NO_MODEL}** This reply is canned: it shows how a reply streams in, not what a model would say.\n\n` +
     `You asked \`${typeof body.model === 'string' ? body.model : 'a model'}\`:\n\n> ${asked || '(no text)'}\n\n` +
-    'To get real replies, set `promptwright.baseUrl` to the service and run **Promptwright: Set API Key**.';
+    'To get real replies, set `promptwright.baseUrl` to the service and run **Promptwright: Set API Key**.' +
+    (cacheMarkers(body).length ? `\n\n${SIMULATED_CACHE}` : '');
   content.push({ type: 'text', text });
   return { content, stop_reason: 'end_turn' };
 }

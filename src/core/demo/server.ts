@@ -6,6 +6,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { estimateTokens } from '../tokens/scheduler';
+import { SimulatedPromptCache, type CacheUsage } from './promptCache';
 import { demoReply } from './replies';
 import { makeResources, SimulatedService, type Reply } from './service';
 
@@ -44,12 +45,14 @@ export async function startDemoServer(o: { delayMs?: number } = {}): Promise<Dem
     activities: 250,
     sessions: [[DEMO_SESSION, makeResources(3, 'demo')]],
   });
+  // the demo's own prompt cache, so that a second identical run shows reads (its replies say it is simulated)
+  const promptCache = new SimulatedPromptCache(estimateTokens);
   const sockets = new Set<import('node:net').Socket>();
   const server = http.createServer((req, res) => {
     let raw = '';
     req.setEncoding('utf8');
     req.on('data', (c: string) => (raw += c));
-    req.on('end', () => void answer(service, req, res, raw, delayMs));
+    req.on('end', () => void answer(service, promptCache, req, res, raw, delayMs));
   });
   server.on('connection', s => {
     sockets.add(s);
@@ -69,6 +72,7 @@ export async function startDemoServer(o: { delayMs?: number } = {}): Promise<Dem
 
 async function answer(
   service: SimulatedService,
+  promptCache: SimulatedPromptCache,
   req: http.IncomingMessage,
   res: http.ServerResponse,
   raw: string,
@@ -93,9 +97,8 @@ async function answer(
     const b = body as Json;
     if (!Array.isArray(b.messages) || !b.messages.length)
       return problem(res, 400, 'invalid_request_error', 'messages: at least one message is required');
-    const inputTokens = estimateTokens(b);
-    if (path.endsWith('/count_tokens')) return send(res, 200, { input_tokens: inputTokens });
-    const message = demoMessage(b, inputTokens);
+    if (path.endsWith('/count_tokens')) return send(res, 200, { input_tokens: estimateTokens(b) });
+    const message = demoMessage(b, promptCache.usage(b));
     if (b.stream !== true) return send(res, 200, message);
     res.writeHead(200, { 'content-type': 'text/event-stream', 'request-id': requestId(), 'cache-control': 'no-cache' });
     for (const e of demoEvents(message)) {
@@ -111,7 +114,7 @@ async function answer(
   return problem(res, 404, 'not_found_error', `no route for ${req.method ?? 'GET'} ${path}`);
 }
 
-function demoMessage(body: Json, inputTokens: number): Json {
+function demoMessage(body: Json, cache: CacheUsage): Json {
   const { content, stop_reason } = demoReply(body);
   const chars = content.reduce((n, b) => n + JSON.stringify(b).length, 0);
   return {
@@ -122,7 +125,7 @@ function demoMessage(body: Json, inputTokens: number): Json {
     content,
     stop_reason,
     stop_sequence: null,
-    usage: { input_tokens: inputTokens, output_tokens: Math.ceil(chars / 4) },
+    usage: { ...cache, output_tokens: Math.ceil(chars / 4) },
   };
 }
 

@@ -63,6 +63,10 @@ export const RULES = {
   'cache-ttl-order': { severity: 'error', summary: 'A ttl "1h" breakpoint after a 5-minute one.' },
   'cache-control-on-empty-text': { severity: 'error', summary: 'cache_control on an empty text block.' },
   'thinking-cache-control': { severity: 'error', summary: 'cache_control on a thinking block.' },
+  'cache-prefix-below-minimum': {
+    severity: 'warning',
+    summary: "A breakpoint's prefix under the model's minimum: nothing is cached.",
+  },
   // ---- effort, thinking, sampling ------------------------------------------------------------------------
   'effort-unsupported': { severity: 'error', summary: 'Effort on a model without effort.' },
   'effort-unavailable': { severity: 'error', summary: 'An effort level the model does not offer.' },

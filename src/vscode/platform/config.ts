@@ -58,6 +58,11 @@ export class Config {
   get tokenDebounceMs(): number {
     return this.num('tokenCount.debounceMs', 800, 100, 10000);
   }
+  /** `promptwright.cache.minimumTokens`: model id → the minimum cacheable prefix, over the documented table */
+  get cacheMinimumTokens(): Record<string, unknown> {
+    const v = this.c.get<unknown>('cache.minimumTokens');
+    return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
+  }
   get resourcePageSize(): number {
     return Math.round(this.num('sessions.pageSize', 100, 1, 1000));
   }

@@ -2,6 +2,7 @@
 // text), each assertion with why it failed, the usage, latency and request-id, and the error when the request
 // failed (type, message, request-id). Its buttons re-run the cell or its row: the keyboard's way to do what
 // the grid's small buttons do for the pointer.
+import { usageWords } from '../../core/api/usage';
 import type { CellView, RerunTarget } from '../../protocol/cases';
 import { renderMarkdown } from '../common/markdown';
 import { button, duration, el, icon } from './dom';
@@ -107,8 +108,12 @@ export class Detail {
       box.appendChild(f);
     };
     fact('latency', c.latencyMs === undefined ? undefined : duration(c.latencyMs));
-    fact('input tokens', c.inputTokens);
-    fact('output tokens', c.outputTokens);
+    // in words, as the response panel and the CLI say it: cache reads with their share, writes 5m and 1h apart
+    if (c.usage) fact('usage', usageWords(c.usage));
+    else {
+      fact('input tokens', c.inputTokens);
+      fact('output tokens', c.outputTokens);
+    }
     fact('stop reason', c.stopReason);
     fact('request-id', c.requestId ?? c.error?.requestId);
     if (c.retry) fact('retrying', `${c.retry.type}: attempt ${c.retry.attempt} of ${c.retry.maxAttempts}`);

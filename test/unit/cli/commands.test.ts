@@ -210,7 +210,10 @@ describe('promptwright count / run (CLI, against the fake service)', () => {
     assert.match(r.out, /\[thinking\] Let me think/);
     assert.match(r.out, /Hello! You said: Hi there/);
     assert.match(r.out, /\[tool_use get_weather\] \{"location":"Paris"/);
-    assert.match(r.err, /stop_reason: tool_use · input \d+ tokens · output \d+ tokens · request-id req_fake_stream_/);
+    assert.match(
+      r.err,
+      /stop_reason: tool_use · \d+ input tokens \(no cache read or written\) and \d+ output tokens · request-id req_fake_stream_/,
+    );
   });
   it('run keeps the partial reply when the stream fails, and says why', async () => {
     const r = await cli(['run', 'cut.prompt.yaml'], dir, env);

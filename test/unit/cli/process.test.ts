@@ -101,7 +101,10 @@ describe('the CLI as a process: output, exit code, and an exit as soon as the wo
     const r = await cli(['run', 'hello.prompt.json']);
     assert.equal(r.code, 0, r.err);
     assert.match(r.out, /Hi there/);
-    assert.match(r.err, /stop_reason: end_turn · input \d+ tokens · output \d+ tokens · request-id req_fake_/);
+    assert.match(
+      r.err,
+      /stop_reason: end_turn · \d+ input tokens \(no cache read or written\) and \d+ output tokens · request-id req_fake_/,
+    );
     assert.equal(fake.requests.length, 1);
     promptly(r);
   });

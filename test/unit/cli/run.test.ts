@@ -100,14 +100,17 @@ describe('promptwright count / run: messages true to the response (CLI, against 
     it('counts with their plural', async () => {
       const r = await cli('run', 'hello there, a reply of several tokens');
       assert.equal(r.code, 0, r.err);
-      assert.match(r.err, /^stop_reason: end_turn · input \d+ tokens · output \d+ tokens · request-id /m);
+      assert.match(
+        r.err,
+        /^stop_reason: end_turn · \d+ input tokens \(no cache read or written\) and \d+ output tokens · request-id /m,
+      );
     });
 
     it('a broken stream: usage marked as message_start’s, "1 token" singular', async () => {
       const r = await cli('run', 'x #cut #long=40');
       assert.match(
         r.err,
-        /^stop_reason: none · usage from message_start only \(the stream ended before the final message_delta\): input \d+ tokens · output 1 token · request-id req_fake_stream_\d+$/m,
+        /^stop_reason: none · usage from message_start only \(the stream ended before the final message_delta\): \d+ input tokens \(no cache read or written\) and 1 output token · request-id req_fake_stream_\d+$/m,
       );
     });
   });

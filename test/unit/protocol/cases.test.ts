@@ -113,6 +113,7 @@ describe('Cases grid model', () => {
       toolCalls: ['get_weather'],
       inputTokens: 12,
       outputTokens: 5,
+      usage: { input_tokens: 12, output_tokens: 5 },
       stopReason: 'tool_use',
       latencyMs: 123,
       requestId: 'req_1',

@@ -1,95 +1,43 @@
 // Prompt-caching breakpoints (`cache_control`): where a nested block may carry one (doc1 §2.3), and, from
 // reports of the service's own messages, how many a request may have, in which order their ttls may come, and
 // that an empty text block carries none.
+import { cacheMarkers, type Marker } from '../../cache/breakpoints';
 import type { FixData, Path, PathProblem } from '../types';
-import { given, isObj, type Obj } from './common';
+import type { Obj } from './common';
 
-const BLOCK_ARRAYS_WITH_PARENT_CACHE = new Set(['tool_result', 'document-content']);
 /** The service's limit: "A maximum of 4 blocks with cache_control may be provided." */
 const MAX_BREAKPOINTS = 4;
-
-/** A cache_control the service reads, with where it is and what it holds. */
-interface Marker {
-  /** the path of the cache_control itself */
-  at: Path;
-  /** `ttl: "1h"`; anything else (`5m`, absent, null) is the default five minutes */
-  long: boolean;
-  hasTtl: boolean;
-}
 
 /**
  * Every marker in the order the service processes them, which its message states: `tools`, `system`,
  * `messages` (nested blocks after their parent); the top-level `cache_control` marks the last cacheable
- * block, so it comes last.
+ * block, so it comes last (core/cache/breakpoints.ts reads them).
  */
 export function cacheRules(body: Obj, out: PathProblem[]): void {
-  const markers: Marker[] = [];
-  /** `holder` has a cache_control (not null); `at` is the holder's path */
-  const mark: Mark = (holder, at) => {
-    const cc = holder.cache_control;
-    const ttl = isObj(cc) ? cc.ttl : undefined;
-    markers.push({ at: [...at, 'cache_control'], long: ttl === '1h', hasTtl: given(ttl) });
-    if (holder.type === 'text' && holder.text === '') emptyTextMarker([...at, 'cache_control'], out);
-  };
-  if (Array.isArray(body.tools))
-    body.tools.forEach((t, i) => isObj(t) && given(t.cache_control) && mark(t, ['tools', i]));
-  if (Array.isArray(body.system))
-    body.system.forEach((b, i) => isObj(b) && given(b.cache_control) && mark(b, ['system', i]));
-  const msgs = body.messages;
-  if (Array.isArray(msgs)) {
-    // plain loops: this walk runs on every keystroke, over every block
-    for (let i = 0; i < msgs.length; i++) {
-      const m: unknown = msgs[i];
-      if (!isObj(m) || !Array.isArray(m.content)) continue;
-      for (let j = 0; j < m.content.length; j++) {
-        const b: unknown = m.content[j];
-        if (!isObj(b)) continue;
-        if (given(b.cache_control)) mark(b, ['messages', i, 'content', j]);
-        if (b.type === 'tool_result' || b.type === 'document' || b.type === 'search_result')
-          nested(b, ['messages', i, 'content', j], mark, out);
-      }
-    }
+  const markers = cacheMarkers(body);
+  for (const m of markers) {
+    if (m.emptyText) emptyTextMarker(m.at, out);
+    if (m.nested) nestedMarker(m, out);
   }
-  if (given(body.cache_control)) mark(body, []);
   breakpointCount(markers, out);
   ttlOrder(markers, out);
 }
 
-type Mark = (holder: Obj, at: Path) => void;
-
 /** doc1 §2.3: nested cache_control only on the last block of tool_result.content or document.source.content. */
-function nested(block: Obj, at: Path, mark: Mark, out: PathProblem[]): void {
-  const check = (arr: unknown, arrPath: Path, parentKind: string) => {
-    if (!Array.isArray(arr)) return;
-    arr.forEach((child, k) => {
-      if (!isObj(child)) return;
-      const parentTakesIt = BLOCK_ARRAYS_WITH_PARENT_CACHE.has(parentKind);
-      if (given(child.cache_control)) mark(child, [...arrPath, k]);
-      if (given(child.cache_control) && !(parentTakesIt && k === arr.length - 1)) {
-        out.push({
-          path: [...arrPath, k, 'cache_control'],
-          anchor: 'key',
-          severity: 'error',
-          code: 'nested-cache-control',
-          message: parentTakesIt
-            ? 'cache_control on a nested block is only allowed on the last block (it then applies to the parent). ' +
-              'Move it to the parent block.'
-            : 'cache_control is not allowed on this nested block; put it on the parent block.',
-          fixes: [
-            { kind: 'remove-property', title: 'Remove this cache_control', path: [...arrPath, k, 'cache_control'] },
-          ],
-        });
-      }
-      if (child.type === 'document') checkDocument(child, [...arrPath, k]);
-    });
-  };
-  const checkDocument = (doc: Obj, p: Path) => {
-    const src = doc.source;
-    if (isObj(src) && src.type === 'content') check(src.content, [...p, 'source', 'content'], 'document-content');
-  };
-  if (block.type === 'tool_result') check(block.content, [...at, 'content'], 'tool_result');
-  if (block.type === 'document') checkDocument(block, at);
-  if (block.type === 'search_result') check(block.content, [...at, 'content'], 'search_result');
+function nestedMarker(m: Marker, out: PathProblem[]): void {
+  const parentTakesIt = m.nested!.in !== 'search_result';
+  if (parentTakesIt && m.nested!.last) return;
+  out.push({
+    path: m.at,
+    anchor: 'key',
+    severity: 'error',
+    code: 'nested-cache-control',
+    message: parentTakesIt
+      ? 'cache_control on a nested block is only allowed on the last block (it then applies to the parent). ' +
+        'Move it to the parent block.'
+      : 'cache_control is not allowed on this nested block; put it on the parent block.',
+    fixes: [{ kind: 'remove-property', title: 'Remove this cache_control', path: m.at }],
+  });
 }
 
 const removeMarker = (at: Path): FixData => ({ kind: 'remove-property', title: 'Remove this cache_control', path: at });
@@ -133,7 +81,7 @@ function breakpointCount(markers: Marker[], out: PathProblem[]): void {
 function ttlOrder(markers: Marker[], out: PathProblem[]): void {
   const short: Marker[] = [];
   for (const m of markers) {
-    if (!m.long) {
+    if (m.ttl !== '1h') {
       short.push(m);
       continue;
     }
@@ -160,7 +108,7 @@ function ttlOrder(markers: Marker[], out: PathProblem[]): void {
       );
     }
     fixes.push(removeMarker(m.at));
-    const holder = short[0]!.at.slice(0, -1);
+    const holder = short[0]!.holder;
     const where = holder.length ? holder.join('.') : 'the top-level cache_control';
     out.push({
       path: ttl,

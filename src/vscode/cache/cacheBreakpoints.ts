@@ -1,0 +1,277 @@
+// Cache breakpoints you can see: a CodeLens on each `cache_control` (the top-level one at the block it applies
+// to) with the prefix it caches, its ttl and the model's minimum; a hover that says what will be cached and for
+// how long; and a warning where the prefix is under the minimum (nothing is cached, and the service says
+// nothing). Prefixes are counted with count_tokens where counting is on (the status bar's rules: an address, a
+// key, a trusted workspace, `promptwright.tokenCount.live`), after the author pauses, a few calls at a time and
+// cached by body; otherwise they are local estimates, and say so. The logic is core/cache's.
+import * as vscode from 'vscode';
+import { PrefixCounter } from '../../core/cache/counter';
+import { breakpointsOf, prefixOf, shownAt, type Breakpoint, type Prefix } from '../../core/cache/report';
+import { belowMinimumMessage, hoverMarkdown, lensTitle } from '../../core/cache/words';
+import { ruleUrl } from '../../core/request/catalog';
+import type { Api } from '../platform/api';
+import { Config, endpointOf } from '../platform/config';
+import type { Log } from '../platform/log';
+import type { Keys } from '../platform/secrets';
+import type { DocumentState, RequestDiagnostics } from '../request/requestDiagnostics';
+
+type Obj = Record<string, unknown>;
+
+interface View {
+  body: Obj;
+  breakpoints: Breakpoint[];
+  prefixes: Prefix[];
+}
+
+const SELECTOR: vscode.DocumentSelector = [{ language: 'json' }, { language: 'yaml' }, { language: 'jsonc' }];
+
+export class CacheBreakpoints implements vscode.CodeLensProvider, vscode.HoverProvider, vscode.Disposable {
+  readonly collection = vscode.languages.createDiagnosticCollection('promptwright-cache');
+  private readonly counter: PrefixCounter;
+  private readonly timers = new Map<string, NodeJS.Timeout>();
+  private readonly changed = new vscode.EventEmitter<void>();
+  readonly onDidChangeCodeLenses = this.changed.event;
+  private readonly disposables: vscode.Disposable[] = [this.collection, this.changed];
+  private hasKey = false;
+  /** documents whose prefixes are being counted now */
+  private readonly counting = new Set<string>();
+  /** with live counting off, the version of each document "Count Cache Breakpoints" counted (until an edit) */
+  private readonly explicit = new Map<string, number>();
+  /** each check's view, with the `known` it was made at */
+  private readonly views = new WeakMap<object, { known: number; view: View | undefined }>();
+  /** bumped whenever what is known of prefixes, or how they are counted, changes */
+  private known = 0;
+
+  constructor(
+    private readonly config: Config,
+    private readonly keys: Keys,
+    private readonly api: Api,
+    private readonly diagnostics: RequestDiagnostics,
+    private readonly log: Log,
+  ) {
+    this.counter = new PrefixCounter(
+      async (body, signal) => {
+        const client = await this.api.client();
+        return (await client.countTokens(body, signal ? { signal } : {})).input_tokens;
+      },
+      { concurrency: 3 },
+    );
+    const refreshAll = () => {
+      this.known++;
+      for (const ed of vscode.window.visibleTextEditors) this.update(ed.document);
+      this.changed.fire();
+    };
+    this.disposables.push(
+      vscode.languages.registerCodeLensProvider(SELECTOR, this),
+      vscode.languages.registerHoverProvider(SELECTOR, this),
+      diagnostics.onDidValidate(doc => this.update(doc)),
+      vscode.window.onDidChangeVisibleTextEditors(eds => eds.forEach(ed => this.update(ed.document))),
+      vscode.workspace.onDidCloseTextDocument(doc => this.forget(doc.uri)),
+      keys.onDidChange(() => {
+        this.counter.clear();
+        void this.readKey().then(refreshAll);
+      }),
+      vscode.workspace.onDidGrantWorkspaceTrust(refreshAll),
+      vscode.workspace.onDidChangeConfiguration(e => {
+        if (Config.affects(e, 'baseUrl', 'apiVersion', 'betas')) this.counter.clear();
+        if (Config.affects(e, 'cache', 'tokenCount', 'baseUrl', 'apiVersion', 'betas')) refreshAll();
+      }),
+    );
+    void this.readKey().then(refreshAll);
+  }
+
+  /** count_tokens calls made for breakpoints (tests read it) */
+  get calls(): number {
+    return this.counter.calls;
+  }
+
+  /** Whether prefixes are counted as the author types, as the status bar counts. */
+  private get live(): boolean {
+    return !!this.config.baseUrl && this.hasKey && vscode.workspace.isTrusted && this.config.tokenCountLive;
+  }
+
+  private async readKey(): Promise<void> {
+    this.hasKey = !!(await this.keys.get('api'));
+  }
+
+  /**
+   * The document's breakpoints as they are now, each with what is known of its prefix. Made once per check of
+   * the document and per change of what is known (`known`): the lenses, the hover and the warnings share it, and
+   * a large request is cut and estimated once, not on every call.
+   */
+  private view(
+    doc: vscode.TextDocument,
+    st: DocumentState | undefined = this.diagnostics.state(doc),
+  ): View | undefined {
+    if (!st) return undefined;
+    const memo = this.views.get(st.validation);
+    if (memo && memo.known === this.known) return memo.view;
+    const view = this.make(doc, st);
+    this.views.set(st.validation, { known: this.known, view });
+    return view;
+  }
+
+  private make(doc: vscode.TextDocument, st: DocumentState): View | undefined {
+    if (endpointOf(doc, this.config) !== 'messages') return undefined;
+    const body = st.validation.parsed.value;
+    if (!body || typeof body !== 'object' || Array.isArray(body)) return undefined;
+    // the minimums: the setting over the documented table; a models catalog (GET /v1/models) that one day
+    // states a minimum passes it as `serviceFacts` here (core/cache/minimums.ts)
+    const breakpoints = breakpointsOf(body as Obj, { overrides: this.config.cacheMinimumTokens });
+    if (!breakpoints.length) return undefined;
+    const key = doc.uri.toString();
+    const counting = this.live || this.counting.has(key);
+    // the service's counts where counting is on (or was asked for this version), the local estimate otherwise
+    const counts = this.live || this.explicit.get(key) === doc.version;
+    const prefixes = breakpoints.map(b => {
+      const known = counts ? this.counter.known(b.request) : undefined;
+      const failed = counts ? this.counter.failure(b.request) : undefined;
+      return prefixOf(b, known ?? (failed ? { error: { message: failed } } : undefined), { counting });
+    });
+    return { body: body as Obj, breakpoints, prefixes };
+  }
+
+  /** After a check of the document: its lenses and warnings now, and a count after the author pauses. */
+  private update(doc: vscode.TextDocument): void {
+    const v = this.view(doc);
+    this.publish(doc, v);
+    this.changed.fire();
+    if (!v || !this.live || !vscode.window.visibleTextEditors.some(ed => ed.document === doc)) return;
+    if (v.prefixes.every(p => p.source !== 'estimate' || p.error)) return; // all counted (or failed)
+    const key = doc.uri.toString();
+    clearTimeout(this.timers.get(key));
+    this.timers.set(
+      key,
+      setTimeout(() => {
+        this.timers.delete(key);
+        if (!doc.isClosed) void this.count(doc);
+      }, this.config.tokenDebounceMs),
+    );
+  }
+
+  /** "Count Cache Breakpoints" (the CodeLens): counts the document's prefixes now, even with live counting off. */
+  async countNow(uri?: vscode.Uri): Promise<void> {
+    const doc = uri
+      ? vscode.workspace.textDocuments.find(d => d.uri.toString() === uri.toString())
+      : vscode.window.activeTextEditor?.document;
+    if (!doc || !this.view(doc, this.diagnostics.current(doc))) {
+      void vscode.window.showInformationMessage('Promptwright: open a request file with cache_control to count it.');
+      return;
+    }
+    if (!(await this.api.ready('Count Cache Breakpoints'))) return;
+    await this.readKey();
+    this.explicit.set(doc.uri.toString(), doc.version);
+    this.known++;
+    await this.count(doc, true);
+  }
+
+  private async count(doc: vscode.TextDocument, again = false): Promise<void> {
+    const v = this.view(doc, this.diagnostics.current(doc));
+    if (!v) return;
+    const key = doc.uri.toString();
+    this.counting.add(key);
+    this.known++;
+    try {
+      const requests = v.breakpoints.map(b => b.request);
+      if (again) this.counter.retry(requests);
+      const results = await this.counter.countAll(requests);
+      results.forEach((r, i) => {
+        if (!requests[i] || !('error' in r)) return;
+        this.log.warn(
+          `cache breakpoint ${i + 1} of ${doc.uri.fsPath} not counted: ${r.error.type ?? ''} ${r.error.message}` +
+            (r.error.requestId ? ` request-id=${r.error.requestId}` : ''),
+        );
+      });
+    } finally {
+      this.counting.delete(key);
+      this.known++;
+    }
+    if (doc.isClosed) return;
+    this.publish(doc, this.view(doc));
+    this.changed.fire();
+  }
+
+  /** The warnings for prefixes under the minimum, at their `cache_control`. */
+  private publish(doc: vscode.TextDocument, v: View | undefined): void {
+    const st = this.diagnostics.state(doc);
+    if (!v || !st) {
+      this.collection.delete(doc.uri);
+      return;
+    }
+    const model = typeof v.body.model === 'string' ? v.body.model : 'this model';
+    const locate = st.validation.parsed.locateMany(v.breakpoints.map(b => b.marker.at));
+    const diags: vscode.Diagnostic[] = [];
+    v.breakpoints.forEach((b, i) => {
+      const message = belowMinimumMessage(b, v.prefixes[i]!, model);
+      const span = message && (locate(b.marker.at, true) ?? locate(b.marker.at));
+      if (!message || !span) return;
+      const d = new vscode.Diagnostic(
+        new vscode.Range(doc.positionAt(span.start), doc.positionAt(span.end)),
+        message,
+        vscode.DiagnosticSeverity.Warning,
+      );
+      d.source = 'Promptwright';
+      d.code = { value: 'cache-prefix-below-minimum', target: vscode.Uri.parse(ruleUrl('cache-prefix-below-minimum')) };
+      diags.push(d);
+    });
+    this.collection.set(doc.uri, diags);
+  }
+
+  provideCodeLenses(doc: vscode.TextDocument): vscode.CodeLens[] {
+    const st = this.diagnostics.state(doc);
+    const v = this.view(doc, st);
+    if (!v || !st) return [];
+    const paths = v.breakpoints.map(b => shownAt(b) ?? b.marker.holder);
+    const locate = st.validation.parsed.locateMany([...paths, ...v.breakpoints.map(b => b.marker.at)]);
+    return v.breakpoints.flatMap((b, i) => {
+      // on the `cache_control` key itself; the top-level marker's at the block it applies to
+      const span = b.marker.automatic
+        ? (locate(paths[i]!) ?? locate(b.marker.at, true))
+        : (locate(b.marker.at, true) ?? locate(paths[i]!));
+      if (!span) return [];
+      const pos = doc.positionAt(span.start);
+      const p = v.prefixes[i]!;
+      return [
+        new vscode.CodeLens(new vscode.Range(pos, pos), {
+          title: lensTitle(b, p),
+          tooltip:
+            p.source === 'count'
+              ? 'The prefix this breakpoint caches, counted by the service. Hover the cache_control for more.'
+              : 'A local estimate: click to count the prefixes with the service (count_tokens).',
+          command: 'promptwright.countCacheBreakpoints',
+          arguments: [doc.uri],
+        }),
+      ];
+    });
+  }
+
+  provideHover(doc: vscode.TextDocument, pos: vscode.Position): vscode.Hover | undefined {
+    const st = this.diagnostics.state(doc);
+    const v = this.view(doc, st);
+    if (!v || !st) return undefined;
+    const offset = doc.offsetAt(pos);
+    const locate = st.validation.parsed.locateMany(v.breakpoints.map(b => b.marker.at));
+    for (let i = 0; i < v.breakpoints.length; i++) {
+      const at = v.breakpoints[i]!.marker.at;
+      const key = locate(at, true);
+      const value = locate(at);
+      const inside = [key, value].find(s => s && s.start <= offset && offset <= s.end);
+      if (!inside) continue;
+      const md = new vscode.MarkdownString(hoverMarkdown(v.breakpoints[i]!, v.prefixes[i]!, v.body));
+      return new vscode.Hover(md, new vscode.Range(doc.positionAt(inside.start), doc.positionAt(inside.end)));
+    }
+    return undefined;
+  }
+
+  private forget(uri: vscode.Uri): void {
+    clearTimeout(this.timers.get(uri.toString()));
+    this.timers.delete(uri.toString());
+    this.explicit.delete(uri.toString());
+    this.collection.delete(uri);
+  }
+
+  dispose(): void {
+    for (const t of this.timers.values()) clearTimeout(t);
+    for (const d of this.disposables) d.dispose();
+  }
+}
