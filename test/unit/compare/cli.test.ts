@@ -42,7 +42,8 @@ describe('compare: count and test --base as processes, in a git repository', fun
     env = { PROMPTWRIGHT_BASE_URL: fake.url, PROMPTWRIGHT_API_KEY: fake.apiKey };
     r = tempRepo('pw-compare-cli-');
     const support = (system: string) =>
-      `model: model-opus-4-7\nmax_tokens: 100\nsystem: ${system}\nmessages:\n  - role: user\n    content: "{{question}}"\n`;
+      `model: model-opus-4-7\nmax_tokens: 100\nsystem: ${system}\n` +
+      'messages:\n  - role: user\n    content: "{{question}}"\n';
     r.write('support.prompt.yaml', support('You are a support agent.'));
     r.write(
       'support.cases.yaml',
@@ -180,7 +181,7 @@ describe('compare: count and test --base as processes, in a git repository', fun
       ]);
       const m = row('modified.prompt.json');
       assert.equal(m.delta, m.input_tokens! - m.base_input_tokens!);
-      assert.ok(m.delta! > 0);
+      assert.ok(m.delta > 0);
       assert.deepEqual(
         { ...row('fresh.prompt.json'), input_tokens: 0 },
         {
@@ -325,8 +326,8 @@ describe('compare: count and test --base as processes, in a git repository', fun
       assert.equal(greeting.pass, false);
       assert.equal(greeting.base?.pass, true);
       assert.equal(greeting.base?.text, 'Hello! You said: hi there');
-      assert.match(greeting.base!.request_id!, /^req_fake_/);
-      assert.deepEqual(Object.keys(greeting.base!), [
+      assert.match(greeting.base.request_id!, /^req_fake_/);
+      assert.deepEqual(Object.keys(greeting.base), [
         'pass',
         'text',
         'usage',
@@ -356,7 +357,7 @@ describe('compare: count and test --base as processes, in a git repository', fun
       promptly(ran);
     });
 
-    it('--format markdown: a table for a pull-request comment, with its marker and the replies that differ', async () => {
+    it('--format markdown: a pull-request comment, with its marker and the replies that differ', async () => {
       const ran = await cli(['test', '--base', 'HEAD', '--changed', '--format', 'markdown']);
       assert.equal(ran.code, 1, ran.err);
       const lines = ran.out.split('\n');
