@@ -71,6 +71,7 @@ export function bundles(production) {
     { name: 'response', budget: 60 * 1024, options: webviewOptions(production, 'response') },
     { name: 'activity', budget: 40 * 1024, options: webviewOptions(production, 'activity') },
     { name: 'cases', budget: 40 * 1024, options: webviewOptions(production, 'cases') },
+    { name: 'compare', budget: 40 * 1024, options: webviewOptions(production, 'compare') },
     // the CLI ships as the npm package's `bin`, not in the .vsix
     {
       name: 'cli',

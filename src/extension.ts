@@ -6,6 +6,7 @@ import type { Features, Host } from './features';
 import { Api } from './vscode/platform/api';
 import { ACTIVITY_VIEW_TYPE } from './protocol/activity';
 import { CASES_VIEW_TYPE } from './protocol/cases';
+import { COMPARE_VIEW_TYPE } from './protocol/compare';
 import { RESPONSE_VIEW_TYPE } from './protocol/response';
 import { CASE_FILE_EXCLUDE, CASE_FILE_GLOB, isCaseFileName } from './vscode/cases/caseFiles';
 import { addBeta, newRequestFile } from './vscode/request/requestCommands';
@@ -25,6 +26,7 @@ import { ResourceDocuments } from './vscode/sessions/resourceDocuments';
 import type { SessionNode } from './vscode/sessions/sessionsTree';
 import { TemplateCompletion } from './vscode/request/templateCompletion';
 import { TokenStatus } from './vscode/tokens/tokenStatus';
+import { GitBase } from './vscode/compare/gitBase';
 
 /** What activate() returns: a small surface the integration tests use to observe the extension. */
 export interface PromptwrightApi {
@@ -53,7 +55,9 @@ export function activate(context: vscode.ExtensionContext): PromptwrightApi {
   const api = new Api(config, keys, log);
   api.startDemo = async () => (await features()).demo.start({ quiet: true });
   const recent = new Recent(context.workspaceState);
-  const tokens = new TokenStatus(config, keys, api, diagnostics, log, recent);
+  // files at a git revision, read with the git executable when first asked (never here)
+  const git = new GitBase(log);
+  const tokens = new TokenStatus(config, keys, api, diagnostics, log, recent, git);
   const promptFilesTree = new LazyTree(async () => (await features()).promptFiles);
   const sessionsTree = new LazyTree(async () => (await features()).sessions);
   const rateLimitsTree = new LazyTree(async () => (await features()).rateLimits);
@@ -63,7 +67,19 @@ export function activate(context: vscode.ExtensionContext): PromptwrightApi {
   // views whose features reveal what they add (a session, a workspace, an invite)
   const sessionsView = vscode.window.createTreeView('promptwright.sessions', { treeDataProvider: sessionsTree });
   const orgView = vscode.window.createTreeView('promptwright.organization', { treeDataProvider: orgTree });
-  const host: Host = { context, log, config, keys, api, diagnostics, rateLimitsView, sessionsView, orgView, recent };
+  const host: Host = {
+    context,
+    log,
+    config,
+    keys,
+    api,
+    diagnostics,
+    rateLimitsView,
+    sessionsView,
+    orgView,
+    recent,
+    git,
+  };
   let loaded: Features | undefined;
   const features = (): Promise<Features> => {
     if (!loaded) {
@@ -157,6 +173,9 @@ export function activate(context: vscode.ExtensionContext): PromptwrightApi {
     }),
     vscode.window.registerWebviewPanelSerializer(CASES_VIEW_TYPE, {
       deserializeWebviewPanel: async (panel, state) => (await features()).cases.adopt(panel, state),
+    }),
+    vscode.window.registerWebviewPanelSerializer(COMPARE_VIEW_TYPE, {
+      deserializeWebviewPanel: async panel => (await features()).compare.adopt(panel),
     }),
     vscode.workspace.onDidOpenTextDocument(loadForCaseFile),
     vscode.window.onDidChangeActiveTextEditor(setActiveFile),
@@ -265,6 +284,8 @@ export function activate(context: vscode.ExtensionContext): PromptwrightApi {
     lazy('promptwright.refreshPrompts', f => f.promptFiles.refresh()),
     lazy('promptwright.cancelCases', f => f.cases.cancel()),
     lazy('promptwright.showCases', f => f.cases.show()),
+    // from the editor's title (its file), the palette (the active file) or the response panel (its run's file)
+    lazy('promptwright.compare', (f, arg) => f.compare.compare(uriOf(arg), undefined, f.runner.current?.uri)),
   );
   log.info(`Promptwright ${(context.extension.packageJSON as { version: string }).version} activated`);
   // `npm start` without a service of its own: the offline demo from the start, as the walkthrough offers it

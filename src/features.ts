@@ -9,6 +9,8 @@ import type { Api } from './vscode/platform/api';
 import { CaseDiagnostics } from './vscode/cases/caseDiagnostics';
 import { CaseLanguage } from './vscode/cases/caseLanguage';
 import { CasesPanel } from './vscode/cases/casesPanel';
+import { ComparePanel } from './vscode/compare/comparePanel';
+import type { GitBase } from './vscode/compare/gitBase';
 import { ActivityPanel } from './vscode/compliance/activityPanel';
 import { ComplianceAccess } from './vscode/compliance/access';
 import { ComplianceCommands } from './vscode/compliance/complianceCommands';
@@ -42,6 +44,8 @@ export interface Host {
   /** what was last counted and run, per file (the Prompts view shows it) */
   recent: Recent;
   orgView: vscode.TreeView<AdminNode>;
+  /** files at a git revision (the status bar's delta, the breakdown's, Compare's columns) */
+  git: GitBase;
 }
 
 export interface Features {
@@ -64,13 +68,14 @@ export interface Features {
   caseLanguage: CaseLanguage;
   cases: CasesPanel;
   promptFiles: PromptFilesTree;
+  compare: ComparePanel;
 }
 
 export function createFeatures(host: Host): Features {
   const { context, log, config, keys, api, diagnostics } = host;
   const panel = new ResponsePanel(context.extensionUri, log);
   const runner = new Runner(config, api, diagnostics, panel, log, host.recent);
-  const breakdown = new TokenBreakdown(config, api, diagnostics);
+  const breakdown = new TokenBreakdown(config, api, diagnostics, host.git);
   const sessions = new SessionsTree(context.workspaceState, api, () => config.resourcePageSize, host.sessionsView);
   const resourceDocs = new ResourceDocuments(api);
   const rateLimits = new RateLimitsTree(context.workspaceState, api, keys);
@@ -93,6 +98,7 @@ export function createFeatures(host: Host): Features {
   const caseLanguage = new CaseLanguage(caseDiagnostics);
   const cases = new CasesPanel(context.extensionUri, config, api, caseDiagnostics, log, host.recent);
   const promptFiles = new PromptFilesTree(config, host.recent);
+  const compare = new ComparePanel(context.extensionUri, config, api, host.git, log);
   context.subscriptions.push(
     panel,
     runner,
@@ -108,10 +114,12 @@ export function createFeatures(host: Host): Features {
     caseLanguage,
     cases,
     promptFiles,
+    compare,
   );
   return {
     ...{ panel, runner, breakdown, sessions, resourceDocs, rateLimits, json, org, admin },
     ...{ access, activity, complianceTree, compliance, demo, openSample, caseDiagnostics, caseLanguage, cases },
     promptFiles,
+    compare,
   };
 }

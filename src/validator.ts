@@ -11,3 +11,5 @@ export { parseCaseFile, requestNotFound } from './core/cases/caseFile';
 export { crossCheck, valuesByCase } from './core/cases/crossCheck';
 export { cellsOf, prepareCell, runCell, runMatrix } from './core/cases/runner';
 export { compareResults, mergeResults, parseResults, resultsPath, serializeResults } from './core/cases/results';
+// The compare runner is the cases' matrix runner underneath: it shares this bundle for the same reason.
+export { runColumns, sampleDifferences, sendWith } from './core/compare/runner';

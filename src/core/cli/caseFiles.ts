@@ -63,7 +63,7 @@ function problemRecord(file: string, code: string, message: string): CheckRecord
 export type FileSource = (abs: string, display: string) => { text: string } | { record: CheckRecord } | undefined;
 
 /** The files on disk. */
-export const workingCopy: FileSource = (abs, display) =>
+const workingCopy: FileSource = (abs, display) =>
   fs.existsSync(abs) && fs.statSync(abs).isFile() ? readText(abs, display) : undefined;
 
 /**

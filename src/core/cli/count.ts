@@ -17,7 +17,7 @@ import { table } from './output';
 
 // ---- options ---------------------------------------------------------------------------------------------
 
-export function countOptions(args: string[]): CountOptions {
+function countOptions(args: string[]): CountOptions {
   const p = parseArgs(args, ['budget', 'base', 'max-increase'], ['changed']);
   const base = one(p, 'base');
   const changed = p.switches.has('changed');

@@ -28,7 +28,7 @@ export interface DeltaRow {
 }
 
 /** The first line of the markdown block: a workflow finds its own comment by it, to update it. */
-export const COUNT_COMMENT_MARKER = '<!-- promptwright:count -->';
+const COUNT_COMMENT_MARKER = '<!-- promptwright:count -->';
 
 interface ReportContext {
   ref: string;

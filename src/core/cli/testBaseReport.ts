@@ -23,7 +23,7 @@ export interface ComparedCell {
 }
 
 /** The first line of the markdown block: a workflow finds its own comment by it, to update it. */
-export const TEST_COMMENT_MARKER = '<!-- promptwright:test -->';
+const TEST_COMMENT_MARKER = '<!-- promptwright:test -->';
 
 interface Context {
   ref: string;

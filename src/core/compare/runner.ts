@@ -16,7 +16,7 @@ export interface CompareColumn {
   problems?: readonly string[];
 }
 
-export type ColumnStatus = 'queued' | 'running' | 'done' | 'error' | 'cancelled' | 'not-sent';
+type ColumnStatus = 'queued' | 'running' | 'done' | 'error' | 'cancelled' | 'not-sent';
 
 export interface ColumnResult {
   status: ColumnStatus;

@@ -71,6 +71,10 @@ export class Config {
   get casesConcurrency(): number {
     return Math.round(this.num('cases.concurrency', 4, 1, 16));
   }
+  /** the git revision the status bar, the Token Breakdown and Compare set the working copy against */
+  get compareBase(): string {
+    return String(this.c.get('compare.base') ?? 'HEAD').trim();
+  }
   get transcriptFolder(): string {
     return String(this.c.get('transcripts.folder') ?? '').trim();
   }
