@@ -45,6 +45,8 @@ const BODY = `<header id="toolbar">
 <div id="diff-body" aria-live="polite"></div>
 </section>`;
 
+const FILE_SCHEMES = new Set(['file', 'untitled', 'vscode-remote']);
+
 interface Comparison {
   uri: vscode.Uri;
   columns: ResolvedColumn[];
@@ -91,11 +93,21 @@ export class ComparePanel implements vscode.Disposable {
    * asks for the columns unless `columns` are given, then runs them. Resolves when the run ends.
    */
   async compare(uri?: vscode.Uri, columns?: ColumnSpec[], fallback?: vscode.Uri): Promise<void> {
-    const target = uri ?? this.activeRequest() ?? fallback;
+    // from a panel's title bar the argument is the panel's own (webview) URI: not a file to compare
+    const file = uri && FILE_SCHEMES.has(uri.scheme) ? uri : undefined;
+    const target = file ?? this.activeRequest() ?? fallback;
     if (!target) {
       void vscode.window.showInformationMessage('Promptwright: open a request file to compare its versions.');
       return;
     }
+    try {
+      await this.start(target, columns);
+    } catch (e) {
+      await this.api.showError(e, 'Compare failed');
+    }
+  }
+
+  private async start(target: vscode.Uri, columns: ColumnSpec[] | undefined): Promise<void> {
     const doc = await vscode.workspace.openTextDocument(target);
     const specs =
       columns ??

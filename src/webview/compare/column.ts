@@ -73,10 +73,17 @@ export class Column {
     this.body.replaceChildren();
     const m = view.message;
     if (m) {
+      const streaming = view.status === 'running';
       this.acc.apply({ type: 'message_start', message: { ...m, content: [] } });
-      m.content.forEach((b, index) => {
+      m.content.forEach(({ partial_json, ...b }, index) => {
         this.acc.apply({ type: 'content_block_start', index, content_block: b });
         this.start(index, b);
+        // tool input still arriving: what came of it, for the deltas to come to build on
+        if (typeof partial_json === 'string')
+          this.acc.apply({ type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json } });
+        // the last block of a column that streams stays open for its next deltas
+        if (streaming && index === m.content.length - 1) return;
+        if (typeof partial_json !== 'string') this.acc.apply({ type: 'content_block_stop', index });
         this.finish(index);
       });
       if (m.stop_reason)
@@ -102,7 +109,12 @@ export class Column {
   }
 
   apply(ev: StreamEvent): void {
-    this.acc.apply(ev);
+    try {
+      this.acc.apply(ev);
+    } catch {
+      // a block the page joined mid-way (tool input cut short): shown as it is, the stream goes on
+      return;
+    }
     if (ev.type === 'content_block_start') this.start(ev.index, ev.content_block);
     else if (ev.type === 'content_block_delta') {
       const b = this.blocks.get(ev.index);
@@ -152,7 +164,7 @@ export class Column {
       if (v.index > 0 && base !== undefined) {
         const d = input - base;
         const sign = d > 0 ? '+' : d < 0 ? '-' : '±';
-        const pct = base ? ` (${sign}${Math.abs((100 * d) / base).toFixed(1)}%)` : '';
+        const pct = base && d ? ` (${sign}${Math.abs((100 * d) / base).toFixed(1)}%)` : '';
         fact(
           `${sign}${fmt(Math.abs(d))}${pct} vs 1`,
           `col-delta ${d > 0 ? 'up' : d < 0 ? 'down' : 'same'}`,
@@ -161,6 +173,7 @@ export class Column {
       }
       if (v.status !== 'running') fact(`${fmt(usage.output_tokens ?? 0)} out`, 'col-out', 'Output tokens');
     }
+    const sample = el('div', 'col-sample-line');
     if (v.sample > 1) {
       const differs = v.differs;
       const text =
@@ -169,13 +182,11 @@ export class Column {
           : differs.length
             ? `sample ${v.sample}: differs (${differs.join(', ')})`
             : `sample ${v.sample}: same as before`;
-      fact(
-        text,
-        `col-sample ${differs?.length ? 'differs' : 'same'}`,
-        'Run again: the new sample against the one before',
-      );
+      const badge = el('span', `col-sample ${differs?.length ? 'differs' : 'same'}`, text);
+      badge.title = 'Run Again: the new sample against the one before';
+      sample.appendChild(badge);
     }
-    this.head.replaceChildren(title, this.facts);
+    this.head.replaceChildren(title, this.facts, ...(v.sample > 1 ? [sample] : []));
   }
 
   private drawFoot(): void {
