@@ -630,4 +630,5 @@ void streaming()
   .then(problemPlacement)
   .then(caseMatrix)
   .then(cliProcesses)
+  .then(async () => (await import('./compare.js')).compareBench(figs))
   .then(() => print(figs));
