@@ -86,5 +86,5 @@ export function bundles(production) {
   ];
 }
 
-/** The .vsix budget in bytes. */
-export const VSIX_BUDGET = 300 * 1024;
+/** The .vsix budget in bytes (320 KB since Compare brought a fourth webview page: 290 KB before it, 308 after). */
+export const VSIX_BUDGET = 320 * 1024;
