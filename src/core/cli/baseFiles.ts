@@ -53,7 +53,8 @@ export async function openBase(ref: string, cwd: string, signal?: AbortSignal): 
     const changes = new Map((await repo.changes(sha)).map(c => [c.path, c]));
     return { repo, ref, sha, changes, cwd: fs.realpathSync.native(cwd) };
   } catch (e) {
-    if (e instanceof GitError && e.reason !== 'failed') throw new UsageError(e.message);
+    // nothing was sent: whatever git said, it is the input that cannot be used (exit 2)
+    if (e instanceof GitError && !signal?.aborted) throw new UsageError(e.message);
     throw e;
   }
 }

@@ -40,6 +40,11 @@ export function runGit(cwd: string, args: readonly string[], o: GitOptions & { i
       reject(new GitError('Cancelled.', 'failed'));
       return;
     }
+    // a folder that is not there would make spawn fail as if git were missing
+    if (!fs.existsSync(cwd)) {
+      reject(new GitError(`no such folder: ${cwd}`, 'not-a-repository'));
+      return;
+    }
     const child = spawn(o.gitPath || 'git', args, {
       cwd,
       env: { ...process.env, GIT_OPTIONAL_LOCKS: '0', GIT_TERMINAL_PROMPT: '0', LC_ALL: 'C' },
@@ -102,7 +107,9 @@ export class GitRepo {
     try {
       out = await runGit(dir, ['rev-parse', '--show-toplevel'], o);
     } catch (e) {
-      if (e instanceof GitError && e.reason === 'failed' && !o.signal?.aborted) return undefined;
+      // outside every repository; any other refusal (a repository git will not read, for one) is said as it is
+      if (e instanceof GitError && (e.reason === 'not-a-repository' || /not a git repository/i.test(e.message)))
+        return undefined;
       throw e;
     }
     const root = out.toString('utf8').trim();

@@ -37,11 +37,10 @@ export class GitBase {
     if (!repo) {
       const gitPath = this.gitPath;
       repo = GitRepo.open(dir, gitPath ? { gitPath } : {}).catch((e: unknown) => {
-        if (e instanceof GitError && e.reason === 'no-git' && !this.warnedNoGit) {
+        if (e instanceof GitError && e.reason === 'no-git') {
+          if (!this.warnedNoGit) this.log.warn(`compare: ${e.message}; changes against a git revision are not shown`);
           this.warnedNoGit = true;
-          this.log.warn(`compare: ${e.message}; changes against a git revision are not shown`);
-        }
-        this.repos.delete(dir);
+        } else this.log.info(`compare: git cannot read ${dir}: ${e instanceof Error ? e.message : String(e)}`);
         return undefined;
       });
       this.repos.set(dir, repo);
