@@ -15,11 +15,15 @@ export type BaseText =
   | { kind: 'none' }
   | { kind: 'error'; ref: string; message: string };
 
+/** How long a folder found in no repository is taken to be in none. */
+const NO_REPO_RECHECK_MS = 30_000;
+
 /** Texts kept (by commit and path): enough for the files a person switches between. */
 const MAX_TEXTS = 50;
 
 export class GitBase {
-  private readonly repos = new Map<string, Promise<GitRepo | undefined>>();
+  /** each folder's repository; a folder in none is asked again after a while (a `git init` since) */
+  private readonly repos = new Map<string, { repo: Promise<GitRepo | undefined>; at: number }>();
   private readonly texts = new Map<string, BaseText>();
   private warnedNoGit = false;
 
@@ -32,19 +36,18 @@ export class GitBase {
     return typeof first === 'string' && first.trim() ? first.trim() : undefined;
   }
 
-  private repoOf(dir: string): Promise<GitRepo | undefined> {
-    let repo = this.repos.get(dir);
-    if (!repo) {
-      const gitPath = this.gitPath;
-      repo = GitRepo.open(dir, gitPath ? { gitPath } : {}).catch((e: unknown) => {
-        if (e instanceof GitError && e.reason === 'no-git') {
-          if (!this.warnedNoGit) this.log.warn(`compare: ${e.message}; changes against a git revision are not shown`);
-          this.warnedNoGit = true;
-        } else this.log.info(`compare: git cannot read ${dir}: ${e instanceof Error ? e.message : String(e)}`);
-        return undefined;
-      });
-      this.repos.set(dir, repo);
-    }
+  private async repoOf(dir: string): Promise<GitRepo | undefined> {
+    const known = this.repos.get(dir);
+    if (known && ((await known.repo) || Date.now() - known.at < NO_REPO_RECHECK_MS)) return known.repo;
+    const gitPath = this.gitPath;
+    const repo = GitRepo.open(dir, gitPath ? { gitPath } : {}).catch((e: unknown) => {
+      if (e instanceof GitError && e.reason === 'no-git') {
+        if (!this.warnedNoGit) this.log.warn(`compare: ${e.message}; changes against a git revision are not shown`);
+        this.warnedNoGit = true;
+      } else this.log.info(`compare: git cannot read ${dir}: ${e instanceof Error ? e.message : String(e)}`);
+      return undefined;
+    });
+    this.repos.set(dir, { repo, at: Date.now() });
     return repo;
   }
 
