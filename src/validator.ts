@@ -13,3 +13,5 @@ export { cellsOf, prepareCell, runCell, runMatrix } from './core/cases/runner';
 export { compareResults, mergeResults, parseResults, resultsPath, serializeResults } from './core/cases/results';
 // The compare runner is the cases' matrix runner underneath: it shares this bundle for the same reason.
 export { runColumns, sampleDifferences, sendWith } from './core/compare/runner';
+// Reading git revisions spawns processes: loaded with the first check, never at activation.
+export { GitError, GitRepo } from './core/compare/git';
