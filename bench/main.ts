@@ -634,4 +634,5 @@ void streaming()
   .then(cliProcesses)
   .then(() => modelsBench(figs))
   .then(async () => figs.push(...(await cacheBench())))
+  .then(async () => (await import('./compare.js')).compareBench(figs))
   .then(() => print(figs));

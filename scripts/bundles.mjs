@@ -71,6 +71,7 @@ export function bundles(production) {
     { name: 'response', budget: 60 * 1024, options: webviewOptions(production, 'response') },
     { name: 'activity', budget: 40 * 1024, options: webviewOptions(production, 'activity') },
     { name: 'cases', budget: 40 * 1024, options: webviewOptions(production, 'cases') },
+    { name: 'compare', budget: 40 * 1024, options: webviewOptions(production, 'compare') },
     // the CLI ships as the npm package's `bin`, not in the .vsix
     {
       name: 'cli',
@@ -85,5 +86,5 @@ export function bundles(production) {
   ];
 }
 
-/** The .vsix budget in bytes. */
-export const VSIX_BUDGET = 300 * 1024;
+/** The .vsix budget in bytes (320 KB since Compare brought a fourth webview page: 290 KB before it, 308 after). */
+export const VSIX_BUDGET = 320 * 1024;

@@ -7,6 +7,7 @@ import { Api } from './vscode/platform/api';
 import { CacheBreakpoints } from './vscode/cache/cacheBreakpoints';
 import { ACTIVITY_VIEW_TYPE } from './protocol/activity';
 import { CASES_VIEW_TYPE } from './protocol/cases';
+import { COMPARE_VIEW_TYPE } from './protocol/compare';
 import { RESPONSE_VIEW_TYPE } from './protocol/response';
 import { CASE_FILE_EXCLUDE, CASE_FILE_GLOB, isCaseFileName } from './vscode/cases/caseFiles';
 import { createCasesTestController } from './vscode/cases/casesTestController';
@@ -27,6 +28,7 @@ import { ResourceDocuments } from './vscode/sessions/resourceDocuments';
 import type { SessionNode } from './vscode/sessions/sessionsTree';
 import { TemplateCompletion } from './vscode/request/templateCompletion';
 import { TokenStatus } from './vscode/tokens/tokenStatus';
+import { GitBase } from './vscode/compare/gitBase';
 
 /** What activate() returns: a small surface the integration tests use to observe the extension. */
 export interface PromptwrightApi {
@@ -56,7 +58,9 @@ export function activate(context: vscode.ExtensionContext): PromptwrightApi {
   const api = new Api(config, keys, log);
   api.startDemo = async () => (await features()).demo.start({ quiet: true });
   const recent = new Recent(context.workspaceState);
-  const tokens = new TokenStatus(config, keys, api, diagnostics, log, recent);
+  // files at a git revision, read with the git executable when first asked (never here)
+  const git = new GitBase(log);
+  const tokens = new TokenStatus(config, keys, api, diagnostics, log, recent, git);
   const cache = new CacheBreakpoints(config, keys, api, diagnostics, log);
   const promptFilesTree = new LazyTree(async () => (await features()).promptFiles);
   const sessionsTree = new LazyTree(async () => (await features()).sessions);
@@ -70,7 +74,7 @@ export function activate(context: vscode.ExtensionContext): PromptwrightApi {
   // the Test Explorer lists case files from the start; it asks for them (and the features load) when shown
   const casesTesting = createCasesTestController(async () => (await features()).casesTests);
   const views = { rateLimitsView, sessionsView, orgView };
-  const host: Host = { context, log, config, keys, api, diagnostics, ...views, recent, casesTesting };
+  const host: Host = { context, log, config, keys, api, diagnostics, ...views, recent, casesTesting, git };
   let loaded: Features | undefined;
   const features = (): Promise<Features> => {
     if (!loaded) {
@@ -173,6 +177,9 @@ export function activate(context: vscode.ExtensionContext): PromptwrightApi {
     }),
     vscode.window.registerWebviewPanelSerializer(CASES_VIEW_TYPE, {
       deserializeWebviewPanel: async (panel, state) => (await features()).cases.adopt(panel, state),
+    }),
+    vscode.window.registerWebviewPanelSerializer(COMPARE_VIEW_TYPE, {
+      deserializeWebviewPanel: async panel => (await features()).compare.adopt(panel),
     }),
     vscode.workspace.onDidOpenTextDocument(loadForCaseFile),
     diagnostics.onDidValidate(d => {
@@ -300,6 +307,8 @@ export function activate(context: vscode.ExtensionContext): PromptwrightApi {
     lazy('promptwright.showCases', (f, arg) => f.cases.show(uriOf(arg))),
     lazy('promptwright.refreshModels', f => f.models.refresh()),
     lazy('promptwright.chooseModel', f => f.modelEditing.choose()),
+    // from the editor's title (its file), the palette (the active file) or the response panel (its run's file)
+    lazy('promptwright.compare', (f, arg) => f.compare.compare(uriOf(arg), undefined, f.runner.current?.uri)),
   );
   log.info(`Promptwright ${(context.extension.packageJSON as { version: string }).version} activated`);
   // `npm start` without a service of its own: the offline demo from the start, as the walkthrough offers it

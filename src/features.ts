@@ -11,6 +11,8 @@ import { CaseLanguage } from './vscode/cases/caseLanguage';
 import { CasesPanel } from './vscode/cases/casesPanel';
 import type { CasesTestController } from './vscode/cases/casesTestController';
 import { CasesTests } from './vscode/cases/casesTests';
+import { ComparePanel } from './vscode/compare/comparePanel';
+import type { GitBase } from './vscode/compare/gitBase';
 import { ActivityPanel } from './vscode/compliance/activityPanel';
 import { ComplianceAccess } from './vscode/compliance/access';
 import { ComplianceCommands } from './vscode/compliance/complianceCommands';
@@ -48,6 +50,8 @@ export interface Host {
   orgView: vscode.TreeView<AdminNode>;
   /** the Test Explorer's controller of case files, made at activation (its items come with this bundle) */
   casesTesting: CasesTestController;
+  /** files at a git revision (the status bar's delta, the breakdown's, Compare's columns) */
+  git: GitBase;
 }
 
 export interface Features {
@@ -73,13 +77,14 @@ export interface Features {
   promptFiles: PromptFilesTree;
   models: Models;
   modelEditing: ModelEditing;
+  compare: ComparePanel;
 }
 
 export function createFeatures(host: Host): Features {
   const { context, log, config, keys, api, diagnostics } = host;
   const panel = new ResponsePanel(context.extensionUri, log);
   const runner = new Runner(config, api, diagnostics, panel, log, host.recent);
-  const breakdown = new TokenBreakdown(config, api, diagnostics);
+  const breakdown = new TokenBreakdown(config, api, diagnostics, host.git);
   const sessions = new SessionsTree(context.workspaceState, api, () => config.resourcePageSize, host.sessionsView);
   const resourceDocs = new ResourceDocuments(api);
   const rateLimits = new RateLimitsTree(context.workspaceState, api, keys);
@@ -106,6 +111,7 @@ export function createFeatures(host: Host): Features {
   const promptFiles = new PromptFilesTree(config, host.recent);
   const models = new Models(context.globalState, config, keys, api, diagnostics, log);
   const modelEditing = new ModelEditing(models, config, diagnostics);
+  const compare = new ComparePanel(context.extensionUri, config, api, host.git, log);
   context.subscriptions.push(
     panel,
     runner,
@@ -123,10 +129,11 @@ export function createFeatures(host: Host): Features {
     casesTests,
     promptFiles,
     models,
+    compare,
   );
   return {
     ...{ panel, runner, breakdown, sessions, resourceDocs, rateLimits, json, org, admin },
     ...{ access, activity, complianceTree, compliance, demo, openSample, caseDiagnostics, caseLanguage, cases },
-    ...{ casesTests, promptFiles, models, modelEditing },
+    ...{ casesTests, promptFiles, models, modelEditing, compare },
   };
 }

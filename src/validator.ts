@@ -22,3 +22,7 @@ export {
 // read it already are, rather than carry a second copy of the table into the features bundle.
 export { builtinEntries, capabilityLines, ModelCatalog, parseModelList } from './core/models/catalog';
 export { lookupModel } from './core/request/models';
+// The compare runner is the cases' matrix runner underneath: it shares this bundle for the same reason.
+export { runColumns, sampleDifferences, sendWith } from './core/compare/runner';
+// Reading git revisions spawns processes: loaded with the first check, never at activation.
+export { GitError, GitRepo } from './core/compare/git';

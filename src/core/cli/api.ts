@@ -20,6 +20,12 @@ export function clientFromEnv(io: CliIo): ApiClient {
   return new ApiClient(httpOptionsFromEnv(io.env, debug));
 }
 
+/** Without a service address or a key nothing can run: said before anything is sent (exit 2). */
+export function requireService(io: CliIo): void {
+  if (!io.env.PROMPTWRIGHT_BASE_URL) throw new ConfigError('no service address', 'set-base-url');
+  if (!io.env.PROMPTWRIGHT_API_KEY) throw new ConfigError('no API key', 'set-api-key');
+}
+
 /**
  * Reads and validates a request file for the endpoint it is sent to. Errors stop it (printed, undefined
  * returned) unless `force` is set: then they are printed as such and the service decides.

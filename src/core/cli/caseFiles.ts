@@ -57,15 +57,34 @@ function problemRecord(file: string, code: string, message: string): CheckRecord
 }
 
 /**
- * Reads a case file and its request file and checks both (the request as the cases fill it is checked per
- * cell, by prepareCell). `loaded` is undefined when the case file cannot be used at all.
+ * Where a command reads files from: the working copy (the default), or a git revision (`--base`). Undefined
+ * when there is no such file, a record when it cannot be read.
  */
-export function loadCaseFile(abs: string, cwd: string): { loaded?: LoadedCaseFile; records: CheckRecord[] } {
-  const display = path.relative(cwd, abs) || abs;
+export type FileSource = (abs: string, display: string) => { text: string } | { record: CheckRecord } | undefined;
+
+/** The files on disk. */
+const workingCopy: FileSource = (abs, display) =>
+  fs.existsSync(abs) && fs.statSync(abs).isFile() ? readText(abs, display) : undefined;
+
+/**
+ * Reads a case file and its request file and checks both (the request as the cases fill it is checked per
+ * cell, by prepareCell). `loaded` is undefined when the case file cannot be used at all. `source` says where
+ * both are read (the request is resolved in the same version as the case file); `display` names the case
+ * file in what is printed (by default its path relative to the working directory).
+ */
+export function loadCaseFile(
+  abs: string,
+  cwd: string,
+  o: { source?: FileSource; display?: string } = {},
+): { loaded?: LoadedCaseFile; records: CheckRecord[] } {
+  const source = o.source ?? workingCopy;
+  const display = o.display ?? (path.relative(cwd, abs) || abs);
   if (!isCaseFile(abs)) {
     throw new UsageError(`${display} is not a case file (*.cases.yaml, *.cases.yml or *.cases.json)`);
   }
-  const read = readText(abs, display);
+  const read = o.source
+    ? (o.source(abs, display) ?? { record: problemRecord(display, 'internal-error', 'There is no such file.') })
+    : readText(abs, display);
   if ('record' in read) return { records: [read.record] };
   const parsed = parseCaseFile(read.text, formatOf(abs));
   const records = toRecords(read.text, parsed.problems, display);
@@ -73,11 +92,11 @@ export function loadCaseFile(abs: string, cwd: string): { loaded?: LoadedCaseFil
   if (!file) return { records };
   const requestAbs = requestPathOf(abs, file);
   const requestDisplay = path.relative(cwd, requestAbs) || requestAbs;
-  if (!fs.existsSync(requestAbs) || !fs.statSync(requestAbs).isFile()) {
+  const request = source(requestAbs, requestDisplay);
+  if (!request) {
     records.push(...toRecords(read.text, [requestNotFound(parsed.locate, file.request)], display));
     return { records };
   }
-  const request = readText(requestAbs, requestDisplay);
   if ('record' in request) return { records: [...records, request.record] };
   const format = formatOf(requestAbs);
   const requestParsed = parseRequest(request.text, format);
@@ -132,9 +151,15 @@ export function prepareCaseFile(
     cellName: (key: CellKey) => string;
     betas: string[];
     endpoint?: Endpoint;
+    /** where the files are read (loadCaseFile) */
+    source?: FileSource;
+    display?: string;
   },
 ): { loaded?: LoadedCaseFile; cells: PreparedCell[]; errors: number } {
-  const { loaded, records } = loadCaseFile(abs, cwd);
+  const { loaded, records } = loadCaseFile(abs, cwd, {
+    ...(o.source ? { source: o.source } : {}),
+    ...(o.display ? { display: o.display } : {}),
+  });
   for (const r of records) io.stderr.write(recordLine(r));
   const errors = records.filter(r => r.severity === 'error').length;
   if (!loaded || errors) return { cells: [], errors: Math.max(1, errors) };

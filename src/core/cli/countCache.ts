@@ -9,14 +9,9 @@ import { breakpointsOf, shownAt } from '../cache/report';
 import { pickCountFields } from '../request/count';
 import { pointer } from '../request/types';
 import { count } from '../text';
+import type { Counted } from './counting';
 import type { CliIo } from './io';
 import { table } from './output';
-
-interface Counted {
-  file: string;
-  case?: string;
-  body: Record<string, unknown>;
-}
 
 interface BreakpointRow {
   path: string;

@@ -18,12 +18,17 @@ commands:
                    *.count.json, *.count.yaml, *.count.yml; messages for every other file).
                    --models: check against a saved model list (\`promptwright models --format json\`)
                    rather than the built-in table alone; offline
-  count FILE... [--budget N] [--format text|json]
+  count FILE... [--budget N] [--format text|json] [--cache]
                    print input token counts (POST /v1/messages/count_tokens) of request files and of
                    case files (each case, its values filled in); only what that endpoint takes is
-                   checked first (no max_tokens needed). --budget N: exit 1 when any count is over N
+                   checked first (no max_tokens needed). --budget N: exit 1 when any count is over N.
                    --cache: each file's cache breakpoints, the prefix each caches (counted), its ttl, and
                    whether it reaches the model's minimum cacheable length
+  count [FILE...] --base REF [--changed] [--format text|json|markdown] [--max-increase N|P%]
+                   each count beside the same file's at git revision REF (HEAD, origin/main, a sha).
+                   --changed: every request, count and case file that differs from REF (with FILE, only
+                   those among them). --max-increase: exit 1 when a count that existed at REF grew by
+                   more than N tokens or P percent. --format markdown: a pull-request comment
   run FILE [--force]
                    stream the reply to stdout (Ctrl-C cancels); usage and stop reason at the end.
                    A file with errors is not sent unless --force is given (the service decides)
@@ -31,6 +36,10 @@ commands:
                    run case files (*.cases.yaml, *.cases.json): each case on each model, judged by its
                    assertions; exit 0 all pass, 1 any fails or a request fails, 2 a usage error or a
                    file with errors (nothing sent). --model replaces the models of the case files
+  test [FILE...] --base REF [--changed] [--format text|json|junit|markdown]
+                   every cell on the working copy and on the files at REF too: what the change did to
+                   each (same, fixed, broke, new, removed), with a word diff of replies that differ.
+                   --changed: the case files that differ from REF, or whose request file does
   models [ID] [--format text|json]
                    the service's models (every page), or one by id or alias; exit 1 for an unknown id
   admin …          the administration interface (Admin key): organization, workspaces, users, invites;

@@ -1,17 +1,18 @@
-// Batches stream events for the webview: at most one message per frame (16 ms), none lost, in order.
+// Batches stream events for the webview: at most one message per frame (16 ms), none lost, in order. The
+// response panel batches a run's events; the compare panel batches its columns' (each with its column).
 import type { StreamEvent } from '../api/types';
 import { realClock, type Clock } from '../tokens/scheduler';
 
-export class EventBatcher {
-  private buf: StreamEvent[] = [];
+export class EventBatcher<T = StreamEvent> {
+  private buf: T[] = [];
   private timer: unknown;
   constructor(
-    private readonly flushTo: (events: StreamEvent[]) => void,
+    private readonly flushTo: (events: T[]) => void,
     private readonly frameMs = 16,
     private readonly clock: Clock = realClock,
   ) {}
 
-  push(ev: StreamEvent): void {
+  push(ev: T): void {
     this.buf.push(ev);
     if (this.timer === undefined) this.timer = this.clock.setTimeout(() => this.flush(), this.frameMs);
   }

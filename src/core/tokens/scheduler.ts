@@ -115,6 +115,26 @@ export class TokenCountScheduler {
     else this.timer = this.clock.setTimeout(run, this.o.debounceMs);
   }
 
+  /**
+   * Counts another body (a base version's, to set beside the live count) through the same cache: a body
+   * counted before, live or not, costs no call. The live count's state is not touched.
+   */
+  async countCached(body: Record<string, unknown>, signal: AbortSignal): Promise<CountResult> {
+    const sent = pickCountFields(body);
+    const key = bodyHash(sent);
+    const hit = this.cache.get(key);
+    if (hit) return hit;
+    this.calls++;
+    const r = await this.o.count(sent, signal);
+    this.remember(key, r);
+    return r;
+  }
+
+  private remember(key: string, r: CountResult): void {
+    this.cache.set(key, r);
+    while (this.cache.size > (this.o.cacheSize ?? 200)) this.cache.delete(this.cache.keys().next().value as string);
+  }
+
   /** Forget every cached count (the service or the key changed: old numbers may not apply). */
   clearCache(): void {
     this.cache.clear();
@@ -142,8 +162,7 @@ export class TokenCountScheduler {
     try {
       const r = await this.o.count(sent, ctl.signal);
       if (gen !== this.generation) return; // an older version: never shown
-      this.cache.set(key, r);
-      while (this.cache.size > (this.o.cacheSize ?? 200)) this.cache.delete(this.cache.keys().next().value as string);
+      this.remember(key, r);
       this.last = r.tokens;
       this.o.onState({
         kind: 'count',

@@ -1,5 +1,6 @@
 // What the status bar item shows for a count state: text, a Markdown tooltip with command links, and a
 // tone (normal / warning / error). Pure, so the wording is unit-tested.
+import { changeWords, deltaOf, signedTokens } from '../compare/deltas';
 import type { CountState } from './scheduler';
 import { count, tokensShort } from '../text';
 
@@ -17,6 +18,40 @@ export interface StatusMeta {
    * from the built-in table (doc1 §8: 1M for the models that have it); 200k when the model is not known.
    */
   contextWindow?: number;
+  /** the same file at the base revision (promptwright.compare.base), for the change beside the count */
+  base?: BaseCount;
+}
+
+/** The count of a file's version at a git revision; `new` when the file is not there. */
+export type BaseCount =
+  | { ref: string; kind: 'count'; tokens: number }
+  | { ref: string; kind: 'new' }
+  | { ref: string; kind: 'counting' }
+  | { ref: string; kind: 'error'; message: string };
+
+/** " · +56 vs HEAD", " · new file", or nothing: what the status bar adds to a count. */
+function baseSuffix(base: BaseCount | undefined, tokens: number): string {
+  if (base?.kind === 'count') return ` · ${signedTokens(tokens - base.tokens)} vs ${base.ref}`;
+  return base?.kind === 'new' ? ' · new file' : '';
+}
+
+/** The tooltip's line about the base: both counts and the change. */
+function baseLine(base: BaseCount | undefined, tokens: number): string[] {
+  if (!base) return [];
+  const ref = `\`${base.ref}\``;
+  switch (base.kind) {
+    case 'count':
+      return [
+        `${ref}: **${fmt(base.tokens)}** input tokens · now **${fmt(tokens)}** ` +
+          `(${changeWords(deltaOf(base.tokens, tokens))})`,
+      ];
+    case 'new':
+      return [`Not in ${ref}: a new file.`];
+    case 'counting':
+      return [`Counting the version in ${ref}…`];
+    case 'error':
+      return [`The version in ${ref} was not counted: ${base.message}`];
+  }
 }
 
 const fmt = (n: number) => n.toLocaleString('en-US');
@@ -61,9 +96,10 @@ export function renderStatus(s: CountState, meta: StatusMeta): StatusView {
       const over = s.tokens > window;
       const time = new Date(s.at).toLocaleTimeString('en-US', { hour12: false });
       return {
-        text: `$(symbol-number) ${count(s.tokens, 'token')}${s.stale ? ' (stale)' : ''}`,
+        text: `$(symbol-number) ${count(s.tokens, 'token')}${s.stale ? ' (stale)' : baseSuffix(meta.base, s.tokens)}`,
         tooltip: tip(
           ...lines(s.tokens),
+          ...(s.stale ? [] : baseLine(meta.base, s.tokens)),
           `Counted by the service at ${time}` +
             (s.cached ? ' (cached: the same body was counted before)' : '') +
             (s.requestId ? ` · request-id \`${s.requestId}\`` : ''),

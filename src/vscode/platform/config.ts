@@ -80,6 +80,11 @@ export class Config {
   get casesResultsInRepository(): boolean {
     return this.c.get<boolean>('cases.resultsInRepository') === true;
   }
+
+  /** the git revision the status bar, the Token Breakdown and Compare set the working copy against */
+  get compareBase(): string {
+    return String(this.c.get('compare.base') ?? 'HEAD').trim();
+  }
   get transcriptFolder(): string {
     return String(this.c.get('transcripts.folder') ?? '').trim();
   }

@@ -1,13 +1,20 @@
 import * as vscode from 'vscode';
-import { tokenBreakdown, type Part } from '../../core/tokens/breakdown';
+import { partDeltas, signedTokens } from '../../core/compare/deltas';
+import { tokenBreakdown, type Count, type Part } from '../../core/tokens/breakdown';
+import { formatOf } from '../../core/request/types';
+import type { GitBase } from '../compare/gitBase';
 import type { Api } from '../platform/api';
-import { Config, isRequestFile } from '../platform/config';
+import { Config, endpointOf, isRequestFile } from '../platform/config';
+import { validator } from '../platform/lazy';
 import type { RequestDiagnostics } from '../request/requestDiagnostics';
 import { count } from '../../core/text';
 
+/** Each part's change against the same part of the file at the base revision. */
+type BaseChange = { ref: string; deltas: Map<string, number | null> } | { ref: string; isNew: true };
+
 /** "Promptwright: Token Breakdown": counts per part, shown as CodeLenses above each part. */
 export class TokenBreakdown implements vscode.CodeLensProvider, vscode.Disposable {
-  private readonly results = new Map<string, { version: number; parts: Part[] }>();
+  private readonly results = new Map<string, { version: number; parts: Part[]; base?: BaseChange }>();
   private readonly cache = new Map<string, number>();
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChangeCodeLenses = this.changed.event;
@@ -17,6 +24,7 @@ export class TokenBreakdown implements vscode.CodeLensProvider, vscode.Disposabl
     private readonly config: Config,
     private readonly api: Api,
     private readonly diagnostics: RequestDiagnostics,
+    private readonly git?: GitBase,
   ) {
     this.disposables.push(
       vscode.languages.registerCodeLensProvider([{ language: 'json' }, { language: 'yaml' }], this),
@@ -50,7 +58,7 @@ export class TokenBreakdown implements vscode.CodeLensProvider, vscode.Disposabl
     }
     const version = doc.version;
     try {
-      const parts = await vscode.window.withProgress(
+      const { parts, base } = await vscode.window.withProgress(
         {
           location: vscode.ProgressLocation.Notification,
           title: 'Promptwright: counting tokens per part…',
@@ -60,20 +68,63 @@ export class TokenBreakdown implements vscode.CodeLensProvider, vscode.Disposabl
           const ctl = new AbortController();
           token.onCancellationRequested(() => ctl.abort());
           const client = await this.api.client();
-          return tokenBreakdown(
-            body as Record<string, unknown>,
-            async (b, signal) => (await client.countTokens(b, signal ? { signal } : {})).input_tokens,
-            { cache: this.cache, signal: ctl.signal, concurrency: 4 },
-          );
+          const countOne: Count = async (b, signal) =>
+            (await client.countTokens(b, signal ? { signal } : {})).input_tokens;
+          const o = { cache: this.cache, signal: ctl.signal, concurrency: 4 };
+          const parts = await tokenBreakdown(body as Record<string, unknown>, countOne, o);
+          const base = await this.baseChange(doc, parts, countOne, o);
+          return { parts, base };
         },
       );
-      this.results.set(doc.uri.toString(), { version, parts });
+      this.results.set(doc.uri.toString(), { version, parts, ...(base ? { base } : {}) });
       this.changed.fire();
       return parts;
     } catch (e) {
       await this.api.showError(e, 'Token breakdown failed');
       return undefined;
     }
+  }
+
+  /**
+   * The same breakdown of the file at the base revision, set against this one part by part (the counts go
+   * through the same cache: the prefixes both versions share cost nothing). Undefined outside git, or when
+   * the base version cannot be broken down (it does not parse).
+   */
+  private async baseChange(
+    doc: vscode.TextDocument,
+    parts: Part[],
+    countOne: Count,
+    o: { cache: Map<string, number>; signal: AbortSignal; concurrency: number },
+  ): Promise<BaseChange | undefined> {
+    const ref = this.config.compareBase;
+    if (!this.git || !ref) return undefined;
+    const base = await this.git.textAt(doc.uri, ref);
+    if (base.kind === 'new') return { ref, isNew: true };
+    if (base.kind !== 'text') return undefined;
+    const v = validator().validateText(base.text, formatOf(doc.fileName), {
+      betas: this.config.betas,
+      endpoint: endpointOf(doc, this.config) ?? 'messages',
+    });
+    const value = v.parsed.value;
+    if (
+      v.parsed.problems.some(p => p.severity === 'error') ||
+      !value ||
+      typeof value !== 'object' ||
+      Array.isArray(value)
+    )
+      return undefined;
+    const baseParts = await tokenBreakdown(value as Record<string, unknown>, countOne, o);
+    return { ref, deltas: partDeltas(parts, baseParts) };
+  }
+
+  /** " · +12 vs HEAD", " · same as HEAD", " · new vs HEAD". */
+  private static changeOf(base: BaseChange | undefined, label: string): string {
+    if (!base) return '';
+    if ('isNew' in base) return ` · new vs ${base.ref}`;
+    const d = base.deltas.get(label);
+    if (d === undefined) return '';
+    if (d === null) return ` · new vs ${base.ref}`;
+    return d === 0 ? ` · same as ${base.ref}` : ` · ${signedTokens(d)} vs ${base.ref}`;
   }
 
   provideCodeLenses(doc: vscode.TextDocument): vscode.CodeLens[] {
@@ -90,8 +141,14 @@ export class TokenBreakdown implements vscode.CodeLensProvider, vscode.Disposabl
       const pos = doc.positionAt(span.start);
       lenses.push(
         new vscode.CodeLens(new vscode.Range(pos, pos), {
-          title: `$(symbol-number) ${count(p.tokens, 'token')}` + (stale ? ' (before your last edit)' : ''),
-          tooltip: `${p.label}: input tokens counted by the service. Run "Token Breakdown" again after editing.`,
+          title:
+            `$(symbol-number) ${count(p.tokens, 'token')}` +
+            TokenBreakdown.changeOf(r.base, p.label) +
+            (stale ? ' (before your last edit)' : ''),
+          tooltip:
+            `${p.label}: input tokens counted by the service` +
+            (r.base ? `, and the change against the same part in ${r.base.ref}` : '') +
+            '. Run "Token Breakdown" again after editing.',
           command: 'promptwright.tokenBreakdown',
         }),
       );

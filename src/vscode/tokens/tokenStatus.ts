@@ -1,7 +1,9 @@
 import * as vscode from 'vscode';
 import { ApiError } from '../../core/api/errors';
 import { estimateTokens, TokenCountScheduler, type CountState } from '../../core/tokens/scheduler';
-import { renderStatus, type StatusMeta } from '../../core/tokens/status';
+import { renderStatus, type BaseCount, type StatusMeta } from '../../core/tokens/status';
+import { BaseCounter } from '../compare/baseCount';
+import type { GitBase } from '../compare/gitBase';
 import type { Api } from '../platform/api';
 import { Config, isRequestFile } from '../platform/config';
 import type { Log } from '../platform/log';
@@ -9,6 +11,9 @@ import type { RequestDiagnostics } from '../request/requestDiagnostics';
 import type { Recent } from '../platform/recent';
 import type { Keys } from '../platform/secrets';
 import { validator } from '../platform/lazy';
+
+/** How long a base revision's count is trusted before git is asked again (a save, or the window's focus, asks now). */
+const BASE_RECHECK_MS = 5000;
 
 /** The status bar item with the active request file's input token count, drawn from one state. */
 export class TokenStatus implements vscode.Disposable {
@@ -26,6 +31,10 @@ export class TokenStatus implements vscode.Disposable {
   state: CountState = { kind: 'idle' };
   private readonly changed = new vscode.EventEmitter<CountState>();
   readonly onDidChangeState = this.changed.event;
+  /** the count of the file's version at the base revision, beside the live count (undefined outside git) */
+  private readonly baseCounter: BaseCounter | undefined;
+  private base: { doc: vscode.TextDocument; count: BaseCount | undefined; at: number } | undefined;
+  private baseLookup: AbortController | undefined;
 
   constructor(
     private readonly config: Config,
@@ -34,6 +43,7 @@ export class TokenStatus implements vscode.Disposable {
     private readonly diagnostics: RequestDiagnostics,
     private readonly log: Log,
     private readonly recent?: Recent,
+    git?: GitBase,
   ) {
     this.item.name = 'Promptwright Token Count';
     this.item.command = 'promptwright.countTokens';
@@ -52,9 +62,17 @@ export class TokenStatus implements vscode.Disposable {
         return { tokens: r.input_tokens, ...(r.requestId ? { requestId: r.requestId } : {}) };
       },
     });
+    this.baseCounter = git && new BaseCounter(git, config, (body, signal) => this.scheduler.countCached(body, signal));
     this.disposables.push(
       this.changed,
       vscode.window.onDidChangeActiveTextEditor(() => this.follow()),
+      // a commit (after a save, or in a terminal while the window was away) may move the base
+      vscode.workspace.onDidSaveTextDocument(d => {
+        if (d === this.doc) this.checkBase(true);
+      }),
+      vscode.window.onDidChangeWindowState(w => {
+        if (w.focused) this.checkBase(true);
+      }),
       diagnostics.onDidValidate(d => {
         if (d === this.doc) void this.refresh(false);
       }),
@@ -65,7 +83,11 @@ export class TokenStatus implements vscode.Disposable {
       vscode.workspace.onDidGrantWorkspaceTrust(() => void this.refresh(false)),
       vscode.workspace.onDidChangeConfiguration(e => {
         if (Config.affects(e, 'baseUrl', 'apiVersion', 'betas')) this.scheduler.clearCache();
-        if (Config.affects(e, 'tokenCount', 'baseUrl', 'requestFilePatterns', 'countTokensFilePatterns')) this.follow();
+        if (Config.affects(e, 'compare.base')) this.forgetBase();
+        if (
+          Config.affects(e, 'tokenCount', 'baseUrl', 'requestFilePatterns', 'countTokensFilePatterns', 'compare.base')
+        )
+          this.follow();
       }),
     );
     this.follow();
@@ -88,7 +110,10 @@ export class TokenStatus implements vscode.Disposable {
   private follow(): void {
     const ed = vscode.window.activeTextEditor;
     const doc = ed && isRequestFile(ed.document, this.config) ? ed.document : undefined;
-    if (doc !== this.doc) this.scheduler.reset();
+    if (doc !== this.doc) {
+      this.scheduler.reset();
+      this.forgetBase();
+    }
     this.doc = doc;
     if (!doc) {
       this.item.hide();
@@ -170,7 +195,18 @@ export class TokenStatus implements vscode.Disposable {
       void vscode.commands.executeCommand('setContext', 'promptwright.counted', true);
     }
     if (s.kind === 'count' && this.doc) this.recent?.update(this.doc.uri, { tokens: s.tokens, countedAt: s.at });
-    const view = renderStatus(s, this.meta);
+    if (s.kind === 'count' && !s.stale) this.checkBase(false);
+    this.render();
+    if (s.kind === 'error')
+      this.log.warn(
+        `token count failed: ${s.type ?? ''} ${s.message}${s.requestId ? ` request-id=${s.requestId}` : ''}`,
+      );
+    this.changed.fire(s);
+  }
+
+  /** Draws the state shown, with the base revision's count when there is one. */
+  private render(): void {
+    const view = renderStatus(this.state, { ...this.meta, ...(this.baseCount ? { base: this.baseCount } : {}) });
     this.item.text = view.text;
     const md = new vscode.MarkdownString(view.tooltip, true);
     md.isTrusted = {
@@ -190,11 +226,35 @@ export class TokenStatus implements vscode.Disposable {
           ? new vscode.ThemeColor('statusBarItem.warningBackground')
           : undefined;
     this.item.accessibilityInformation = { label: view.text.replace(/\$\([^)]*\)\s*/g, ''), role: 'button' };
-    if (s.kind === 'error')
-      this.log.warn(
-        `token count failed: ${s.type ?? ''} ${s.message}${s.requestId ? ` request-id=${s.requestId}` : ''}`,
-      );
-    this.changed.fire(s);
+  }
+
+  /** The base revision's count, for the status bar (refreshed at most every few seconds, or when forced). */
+  private checkBase(force: boolean): void {
+    const doc = this.doc;
+    if (!this.baseCounter || !doc) return;
+    const known = this.base?.doc === doc ? this.base : undefined;
+    if (!force && known && Date.now() - known.at < BASE_RECHECK_MS) return;
+    this.baseLookup?.abort();
+    const ctl = new AbortController();
+    this.baseLookup = ctl;
+    if (!known) this.base = { doc, count: undefined, at: Date.now() };
+    else known.at = Date.now();
+    void this.baseCounter.countAt(doc, ctl.signal).then(count => {
+      if (ctl.signal.aborted || doc !== this.doc) return;
+      this.base = { doc, count, at: Date.now() };
+      this.render();
+    });
+  }
+
+  private forgetBase(): void {
+    this.baseLookup?.abort();
+    this.baseLookup = undefined;
+    this.base = undefined;
+  }
+
+  /** The base count shown beside the live one (tests read it). */
+  get baseCount(): BaseCount | undefined {
+    return this.base?.doc === this.doc ? this.base?.count : undefined;
   }
 
   /** calls made to count_tokens (tests read it) */
@@ -203,6 +263,7 @@ export class TokenStatus implements vscode.Disposable {
   }
 
   dispose(): void {
+    this.forgetBase();
     this.scheduler.dispose();
     for (const d of this.disposables) d.dispose();
   }

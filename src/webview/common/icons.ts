@@ -13,6 +13,7 @@ export const WEBVIEW_ICONS = [
   'close',
   'debug-stop',
   'desktop-download',
+  'diff',
   'error',
   'filter',
   'go-to-file',

@@ -335,7 +335,10 @@ describe('promptwright test / count on case files (CLI, against the fake)', func
     it('exit 2: usage errors, and no key or address (named, before anything is sent)', async () => {
       const usage: [string[], RegExp][] = [
         [['test'], /expected at least one FILE/],
-        [['test', 'support.cases.yaml', '--format', 'xml'], /--format must be text, json or junit, got "xml"/],
+        [
+          ['test', 'support.cases.yaml', '--format', 'xml'],
+          /--format must be text, json, junit or markdown, got "xml"/,
+        ],
         [['test', 'support.cases.yaml', '--concurrency', '0'], /--concurrency must be a whole number from 1 to 64/],
         [['test', 'support.cases.yaml', '--concurrency', 'many'], /--concurrency must be a whole number/],
         [['test', 'support.prompt.yaml'], /support\.prompt\.yaml is not a case file/],

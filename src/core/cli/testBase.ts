@@ -1,0 +1,146 @@
+// `promptwright test --base REF [--changed] [FILE...]`: every cell runs on the working copy and on the case
+// file (and its request) as they were at a git revision, in one run under one concurrency limit; each cell
+// is then paired with its other self and the report says what the change did: same, fixed, broke, new (not
+// at REF) or removed (only at REF). A version at REF that cannot be sent is reported with its problems (as
+// a failure: the service would have refused it). The exit code is the working copy's, as `test` gives it.
+import { cellsOf, prepareCell, runCell, runMatrix } from '../cases/runner';
+import type { Assertion, CellResult } from '../cases/types';
+import { changeOf, pairCells, type CellChange } from '../compare/cells';
+import { count } from '../text';
+import { clientFromEnv, requireService } from './api';
+import { UsageError } from './args';
+import { baseSource, changedCaseFiles, comparedFiles, openBase, type Base, type ComparedFile } from './baseFiles';
+import { loadCaseFile, prepareCaseFile, recordLine, type LoadedCaseFile } from './caseFiles';
+import { EXIT } from './guard';
+import { betasFromEnv, type CliIo } from './io';
+import { cellName } from './testReport';
+import { baseReport, type ComparedCell } from './testBaseReport';
+import { isCaseFile } from '../cases/caseFile';
+
+export interface TestBaseOptions {
+  base: string;
+  changed: boolean;
+  files: string[];
+  format: 'text' | 'json' | 'junit' | 'markdown';
+  concurrency: number;
+  models: string[];
+  folderGlob: string;
+}
+
+/** A cell of the run, on one side. */
+interface SideCell {
+  side: 'base' | 'current';
+  file: string;
+  caseName: string;
+  model: string;
+  /** what it sends; undefined when it cannot be sent (`problems`) */
+  body?: Record<string, unknown>;
+  problems?: string[];
+  assertions: Assertion[];
+}
+
+export async function testAgainstBase(o: TestBaseOptions, io: CliIo, cwd: string): Promise<number> {
+  if (!o.changed && !o.files.length) throw new UsageError('expected at least one FILE, or --changed');
+  const base = await openBase(o.base, cwd, io.signal);
+  const files = o.changed
+    ? changedCaseFiles(base, { args: o.files, cwd })
+    : comparedFiles(base, { args: o.files, cwd, changed: false, folderGlob: o.folderGlob, include: isCaseFile });
+  const betas = betasFromEnv(io.env);
+
+  // the working copies, checked before anything is sent, as `test` checks them
+  const current: SideCell[] = [];
+  let errors = 0;
+  for (const f of files) {
+    if (!f.abs) continue;
+    const keysOf = (l: LoadedCaseFile) => cellsOf(l.file, l.requestModel, o.models);
+    const prepared = prepareCaseFile(f.abs, cwd, io, { keysOf, cellName, betas, display: f.display });
+    errors += prepared.errors;
+    const loaded = prepared.loaded;
+    if (loaded)
+      for (const c of prepared.cells)
+        current.push({ side: 'current', file: f.display, ...c, assertions: assertionsOf(loaded, c.caseName) });
+  }
+  if (errors) {
+    io.stderr.write(`promptwright test: nothing sent: ${count(errors, 'error')} (above)\n`);
+    return EXIT.refused;
+  }
+  const { cells: before, fileProblems } = await baseCells(base, files, cwd, betas, o.models);
+
+  const runnable = [...current, ...before].filter(c => c.body);
+  if (runnable.length) requireService(io);
+  const client = clientFromEnv(io);
+  const results = await runMatrix({
+    cells: runnable,
+    concurrency: o.concurrency,
+    ...(io.signal ? { signal: io.signal } : {}),
+    run: (cell, signal, onEvent) => runCell(client, cell.body!, { signal, onEvent }),
+    assertionsOf: cell => cell.assertions,
+  });
+  const resultOf = new Map(runnable.map((c, i) => [c, results[i]!]));
+
+  const compared: ComparedCell[] = pairCells(before, current).map(({ base: b, current: c }) => {
+    const address = (c ?? b)!;
+    const problems = b?.problems ?? (c && !b ? fileProblems.get(c.file) : undefined);
+    const baseResult = b && !b.problems ? resultOf.get(b) : undefined;
+    const now = c && resultOf.get(c);
+    const baseVerdict = problems ? null : baseResult ? baseResult.pass : undefined;
+    const change: CellChange = changeOf(baseVerdict, now?.pass);
+    return {
+      file: address.file,
+      caseName: address.caseName,
+      model: address.model,
+      ...(now ? { current: now } : {}),
+      ...(problems ? { baseProblems: problems } : baseResult ? { base: baseResult } : {}),
+      change,
+    };
+  });
+
+  io.stdout.write(baseReport(o.format, compared, { ref: base.ref, sha: base.sha }));
+  if (io.signal?.aborted) {
+    io.stderr.write('promptwright test: Cancelled.\n');
+    return EXIT.cancelled;
+  }
+  const now = compared.flatMap(c => (c.current ? [c.current] : []));
+  return now.every((r: CellResult) => r.pass) ? EXIT.ok : EXIT.service;
+}
+
+function assertionsOf(loaded: LoadedCaseFile, caseName: string): Assertion[] {
+  return loaded.file.cases.find(c => c.name === caseName)?.assert ?? [];
+}
+
+/**
+ * The cells of each file as it was at the base, its own assertions with each. A case file there that cannot
+ * be read at all has problems for the whole file (its cells are unknown); a cell whose body has errors has
+ * its own.
+ */
+async function baseCells(
+  base: Base,
+  files: readonly ComparedFile[],
+  cwd: string,
+  betas: string[],
+  models: string[],
+): Promise<{ cells: SideCell[]; fileProblems: Map<string, string[]> }> {
+  const source = await baseSource(base, files);
+  const cells: SideCell[] = [];
+  const fileProblems = new Map<string, string[]>();
+  for (const f of files) {
+    if (!f.baseAbs || !source(f.baseAbs, f.display)) continue;
+    const { loaded, records } = loadCaseFile(f.baseAbs, cwd, { source, display: f.display });
+    const errors = records.filter(r => r.severity === 'error');
+    const keys = loaded && !errors.length ? cellsOf(loaded.file, loaded.requestModel, models) : [];
+    if (!loaded || errors.length || !keys.length) {
+      const lines = errors.map(r => recordLine(r).trimEnd());
+      fileProblems.set(
+        f.display,
+        lines.length ? lines : ['no model: the request has no "model", the case file no "models"'],
+      );
+      continue;
+    }
+    for (const key of keys) {
+      const prepared = prepareCell(loaded.file, loaded.requestValue, key, { betas });
+      const cell = { side: 'base' as const, file: f.display, ...key, assertions: assertionsOf(loaded, key.caseName) };
+      cells.push('body' in prepared ? { ...cell, body: prepared.body } : { ...cell, problems: prepared.problems });
+    }
+  }
+  return { cells, fileProblems };
+}

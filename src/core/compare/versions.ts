@@ -1,0 +1,52 @@
+// Files as they were at a git revision, by their path on disk: what `--base` compares the working copy
+// with. A case file brings its request file along, named relative to where the case file was at that
+// revision, so a case runs on the request of its own time.
+import { parseCaseFile, requestPathOf } from '../cases/caseFile';
+import { formatOf } from '../request/types';
+import type { GitRepo } from './git';
+
+/** A file's text at a revision; undefined when it is not there; `invalidUtf8` when its bytes are not UTF-8. */
+export type RevisionText = string | { invalidUtf8: true } | undefined;
+
+function decode(bytes: Buffer | undefined): RevisionText {
+  if (!bytes) return undefined;
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    return { invalidUtf8: true };
+  }
+}
+
+/** The texts of repository paths at commit `sha`, keyed by their path on disk. */
+export async function textsAt(
+  repo: GitRepo,
+  sha: string,
+  repoPaths: readonly string[],
+): Promise<Map<string, RevisionText>> {
+  const bytes = await repo.readAt(sha, repoPaths);
+  return new Map(repoPaths.map(p => [repo.absPath(p), decode(bytes.get(p))]));
+}
+
+/**
+ * Case files at commit `sha` (`caseRepoPaths`, where they were then) and the request file each named then,
+ * keyed by their paths on disk; four git processes whatever their number. A case file's request is missing
+ * from the map when the case file was not there or does not parse far enough to name one.
+ */
+export async function caseFileAt(
+  repo: GitRepo,
+  sha: string,
+  caseRepoPaths: readonly string[],
+): Promise<Map<string, RevisionText>> {
+  const texts = await textsAt(repo, sha, caseRepoPaths);
+  const requests = new Set<string>();
+  for (const p of caseRepoPaths) {
+    const text = texts.get(repo.absPath(p));
+    if (typeof text !== 'string') continue;
+    const file = parseCaseFile(text, formatOf(p)).file;
+    // a request outside the repository is not in the revision either
+    const request = file && repo.repoPath(requestPathOf(repo.absPath(p), file));
+    if (request) requests.add(request);
+  }
+  if (requests.size) for (const [abs, t] of await textsAt(repo, sha, [...requests])) texts.set(abs, t);
+  return texts;
+}

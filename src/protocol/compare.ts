@@ -1,0 +1,100 @@
+// The one message protocol between the extension and the Compare webview: a request's versions side by
+// side (columns: a model and a version each), streaming at once. Neither side imports `vscode` or the DOM
+// here. The webview posts `ready` first; the extension posts nothing before that, and answers every `ready`
+// with the whole comparison as it is now. Stream events come batched, at most one message per frame.
+import type { ErrorInfo } from './response';
+import { boundedString, record, type Ready } from './common';
+import type { Message, StreamEvent } from '../core/api/types';
+import type { DiffPart } from '../core/compare/wordDiff';
+
+export const COMPARE_VIEW_TYPE = 'promptwright.compare';
+
+// the webview builds each column's reply from its events with the accumulator the API client uses
+export type { ContentBlock, Message, StreamEvent } from '../core/api/types';
+export { MessageAccumulator } from '../core/api/accumulator';
+
+type ColumnStatus = 'queued' | 'running' | 'done' | 'error' | 'cancelled' | 'not-sent';
+
+/** One column as the page shows it. */
+export interface ColumnView {
+  /** its place, from 0 */
+  index: number;
+  model: string;
+  /** "working copy", "HEAD", "origin/main", "other.prompt.yaml" */
+  version: string;
+  status: ColumnStatus;
+  /** why it was not sent (the version has errors, or is not there) */
+  problems?: string[];
+  /** the reply so far (a snapshot: later events build on it), or the whole reply once it ended */
+  message?: Message;
+  error?: ErrorInfo;
+  latencyMs?: number;
+  requestId?: string;
+  /** 1 for the first run, then one more for each "Run again" */
+  sample: number;
+  /** after "Run again": what differs from the previous sample (empty: nothing); undefined for a first sample */
+  differs?: string[];
+}
+
+export interface CompareView {
+  runId: number;
+  /** the request file compared, as shown */
+  file: string;
+  columns: ColumnView[];
+  running: boolean;
+}
+
+/** A word diff of two columns' reply text. */
+export interface DiffView {
+  a: number;
+  b: number;
+  parts: DiffPart[];
+}
+
+export type ToCompareWebview =
+  /** everything: a new comparison, a new sample, a reload */
+  | { type: 'show'; view: CompareView }
+  /** stream events since the last message, in order, each with its column */
+  | { type: 'events'; runId: number; items: { column: number; events: StreamEvent[] }[] }
+  /** a column started, or ended (its whole reply, error, latency, request-id) */
+  | { type: 'column'; runId: number; column: ColumnView }
+  | { type: 'running'; runId: number; running: boolean }
+  | { type: 'diff'; diff: DiffView };
+
+export type FromCompareWebview =
+  | Ready
+  | { type: 'run-again' }
+  | { type: 'cancel' }
+  | { type: 'diff'; a: number; b: number }
+  | { type: 'open-link'; url: string };
+
+/** What the webview keeps with setState, to show the comparison again after a reload. */
+export type CompareWebviewState = CompareView;
+
+/** More columns than this is not a comparison a page can show. */
+export const MAX_COLUMNS = 6;
+
+const columnIndex = (v: unknown) =>
+  typeof v === 'number' && Number.isInteger(v) && v >= 0 && v < MAX_COLUMNS ? v : undefined;
+
+/** Checks a message from the webview (it is untrusted input); undefined for anything malformed. */
+export function parseFromCompareWebview(raw: unknown): FromCompareWebview | undefined {
+  const o = record(raw);
+  switch (o?.type) {
+    case 'ready':
+    case 'run-again':
+    case 'cancel':
+      return { type: o.type };
+    case 'diff': {
+      const a = columnIndex(o.a);
+      const b = columnIndex(o.b);
+      return a !== undefined && b !== undefined && a !== b ? { type: 'diff', a, b } : undefined;
+    }
+    case 'open-link': {
+      const url = boundedString(o.url, 4096);
+      return url && /^https?:\/\//i.test(url) ? { type: 'open-link', url } : undefined;
+    }
+    default:
+      return undefined;
+  }
+}

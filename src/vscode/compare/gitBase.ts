@@ -1,0 +1,87 @@
+// A file as it is at a git revision, read from the extension host with the `git` executable (the
+// built-in Git extension may be missing, disabled or not yet activated; the executable is there whenever
+// git is): the repository of each folder found once, the revision's commit asked for each time (it moves
+// with every commit and checkout), and the file's text kept by commit, so an unchanged base costs one
+// rev-parse. Nothing runs until a caller asks, and the git code loads with the validator's bundle.
+import * as path from 'node:path';
+import * as vscode from 'vscode';
+import type { GitRepo } from '../../core/compare/git';
+import { validator } from '../platform/lazy';
+import type { Log } from '../platform/log';
+
+/** A file at a revision: its text; `new` when it is not there; `none` outside git (or without git). */
+export type BaseText =
+  | { kind: 'text'; ref: string; sha: string; text: string }
+  | { kind: 'new'; ref: string; sha: string }
+  | { kind: 'none' }
+  | { kind: 'error'; ref: string; message: string };
+
+/** How long a folder found in no repository is taken to be in none. */
+const NO_REPO_RECHECK_MS = 30_000;
+
+/** Texts kept (by commit and path): enough for the files a person switches between. */
+const MAX_TEXTS = 50;
+
+export class GitBase {
+  /** each folder's repository; a folder in none is asked again after a while (a `git init` since) */
+  private readonly repos = new Map<string, { repo: Promise<GitRepo | undefined>; at: number }>();
+  private readonly texts = new Map<string, BaseText>();
+  private warnedNoGit = false;
+
+  constructor(private readonly log: Pick<Log, 'info' | 'warn'>) {}
+
+  /** The git executable: VS Code's `git.path` setting when it names one, else `git` on the PATH. */
+  private get gitPath(): string | undefined {
+    const p = vscode.workspace.getConfiguration('git').get<unknown>('path');
+    const first = Array.isArray(p) ? (p[0] as unknown) : p;
+    return typeof first === 'string' && first.trim() ? first.trim() : undefined;
+  }
+
+  private async repoOf(dir: string): Promise<GitRepo | undefined> {
+    const known = this.repos.get(dir);
+    if (known && ((await known.repo) || Date.now() - known.at < NO_REPO_RECHECK_MS)) return known.repo;
+    const gitPath = this.gitPath;
+    // the git module is in the validator's bundle, which the first check of a request file has loaded
+    const { GitRepo, GitError } = validator();
+    const repo = GitRepo.open(dir, gitPath ? { gitPath } : {}).catch((e: unknown) => {
+      if (e instanceof GitError && e.reason === 'no-git') {
+        if (!this.warnedNoGit) this.log.warn(`compare: ${e.message}; changes against a git revision are not shown`);
+        this.warnedNoGit = true;
+      } else this.log.info(`compare: git cannot read ${dir}: ${e instanceof Error ? e.message : String(e)}`);
+      return undefined;
+    });
+    this.repos.set(dir, { repo, at: Date.now() });
+    return repo;
+  }
+
+  /** The file `uri` as it is at `ref`. Never throws. */
+  async textAt(uri: vscode.Uri, ref: string): Promise<BaseText> {
+    if (uri.scheme !== 'file') return { kind: 'none' };
+    const repo = await this.repoOf(path.dirname(uri.fsPath));
+    const repoPath = repo?.repoPath(uri.fsPath);
+    if (!repo || !repoPath) return { kind: 'none' };
+    try {
+      const sha = await repo.commit(ref);
+      const key = `${sha}:${repoPath}`;
+      const known = this.texts.get(key);
+      if (known) return known;
+      const bytes = (await repo.readAt(sha, [repoPath])).get(repoPath);
+      let text: BaseText;
+      if (!bytes) text = { kind: 'new', ref, sha };
+      else {
+        try {
+          text = { kind: 'text', ref, sha, text: new TextDecoder('utf-8', { fatal: true }).decode(bytes) };
+        } catch {
+          text = { kind: 'error', ref, message: 'the file is not UTF-8 text there' };
+        }
+      }
+      this.texts.set(key, text);
+      while (this.texts.size > MAX_TEXTS) this.texts.delete(this.texts.keys().next().value as string);
+      return text;
+    } catch (e) {
+      const message = e instanceof Error ? e.message : String(e);
+      this.log.info(`compare: ${uri.fsPath} at ${ref}: ${message}`);
+      return { kind: 'error', ref, message };
+    }
+  }
+}
