@@ -13,7 +13,12 @@ try {
     extensionDevelopmentPath: root,
     extensionTestsPath: path.join(root, 'out', 'test', 'integration'),
     launchArgs: [ws, '--disable-extensions', '--disable-workspace-trust'],
-    extensionTestsEnv: { PROMPTWRIGHT_TEST: '1', PROMPTWRIGHT_RESULTS: path.join(root, 'test-results') },
+    extensionTestsEnv: {
+      PROMPTWRIGHT_TEST: '1',
+      PROMPTWRIGHT_RESULTS: path.join(root, 'test-results'),
+      // the order of a run to repeat (the suite prints its seed)
+      ...(process.env.HARNESS_HOST_SEED ? { PROMPTWRIGHT_HOST_SEED: process.env.HARNESS_HOST_SEED } : {}),
+    },
   });
 } catch (e) {
   console.error('test:electron failed:', (e && e.message) || e);

@@ -45,12 +45,16 @@ async function phaseExtensionHost(cs) {
   const { page, close } = await launchBrowser();
   let stats = { passes: 0, failures: 1, note: 'suite did not report' };
   const lines = [];
+  // the order the suite ran in (it prints it first), repeated beside the counts where failures are read
+  let order = '';
   let done;
   const exited = new Promise(r => (done = r));
   await page.exposeFunction('codeAutomationLog', (_type, args) => {
     const line = util.format(...(Array.isArray(args) ? args : [args]));
     lines.push(line);
     const m = /^@@PROMPTWRIGHT_STATS (.*)$/.exec(line);
+    const seed = /(HARNESS_HOST_SEED=\w+)/.exec(line);
+    if (seed && !order) order = seed[1];
     if (m) stats = JSON.parse(m[1]);
     else if (!NOISE.test(line)) console.log(line);
   });
@@ -76,7 +80,9 @@ async function phaseExtensionHost(cs) {
   await close();
   fs.writeFileSync(path.join(RESULTS, 'extension-host.log'), lines.join('\n'));
   if (code !== 0 && stats.failures === 0) stats.failures = 1; // exit code wins over the count
-  log(`extension-host suite: exit ${code}, ${stats.passes} passed, ${stats.failures} failed`);
+  log(
+    `extension-host suite: exit ${code}, ${stats.passes} passed, ${stats.failures} failed${order ? ` (${order})` : ''}`,
+  );
   return stats;
 }
 

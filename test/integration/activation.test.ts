@@ -3,17 +3,18 @@
 // (test/ui/activation.test.mjs): here the workspace holds request files from the start.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { api, EXTENSION_ID, workspaceUri, waitFor } from './helpers';
+import { api, closeEditors, EXTENSION_ID, openEditor, waitFor } from './helpers';
 
 describe('activation (real extension host)', () => {
+  afterEach(closeEditors);
+
   it('a workspace holding request files activates it, and an opened request file is checked', async () => {
     const ext = vscode.extensions.getExtension(EXTENSION_ID);
     assert.ok(ext, 'extension is installed');
     // workspaceContains:**/*.prompt.json: active without any file of ours having been opened by this test
     await waitFor('activation', () => ext.isActive);
     const a = await api();
-    const doc = await vscode.workspace.openTextDocument(workspaceUri('hello.prompt.json'));
-    await vscode.window.showTextDocument(doc);
+    const { document: doc } = await openEditor('hello.prompt.json');
     const state = await waitFor('the check of the opened file', () => a.diagnostics.current(doc));
     assert.equal(state.version, doc.version);
   });

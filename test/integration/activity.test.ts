@@ -9,7 +9,8 @@ import * as vscode from 'vscode';
 import { DEFAULT_COMPLIANCE_KEYS } from '../../src/core/demo/compliance';
 import type { Fake } from '../fake/server';
 import { ActivityPanel } from '../../src/vscode/compliance/activityPanel';
-import { api, EXTENSION_ID, scripted, useFake, waitFor } from './helpers';
+import { vscodePrompts } from '../../src/vscode/platform/prompts';
+import { api, closeEditors, EXTENSION_ID, restoreKeysAfterEach, scripted, setKey, useFake, waitFor } from './helpers';
 
 const FULL_KEY = 'sk-vendor-api01-full';
 /** a Compliance Access Key without the feed's scope: the 403 names what it lacks */
@@ -18,6 +19,23 @@ const FEED = '/v1/compliance/activities';
 
 async function activityPanel(): Promise<ActivityPanel> {
   return (await (await api()).features()).activity;
+}
+
+/** Opens the panel as a person does, and waits for its first page. */
+async function openPanel(): Promise<ActivityPanel> {
+  await vscode.commands.executeCommand('promptwright.compliance.openActivityFeed');
+  const panel = await activityPanel();
+  await waitFor('the first page', () => panel.loadedRecords().length > 0);
+  await panel.idle();
+  return panel;
+}
+
+/** The panel closed, with the whole feed as its filter (the filter outlives the panel, as for a person). */
+async function closedOnTheWholeFeed(): Promise<void> {
+  const panel = await activityPanel();
+  await panel.handle({ type: 'apply', filter: {} });
+  panel.dispose();
+  panel.prompts = vscodePrompts;
 }
 
 const feedRequests = (fake: Fake) => fake.requests.filter(r => r.path === FEED);
@@ -47,28 +65,30 @@ describe('Activity Feed panel (real extension host)', () => {
   );
 
   before(async () => {
-    await (await api()).keys.set('compliance', FULL_KEY);
+    await setKey('compliance', FULL_KEY);
   });
-  after(async () => {
-    const panel = await activityPanel();
-    await panel.handle({ type: 'apply', filter: {} });
-    panel.dispose();
+  restoreKeysAfterEach();
+  beforeEach(async () => {
+    await closedOnTheWholeFeed();
+    holder.fake.clear();
+  });
+  afterEach(async () => {
+    await closeEditors();
+    await closedOnTheWholeFeed();
   });
 
   it('opens on the first page only; a type filter then pages as the table scrolls, each after the last', async () => {
     const fake = holder.fake;
-    fake.clear();
-    await vscode.commands.executeCommand('promptwright.compliance.openActivityFeed');
-    const panel = await activityPanel();
-    await waitFor('the first page', () => panel.loadedRecords().length > 0);
-    await panel.idle();
+    const panel = await openPanel();
     assert.equal(panel.loadedRecords().length, 50, 'one page, not the whole feed');
     assert.deepEqual(
       feedRequests(fake).map(r => r.query),
       [{ limit: '50' }],
     );
-    const tab = vscode.window.tabGroups.all.flatMap(g => g.tabs).find(t => t.label === 'Activity Feed');
-    assert.ok(tab, 'the panel is an editor tab titled "Activity Feed"');
+    // the workbench tells the extension of its tabs a moment later
+    await waitFor('the panel as an editor tab titled "Activity Feed"', () =>
+      vscode.window.tabGroups.all.flatMap(g => g.tabs).find(t => t.label === 'Activity Feed'),
+    );
 
     fake.clear();
     const type = 'model_chat_viewed';
@@ -97,7 +117,7 @@ describe('Activity Feed panel (real extension host)', () => {
   });
 
   it('a timestamp that is not full RFC 3339 sends nothing and says which bound is wrong', async () => {
-    const panel = await activityPanel();
+    const panel = await openPanel();
     const before = { filter: panel.feed().filter, loaded: panel.loadedRecords().length };
     holder.fake.clear();
     await panel.handle({ type: 'apply', filter: { types: ['model_file_uploaded'], created: { gte: '2026-01-01' } } });
@@ -124,7 +144,7 @@ describe('Activity Feed panel (real extension host)', () => {
   });
 
   it('"Open as JSON" opens a record as a read-only JSON document', async () => {
-    const panel = await activityPanel();
+    const panel = await openPanel();
     const record = panel.loadedRecords()[3]!;
     await panel.handle({ type: 'open-json', id: record.id });
     const editor = await waitFor('the JSON editor', () =>
@@ -134,7 +154,6 @@ describe('Activity Feed panel (real extension host)', () => {
     );
     assert.deepEqual(JSON.parse(editor.document.getText()), record);
     assert.equal(editor.document.languageId, 'json');
-    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
   });
 
   it('"Refresh organizations" on a membership activity lists the organizations again', async () => {
@@ -179,19 +198,13 @@ describe('Activity Feed panel (real extension host)', () => {
     const panel = await activityPanel();
     const file = tempFile('activities.jsonl');
     const seen: string[] = [];
-    const original = panel.prompts;
-    try {
-      panel.prompts = scripted([undefined], seen);
-      holder.fake.clear();
-      await panel.handle({ type: 'export' });
-      panel.prompts = scripted(['CSV', undefined], seen);
-      await panel.handle({ type: 'export' });
-      assert.equal(feedRequests(holder.fake).length, 0);
-      panel.prompts = scripted(['JSON Lines', file.fsPath], seen);
-      await panel.handle({ type: 'export' });
-    } finally {
-      panel.prompts = original;
-    }
+    panel.prompts = scripted([undefined], seen);
+    await panel.handle({ type: 'export' });
+    panel.prompts = scripted(['CSV', undefined], seen);
+    await panel.handle({ type: 'export' });
+    assert.equal(feedRequests(holder.fake).length, 0);
+    panel.prompts = scripted(['JSON Lines', file.fsPath], seen);
+    await panel.handle({ type: 'export' });
     assert.match(seen[0]!, /^pick: Export the Activity Feed: JSON Lines\|CSV$/);
     assert.match(seen[2]!, /^saveAs: Export the Activity Feed$/);
     const lines = fs.readFileSync(file.fsPath, 'utf8').trimEnd().split('\n');
@@ -216,27 +229,20 @@ describe('Activity Feed panel (real extension host)', () => {
   });
 
   it('an Admin key reads the feed (doc3 §5 rule 4)', async () => {
-    const a = await api();
     const panel = await activityPanel();
-    try {
-      await a.keys.clear('compliance');
-      await a.keys.set('admin', holder.fake.adminKey);
-      holder.fake.clear();
-      await panel.handle({ type: 'apply', filter: { types: ['model_project_created'] } });
-      assert.equal(panel.feed().error, undefined);
-      assert.equal(panel.loadedRecords().length, 50);
-      assert.equal(panel.feed().status.keyKind, 'admin');
-      assert.equal(feedRequests(holder.fake)[0]!.headers['x-api-key'], holder.fake.adminKey);
-    } finally {
-      await a.keys.clear('admin');
-      await a.keys.set('compliance', FULL_KEY);
-    }
+    await setKey('compliance', undefined);
+    await setKey('admin', holder.fake.adminKey);
+    holder.fake.clear();
+    await panel.handle({ type: 'apply', filter: { types: ['model_project_created'] } });
+    assert.equal(panel.feed().error, undefined);
+    assert.equal(panel.loadedRecords().length, 50);
+    assert.equal(panel.feed().status.keyKind, 'admin');
+    assert.equal(feedRequests(holder.fake)[0]!.headers['x-api-key'], holder.fake.adminKey);
   });
 
   it('a standard API key is told it is the wrong kind of key; Retry with the right one recovers', async () => {
-    const a = await api();
     const panel = await activityPanel();
-    await a.keys.set('compliance', holder.fake.apiKey);
+    await setKey('compliance', holder.fake.apiKey);
     await panel.handle({ type: 'apply', filter: {} });
     const error = panel.feed().error;
     assert.ok(error);
@@ -250,7 +256,7 @@ describe('Activity Feed panel (real extension host)', () => {
     holder.fake.clear();
     await panel.handle({ type: 'more' });
     assert.equal(feedRequests(holder.fake).length, 0);
-    await a.keys.set('compliance', FULL_KEY);
+    await setKey('compliance', FULL_KEY);
     await panel.handle({ type: 'retry' });
     assert.equal(panel.feed().error, undefined);
     assert.equal(panel.loadedRecords().length, 50);
@@ -259,24 +265,18 @@ describe('Activity Feed panel (real extension host)', () => {
   });
 
   it('a key without the feed scope is told what it lacks', async () => {
-    const a = await api();
     const panel = await activityPanel();
-    try {
-      await a.keys.set('compliance', ORG_ONLY_KEY);
-      await panel.handle({ type: 'apply', filter: {} });
-      const error = panel.feed().error;
-      assert.ok(error);
-      assert.equal(error.status, 403);
-      assert.equal(error.type, 'permission_error');
-      assert.match(error.explanation ?? '', /cannot read the Activity Feed: it lacks read:compliance_activities/);
-    } finally {
-      await a.keys.set('compliance', FULL_KEY);
-    }
+    await setKey('compliance', ORG_ONLY_KEY);
+    await panel.handle({ type: 'apply', filter: {} });
+    const error = panel.feed().error;
+    assert.ok(error);
+    assert.equal(error.status, 403);
+    assert.equal(error.type, 'permission_error');
+    assert.match(error.explanation ?? '', /cannot read the Activity Feed: it lacks read:compliance_activities/);
   });
 
   it('closing the panel drops what it loaded and cancels the page in flight', async () => {
-    const panel = await activityPanel();
-    await panel.handle({ type: 'apply', filter: {} });
+    const panel = await openPanel();
     const pending = panel.handle({ type: 'more' });
     panel.dispose();
     await pending;
@@ -293,14 +293,18 @@ describe('Activity Feed export under rate limiting (real extension host)', () =>
   const holder = useFake({ complianceRate: { limit: 1, windowMs: 1000 } }, { maxRetries: 0 });
 
   before(async () => {
-    await (await api()).keys.set('compliance', FULL_KEY);
+    await setKey('compliance', FULL_KEY);
   });
+  after(closedOnTheWholeFeed);
 
   it('exports all 2,000 records to JSON Lines in feed order, asking a refused cursor again', async function () {
     this.timeout(60000);
     const fake = holder.fake;
     const panel = await activityPanel();
+    await panel.handle({ type: 'apply', filter: {} });
     assert.deepEqual(panel.feed().filter, {}, 'the whole feed');
+    // what that page cost is forgotten: the budget starts afresh for the export
+    fake.clear();
     // and one refusal injected before the first page, on top of the budget's own
     fake.fail({ path: FEED, status: 429, errorType: 'rate_limit_error', headers: { 'retry-after': '1' } });
     const file = tempFile('activities.jsonl');

@@ -5,13 +5,31 @@ import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { Invite, User, Workspace } from '../../src/core/admin/types';
 import type { AdminNode } from '../../src/vscode/admin/orgTree';
-import { api, scripted, setSetting, useFake, waitFor } from './helpers';
+import { vscodePrompts } from '../../src/vscode/platform/prompts';
+import { api, closeEditors, restoreKeysAfterEach, scripted, setKey, setSetting, useFake, waitFor } from './helpers';
 
 describe('Organization view (real extension host)', () => {
   const holder = useFake({});
 
+  let shown: { archived: boolean; userFilter: string | undefined };
   before(async () => {
-    await (await api()).keys.set('admin', holder.fake.adminKey);
+    await setKey('admin', holder.fake.adminKey);
+    const { org } = await features();
+    shown = { archived: org.showArchived, userFilter: org.userFilter };
+  });
+  restoreKeysAfterEach();
+  // each test starts from the tree as a person first sees it: nothing loaded, nothing created in this window
+  beforeEach(async () => {
+    holder.fake.clear();
+    (await features()).org.refresh();
+  });
+  afterEach(async () => {
+    const f = await features();
+    f.admin.prompts = vscodePrompts;
+    await f.org.setShowArchived(shown.archived);
+    await f.org.setUserFilter(shown.userFilter);
+    f.org.refresh();
+    await closeEditors();
   });
 
   async function features() {
@@ -30,7 +48,6 @@ describe('Organization view (real extension host)', () => {
 
   it('shows the organization, then workspaces, users and invites; users page by "Load more"', async () => {
     const f = await features();
-    f.org.refresh();
     const root = await children();
     assert.equal(root[0]!.kind, 'org');
     assert.equal(f.org.getTreeItem(root[0]!).label, holder.fake.admin.organization.name);
@@ -121,15 +138,18 @@ describe('Organization view (real extension host)', () => {
       ),
     );
     assert.deepEqual(JSON.parse(doc.getText()), w);
-    await vscode.commands.executeCommand('promptwright.admin.showRateLimits', { kind: 'workspace', workspace: w });
-    assert.ok(f.rateLimits.workspaces.includes('wrkspc_demo'));
-    // the Rate Limits view shows, with the workspace's node selected
-    const view = (await api()).rateLimitsView;
-    await waitFor('the workspace selected in Rate Limits', () =>
-      view.visible && view.selection.some(n => (n as { id?: string }).id === 'wrkspc_demo') ? true : undefined,
-    );
-    await f.rateLimits.removeWorkspace({ kind: 'workspace', id: 'wrkspc_demo' });
-    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    const listed = f.rateLimits.workspaces.includes('wrkspc_demo');
+    try {
+      await vscode.commands.executeCommand('promptwright.admin.showRateLimits', { kind: 'workspace', workspace: w });
+      assert.ok(f.rateLimits.workspaces.includes('wrkspc_demo'));
+      // the Rate Limits view shows, with the workspace's node selected
+      const view = (await api()).rateLimitsView;
+      await waitFor('the workspace selected in Rate Limits', () =>
+        view.visible && view.selection.some(n => (n as { id?: string }).id === 'wrkspc_demo') ? true : undefined,
+      );
+    } finally {
+      if (!listed) await f.rateLimits.removeWorkspace({ kind: 'workspace', id: 'wrkspc_demo' });
+    }
   });
 
   it('users: the e-mail filter; Change Role never offers admin; Remove asks, naming the person', async () => {
@@ -197,7 +217,10 @@ describe('Organization view (real extension host)', () => {
       f.admin.prompts = scripted(['Shown at once', 'us', 'unrestricted', 'global', '']);
       const w = await vscode.commands.executeCommand<Workspace>('promptwright.admin.newWorkspace');
       assert.ok(a.orgView.visible, 'the Organization view is shown');
-      assert.deepEqual(selected(), [JSON.stringify({ kind: 'workspace', workspace: w })]);
+      // the view reports its selection back a moment after the reveal
+      const workspaceSelected = [JSON.stringify({ kind: 'workspace', workspace: w })];
+      await waitFor('the new workspace selected', () => selected().join() === workspaceSelected.join());
+      assert.deepEqual(selected(), workspaceSelected);
       const workspaces = await children(await group('workspaces'));
       const first = workspaces[0]!;
       assert.equal(first.kind === 'workspace' && first.workspace.id, w.id);
@@ -205,7 +228,9 @@ describe('Organization view (real extension host)', () => {
       assert.equal(workspaces.at(-1)!.kind, 'more', 'the list itself still pages');
       f.admin.prompts = scripted(['shown@example.com', 'developer']);
       const inv = await vscode.commands.executeCommand<Invite>('promptwright.admin.invite');
-      assert.deepEqual(selected(), [JSON.stringify({ kind: 'invite', invite: inv })]);
+      const inviteSelected = [JSON.stringify({ kind: 'invite', invite: inv })];
+      await waitFor('the new invite selected', () => selected().join() === inviteSelected.join());
+      assert.deepEqual(selected(), inviteSelected);
       // loading the page that has it shows it once, where the service put it no more
       let invites = await children(await group('invites'));
       while (invites.at(-1)!.kind === 'more') {
@@ -217,24 +242,18 @@ describe('Organization view (real extension host)', () => {
       assert.equal(top.kind === 'invite' && top.invite.id, inv.id);
     } finally {
       await restore();
-      f.org.refresh();
     }
   });
 
   it('a key that is not an Admin key gets one clear message, not an error per list', async () => {
-    const a = await api();
-    await a.keys.set('admin', holder.fake.apiKey);
-    try {
-      const f = await a.features();
-      f.org.refresh();
-      const root = await children();
-      assert.equal(root.length, 1);
-      assert.equal(root[0]!.kind, 'error');
-      const item = f.org.getTreeItem(root[0]!);
-      assert.match(item.label as string, /cannot use the administration interface .* needs an Admin API key/);
-      assert.equal(item.command?.command, 'promptwright.setAdminApiKey');
-    } finally {
-      await a.keys.set('admin', holder.fake.adminKey);
-    }
+    await setKey('admin', holder.fake.apiKey);
+    const f = await features();
+    f.org.refresh();
+    const root = await children();
+    assert.equal(root.length, 1);
+    assert.equal(root[0]!.kind, 'error');
+    const item = f.org.getTreeItem(root[0]!);
+    assert.match(item.label as string, /cannot use the administration interface .* needs an Admin API key/);
+    assert.equal(item.command?.command, 'promptwright.setAdminApiKey');
   });
 });

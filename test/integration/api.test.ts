@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { ConfigError } from '../../src/core/api/errors';
 import { startFake, type Fake } from '../fake/server';
-import { api, setSetting, waitFor } from './helpers';
+import { api, restoreKeysAfterEach, setKey, setSetting, waitFor } from './helpers';
 
 function filesUnder(dir: string): string[] {
   if (!fs.existsSync(dir)) return [];
@@ -23,13 +23,13 @@ describe('API client in the extension (keys in SecretStorage)', () => {
   });
   after(async () => {
     await restore();
-    await (await api()).keys.clear('api');
     await fake.close();
   });
+  restoreKeysAfterEach();
 
   it('no key: a ConfigError that offers "Set API Key"', async () => {
     const a = await api();
-    await a.keys.clear('api');
+    await setKey('api', undefined);
     await assert.rejects(
       (await a.api.client()).countTokens({ model: 'm', messages: [] }),
       (e: unknown) => (e as ConfigError).name === 'ConfigError' && (e as ConfigError).action === 'set-api-key',
@@ -38,7 +38,7 @@ describe('API client in the extension (keys in SecretStorage)', () => {
 
   it('with the key in SecretStorage the client sends it; the key is in no setting and no log file', async () => {
     const a = await api();
-    await a.keys.set('api', fake.apiKey);
+    await setKey('api', fake.apiKey);
     const r = await (
       await a.api.client()
     ).countTokens({ model: 'model-opus-4-7', max_tokens: 5, messages: [{ role: 'user', content: 'hi' }] });

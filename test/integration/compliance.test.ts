@@ -4,7 +4,9 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { ComplianceNode } from '../../src/vscode/compliance/complianceTree';
-import { api, scripted, setSetting, useFake, waitFor } from './helpers';
+import { vscodePrompts } from '../../src/vscode/platform/prompts';
+import type { Fake } from '../fake/server';
+import { api, closeEditors, restoreKeysAfterEach, scripted, setKey, setSetting, useFake, waitFor } from './helpers';
 
 const FULL = 'sk-vendor-api01-full';
 const READONLY = 'sk-vendor-api01-readonly';
@@ -18,6 +20,24 @@ async function children(n?: ComplianceNode): Promise<ComplianceNode[]> {
 async function rootOf(kind: 'organizations' | 'chats' | 'projects'): Promise<ComplianceNode> {
   return (await children()).find(n => n.kind === kind)!;
 }
+const deletesIn = (fake: Fake, re: RegExp) =>
+  fake.requests.filter(r => r.method === 'DELETE' && re.test(r.path)).length;
+
+/** Mocha hooks: the lists a test asks the view for, and the script answering its questions, go after it. */
+function forgetListsAfterEach(): void {
+  afterEach(async () => {
+    const f = await features();
+    for (const l of [...f.complianceTree.queries, ...f.complianceTree.projects]) await f.complianceTree.remove(l);
+    f.compliance.prompts = vscodePrompts;
+    await closeEditors();
+  });
+}
+
+/** The chats of one user, listed in the view with their first page loaded, as "Show Chats" does. */
+async function chatsOf(user: string) {
+  return (await features()).complianceTree.addChatQuery([user]);
+}
+
 /** Every error a person was shown while `run` ran. */
 async function errorsDuring(run: () => PromiseLike<unknown>): Promise<string[]> {
   const shown: string[] = [];
@@ -33,32 +53,28 @@ async function errorsDuring(run: () => PromiseLike<unknown>): Promise<string[]> 
 describe('Compliance view (real extension host)', () => {
   const holder = useFake({});
   let restorePageSize: () => Promise<void>;
-  const deletes = (re: RegExp) => holder.fake.requests.filter(r => r.method === 'DELETE' && re.test(r.path)).length;
+  const deletes = (re: RegExp) => deletesIn(holder.fake, re);
 
   before(async () => {
     restorePageSize = await setSetting('compliance.pageSize', 8);
-    await (await api()).keys.set('compliance', FULL);
+    await setKey('compliance', FULL);
   });
   after(async () => {
-    const f = await features();
-    for (const l of [...f.complianceTree.queries, ...f.complianceTree.projects]) await f.complianceTree.remove(l);
     await restorePageSize();
   });
+  restoreKeysAfterEach();
   beforeEach(() => holder.fake.clear());
+  forgetListsAfterEach();
 
   it('an Admin key alone shows the Activity Feed and says what else needs a Compliance Access Key', async () => {
-    const a = await api();
-    await a.keys.clear('compliance');
-    await a.keys.set('admin', holder.fake.adminKey);
-    try {
-      assert.deepEqual(
-        (await children()).map(n => n.kind),
-        ['feed', 'needsKey'],
-      );
-    } finally {
-      await a.keys.clear('admin');
-      await a.keys.set('compliance', FULL);
-    }
+    await setKey('compliance', undefined);
+    await setKey('admin', holder.fake.adminKey);
+    assert.deepEqual(
+      (await children()).map(n => n.kind),
+      ['feed', 'needsKey'],
+    );
+    await setKey('admin', undefined);
+    await setKey('compliance', FULL);
     assert.deepEqual(
       (await children()).map(n => n.kind),
       ['feed', 'organizations', 'chats', 'projects'],
@@ -131,7 +147,7 @@ describe('Compliance view (real extension host)', () => {
 
   it('Delete chat asks, saying it is immediate and permanent: cancel sends nothing; confirm deletes', async () => {
     const f = await features();
-    const query = f.complianceTree.queries[0]!;
+    const query = await chatsOf('user_01');
     const chat = query.pager.items.find(c => !c.project_id)!;
     const node: ComplianceNode = { kind: 'chat', chat, query };
     const seen: string[] = [];
@@ -154,10 +170,9 @@ describe('Compliance view (real extension host)', () => {
 
   it('a read-only key: the delete is refused with what the key lacks, and delete is no longer offered', async () => {
     const f = await features();
-    const a = await api();
-    await a.keys.set('compliance', READONLY);
+    const query = await chatsOf('user_01');
+    await setKey('compliance', READONLY);
     try {
-      const query = f.complianceTree.queries[0]!;
       await f.complianceTree.loadMore(query);
       const chat = query.pager.items.find(c => !c.project_id)!;
       f.compliance.prompts = scripted([true]);
@@ -181,48 +196,9 @@ describe('Compliance view (real extension host)', () => {
       assert.equal(f.access.allows('delete:compliance_user_data'), false);
       assert.equal(f.access.allows('read:compliance_user_data'), true);
     } finally {
-      await a.keys.set('compliance', FULL);
+      await setKey('compliance', FULL);
     }
     assert.equal(f.access.allows('delete:compliance_user_data'), true, 'a new key is asked afresh');
-  });
-
-  it("a project with chats: the 409, then 'Delete its N chats, then the project' (declined, then agreed)", async () => {
-    const f = await features();
-    for (const q of [...f.complianceTree.queries]) await f.complianceTree.remove(q);
-    const project = await f.complianceTree.addProject('model_proj_01');
-    const node: ComplianceNode = { kind: 'project', project };
-    const inProject = holder.fake.compliance.chats.filter(c => c.project_id === 'model_proj_01');
-    assert.equal(inProject.length, 4);
-    const users = [...new Set(inProject.map(c => c.user_id))].join(' ');
-
-    let seen: string[] = [];
-    f.compliance.prompts = scripted([true, users, false], seen);
-    assert.equal(await vscode.commands.executeCommand('promptwright.compliance.deleteProject', node), false);
-    assert.equal(deletes(/\/apps\/projects\//), 1, 'the first attempt, answered 409');
-    assert.equal(deletes(/\/apps\/chats\//), 0, 'declined: no chat deleted');
-    assert.match(seen[1]!, /input: Chats of project model_proj_01/);
-    assert.match(
-      seen[2]!,
-      /confirm: The project model_proj_01 still has 4 chats attached\. Delete its 4 chats, then the project\? \[Delete 4 Chats, Then the Project\]/,
-    );
-
-    holder.fake.clear();
-    seen = [];
-    let detail = '';
-    const script = scripted([true, users, true], seen);
-    f.compliance.prompts = {
-      ...script,
-      confirm: (m, d, action) => {
-        detail = d;
-        return script.confirm(m, d, action);
-      },
-    };
-    assert.equal(await vscode.commands.executeCommand('promptwright.compliance.deleteProject', node), true);
-    for (const c of inProject) assert.match(detail, new RegExp(c.id));
-    assert.equal(deletes(/\/apps\/chats\//), 4);
-    assert.equal(deletes(/\/apps\/projects\//), 2, 'the 409, then the project once its chats were gone');
-    assert.ok(!holder.fake.compliance.projects.some(p => p.id === 'model_proj_01'));
-    assert.ok(!f.complianceTree.projects.includes(project), 'it left the view');
   });
 
   it('deletes a project file, and a project without chats at once', async () => {
@@ -241,27 +217,75 @@ describe('Compliance view (real extension host)', () => {
 
   it('a standard API key where the Compliance key goes: the view says it is the wrong kind of key', async () => {
     const f = await features();
-    const a = await api();
-    await a.keys.set('compliance', holder.fake.apiKey);
-    try {
-      const [error] = await waitFor('the organizations error', async () => {
-        const got = await children(await rootOf('organizations'));
-        return got[0]?.kind === 'error' ? got : undefined;
-      });
-      assert.match(
-        f.complianceTree.getTreeItem(error!).label as string,
-        /needs a Compliance Access Key \(sk-vendor-api01…\), not a standard API key/,
-      );
-      assert.equal(f.complianceTree.getTreeItem(error!).command?.command, 'promptwright.setComplianceKey');
-    } finally {
-      await a.keys.set('compliance', FULL);
-    }
+    await setKey('compliance', holder.fake.apiKey);
+    const [error] = await waitFor('the organizations error', async () => {
+      const got = await children(await rootOf('organizations'));
+      return got[0]?.kind === 'error' ? got : undefined;
+    });
+    assert.match(
+      f.complianceTree.getTreeItem(error!).label as string,
+      /needs a Compliance Access Key \(sk-vendor-api01…\), not a standard API key/,
+    );
+    assert.equal(f.complianceTree.getTreeItem(error!).command?.command, 'promptwright.setComplianceKey');
+  });
+});
+
+// A suite of its own: deleting model_proj_01 would take from the view tests the project whose attachments they page
+describe('Compliance view: deleting a project that has chats (real extension host)', () => {
+  const holder = useFake({});
+  let fake: Fake;
+  const deletes = (re: RegExp) => deletesIn(fake, re);
+  before(async () => {
+    fake = holder.fake;
+    await setKey('compliance', FULL);
+  });
+  beforeEach(() => fake.clear());
+  forgetListsAfterEach();
+
+  it("a project with chats: the 409, then 'Delete its N chats, then the project' (declined, then agreed)", async () => {
+    const f = await features();
+    // no chats listed: the command has to ask whose chats they are
+    for (const q of [...f.complianceTree.queries]) await f.complianceTree.remove(q);
+    const project = await f.complianceTree.addProject('model_proj_01');
+    const node: ComplianceNode = { kind: 'project', project };
+    const inProject = fake.compliance.chats.filter(c => c.project_id === 'model_proj_01');
+    assert.equal(inProject.length, 4);
+    const users = [...new Set(inProject.map(c => c.user_id))].join(' ');
+
+    let seen: string[] = [];
+    f.compliance.prompts = scripted([true, users, false], seen);
+    assert.equal(await vscode.commands.executeCommand('promptwright.compliance.deleteProject', node), false);
+    assert.equal(deletes(/\/apps\/projects\//), 1, 'the first attempt, answered 409');
+    assert.equal(deletes(/\/apps\/chats\//), 0, 'declined: no chat deleted');
+    assert.match(seen[1]!, /input: Chats of project model_proj_01/);
+    assert.match(
+      seen[2]!,
+      /confirm: The project model_proj_01 still has 4 chats attached\. Delete its 4 chats, then the project\? \[Delete 4 Chats, Then the Project\]/,
+    );
+
+    fake.clear();
+    seen = [];
+    let detail = '';
+    const script = scripted([true, users, true], seen);
+    f.compliance.prompts = {
+      ...script,
+      confirm: (m, d, action) => {
+        detail = d;
+        return script.confirm(m, d, action);
+      },
+    };
+    assert.equal(await vscode.commands.executeCommand('promptwright.compliance.deleteProject', node), true);
+    for (const c of inProject) assert.match(detail, new RegExp(c.id));
+    assert.equal(deletes(/\/apps\/chats\//), 4);
+    assert.equal(deletes(/\/apps\/projects\//), 2, 'the 409, then the project once its chats were gone');
+    assert.ok(!fake.compliance.projects.some(p => p.id === 'model_proj_01'));
+    assert.ok(!f.complianceTree.projects.includes(project), 'it left the view');
   });
 });
 
 describe('Compliance view: more than 1,000 linked organizations', () => {
   useFake({ organizationsCount: 1001 });
-  before(async () => (await api()).keys.set('compliance', FULL));
+  before(async () => setKey('compliance', FULL));
 
   it('says the list is over the cap instead of showing part of it', async () => {
     const f = await features();

@@ -1,12 +1,21 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { api, setSetting, workspaceUri, waitFor } from './helpers';
+import {
+  api,
+  closeEditors,
+  openEditor,
+  removeWrittenFiles,
+  setSetting,
+  waitFor,
+  workspaceUri,
+  writeWorkspaceFile,
+} from './helpers';
 
+/** Opens a file of the workspace as the active editor. */
 async function open(name: string): Promise<vscode.TextDocument> {
-  const doc = await vscode.workspace.openTextDocument(workspaceUri(name));
-  await vscode.window.showTextDocument(doc);
-  return doc;
+  return (await openEditor(name)).document;
 }
+
 const ours = (uri: vscode.Uri) => vscode.languages.getDiagnostics(uri).filter(d => d.source === 'Promptwright');
 /** The rule name of a diagnostic (its code carries a link to RULES.md). */
 const codeOf = (d: vscode.Diagnostic) => (typeof d.code === 'object' ? d.code.value : d.code);
@@ -14,6 +23,13 @@ const codeOf = (d: vscode.Diagnostic) => (typeof d.code === 'object' ? d.code.va
 describe('request file diagnostics (real extension host)', () => {
   before(async () => {
     await api();
+  });
+  /** files a command of the extension created */
+  const created: vscode.Uri[] = [];
+  // every test opens its own files; what one changed is undone (closeEditors reverts) and what it wrote removed
+  afterEach(async () => {
+    await closeEditors();
+    await removeWrittenFiles(...created.splice(0));
   });
 
   it('a defective JSON file shows each problem at the expected line, with the rule name and its link', async () => {
@@ -80,8 +96,8 @@ describe('request file diagnostics (real extension host)', () => {
   });
 
   it('re-validates as the author types, and clears when the problem is fixed', async () => {
-    const doc = await open('hello.prompt.json');
-    const editor = vscode.window.activeTextEditor!;
+    const editor = await openEditor('hello.prompt.json');
+    const doc = editor.document;
     const i = doc.getText().indexOf('"user"');
     await editor.edit(e => e.replace(new vscode.Range(doc.positionAt(i), doc.positionAt(i + 6)), '"tool"'));
     const d = await waitFor('role diagnostic', () => ours(doc.uri).find(x => codeOf(x) === 'invalid-value'));
@@ -112,14 +128,22 @@ describe('request file diagnostics (real extension host)', () => {
   });
 
   it('"New Request File" writes a valid template', async () => {
-    const p = vscode.commands.executeCommand<vscode.Uri | undefined>('promptwright.newRequestFile');
-    await new Promise(r => setTimeout(r, 300));
-    await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+    let answered: vscode.Uri | undefined | false = false;
+    const p = Promise.resolve(vscode.commands.executeCommand<vscode.Uri | undefined>('promptwright.newRequestFile'));
+    void p.then(u => (answered = u));
+    // the name box shows when the workbench gets to it (late on a loaded machine): accept its default then
+    await waitFor('the name box answered', async () => {
+      await vscode.commands.executeCommand('workbench.action.acceptSelectedQuickOpenItem');
+      await new Promise(r => setTimeout(r, 100));
+      return answered !== false;
+    });
     const uri = await p;
     assert.ok(uri);
+    created.push(uri);
     const doc = await vscode.workspace.openTextDocument(uri);
     assert.deepEqual(JSON.parse(doc.getText()).model, 'model-opus-4-7');
-    await new Promise(r => setTimeout(r, 500));
+    const a = await api();
+    await waitFor('its check', () => a.diagnostics.current(doc)?.version === doc.version);
     assert.deepEqual(ours(uri), []);
   });
 
@@ -132,8 +156,12 @@ describe('request file diagnostics (real extension host)', () => {
       error(m);
     };
     const validator = a.diagnostics.validator;
+    const hello = (await vscode.workspace.openTextDocument(workspaceUri('hello.prompt.json'))).getText();
     let checks = 0;
-    a.diagnostics.validator = () => {
+    a.diagnostics.validator = (text, format, opts) => {
+      // only this file fails: another file's check that falls due meanwhile (after an earlier test's edit)
+      // would otherwise fail too, and stay failed for that version
+      if (text !== hello) return validator(text, format, opts);
       checks++;
       throw new Error('injected failure');
     };
@@ -171,8 +199,7 @@ describe('request file diagnostics (real extension host)', () => {
       `{"model":"model-opus-4-7","max_tokens":5,"messages":[{"role":"user","content":"x"}],` +
       '"metadata":{"user_id":"u"},"tools":[{"name":"t","input_schema":{"type":"object","properties":{"a":' +
       `{"default":${'['.repeat(100_000)}${']'.repeat(100_000)}}}}}]}`;
-    const uri = workspaceUri('deep.prompt.json');
-    await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(deep));
+    const uri = await writeWorkspaceFile('deep.prompt.json', deep);
     const doc = await vscode.workspace.openTextDocument(uri);
     await vscode.window.showTextDocument(doc);
     const d = await waitFor(
@@ -188,8 +215,6 @@ describe('request file diagnostics (real extension host)', () => {
     // still serving: a normal file is checked right after
     const other = await open('defective.prompt.json');
     await waitFor('other file checked', () => ours(other.uri).length >= 3);
-    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-    await vscode.workspace.fs.delete(uri);
   });
 
   it('a beta feature warns; its quick fix adds the beta to promptwright.betas and the warning goes', async () => {
@@ -222,8 +247,7 @@ describe('request file diagnostics (real extension host)', () => {
   describe('element templates (completion)', () => {
     /** Our completion items at the end of `marker` in a new file of that name and text. */
     async function templatesAt(name: string, text: string, marker: string): Promise<string[]> {
-      const uri = workspaceUri(name);
-      await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(text));
+      const uri = await writeWorkspaceFile(name, text);
       const doc = await vscode.workspace.openTextDocument(uri);
       await vscode.window.showTextDocument(doc);
       const pos = doc.positionAt(text.indexOf(marker) + marker.length);
@@ -264,8 +288,7 @@ describe('request file diagnostics (real extension host)', () => {
 
     it('the chosen template is inserted as one undoable edit that leaves the file valid', async () => {
       const text = '{"model": "model-opus-4-7", "max_tokens": 5, "messages": [{"role": "user", "content": [ pw ]}]}';
-      const uri = workspaceUri('tpl-insert.prompt.json');
-      await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(text));
+      const uri = await writeWorkspaceFile('tpl-insert.prompt.json', text);
       const doc = await vscode.workspace.openTextDocument(uri);
       const ed = await vscode.window.showTextDocument(doc);
       const pos = doc.positionAt(text.indexOf('[ pw') + 4);

@@ -1,6 +1,8 @@
 import * as vscode from 'vscode';
+import type { CountState } from '../../src/core/tokens/scheduler';
 import type { PromptwrightApi } from '../../src/extension';
 import type { Prompts } from '../../src/vscode/platform/prompts';
+import type { KeyKind } from '../../src/vscode/platform/secrets';
 import { startFake, type Fake, type FakeOptions } from '../fake/server';
 
 export const EXTENSION_ID = 'promptwright.promptwright';
@@ -17,6 +19,22 @@ export function workspaceUri(...segments: string[]): vscode.Uri {
   return vscode.Uri.joinPath(folder.uri, ...segments);
 }
 
+const written: vscode.Uri[] = [];
+
+/** Writes a file into the test workspace for one test; `removeWrittenFiles` (in an afterEach) deletes it. */
+export async function writeWorkspaceFile(name: string, text: string): Promise<vscode.Uri> {
+  const uri = workspaceUri(name);
+  await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(text));
+  written.push(uri);
+  return uri;
+}
+
+/** Deletes what `writeWorkspaceFile` wrote, and any other file a test names (`also`). */
+export async function removeWrittenFiles(...also: vscode.Uri[]): Promise<void> {
+  for (const uri of [...written.splice(0), ...also])
+    await Promise.resolve(vscode.workspace.fs.delete(uri)).catch(() => undefined); // already gone is fine
+}
+
 /** Polls until fn returns a truthy value (or throws after timeoutMs with the last value in the message). */
 export async function waitFor<T>(what: string, fn: () => T | Promise<T>, timeoutMs = 10000): Promise<NonNullable<T>> {
   const end = Date.now() + timeoutMs;
@@ -27,6 +45,85 @@ export async function waitFor<T>(what: string, fn: () => T | Promise<T>, timeout
     await new Promise(r => setTimeout(r, 50));
   }
   throw new Error(`timed out waiting for ${what}; last value: ${JSON.stringify(last)}`);
+}
+
+/**
+ * Opens a file of the test workspace and makes it the active editor, focused (so that `undo` and the
+ * commands that act on the active editor reach it).
+ */
+export async function openEditor(...segments: string[]): Promise<vscode.TextEditor> {
+  const doc = await vscode.workspace.openTextDocument(workspaceUri(...segments));
+  const editor = await vscode.window.showTextDocument(doc);
+  await waitFor(`${segments.join('/')} as the active editor`, () => vscode.window.activeTextEditor?.document === doc);
+  return editor;
+}
+
+/**
+ * Closes every editor and panel. Unsaved edits a test left are dropped first: closing a changed file would
+ * ask whether to save it, a dialog the test workbench refuses to show.
+ */
+export async function closeEditors(): Promise<void> {
+  for (const doc of vscode.workspace.textDocuments.filter(d => d.isDirty)) {
+    await vscode.window.showTextDocument(doc);
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
+  }
+  await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+}
+
+type Count = Extract<CountState, { kind: 'count' }>;
+
+/**
+ * Runs `action` (opening a file, typing, a command) and waits for the status bar to show a token count after
+ * it, one that `accept` takes: the count an earlier file left in the status bar is not it.
+ */
+export async function countShownAfter(
+  action: () => PromiseLike<unknown>,
+  accept: (s: Count) => boolean = () => true,
+): Promise<Count> {
+  const tokens = (await api()).tokens;
+  let shown: Count | undefined;
+  const listening = tokens.onDidChangeState(s => {
+    if (s.kind === 'count' && accept(s)) shown ??= s;
+  });
+  try {
+    await action();
+    return await waitFor('a token count', () => shown);
+  } finally {
+    listening.dispose();
+  }
+}
+
+const KEY_KINDS: readonly KeyKind[] = ['api', 'admin', 'compliance'];
+
+/**
+ * Stores (a string) or clears (undefined) a key and waits until the extension has heard of it, so that the
+ * views refreshing on a new key do so now and not in the middle of the next test.
+ */
+export async function setKey(kind: KeyKind, value: string | undefined): Promise<void> {
+  const keys = (await api()).keys;
+  if ((await keys.get(kind)) === value) return;
+  let heard = false;
+  const listening = keys.onDidChange(k => {
+    if (k === kind) heard = true;
+  });
+  try {
+    await (value === undefined ? keys.clear(kind) : keys.set(kind, value));
+    await waitFor(`the extension to hear of the new ${kind} key`, () => heard);
+  } finally {
+    listening.dispose();
+  }
+}
+
+/** Mocha hooks: whatever a test does to the keys, each is put back afterwards as it was before the test. */
+export function restoreKeysAfterEach(): void {
+  let saved: [KeyKind, string | undefined][] = [];
+  beforeEach(async () => {
+    const keys = (await api()).keys;
+    saved = await Promise.all(KEY_KINDS.map(async k => [k, await keys.get(k)] as [KeyKind, string | undefined]));
+  });
+  afterEach(async () => {
+    for (const [kind, value] of saved) await setKey(kind, value);
+  });
 }
 
 /** Sets a promptwright user setting for a suite; the returned function puts the previous value back. */
@@ -51,14 +148,11 @@ export function useFake(opts: FakeOptions, settings: Record<string, unknown> = {
     holder.fake = await startFake(opts);
     restore.push(await setSetting('baseUrl', holder.fake.url));
     for (const [k, v] of Object.entries(settings)) restore.push(await setSetting(k, v));
-    await (await api()).keys.set('api', holder.fake.apiKey);
+    await setKey('api', holder.fake.apiKey);
   });
   after(async () => {
     for (const r of restore.splice(0)) await r();
-    const a = await api();
-    await a.keys.clear('api');
-    await a.keys.clear('admin');
-    await a.keys.clear('compliance');
+    for (const kind of KEY_KINDS) await setKey(kind, undefined);
     await holder.fake.close();
   });
   return holder;

@@ -2,9 +2,9 @@
 // code-server harness (test/harness/run.mjs) and @vscode/test-electron (test/harness/electron.mjs) both
 // load this file as extensionTestsPath and call run().
 //
-// The files, and the tests inside each suite, run in a shuffled order: no test may lean on what another left
-// behind. The seed is printed; PROMPTWRIGHT_HOST_SEED=<seed> runs that order again (`sorted`: the files'
-// own order).
+// The files, and the tests inside each suite, run in a shuffled order, from a new random seed each run: no
+// test may lean on what another left behind. The seed is printed; PROMPTWRIGHT_HOST_SEED=<seed> runs that
+// order again (`sorted`: the files' own order). The harness passes HARNESS_HOST_SEED on under that name.
 import * as path from 'node:path';
 import * as fs from 'node:fs';
 import Mocha from 'mocha';
@@ -44,10 +44,13 @@ export function run(): Promise<void> {
     mocha.addFile(path.join(__dirname, f));
   // loaded here (not by run()) so that the order can be shuffled first; CommonJS test files load synchronously
   (mocha as unknown as { loadFiles(): void }).loadFiles();
-  // TEMPORARY until every test sets up what it needs: shuffled only when a seed is given
-  if (process.env.PROMPTWRIGHT_HOST_SEED && process.env.PROMPTWRIGHT_HOST_SEED !== 'sorted') {
-    const seed = Number(process.env.PROMPTWRIGHT_HOST_SEED) || Math.floor(Math.random() * 2 ** 31);
-    console.log(`extension-host tests in a shuffled order: PROMPTWRIGHT_HOST_SEED=${seed} repeats it`);
+  const order = process.env.PROMPTWRIGHT_HOST_SEED?.trim() || undefined;
+  if (order === 'sorted') console.log("extension-host tests in the files' own order (HARNESS_HOST_SEED=sorted)");
+  else {
+    if (order !== undefined && !/^\d+$/.test(order))
+      return Promise.reject(new Error(`HARNESS_HOST_SEED is a whole number or "sorted", not "${order}"`));
+    const seed = order !== undefined ? Number(order) : Math.floor(Math.random() * 2 ** 31);
+    console.log(`extension-host tests in a shuffled order: HARNESS_HOST_SEED=${seed} repeats it`);
     shuffleSuite(mocha.suite, random(seed));
   }
   return new Promise((resolve, reject) => {

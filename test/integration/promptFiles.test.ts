@@ -3,10 +3,11 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { PromptFileNode } from '../../src/vscode/promptFiles/promptFilesTree';
-import { api, useFake, workspaceUri, waitFor } from './helpers';
+import { api, closeEditors, countShownAfter, useFake, workspaceUri, waitFor } from './helpers';
 
 describe('Prompts view (real extension host)', () => {
   const env = useFake({ apiKey: 'sk-prompts-test' });
+  afterEach(closeEditors);
 
   async function nodes(): Promise<PromptFileNode[]> {
     const f = await (await api()).features();
@@ -47,8 +48,10 @@ describe('Prompts view (real extension host)', () => {
     await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(JSON.stringify(body, null, 2)));
     try {
       // counted while it is the active editor
-      await vscode.window.showTextDocument(uri);
-      await waitFor('its count', () => a.tokens.state.kind === 'count' && !a.tokens.state.cached);
+      await countShownAfter(
+        () => vscode.window.showTextDocument(uri),
+        s => !s.cached,
+      );
       const node = await waitFor('its node', async () => byName(await nodes(), name));
       await vscode.commands.executeCommand('promptwright.sendRequest', node);
       assert.equal(f.runner.current?.view.file, name);
@@ -57,7 +60,7 @@ describe('Prompts view (real extension host)', () => {
       const description = String(f.promptFiles.getTreeItem(node).description);
       assert.match(description, /^\d[\d,]* tokens · ✓ end_turn$/);
     } finally {
-      await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+      await closeEditors();
       await vscode.workspace.fs.delete(uri);
     }
   });

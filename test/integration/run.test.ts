@@ -1,17 +1,18 @@
 import * as assert from 'node:assert/strict';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import * as YAML from 'yaml';
 import type { Fake } from '../fake/server';
-import { api, useFake, workspaceUri, waitFor } from './helpers';
+import { api, closeEditors, openEditor, removeWrittenFiles, useFake, waitFor, writeWorkspaceFile } from './helpers';
 
-async function writeRequest(name: string, text: string): Promise<vscode.Uri> {
-  const uri = workspaceUri(name);
-  await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(text));
-  return uri;
+/** Writes a request file and makes it the active editor. */
+async function openRequest(name: string, text: string): Promise<vscode.Uri> {
+  await writeWorkspaceFile(name, text);
+  return (await openEditor(name)).document.uri;
 }
 /** Writes a request file, makes it the active editor, and sends it (resolves when the run ends). */
 async function send(name: string, text: string): Promise<void> {
-  await vscode.window.showTextDocument(await writeRequest(name, text));
+  await openRequest(name, text);
   await vscode.commands.executeCommand('promptwright.sendRequest');
 }
 const req = (content: string) =>
@@ -20,8 +21,15 @@ const req = (content: string) =>
 describe('Send Request (real extension host)', () => {
   const env = useFake({ apiKey: 'sk-run-test' }, { maxRetries: 1 });
   let fake: Fake;
+  /** transcripts a test saved */
+  const saved: vscode.Uri[] = [];
   before(() => {
     fake = env.fake;
+  });
+  beforeEach(() => fake.clear());
+  afterEach(async () => {
+    await closeEditors();
+    await removeWrittenFiles(...saved.splice(0));
   });
 
   it('streams text, thinking and tool use into the run, with request-id and timings', async () => {
@@ -42,10 +50,8 @@ describe('Send Request (real extension host)', () => {
   it('appends reply and tool_result stubs to YAML, keeping comments, cursor in the stub; undo restores', async () => {
     const a = await api();
     const f = await a.features();
-    const uri = workspaceUri('chat.prompt.yaml');
-    const doc = await vscode.workspace.openTextDocument(uri);
+    const { document: doc } = await openEditor('chat.prompt.yaml');
     const before = doc.getText();
-    await vscode.window.showTextDocument(doc);
     await vscode.commands.executeCommand('promptwright.sendRequest');
     assert.equal(f.runner.current!.message!.stop_reason, 'tool_use');
     assert.equal(await vscode.commands.executeCommand('promptwright.appendReply'), true);
@@ -93,28 +99,40 @@ describe('Send Request (real extension host)', () => {
   it('cancel stops a slow stream at once and keeps what arrived', async () => {
     const a = await api();
     const f = await a.features();
-    const uri = await writeRequest('run3.prompt.json', req('slow #slow=30 #long=400'));
-    await vscode.window.showTextDocument(uri);
+    await openRequest('run3.prompt.json', req('slow #slow=30 #long=400'));
     const p = vscode.commands.executeCommand('promptwright.sendRequest');
-    await waitFor(
-      'streaming',
-      () => f.runner.current?.view.outcome === 'running' && fake.requests.some(r => r.path === '/v1/messages'),
-      5000,
-    );
-    await new Promise(r => setTimeout(r, 400));
-    const t0 = Date.now();
+    // 400 words, one each 30 ms: the stream runs 12 s unless cancelled
+    const arrived = await waitFor('the first words', () => {
+      const text = f.runner.current?.posted.snapshot()?.content[0]?.text;
+      return f.runner.current?.view.outcome === 'running' && typeof text === 'string' && text.startsWith('w0 w1 ')
+        ? text
+        : undefined;
+    });
     await vscode.commands.executeCommand('promptwright.cancelRequest');
     await p;
-    assert.ok(Date.now() - t0 < 1000);
     assert.equal(f.runner.current!.view.outcome, 'cancelled');
-    assert.match(f.runner.current!.message?.content[0]?.text as string, /^w0 /);
+    const kept = f.runner.current!.message?.content[0]?.text as string;
+    assert.match(kept, /^w0 /);
+    assert.ok(kept.startsWith(arrived), 'what arrived is kept');
+    // the connection was closed by the extension, before the fake had sent the whole reply
+    const sent = fake.requests.find(r => r.path === '/v1/messages')!;
+    await waitFor('the connection closed', () => sent.closedAt !== undefined);
+    assert.equal(sent.answeredAt, undefined, 'the stream was cut before its end');
+    assert.ok(!kept.includes('w399'));
   });
 
   it('saves a transcript beside the file', async () => {
+    const f = await (await api()).features();
+    await send('transcript.prompt.json', req('hello'));
+    const run = f.runner.current!;
+    assert.equal(run.view.outcome, 'done');
     const uri = await vscode.commands.executeCommand<vscode.Uri>('promptwright.saveTranscript');
+    saved.push(uri);
+    assert.equal(path.posix.dirname(uri.path), path.posix.dirname(run.uri.path), 'beside the request file');
     const t = JSON.parse(new TextDecoder().decode(await vscode.workspace.fs.readFile(uri)));
-    assert.equal(t.file, 'run3.prompt.json');
-    assert.equal(t.outcome, 'cancelled');
+    assert.equal(t.file, 'transcript.prompt.json');
+    assert.equal(t.outcome, 'done');
+    assert.equal(t.requestId, run.view.requestId);
     assert.deepEqual(Object.keys(t).sort(), [
       'error',
       'file',
@@ -130,10 +148,20 @@ describe('Send Request (real extension host)', () => {
   });
 
   it('the response panel opens as one webview tab, reused across runs', async () => {
-    const tabs = vscode.window.tabGroups.all.flatMap(g => g.tabs);
-    const panels = tabs.filter(
-      t => t.input instanceof vscode.TabInputWebview && t.input.viewType.endsWith('promptwright.response'),
-    );
-    assert.equal(panels.length, 1, tabs.map(t => t.label).join(','));
+    const panels = () => {
+      const tabs = vscode.window.tabGroups.all.flatMap(g => g.tabs);
+      const found = tabs.filter(
+        t => t.input instanceof vscode.TabInputWebview && t.input.viewType.endsWith('promptwright.response'),
+      );
+      return { count: found.length, tabs: tabs.map(t => t.label).join(',') };
+    };
+    await send('panel1.prompt.json', req('first'));
+    await waitFor('the panel as a tab', () => panels().count > 0);
+    const first = panels();
+    assert.equal(first.count, 1, first.tabs);
+    await send('panel2.prompt.json', req('second'));
+    await waitFor('the panel as a tab', () => panels().count > 0);
+    const second = panels();
+    assert.equal(second.count, 1, second.tabs);
   });
 });

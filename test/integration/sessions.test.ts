@@ -1,7 +1,18 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { Fake } from '../fake/server';
-import { api, useFake } from './helpers';
+import { api, closeEditors, restoreKeysAfterEach, setKey, useFake, waitFor } from './helpers';
+
+async function features() {
+  return (await api()).features();
+}
+
+/** Adds a session to the view as "Add Session…" does, loading it afresh when the view already had it. */
+async function addSession(id: string): Promise<void> {
+  const f = await features();
+  if (f.sessions.sessions.includes(id)) await f.sessions.removeSession({ kind: 'session', id });
+  await vscode.commands.executeCommand('promptwright.addSession', id);
+}
 
 describe('session resources and rate limits views (real extension host)', () => {
   const env = useFake(
@@ -9,14 +20,28 @@ describe('session resources and rate limits views (real extension host)', () => 
     { 'sessions.pageSize': 1000 },
   );
   let fake: Fake;
-  before(() => {
+  let listed: { sessions: string[]; workspaces: string[] };
+  before(async () => {
     fake = env.fake;
+    const f = await features();
+    listed = { sessions: [...f.sessions.sessions], workspaces: [...f.rateLimits.workspaces] };
+  });
+  restoreKeysAfterEach();
+  beforeEach(() => fake.clear());
+  // what a test added to the views leaves them again
+  afterEach(async () => {
+    const f = await features();
+    for (const id of f.sessions.sessions.filter(s => !listed.sessions.includes(s)))
+      await f.sessions.removeSession({ kind: 'session', id });
+    for (const id of f.rateLimits.workspaces.filter(w => !listed.workspaces.includes(w)))
+      await f.rateLimits.removeWorkspace({ kind: 'workspace', id });
+    await closeEditors();
   });
 
   it("lists a session's resources with icons and descriptions; Load more pages through 2,500", async () => {
     const a = await api();
     const f = await a.features();
-    await vscode.commands.executeCommand('promptwright.addSession', 'ses_big');
+    await addSession('ses_big');
     const roots = await f.sessions.getChildren();
     const big = roots.find(r => r.kind === 'session' && r.id === 'ses_big')!;
     let kids = await f.sessions.getChildren(big);
@@ -45,15 +70,14 @@ describe('session resources and rate limits views (real extension host)', () => 
   it('Add Session… shows the new session: revealed at the end of a long list, selected and expanded', async () => {
     const a = await api();
     const f = await a.features();
-    await vscode.commands.executeCommand('promptwright.addSession', 'ses_big');
+    await addSession('ses_big');
     const big = (await f.sessions.getChildren()).find(r => r.kind === 'session' && r.id === 'ses_big')!;
     assert.ok((await f.sessions.getChildren(big)).length >= 1000, 'the big session is loaded');
-    await vscode.commands.executeCommand('promptwright.addSession', 'ses_demo');
-    const selected = a.sessionsView.selection as { kind: string; id?: string }[];
-    assert.deepEqual(
-      selected.map(n => `${n.kind}:${n.id}`),
-      ['session:ses_demo'],
-    );
+    await addSession('ses_demo');
+    const selected = () => (a.sessionsView.selection as { kind: string; id?: string }[]).map(n => `${n.kind}:${n.id}`);
+    // the view reports its selection back a moment after the reveal
+    await waitFor('ses_demo selected', () => selected().join() === 'session:ses_demo');
+    assert.deepEqual(selected(), ['session:ses_demo']);
     assert.ok(a.sessionsView.visible, 'the view is shown');
     // expanded: its first page was asked for
     assert.ok(fake.requests.some(r => r.path === '/v1/sessions/ses_demo/resources'));
@@ -62,8 +86,8 @@ describe('session resources and rate limits views (real extension host)', () => 
   });
 
   it("opens a resource's details as read-only JSON", async () => {
-    const a = await api();
-    const f = await a.features();
+    const f = await features();
+    await addSession('ses_big');
     const big = (await f.sessions.getChildren()).find(r => r.kind === 'session' && r.id === 'ses_big')!;
     const first = (await f.sessions.getChildren(big))[0]!;
     const doc = await vscode.commands.executeCommand<vscode.TextDocument>('promptwright.openResource', first);
@@ -75,7 +99,7 @@ describe('session resources and rate limits views (real extension host)', () => 
   it('an error becomes a node with type, message and request-id', async () => {
     const a = await api();
     const f = await a.features();
-    await vscode.commands.executeCommand('promptwright.addSession', 'ses_missing');
+    await addSession('ses_missing');
     const node = (await f.sessions.getChildren()).find(r => r.kind === 'session' && r.id === 'ses_missing')!;
     const kids = await f.sessions.getChildren(node);
     assert.equal(kids[0]!.kind, 'error');
@@ -93,9 +117,9 @@ describe('session resources and rate limits views (real extension host)', () => 
   it("rate limits: nothing without an Admin key; with one, the organization's limits and a workspace's", async () => {
     const a = await api();
     const f = await a.features();
-    await a.keys.clear('admin');
+    await setKey('admin', undefined);
     assert.deepEqual(await f.rateLimits.getChildren(), []);
-    await a.keys.set('admin', fake.adminKey);
+    await setKey('admin', fake.adminKey);
     await vscode.commands.executeCommand('promptwright.addRateLimitWorkspace', 'wrkspc_demo');
     const [org, ws] = await f.rateLimits.getChildren();
     const groups = await f.rateLimits.getChildren(org);

@@ -3,21 +3,33 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import { vscodePrompts } from '../../src/vscode/platform/prompts';
-import { api, scripted, setSetting, workspaceUri, waitFor } from './helpers';
+import {
+  api,
+  closeEditors,
+  countShownAfter,
+  openEditor,
+  restoreKeysAfterEach,
+  scripted,
+  setKey,
+  setSetting,
+} from './helpers';
 
 describe('no service address and no key (real extension host)', () => {
   let restore: (() => Promise<void>) | undefined;
-  beforeEach(async () => {
-    const a = await api();
-    restore = await setSetting('baseUrl', '');
-    await a.keys.clear('api');
-    await (await a.features()).demo.stop();
-  });
   afterEach(async () => {
     const a = await api();
     a.api.prompts = vscodePrompts;
     await (await a.features()).demo.stop();
     await restore?.();
+    await closeEditors();
+  });
+  // the keys are read before the test clears the API key, and put back once the demo's own are gone
+  restoreKeysAfterEach();
+  beforeEach(async () => {
+    const a = await api();
+    restore = await setSetting('baseUrl', '');
+    await (await a.features()).demo.stop();
+    await setKey('api', undefined);
   });
 
   it('Send asks, offering the offline demo first; choosing it sends the request to the demo', async () => {
@@ -28,7 +40,7 @@ describe('no service address and no key (real extension host)', () => {
     const listening = a.api.onDidShowError(t => errors.push(t));
     a.api.prompts = scripted(['$(beaker) Use the offline demo'], seen);
     try {
-      await vscode.window.showTextDocument(workspaceUri('hello.prompt.json'));
+      await openEditor('hello.prompt.json');
       await vscode.commands.executeCommand('promptwright.sendRequest');
       assert.equal(
         seen[0],
@@ -50,12 +62,11 @@ describe('no service address and no key (real extension host)', () => {
     a.api.prompts = scripted(['$(globe) Enter the service address…', 'https://api.example.invalid/v1', 'sk-typed-key']);
     // the address is not reachable: what matters is that both were asked for, stored and used
     const before = f.runner.current;
-    await vscode.window.showTextDocument(workspaceUri('hello.prompt.json'));
+    await openEditor('hello.prompt.json');
     await vscode.commands.executeCommand('promptwright.sendRequest');
     assert.equal(vscode.workspace.getConfiguration('promptwright').get('baseUrl'), 'https://api.example.invalid');
     assert.equal(await a.keys.get('api'), 'sk-typed-key');
     assert.notEqual(f.runner.current, before, 'the request was sent');
-    await a.keys.clear('api');
   });
 
   it('cancelling the question sends nothing and shows no error', async () => {
@@ -66,7 +77,7 @@ describe('no service address and no key (real extension host)', () => {
     const listening = a.api.onDidShowError(t => errors.push(t));
     a.api.prompts = scripted([undefined, undefined]);
     try {
-      await vscode.window.showTextDocument(workspaceUri('hello.prompt.json'));
+      await openEditor('hello.prompt.json');
       await vscode.commands.executeCommand('promptwright.sendRequest');
       await vscode.commands.executeCommand('promptwright.countTokens');
       assert.equal(f.runner.current, before);
@@ -79,8 +90,7 @@ describe('no service address and no key (real extension host)', () => {
   it('Count Tokens with the demo chosen counts with it', async () => {
     const a = await api();
     a.api.prompts = scripted(['$(beaker) Use the offline demo']);
-    await vscode.window.showTextDocument(workspaceUri('hello.prompt.json'));
-    await vscode.commands.executeCommand('promptwright.countTokens');
-    await waitFor('a count from the demo', () => a.tokens.state.kind === 'count');
+    await openEditor('hello.prompt.json');
+    await countShownAfter(() => vscode.commands.executeCommand('promptwright.countTokens'));
   });
 });
