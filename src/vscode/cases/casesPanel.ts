@@ -8,6 +8,7 @@ import {
   type FromCasesWebview,
   type ToCasesWebview,
 } from '../../protocol/cases';
+import type { GitBase } from '../compare/gitBase';
 import type { Api } from '../platform/api';
 import type { Config } from '../platform/config';
 import type { Log } from '../platform/log';
@@ -60,10 +61,11 @@ export class CasesPanel implements vscode.Disposable, GridDisplay {
     cases: CaseDiagnostics,
     log: Log,
     storage: { workspace: vscode.Uri | undefined; global: vscode.Uri },
+    git: GitBase,
     recent?: Recent,
   ) {
     const results = new CasesResults(config, storage, log);
-    this.runner = new CasesRunner(config, api, cases, results, log, this, recent);
+    this.runner = new CasesRunner(config, api, cases, results, log, this, git, recent);
     this.host = new WebviewHost(extensionUri, {
       viewType: CASES_VIEW_TYPE,
       title: 'Cases',
@@ -179,6 +181,7 @@ export class CasesPanel implements vscode.Disposable, GridDisplay {
         'append' in patch &&
         last &&
         'append' in last &&
+        last.side === patch.side &&
         last.caseName === patch.caseName &&
         last.model === patch.model
       )

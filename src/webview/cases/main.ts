@@ -165,7 +165,7 @@ function applyPatches(patches: CellPatch[], running: boolean, savedTo?: string, 
     if ('cell' in p) {
       cells.set(key, p.cell);
       changed.add(key);
-    } else {
+    } else if ('append' in p && !p.side) {
       const c = cells.get(key);
       if (!c) continue;
       c.text += p.append;
