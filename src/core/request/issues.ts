@@ -1,5 +1,6 @@
 // zod issues -> problems with a path, an anchor, a rule name and a message that names the real problem.
 import type { z } from 'zod';
+import { changeToFixes } from './enumFixes';
 import { closest } from './models';
 import type { RuleContext } from './rules';
 import { refusedKey } from './rules/keys';
@@ -152,9 +153,11 @@ function convert(iss: Issue, path: Path, c: Context): void {
         });
         return;
       }
+      const fixes = changeToFixes(path, input, iss.values);
+      const extra = fixes.length ? { fixes } : {};
       // a schema that words its own message (e.g. role)
       if (iss.message && !iss.message.startsWith('Invalid ')) {
-        push('invalid-value', iss.message);
+        push('invalid-value', iss.message, extra);
         return;
       }
       const values = iss.values.map(v => JSON.stringify(v));
@@ -162,7 +165,7 @@ function convert(iss: Issue, path: Path, c: Context): void {
         values.length === 1
           ? `${cap(fieldName(path))} must be ${values[0]}, not ${describe(input)}.`
           : `${cap(fieldName(path))} must be one of ${values.join(', ')}; got ${describe(input)}.`;
-      push('invalid-value', msg);
+      push('invalid-value', msg, extra);
       return;
     }
     case 'too_small':
@@ -173,7 +176,9 @@ function convert(iss: Issue, path: Path, c: Context): void {
     case 'invalid_union': {
       // a `type`-picked union with no matching branch already carries our message
       if (!iss.errors.length) {
-        unknownType(iss.message, path, input, c);
+        // zod names the known discriminator values of a `type`-picked union
+        const known = (iss as { options?: unknown[] }).options ?? [];
+        unknownType(iss.message, path, input, known, c);
         return;
       }
       // a plain union (e.g. string | array): follow the branch that got furthest, else name the choices
@@ -278,7 +283,7 @@ function unknownField(path: Path, key: string, c: Context): void {
  * A `type` no branch of its union knows. Beta types are branches where they may appear (schema.ts), so
  * one here is in the wrong place, or unknown: an error, marked on the `type` value when there is one.
  */
-function unknownType(message: string, path: Path, input: unknown, c: Context): void {
+function unknownType(message: string, path: Path, input: unknown, known: readonly unknown[], c: Context): void {
   const onType = path[path.length - 1] === 'type';
   const type = onType
     ? input
@@ -286,7 +291,15 @@ function unknownType(message: string, path: Path, input: unknown, c: Context): v
       ? (input as { type?: unknown }).type
       : undefined;
   const at = typeof type === 'string' && !onType ? [...path, 'type'] : path;
-  c.out.push({ path: at, anchor: 'value', severity: 'error', code: 'unknown-type', message });
+  const fixes = typeof type === 'string' ? changeToFixes(at, type, known) : [];
+  c.out.push({
+    path: at,
+    anchor: 'value',
+    severity: 'error',
+    code: 'unknown-type',
+    message,
+    ...(fixes.length ? { fixes } : {}),
+  });
 }
 
 // ---- finding the schema of a path (for known keys and number bounds) ------------------------------------
