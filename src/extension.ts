@@ -24,6 +24,7 @@ import type { RateLimitNode } from './vscode/rateLimits/rateLimitsTree';
 import { ResourceDocuments } from './vscode/sessions/resourceDocuments';
 import type { SessionNode } from './vscode/sessions/sessionsTree';
 import { TemplateCompletion } from './vscode/request/templateCompletion';
+import { YamlAssist } from './vscode/request/yamlAssist';
 import { TokenStatus } from './vscode/tokens/tokenStatus';
 
 /** What activate() returns: a small surface the integration tests use to observe the extension. */
@@ -121,6 +122,7 @@ export function activate(context: vscode.ExtensionContext): PromptwrightApi {
   };
   setActiveFile();
   const selector: vscode.DocumentSelector = [{ language: 'json' }, { language: 'yaml' }, { language: 'jsonc' }];
+  const yamlAssist = new YamlAssist(config);
   context.subscriptions.push(
     log,
     diagnostics,
@@ -142,6 +144,9 @@ export function activate(context: vscode.ExtensionContext): PromptwrightApi {
       selector,
       new TemplateCompletion(config, context.asAbsolutePath('dist/templates.json')),
     ),
+    // YAML request and case files without the YAML extension: completion and hover from the schema
+    vscode.languages.registerCompletionItemProvider(YamlAssist.selector, yamlAssist, ...YamlAssist.triggers),
+    vscode.languages.registerHoverProvider(YamlAssist.selector, yamlAssist),
     vscode.window.registerTreeDataProvider('promptwright.compliance', complianceTree),
     vscode.window.registerTreeDataProvider('promptwright.prompts', promptFilesTree),
     promptFilesTree,

@@ -5,10 +5,10 @@ import { closest } from './models';
 import type { RuleContext } from './rules';
 import { refusedKey } from './rules/keys';
 import { describe } from './schema';
+import { defOf, schemaAt, type Def, type Schema } from './schemaPath';
 import type { FixData, Path, PathProblem, RuleId } from './types';
 
 type Issue = z.core.$ZodIssue;
-type Schema = z.core.$ZodType;
 
 /** Default values inserted by the "add missing field" quick fix. */
 const DEFAULTS: Record<string, unknown> = {
@@ -300,79 +300,6 @@ function unknownType(message: string, path: Path, input: unknown, known: readonl
     message,
     ...(fixes.length ? { fixes } : {}),
   });
-}
-
-// ---- finding the schema of a path (for known keys and number bounds) ------------------------------------
-
-interface Def {
-  type: string;
-  shape?: Record<string, Schema>;
-  element?: Schema;
-  valueType?: Schema;
-  innerType?: Schema;
-  in?: Schema;
-  out?: Schema;
-  options?: Schema[];
-  transform?: (v: unknown, ctx: unknown) => unknown;
-}
-const defOf = (s: Schema): Def => (s as unknown as { _zod: { def: Def } })._zod.def;
-
-/** The schema that applies to the value at `path`, with unions resolved by the value found there. */
-function schemaAt(root: Schema, value: unknown, path: Path): Schema | undefined {
-  let [s, v] = unwrap(root, value);
-  for (const seg of path) {
-    if (!s) return undefined;
-    const d = defOf(s);
-    const next =
-      d.type === 'object'
-        ? d.shape?.[seg]
-        : d.type === 'array'
-          ? d.element
-          : d.type === 'record'
-            ? d.valueType
-            : undefined;
-    if (!next) return undefined;
-    [s, v] = unwrap(
-      next,
-      v !== null && typeof v === 'object' ? (v as Record<string | number, unknown>)[seg] : undefined,
-    );
-  }
-  return s;
-}
-
-function unwrap(schema: Schema, value: unknown): [Schema | undefined, unknown] {
-  let s: Schema | undefined = schema;
-  let v = value;
-  for (let guard = 0; s && guard < 32; guard++) {
-    const d = defOf(s);
-    if (d.type === 'optional' || d.type === 'nullable' || d.type === 'default' || d.type === 'readonly')
-      s = d.innerType;
-    else if (d.type === 'pipe') {
-      const pre = d.in ? defOf(d.in) : undefined;
-      if (pre?.type === 'transform' && pre.transform) v = pre.transform(v, { value: v, issues: [] });
-      s = d.out;
-    } else if (d.type === 'union') s = pickOption(d.options ?? [], v);
-    else return [s, v];
-  }
-  return [s, v];
-}
-
-/** The union member that fits a value: by its `type` literal, else by JSON kind. */
-function pickOption(options: Schema[], v: unknown): Schema | undefined {
-  const kind = Array.isArray(v) ? 'array' : v !== null && typeof v === 'object' ? 'object' : typeof v;
-  const type = kind === 'object' ? (v as { type?: unknown }).type : undefined;
-  let byKind: Schema | undefined;
-  for (const o of options) {
-    const [u] = unwrap(o, v);
-    if (!u) continue;
-    const d = defOf(u);
-    if (d.type === kind && kind === 'object' && typeof type === 'string') {
-      const t = d.shape?.type ? (defOf(d.shape.type) as Def & { values?: unknown[] }) : undefined;
-      if (t?.values?.includes(type)) return u;
-    }
-    if (d.type === kind) byKind ??= u;
-  }
-  return byKind;
 }
 
 function knownKeys(s: Schema | undefined): string[] | undefined {
