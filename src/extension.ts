@@ -172,7 +172,7 @@ export function activate(context: vscode.ExtensionContext): PromptwrightApi {
       provideTextDocumentContent: async uri => (await features()).resourceDocs.provideTextDocumentContent(uri),
     }),
     vscode.commands.registerCommand('promptwright.showLog', () => log.show()),
-    vscode.commands.registerCommand('promptwright.newRequestFile', () => newRequestFile()),
+    vscode.commands.registerCommand('promptwright.newRequestFile', () => newRequestFile(api.prompts)),
     vscode.commands.registerCommand('promptwright.addBeta', (beta?: string) =>
       addBeta(typeof beta === 'string' ? beta : undefined),
     ),

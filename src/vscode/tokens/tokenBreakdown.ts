@@ -90,7 +90,8 @@ export class TokenBreakdown implements vscode.CodeLensProvider, vscode.Disposabl
       const pos = doc.positionAt(span.start);
       lenses.push(
         new vscode.CodeLens(new vscode.Range(pos, pos), {
-          title: `$(symbol-number) ${count(p.tokens, 'token')}` + (stale ? ' (before your last edit)' : ''),
+          // words only: an icon before the number reads as part of it ("#102 tokens")
+          title: count(p.tokens, 'token') + (stale ? ' (before your last edit)' : ''),
           tooltip: `${p.label}: input tokens counted by the service. Run "Token Breakdown" again after editing.`,
           command: 'promptwright.tokenBreakdown',
         }),
