@@ -104,7 +104,7 @@ describe('no service address and no key (real extension host)', () => {
       const cells = f.cases.grid()?.cells ?? [];
       assert.deepEqual(
         cells.map(c => `${c.caseName} ${c.model}: ${c.status}`),
-        ['hello model-opus-4-7: pass'],
+        ['hello model-opus-4-7: passed'],
       );
     } finally {
       await vscode.commands.executeCommand('workbench.action.closeAllEditors');

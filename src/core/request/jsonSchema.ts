@@ -36,7 +36,11 @@ const DROP = new Set([
 
 /** The schema of a create-message body, or (`count_tokens`) of what the token-counting endpoint takes. */
 export function requestJsonSchema(endpoint: 'messages' | 'count_tokens' = 'messages'): JS {
-  const raw = z.toJSONSchema(endpoint === 'count_tokens' ? CountTokensBody : RequestBody, {
+  return endpoint === 'count_tokens' ? countJsonSchema() : messagesJsonSchema();
+}
+
+function messagesJsonSchema(): JS {
+  const raw = z.toJSONSchema(RequestBody, {
     io: 'input',
     unrepresentable: 'any',
     reused: 'ref',
@@ -54,12 +58,29 @@ export function requestJsonSchema(endpoint: 'messages' | 'count_tokens' = 'messa
   const out = withMarkdown(soften(raw, resolve)) as JS;
   return {
     $schema: 'http://json-schema.org/draft-07/schema#',
-    $id: endpoint === 'count_tokens' ? 'promptwright-count' : 'promptwright-request',
-    title:
-      endpoint === 'count_tokens'
-        ? 'Promptwright token count request (body of POST /v1/messages/count_tokens)'
-        : 'Promptwright message request (body of POST /v1/messages)',
+    $id: 'promptwright-request',
+    title: 'Promptwright message request (body of POST /v1/messages)',
     ...out,
+  };
+}
+
+/** Where the count schema finds the request schema: beside it (dist/), as esbuild.mjs writes both. */
+const REQUEST_SCHEMA_FILE = 'request.schema.json';
+
+/**
+ * What count_tokens takes is a part of the request (CountTokensBody picks its fields), so its schema points
+ * into the request schema's properties rather than carrying a second copy of every definition (half the
+ * size of both in the .vsix). No `$id`: the references resolve against the file's own address.
+ */
+function countJsonSchema(): JS {
+  const description = z.globalRegistry.get(CountTokensBody)?.description;
+  return {
+    $schema: 'http://json-schema.org/draft-07/schema#',
+    title: 'Promptwright token count request (body of POST /v1/messages/count_tokens)',
+    ...(description ? { description } : {}),
+    properties: Object.fromEntries(
+      Object.keys(CountTokensBody.shape).map(k => [k, { $ref: `${REQUEST_SCHEMA_FILE}#/properties/${k}` }]),
+    ),
   };
 }
 
