@@ -1,6 +1,6 @@
 // UI suite: the Getting Started walkthrough's pictures, taken in the real workbench, each cropped to what its
-// step shows: the question asked when there is no key (connect), a problem and its hover in a request file
-// (open), the token count's tooltip (count), the response panel (run), and the side bar (views). No window
+// step shows: the question asked when there is no key (connect), a problem and its quick fixes in a request
+// file (open), the token count's tooltip (count), the response panel (run), and the side bar (views). No window
 // title, no stray notification. They land in test-results/walkthrough/; with UPDATE_DOCS_IMAGES=1 they are
 // taken in the dark and the light theme and also written to media/walkthrough/ (what the .vsix ships: check
 // its budget with `node scripts/sizes.mjs`).
@@ -22,8 +22,9 @@ import {
 const UPDATE = !!process.env.UPDATE_DOCS_IMAGES;
 const THEMES = UPDATE ? ['dark', 'light'] : ['dark'];
 /** JPEG quality and scale: the pictures ship in the .vsix, whose budget is 300 KB */
-const QUALITY = Number(process.env.WALKTHROUGH_QUALITY || 0.6);
-const SCALE = Number(process.env.WALKTHROUGH_SCALE || 1);
+const QUALITY = Number(process.env.WALKTHROUGH_QUALITY || 0.42);
+/** the page is drawn at this scale: smaller pictures whose text is still drawn sharp (not scaled down) */
+const DEVICE_SCALE = Number(process.env.WALKTHROUGH_SCALE || 0.75);
 
 /** The request file the "open" picture shows: one misspelt value, whose quick fix the step mentions. */
 const FIRST = `# The body of POST /v1/messages, checked as you type
@@ -59,46 +60,62 @@ async function clearNotifications(page) {
     .catch(() => {});
 }
 
-/** A PNG as a JPEG of QUALITY, scaled by SCALE, drawn by the browser (no image library to install). */
+/** A PNG as a JPEG of QUALITY, drawn by the browser (no image library to install). */
 async function toJpeg(page, png) {
   const url = await page.evaluate(
-    async ({ data, quality, scale }) => {
+    async ({ data, quality }) => {
       const img = new Image();
       img.src = `data:image/png;base64,${data}`;
       await img.decode();
       const canvas = document.createElement('canvas');
-      canvas.width = Math.round(img.width * scale);
-      canvas.height = Math.round(img.height * scale);
-      const ctx = canvas.getContext('2d');
-      ctx.imageSmoothingQuality = 'high';
-      ctx.drawImage(img, 0, 0, canvas.width, canvas.height);
+      canvas.width = img.width;
+      canvas.height = img.height;
+      canvas.getContext('2d').drawImage(img, 0, 0);
       return canvas.toDataURL('image/jpeg', quality);
     },
-    { data: png.toString('base64'), quality: QUALITY, scale: SCALE },
+    { data: png.toString('base64'), quality: QUALITY },
   );
   return Buffer.from(url.split(',')[1], 'base64');
 }
 
-/** Switches between the default dark and light themes (the preferred ones of each kind). */
+/**
+ * Uses VS Code's default dark or light theme, set in the user settings code-server reads (its theme picker
+ * lists no theme in the harness). Returns what puts the settings back.
+ */
 async function useTheme(page, theme) {
-  // the workbench's class says the kind of theme: `vs-dark`, or `vs` alone for a light one
+  const before = fs.readFileSync(ui.userSettings, 'utf8');
+  const colorTheme = theme === 'light' ? 'Light Modern' : 'Dark Modern';
+  // dark or light by a colour the theme sets (the workbench's theme classes lag behind the colours)
   const isDark = () =>
-    page
-      .locator('.monaco-workbench')
-      .first()
-      .evaluate(e => e.classList.contains('vs-dark'));
-  if ((await isDark()) === (theme === 'dark')) return;
-  await runCommand(page, 'Preferences: Toggle between Light/Dark Themes');
-  for (let i = 0; i < 50 && (await isDark()) !== (theme === 'dark'); i++) await page.waitForTimeout(200);
+    page.evaluate(() => {
+      const bg = getComputedStyle(document.querySelector('.part.sidebar') ?? document.body).backgroundColor;
+      const [r, g, b] = (bg.match(/\d+/g) ?? ['255', '255', '255']).map(Number);
+      return r + g + b < 3 * 128;
+    });
+  const settled = async () => {
+    for (let i = 0; i < 50 && (await isDark()) !== (theme === 'dark'); i++) await page.waitForTimeout(200);
+    // the workbench may write its own copy of the settings back once (migrating a setting): it must stay
+    await page.waitForTimeout(2500);
+    return (await isDark()) === (theme === 'dark');
+  };
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const now = JSON.parse(fs.readFileSync(ui.userSettings, 'utf8'));
+    fs.writeFileSync(ui.userSettings, JSON.stringify({ ...now, 'workbench.colorTheme': colorTheme }, null, 2));
+    if (await settled()) break;
+  }
   assert.equal(await isDark(), theme === 'dark', `the ${theme} theme`);
+  return () => fs.writeFileSync(ui.userSettings, before);
 }
 
 describe('walkthrough pictures (DOM)', function () {
   const viewport = { width: 1100, height: 720 };
   const results = path.join(ui.results ?? '', 'walkthrough');
   let s;
+  let restoreTheme;
   afterEach(async function () {
     await screenshotOnFailure(this, s?.page);
+    restoreTheme?.();
+    restoreTheme = undefined;
     await s?.close();
     s = undefined;
   });
@@ -107,7 +124,7 @@ describe('walkthrough pictures (DOM)', function () {
     it(`takes each step's picture, cropped to what the step shows (${theme})`, async () => {
       const folder = ui.freshWorkspace();
       fs.writeFileSync(path.join(folder, 'first.prompt.yaml'), FIRST);
-      s = await openWorkbench(folder, undefined, viewport);
+      s = await openWorkbench(folder, undefined, viewport, { deviceScaleFactor: DEVICE_SCALE });
       const { page } = s;
       fs.mkdirSync(results, { recursive: true });
       const shots = [];
@@ -117,7 +134,7 @@ describe('walkthrough pictures (DOM)', function () {
         await page.screenshot({ path: file, type: 'png', clip });
         shots.push(file);
       };
-      await useTheme(page, theme);
+      restoreTheme = await useTheme(page, theme);
       await runCommand(page, 'View: Hide Secondary Side Bar');
 
       // connect: Send with no key asks, the offline demo first
@@ -137,18 +154,37 @@ describe('walkthrough pictures (DOM)', function () {
       await page.keyboard.press('Escape');
       await question.waitFor({ state: 'hidden', timeout: 10000 });
 
-      // open: the misspelt role, its error and the fix, in a hover over the value
+      // open: the misspelt role, its squiggle, and its quick fixes with the one meant first
       const editor = page.locator('.editor-group-container.active .monaco-editor').first();
-      const value = editor.locator('.view-line span', { hasText: /^users$/ }).first();
       await editor.locator('.squiggly-error').first().waitFor({ timeout: 20000 });
-      await value.hover();
-      const hover = page.locator('.monaco-hover:visible', { hasText: 'role' }).first();
-      await hover.waitFor({ timeout: 15000 });
+      await editor
+        .locator('.view-line span', { hasText: /^users$/ })
+        .first()
+        .click();
+      // the fixes are asked for once the editor has the cursor there (the key is tried again if it came early)
+      const menu = page.locator('.action-widget', { hasText: "Change to 'user'" }).first();
+      for (let attempt = 1; ; attempt++) {
+        await page.keyboard.press('Control+.');
+        const shown = await menu.waitFor({ timeout: 5000 }).then(
+          () => true,
+          () => false,
+        );
+        if (shown) break;
+        assert.ok(attempt < 3, 'the quick fixes show');
+      }
       await page.waitForTimeout(300);
-      const lines = editor.locator('.view-lines');
-      const top = await box(lines);
-      const shown = { x: top.x - 50, y: top.y, width: 560, height: 6 * 19 };
-      await shoot('open', around([shown, await box(hover)], 8, viewport));
+      // the lines from `model:` to `content:`, from the line numbers on, and the menu
+      const line = text => box(editor.locator('.view-line', { hasText: text }).first());
+      const [first, last, gutter] = [
+        await line('model:'),
+        await line('content:'),
+        await box(editor.locator('.margin')),
+      ];
+      const shown = { x: gutter.x, y: first.y, width: 480, height: last.y + last.height - first.y };
+      // from the top of `model:` exactly (a margin above would show a sliver of the comment line)
+      const open = around([shown, await box(menu)], 6, viewport);
+      await shoot('open', { ...open, y: Math.round(first.y), height: open.y + open.height - Math.round(first.y) });
+      await page.keyboard.press('Escape');
 
       // count: the service's count in the status bar, and its tooltip
       await setApiKey(page, ui.fake.apiKey);
@@ -175,7 +211,10 @@ describe('walkthrough pictures (DOM)', function () {
         has: page.locator('.tab', { hasText: /^Reply · / }),
       });
       const g = await box(group);
-      await shoot('run', { x: Math.round(g.x), y: Math.round(g.y), width: Math.round(g.width), height: 420 });
+      // down to the reply's text: the status strip, the thinking and the text
+      const text = await box(reply.locator('.block-text').first());
+      const replyHeight = Math.round(text.y + text.height + 10 - g.y);
+      await shoot('run', { x: Math.round(g.x), y: Math.round(g.y), width: Math.round(g.width), height: replyHeight });
 
       // views: the offline demo's session and workspace in the Promptwright side bar
       await runCommand(page, 'Promptwright: Try the Offline Demo');
@@ -197,8 +236,16 @@ describe('walkthrough pictures (DOM)', function () {
       await treeRows(page).filter({ hasText: 'Organization' }).first().waitFor({ timeout: 15000 });
       await page.mouse.move(viewport.width - 5, viewport.height / 2);
       await page.waitForTimeout(300);
+      // down to the first group of limits, ending at a row's edge
       const bar = await box(page.locator('.part.sidebar'));
-      await shoot('views', { x: Math.round(bar.x), y: Math.round(bar.y), width: Math.round(bar.width), height: 470 });
+      const lastRow = await box(treeRows(page).filter({ hasText: 'Opus models' }).first());
+      const barHeight = Math.round(lastRow.y + lastRow.height + 4 - bar.y);
+      await shoot('views', {
+        x: Math.round(bar.x),
+        y: Math.round(bar.y),
+        width: Math.round(bar.width),
+        height: barHeight,
+      });
       await runCommand(page, 'Promptwright: Stop Offline Demo');
 
       assert.equal(shots.length, 5);
