@@ -35,7 +35,7 @@ export class YamlAssist implements vscode.CompletionItemProvider, vscode.HoverPr
       item.keepWhitespace = true;
       // required fields first, then the schema's own order
       item.sortText = `${it.required ? 0 : 1}${String(i).padStart(3, '0')}`;
-      item.detail = it.required ? 'Promptwright: required' : 'Promptwright';
+      if (it.required) item.detail = 'required';
       if (it.documentation) item.documentation = new vscode.MarkdownString(it.documentation);
       if (it.retrigger) item.command = { command: 'editor.action.triggerSuggest', title: 'Suggest' };
       return item;
