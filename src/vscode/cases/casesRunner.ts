@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { errorType } from '../../core/api/errors';
 import type { StreamEvent } from '../../core/api/types';
 import { cellKey, cellViewOf, notSentResult, problemsOf, progressSummary, queuedCell } from '../../core/cases/grid';
 import type { CellView, GridView } from '../../core/cases/grid';
@@ -269,16 +270,10 @@ export class CasesRunner {
       if (reveal) void vscode.window.showErrorMessage(`Promptwright: ${prepared}`);
       return;
     }
-    // asked once, not once per cell: six cells without a key would be six errors saying the same
-    const options = await this.api.options();
-    const missing = !options.baseUrl
-      ? configError('No base URL: set "promptwright.baseUrl" (the service address).', 'set-base-url')
-      : !options.apiKey
-        ? configError('No API key: run "Promptwright: Set API Key" (kept in VS Code\'s secret storage).', 'set-api-key')
-        : undefined;
-    if (missing) {
-      reporter?.notRun(missing.message);
-      await this.api.showError(missing, 'Run Cases');
+    // asked once, not once per cell: with no address or key, what is missing is asked for here (the offline
+    // demo first), as Send and Count Tokens do; six cells failing to say the same would be a dead end
+    if (!(await this.api.ready('Run Cases'))) {
+      reporter?.notRun('No service address or API key: nothing was sent.');
       return;
     }
     const core = validator();
@@ -443,8 +438,7 @@ export class CasesRunner {
   private retrying(grid: Grid, cell: CellKey, attempt: number, maxAttempts: number, inMs: number, e: Error): void {
     const view = grid.cells.get(cellKey(cell.caseName, cell.model));
     if (!view) return;
-    const type = (e as { type?: unknown }).type;
-    const retry = { attempt, maxAttempts, inMs, type: typeof type === 'string' ? type : e.name };
+    const retry = { attempt, maxAttempts, inMs, type: errorType(e) };
     this.update(grid, { ...view, retry });
   }
 
@@ -509,11 +503,6 @@ export class CasesRunner {
     if (reveal) this.view.open();
     this.view.showGrid();
   }
-}
-
-/** A settings problem as Api.showError takes it: the action picks the button that fixes it. */
-function configError(message: string, action: 'set-base-url' | 'set-api-key'): Error {
-  return Object.assign(new Error(message), { action });
 }
 
 function inTarget(c: CellKey, t: RunTarget): boolean {

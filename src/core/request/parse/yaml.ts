@@ -24,7 +24,7 @@ export function parseYaml(text: string): Parsed {
       code: 'yaml-multiple-documents',
       path: [],
       message:
-        'A request file holds one YAML document; this file has more than one. Remove the extra `---` document(s).',
+        'A request file holds one YAML document; this file has more than one. Remove the extra "---" document(s).',
     });
   }
   if (!doc) return { format: 'yaml', value: undefined, problems, ...locateNothing };
