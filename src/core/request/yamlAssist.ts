@@ -125,7 +125,7 @@ interface Mark {
 }
 
 function findMark(probe: string): Mark | undefined {
-  const doc = YAML.parseDocument(probe, { uniqueKeys: false, strict: false });
+  const doc = YAML.parseDocument(probe, { uniqueKeys: false, strict: false, logLevel: 'error' });
   const found = markIn(doc.contents, []);
   if (!found) return undefined;
   let value: unknown;
@@ -245,7 +245,7 @@ function fieldDoc(name: string, slot: Slot): string {
 
 /** The hover at `offset`: the description of the field whose key or value is there. */
 export function yamlHover(text: string, offset: number, root: Schema): AssistHover | undefined {
-  const doc = YAML.parseDocument(text, { uniqueKeys: false, strict: false });
+  const doc = YAML.parseDocument(text, { uniqueKeys: false, strict: false, logLevel: 'error' });
   const at = nodeAt(doc.contents, offset, []);
   if (!at) return undefined;
   let value: unknown;
