@@ -34,8 +34,9 @@ const schemaPlugin = {
       });
       delete require.cache[tmp];
       const { requestJsonSchema, requestTemplates } = require(tmp);
-      fs.writeFileSync('dist/request.schema.json', JSON.stringify(requestJsonSchema(), null, 1));
-      fs.writeFileSync('dist/count.schema.json', JSON.stringify(requestJsonSchema('count_tokens'), null, 1));
+      // without indentation: the schemas ship in the .vsix, and a machine reads them
+      fs.writeFileSync('dist/request.schema.json', JSON.stringify(requestJsonSchema()));
+      fs.writeFileSync('dist/count.schema.json', JSON.stringify(requestJsonSchema('count_tokens')));
       // the element templates completion offers in request files (src/core/request/templates.ts)
       fs.writeFileSync('dist/templates.json', JSON.stringify(requestTemplates()));
       fs.rmSync('dist/snippets', { recursive: true, force: true });
@@ -49,7 +50,7 @@ const schemaPlugin = {
         outfile: casesTmp,
       });
       delete require.cache[casesTmp];
-      fs.writeFileSync('dist/cases.schema.json', JSON.stringify(require(casesTmp).caseFileJsonSchema(), null, 1));
+      fs.writeFileSync('dist/cases.schema.json', JSON.stringify(require(casesTmp).caseFileJsonSchema()));
     });
   },
 };

@@ -27,6 +27,7 @@ import type { RateLimitNode } from './vscode/rateLimits/rateLimitsTree';
 import { ResourceDocuments } from './vscode/sessions/resourceDocuments';
 import type { SessionNode } from './vscode/sessions/sessionsTree';
 import { TemplateCompletion } from './vscode/request/templateCompletion';
+import { YamlAssist } from './vscode/request/yamlAssist';
 import { TokenStatus } from './vscode/tokens/tokenStatus';
 import { GitBase } from './vscode/compare/gitBase';
 
@@ -139,6 +140,7 @@ export function activate(context: vscode.ExtensionContext): PromptwrightApi {
   };
   setActiveFile();
   const selector: vscode.DocumentSelector = [{ language: 'json' }, { language: 'yaml' }, { language: 'jsonc' }];
+  const yamlAssist = new YamlAssist(config);
   context.subscriptions.push(
     log,
     diagnostics,
@@ -162,6 +164,9 @@ export function activate(context: vscode.ExtensionContext): PromptwrightApi {
       selector,
       new TemplateCompletion(config, context.asAbsolutePath('dist/templates.json')),
     ),
+    // YAML request and case files without the YAML extension: completion and hover from the schema
+    vscode.languages.registerCompletionItemProvider(YamlAssist.selector, yamlAssist, ...YamlAssist.triggers),
+    vscode.languages.registerHoverProvider(YamlAssist.selector, yamlAssist),
     vscode.window.registerTreeDataProvider('promptwright.compliance', complianceTree),
     vscode.window.registerTreeDataProvider('promptwright.prompts', promptFilesTree),
     promptFilesTree,
@@ -204,7 +209,7 @@ export function activate(context: vscode.ExtensionContext): PromptwrightApi {
       provideTextDocumentContent: async uri => (await features()).resourceDocs.provideTextDocumentContent(uri),
     }),
     vscode.commands.registerCommand('promptwright.showLog', () => log.show()),
-    vscode.commands.registerCommand('promptwright.newRequestFile', () => newRequestFile()),
+    vscode.commands.registerCommand('promptwright.newRequestFile', () => newRequestFile(api.prompts)),
     vscode.commands.registerCommand('promptwright.addBeta', (beta?: string) =>
       addBeta(typeof beta === 'string' ? beta : undefined),
     ),

@@ -5,9 +5,12 @@ export { appendReply } from './core/run/append';
 export { fixEdits } from './core/request/fixes';
 export { renderTemplate, slotAt } from './core/request/templates';
 export { validateText } from './core/request/validate';
+// completion and hover of YAML files where no YAML extension reads the JSON Schema (vscode/request/yamlAssist.ts)
+export { requestValueHints, yamlCompletions, yamlHover } from './core/request/yamlAssist';
+export { CountTokensBody, RequestBody } from './core/request/schema';
 // Case files are read with the same parser and checked with zod too: they share this bundle
 // rather than carry a second copy of both into the features bundle.
-export { parseCaseFile, requestNotFound } from './core/cases/caseFile';
+export { CaseFileSchema, parseCaseFile, requestNotFound } from './core/cases/caseFile';
 export { crossCheck, valuesByCase } from './core/cases/crossCheck';
 export { cellsOf, prepareCell, runCell, runMatrix } from './core/cases/runner';
 export {

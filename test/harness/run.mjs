@@ -91,7 +91,10 @@ async function phaseUi(cs) {
     .readdirSync(path.join(ROOT, 'test', 'ui'))
     .filter(f => f.endsWith('.test.mjs'))
     .sort();
+  // the user settings code-server reads (a test that changes one, e.g. the colour theme, puts it back)
+  const userSettings = path.join(cs.state, 'user-data', 'User', 'settings.json');
   Object.assign(ui, { base: cs.base, root: ROOT, results: RESULTS, freshWorkspace, workbenchUrl, launchBrowser });
+  Object.assign(ui, { userSettings });
   const mocha = new Mocha({ ui: 'bdd', timeout: 120000, reporter: 'spec', color: false });
   if (process.env.HARNESS_GREP) mocha.grep(process.env.HARNESS_GREP);
   for (const f of files) mocha.addFile(path.join(ROOT, 'test', 'ui', f));
@@ -118,7 +121,8 @@ try {
     userSettings: {
       'promptwright.baseUrl': fake.url,
       'promptwright.tokenCount.debounceMs': 1500,
-      'workbench.colorTheme': 'Default Dark Modern',
+      // the theme's name in VS Code 1.139 (an older name is migrated, and the settings file rewritten)
+      'workbench.colorTheme': 'Dark Modern',
     },
   });
   log(`code-server up at ${cs.base}; fake service at ${fake.url}`);

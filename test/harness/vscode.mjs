@@ -216,13 +216,15 @@ export async function startCodeServer(o = {}) {
   throw new Error(`code-server did not answer /healthz within 60 s; log: ${logFile}`);
 }
 
-export async function launchBrowser(viewport = { width: 1400, height: 900 }) {
+/** A fresh chromium; `deviceScaleFactor` below 1 draws the page smaller, as pictures for small places want. */
+export async function launchBrowser(viewport = { width: 1400, height: 900 }, { deviceScaleFactor = 1 } = {}) {
   const { chromium } = await import('playwright-core');
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'promptwright-chromium-'));
   const ctx = await chromium.launchPersistentContext(profile, {
     executablePath: CHROMIUM,
     headless: true,
     viewport,
+    deviceScaleFactor,
     args: [
       '--no-sandbox',
       '--disable-gpu',

@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
+import type { Prompts } from '../../src/vscode/platform/prompts';
 import {
   api,
   closeEditors,
@@ -145,6 +146,37 @@ describe('request file diagnostics (real extension host)', () => {
     const a = await api();
     await waitFor('its check', () => a.diagnostics.current(doc)?.version === doc.version);
     assert.deepEqual(ours(uri), []);
+  });
+
+  it('"New Request File" given "my-first" writes my-first.prompt.json, saying so before Enter', async () => {
+    const a = await api();
+    const said: unknown[] = [];
+    const previous = a.api.prompts;
+    const typing: Prompts = {
+      ...previous,
+      input: async options => {
+        said.push(await options.validateInput?.('my-first'));
+        return 'my-first';
+      },
+    };
+    a.api.prompts = typing;
+    let uri: vscode.Uri | undefined;
+    try {
+      uri = await vscode.commands.executeCommand<vscode.Uri | undefined>('promptwright.newRequestFile');
+      assert.ok(uri, 'a file was written');
+      assert.equal(uri.path.split('/').pop(), 'my-first.prompt.json');
+      assert.deepEqual(said, [
+        { message: 'Creates my-first.prompt.json', severity: vscode.InputBoxValidationSeverity.Info },
+      ]);
+      assert.equal(vscode.window.activeTextEditor?.document.uri.toString(), uri.toString());
+      const doc = await vscode.workspace.openTextDocument(uri);
+      await waitFor('the new file checked', () => a.diagnostics.state(doc));
+      assert.deepEqual(ours(uri), []);
+    } finally {
+      a.api.prompts = previous;
+      await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+      if (uri) await vscode.workspace.fs.delete(uri);
+    }
   });
 
   it('a check that throws becomes one diagnostic and a log line; the extension keeps working', async () => {

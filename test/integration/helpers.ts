@@ -184,7 +184,8 @@ export function scripted(answers: Answer[], seen: string[] = []): Prompts {
       const a = next();
       if (typeof a !== 'string') return undefined;
       const problem = await options.validateInput?.(a);
-      if (problem) {
+      // an information or a warning lets the name through, as the input box does; an error does not
+      if (problem && (typeof problem === 'string' || problem.severity === vscode.InputBoxValidationSeverity.Error)) {
         const why = typeof problem === 'string' ? problem : problem.message;
         throw new Error(`the input box would refuse "${a}": ${why}`);
       }

@@ -1,4 +1,4 @@
-// No dead ends: Send, Count Tokens or Token Breakdown with no service address or no key ask for what is
+// No dead ends: Send, Count Tokens, Token Breakdown or Run Cases with no service address or no key ask for what is
 // missing, right there, with the offline demo first; never a failed run naming an internal error class.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
@@ -12,6 +12,7 @@ import {
   scripted,
   setKey,
   setSetting,
+  workspaceUri,
 } from './helpers';
 
 describe('no service address and no key (real extension host)', () => {
@@ -67,6 +68,8 @@ describe('no service address and no key (real extension host)', () => {
     assert.equal(vscode.workspace.getConfiguration('promptwright').get('baseUrl'), 'https://api.example.invalid');
     assert.equal(await a.keys.get('api'), 'sk-typed-key');
     assert.notEqual(f.runner.current, before, 'the request was sent');
+    // the panel names the failure in words, not by the class that carries it ("ConnectionError")
+    assert.equal(f.runner.current?.view.error?.type, 'connection_error');
   });
 
   it('cancelling the question sends nothing and shows no error', async () => {
@@ -84,6 +87,43 @@ describe('no service address and no key (real extension host)', () => {
       assert.deepEqual(errors, []);
     } finally {
       listening.dispose();
+    }
+  });
+
+  it('Run Cases asks as well; with the offline demo chosen, every cell runs', async () => {
+    const a = await api();
+    const f = await a.features();
+    const dir = workspaceUri('setup-suite');
+    await vscode.workspace.fs.createDirectory(dir);
+    const write = (name: string, text: string) =>
+      vscode.workspace.fs.writeFile(vscode.Uri.joinPath(dir, name), new TextEncoder().encode(text));
+    await write(
+      'ask.prompt.yaml',
+      'model: model-opus-4-7\nmax_tokens: 64\nmessages:\n  - role: user\n    content: Hi\n',
+    );
+    await write(
+      'ask.cases.yaml',
+      'request: ask.prompt.yaml\ncases:\n  - name: hello\n    assert:\n      - contains: Offline demo\n',
+    );
+    const seen: string[] = [];
+    a.api.prompts = scripted(['$(beaker) Use the offline demo'], seen);
+    try {
+      await vscode.commands.executeCommand('promptwright.runCases', vscode.Uri.joinPath(dir, 'ask.cases.yaml'));
+      assert.match(
+        seen[0] ?? '',
+        /^pick: Run Cases needs a service address and an API key: \$\(beaker\) Use the offline demo/,
+      );
+      const cells = f.cases.grid()?.cells ?? [];
+      assert.deepEqual(
+        cells.map(c => `${c.caseName} ${c.model}: ${c.status}`),
+        ['hello model-opus-4-7: passed'],
+      );
+    } finally {
+      await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+      await vscode.workspace.fs.delete(dir, { recursive: true });
+      await vscode.workspace.fs
+        .delete(workspaceUri('.promptwright', 'results', 'setup-suite'), { recursive: true })
+        .then(undefined, () => undefined);
     }
   });
 

@@ -212,7 +212,7 @@ describe('token breakdown (real extension host)', () => {
     const ours = lenses.filter(l => l.command?.command === 'promptwright.tokenBreakdown');
     assert.equal(ours.length, 1);
     assert.equal(ours[0]!.range.start.line, 6); // "  - role: user"
-    assert.match(ours[0]!.command!.title, new RegExp(`${parts[0]!.tokens} tokens`));
+    assert.equal(ours[0]!.command!.title, `${parts[0]!.tokens.toLocaleString('en-US')} tokens`);
   });
 });
 

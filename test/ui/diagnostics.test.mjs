@@ -21,7 +21,7 @@ describe('diagnostics (DOM)', function () {
     assert.match(text, /Missing required field "max_tokens"/);
     // warnings, each with a way forward
     assert.match(text, /Unknown field "max_token" in the request: did you mean "max_tokens"\?/);
-    assert.match(text, /`mcp_servers` needs the beta `mcp-client-2025-11-20`/);
+    assert.match(text, /"mcp_servers" needs the beta "mcp-client-2025-11-20"/);
     assert.match(text, /beta-feature/);
     // room for the messages in the picture
     await runCommand(page, 'View: Hide Secondary Side Bar').catch(() => {});

@@ -2,8 +2,8 @@
 import { ui } from './context.mjs';
 
 /** Opens the workbench on `folder` with the extension loaded from source, and opens `file` if given. */
-export async function openWorkbench(folder, file, viewport) {
-  const { page, close } = await ui.launchBrowser(viewport);
+export async function openWorkbench(folder, file, viewport, browserOptions) {
+  const { page, close } = await ui.launchBrowser(viewport, browserOptions);
   page.on('pageerror', e => console.log('  [pageerror]', e.message));
   await page.goto(ui.workbenchUrl(ui.base, folder, { devPath: ui.root }));
   await page.locator('.monaco-workbench .part.statusbar').waitFor({ timeout: 90000 });

@@ -56,4 +56,16 @@ describe('token count in the status bar (DOM)', function () {
     assert.equal(counts() - before, 1, 'one count_tokens call for the whole burst');
     await page.screenshot({ path: path.join(ui.results, 'token-count.png') });
   });
+
+  it('a click on the count shows the Token Breakdown: a CodeLens above each part, in words', async () => {
+    const { page } = session;
+    const item = tokenItem(page);
+    await item.filter({ hasText: /^\s*\d[\d,]* tokens\s*$/ }).waitFor({ timeout: 20000 });
+    await item.click();
+    const lens = page.locator('.editor-group-container.active .codelens-decoration', { hasText: /tokens/ }).first();
+    await lens.waitFor({ timeout: 30000 });
+    // the number and the word only: an icon before the number read as "#102 tokens"
+    assert.match((await lens.innerText()).trim(), /^\d[\d,]* tokens$/);
+    assert.equal(await lens.locator('.codicon').count(), 0);
+  });
 });

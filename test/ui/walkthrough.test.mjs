@@ -1,10 +1,10 @@
 // UI suite: the Getting Started walkthrough in the real editor. Opened from the palette, it lists its five
 // steps; without a key its first choice is the offline demo, and each step completes on its real event
-// (the demo starting, the sample opening, the first count from the service).
+// (the demo starting, a request file opened however it is opened, the first count from the service).
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { ui } from './context.mjs';
-import { runCommand, tokenItem, workbenchSession } from './drive.mjs';
+import { openFile, runCommand, tokenItem, workbenchSession } from './drive.mjs';
 
 const STEPS = [
   'Connect to the service',
@@ -14,28 +14,42 @@ const STEPS = [
   'Browse sessions and rate limits',
 ];
 
+/** Opens the walkthrough from the palette; returns its steps by title, and whether one is ticked. */
+async function openWalkthrough(page) {
+  await runCommand(page, 'Welcome: Open Walkthrough...');
+  const input = page.locator('.quick-input-widget .quick-input-box input');
+  await input.waitFor({ state: 'visible', timeout: 10000 });
+  await input.fill('Get Started with Promptwright');
+  await page
+    .locator('.quick-input-widget .monaco-list-row', { hasText: 'Get Started with Promptwright' })
+    .first()
+    .click();
+  const walkthrough = page.locator('.gettingStartedContainer');
+  await walkthrough.locator('.getting-started-step', { hasText: STEPS[0] }).first().waitFor({ timeout: 20000 });
+  const step = title => walkthrough.locator('.getting-started-step', { hasText: title }).first();
+  const done = async title =>
+    (await step(title).locator('[role="checkbox"]').first().getAttribute('aria-checked')) === 'true';
+  return { walkthrough, step, done };
+}
+
+/** Back to the walkthrough's tab (its title differs between VS Code versions). */
+async function backToWalkthrough(page) {
+  await page
+    .locator('.tabs-container .tab', { hasText: 'Welcome' })
+    .or(page.locator('.tabs-container .tab', { hasText: 'Walkthrough' }))
+    .first()
+    .click();
+}
+
 describe('Getting Started walkthrough (DOM)', function () {
   const session = workbenchSession('hello.prompt.json');
 
   it('opens from the palette; the offline demo and the sample complete their steps', async () => {
     const { page } = session;
     await runCommand(page, 'Promptwright: Clear API Key');
-    await runCommand(page, 'Welcome: Open Walkthrough...');
-    const input = page.locator('.quick-input-widget .quick-input-box input');
-    await input.waitFor({ state: 'visible', timeout: 10000 });
-    await input.fill('Get Started with Promptwright');
-    await page
-      .locator('.quick-input-widget .monaco-list-row', { hasText: 'Get Started with Promptwright' })
-      .first()
-      .click();
-
-    const walkthrough = page.locator('.gettingStartedContainer');
-    await walkthrough.locator('.getting-started-step', { hasText: STEPS[0] }).first().waitFor({ timeout: 20000 });
+    const { walkthrough, step, done } = await openWalkthrough(page);
     for (const title of STEPS)
       assert.equal(await walkthrough.locator('.getting-started-step', { hasText: title }).count(), 1, title);
-    const step = title => walkthrough.locator('.getting-started-step', { hasText: title }).first();
-    const done = async title =>
-      (await step(title).locator('[role="checkbox"]').first().getAttribute('aria-checked')) === 'true';
 
     // no key: the first button of the first step is the offline demo
     const buttons = step(STEPS[0]).locator('.button-container .monaco-button');
@@ -56,11 +70,7 @@ describe('Getting Started walkthrough (DOM)', function () {
     assert.ok(!/≈/.test(await tokenItem(page).innerText()), 'a count from the (demo) service, not an estimate');
 
     // back to the walkthrough: the first three steps are ticked
-    await page
-      .locator('.tabs-container .tab', { hasText: 'Welcome' })
-      .or(page.locator('.tabs-container .tab', { hasText: 'Walkthrough' }))
-      .first()
-      .click();
+    await backToWalkthrough(page);
     for (const title of STEPS.slice(0, 3))
       await step(title).locator('[role="checkbox"][aria-checked="true"]').waitFor({ timeout: 15000 });
     assert.equal(await done(STEPS[3]), false, 'nothing was sent yet');
@@ -74,5 +84,19 @@ describe('Getting Started walkthrough (DOM)', function () {
     await page.screenshot({ path: path.join(ui.results, 'walkthrough.png') });
     await runCommand(page, 'Promptwright: Stop Offline Demo');
     await page.locator('.part.statusbar', { hasText: 'Offline demo' }).waitFor({ state: 'detached', timeout: 15000 });
+  });
+});
+
+describe('Getting Started walkthrough: opening a request file (DOM)', function () {
+  const session = workbenchSession();
+
+  it('the open step ticks when a request file is opened by quick open, as from the Explorer', async () => {
+    const { page } = session;
+    const { step, done } = await openWalkthrough(page);
+    assert.equal(await done(STEPS[1]), false, 'no request file open yet');
+    await openFile(page, 'effort.prompt.yaml');
+    await tokenItem(page).waitFor({ timeout: 60000 });
+    await backToWalkthrough(page);
+    await step(STEPS[1]).locator('[role="checkbox"][aria-checked="true"]').waitFor({ timeout: 15000 });
   });
 });

@@ -204,6 +204,21 @@ export function describeError(e: unknown): string {
   return String(e);
 }
 
+/**
+ * What kind of failure an error is, in the words a panel shows beside its message: the service's `error.type`
+ * when it answered, else a word for what happened here. Never a class name ("ConnectionError" means nothing to
+ * the person reading it, and class names do not survive minification anyway).
+ */
+export function errorType(e: unknown): string {
+  if (e instanceof ApiError || e instanceof StreamError) return e.type;
+  if (e instanceof AbortedError) return 'aborted';
+  if (e instanceof TimeoutError) return 'timeout';
+  if (e instanceof ConnectionError) return 'connection_error';
+  if (e instanceof ConfigError) return 'configuration_error';
+  if (e instanceof InputError) return 'invalid_input';
+  return 'internal_error';
+}
+
 /** The network library's code and message behind an error, for logs and debug output (" (UND_ERR_SOCKET …)"). */
 export function errorDetail(e: unknown): string {
   return e instanceof StreamError && e.detail ? ` (${e.detail})` : '';

@@ -8,7 +8,8 @@ import { softenJsonSchema } from '../request/jsonSchema';
 import { closest, MODELS } from '../request/models';
 import { emptyFileProblem, parseRequest, type Locate } from '../request/parse';
 import { describe } from '../request/schema';
-import type { Anchor, Format, Path, Problem, RuleId, Severity } from '../request/types';
+import { changeToFixes, enumCandidates } from '../request/enumFixes';
+import type { Anchor, FixData, Format, Path, Problem, RuleId, Severity } from '../request/types';
 import { compileRegex } from './regex';
 import {
   ASSERTION_TYPES,
@@ -151,6 +152,7 @@ interface PathProblem {
   code: RuleId;
   severity: Severity;
   message: string;
+  fixes?: FixData[];
 }
 
 /** Parses and checks a case file's text. */
@@ -302,12 +304,21 @@ function unknownKey(p: Path, key: string, root: unknown, out: PathProblem[]): vo
   const near = closest(key, candidates, 2);
   const hint = near ? ` Did you mean "${near}"?` : '';
   if (isAssertionPath(p)) {
+    // the assertion kinds are a fixed set of keys: the nearest ones as renames, the clearly meant one preferred
+    const fixes: FixData[] = enumCandidates(key, candidates).map(c => ({
+      kind: 'rename-property',
+      title: `Rename to '${c.value}'`,
+      path: at,
+      key: c.value,
+      ...(c.preferred ? { preferred: true } : {}),
+    }));
     out.push({
       path: at,
       anchor: 'key',
       code: 'unknown-assertion',
       severity: 'error',
       message: `Unknown assertion "${key}".${hint || ` Known: ${ASSERTION_TYPES.join(', ')}.`}`,
+      ...(fixes.length ? { fixes } : {}),
     });
     return;
   }
@@ -392,6 +403,7 @@ function checkAssertion(a: unknown, at: Path, out: PathProblem[]): void {
       message:
         `The spec lists no stop_reason "${stop}"` +
         (near ? `: did you mean "${near}"?` : `; it lists ${STOP_REASONS.join(', ')}.`),
+      fixes: changeToFixes([...at, 'stop_reason'], stop, STOP_REASONS),
     });
   }
 }

@@ -29,7 +29,9 @@ const VARIABLE: Record<string, string> = {
   'set-admin-key': 'no Admin key: set the environment variable PROMPTWRIGHT_ADMIN_KEY (sk-vendor-admin…).',
   'set-compliance-key':
     'no Compliance Access Key: set the environment variable PROMPTWRIGHT_COMPLIANCE_KEY (sk-vendor-api01…).',
-  'set-base-url': "no service address: set the environment variable PROMPTWRIGHT_BASE_URL (the spec's {base_url}).",
+  'set-base-url':
+    'no service address: set the environment variable PROMPTWRIGHT_BASE_URL to the address of the service, ' +
+    'without /v1 (e.g. https://api.example.com).',
 };
 
 /**

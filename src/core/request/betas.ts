@@ -94,16 +94,18 @@ export function enabled(feature: BetaFeature, configured: readonly string[]): bo
 }
 
 export function betaMessage(feature: BetaFeature): string {
+  // names in quotes: a diagnostic's message is plain text (its hover shows backticks as they are)
+  const what = feature.what.replace(/`([^`]*)`/g, '"$1"');
   if (!feature.betas.length) {
     return (
-      `${feature.what} is not in the spec; the public SDKs know it, so the service may accept it. Promptwright ` +
+      `${what} is not in the spec; the public SDKs know it, so the service may accept it. Promptwright ` +
       'does not check its contents.'
     );
   }
   const [first, ...others] = feature.betas;
-  const alt = others.length ? ` (or ${others.map(b => `\`${b}\``).join(', ')})` : '';
+  const alt = others.length ? ` (or ${others.map(b => `"${b}"`).join(', ')})` : '';
   return (
-    `${feature.what} needs the beta \`${first}\`${alt}; add it to promptwright.betas (PROMPTWRIGHT_BETAS in the CLI) ` +
+    `${what} needs the beta "${first}"${alt}; add it to promptwright.betas (PROMPTWRIGHT_BETAS in the CLI) ` +
     'if your code sends it. The spec does not describe this feature, so Promptwright does not check its contents.'
   );
 }

@@ -14,7 +14,8 @@ export interface TextEdit {
 /** A fix that is a change of the file (all but `add-beta`, which changes a setting). */
 export type EditFix = Exclude<FixData, { kind: 'add-beta' }>;
 
-export function fixEdits(text: string, format: Format, parsed: Parsed, fix: EditFix): TextEdit[] {
+/** The edits of a fix; `parsed` is the file's parse (a request file's or a case file's: only `locate` is read). */
+export function fixEdits(text: string, format: Format, parsed: Pick<Parsed, 'locate'>, fix: EditFix): TextEdit[] {
   if (fix.kind === 'rename-property') return renameKey(text, format, parsed, fix);
   return format === 'json' ? jsonEdits(text, fix) : yamlEdits(text, parsed, fix);
 }
@@ -23,7 +24,7 @@ export function fixEdits(text: string, format: Format, parsed: Parsed, fix: Edit
 function renameKey(
   text: string,
   format: Format,
-  parsed: Parsed,
+  parsed: Pick<Parsed, 'locate'>,
   fix: Extract<FixData, { kind: 'rename-property' }>,
 ): TextEdit[] {
   const span = parsed.locate(fix.path, true);
@@ -67,7 +68,11 @@ function yamlInline(value: unknown): string {
   return s;
 }
 
-function yamlEdits(text: string, parsed: Parsed, fix: Exclude<EditFix, { kind: 'rename-property' }>): TextEdit[] {
+function yamlEdits(
+  text: string,
+  parsed: Pick<Parsed, 'locate'>,
+  fix: Exclude<EditFix, { kind: 'rename-property' }>,
+): TextEdit[] {
   if (fix.kind === 'replace-value') {
     const span = parsed.locate(fix.path);
     if (!span) return wholeDocument(text, fix);

@@ -1,13 +1,14 @@
 // zod issues -> problems with a path, an anchor, a rule name and a message that names the real problem.
 import type { z } from 'zod';
+import { changeToFixes } from './enumFixes';
 import { closest } from './models';
 import type { RuleContext } from './rules';
 import { refusedKey } from './rules/keys';
 import { describe } from './schema';
+import { defOf, schemaAt, type Def, type Schema } from './schemaPath';
 import type { FixData, Path, PathProblem, RuleId } from './types';
 
 type Issue = z.core.$ZodIssue;
-type Schema = z.core.$ZodType;
 
 /** Default values inserted by the "add missing field" quick fix. */
 const DEFAULTS: Record<string, unknown> = {
@@ -152,9 +153,11 @@ function convert(iss: Issue, path: Path, c: Context): void {
         });
         return;
       }
+      const fixes = changeToFixes(path, input, iss.values);
+      const extra = fixes.length ? { fixes } : {};
       // a schema that words its own message (e.g. role)
       if (iss.message && !iss.message.startsWith('Invalid ')) {
-        push('invalid-value', iss.message);
+        push('invalid-value', iss.message, extra);
         return;
       }
       const values = iss.values.map(v => JSON.stringify(v));
@@ -162,7 +165,7 @@ function convert(iss: Issue, path: Path, c: Context): void {
         values.length === 1
           ? `${cap(fieldName(path))} must be ${values[0]}, not ${describe(input)}.`
           : `${cap(fieldName(path))} must be one of ${values.join(', ')}; got ${describe(input)}.`;
-      push('invalid-value', msg);
+      push('invalid-value', msg, extra);
       return;
     }
     case 'too_small':
@@ -173,7 +176,9 @@ function convert(iss: Issue, path: Path, c: Context): void {
     case 'invalid_union': {
       // a `type`-picked union with no matching branch already carries our message
       if (!iss.errors.length) {
-        unknownType(iss.message, path, input, c);
+        // zod names the known discriminator values of a `type`-picked union
+        const known = (iss as { options?: unknown[] }).options ?? [];
+        unknownType(iss.message, path, input, known, c);
         return;
       }
       // a plain union (e.g. string | array): follow the branch that got furthest, else name the choices
@@ -278,7 +283,7 @@ function unknownField(path: Path, key: string, c: Context): void {
  * A `type` no branch of its union knows. Beta types are branches where they may appear (schema.ts), so
  * one here is in the wrong place, or unknown: an error, marked on the `type` value when there is one.
  */
-function unknownType(message: string, path: Path, input: unknown, c: Context): void {
+function unknownType(message: string, path: Path, input: unknown, known: readonly unknown[], c: Context): void {
   const onType = path[path.length - 1] === 'type';
   const type = onType
     ? input
@@ -286,80 +291,15 @@ function unknownType(message: string, path: Path, input: unknown, c: Context): v
       ? (input as { type?: unknown }).type
       : undefined;
   const at = typeof type === 'string' && !onType ? [...path, 'type'] : path;
-  c.out.push({ path: at, anchor: 'value', severity: 'error', code: 'unknown-type', message });
-}
-
-// ---- finding the schema of a path (for known keys and number bounds) ------------------------------------
-
-interface Def {
-  type: string;
-  shape?: Record<string, Schema>;
-  element?: Schema;
-  valueType?: Schema;
-  innerType?: Schema;
-  in?: Schema;
-  out?: Schema;
-  options?: Schema[];
-  transform?: (v: unknown, ctx: unknown) => unknown;
-}
-const defOf = (s: Schema): Def => (s as unknown as { _zod: { def: Def } })._zod.def;
-
-/** The schema that applies to the value at `path`, with unions resolved by the value found there. */
-function schemaAt(root: Schema, value: unknown, path: Path): Schema | undefined {
-  let [s, v] = unwrap(root, value);
-  for (const seg of path) {
-    if (!s) return undefined;
-    const d = defOf(s);
-    const next =
-      d.type === 'object'
-        ? d.shape?.[seg]
-        : d.type === 'array'
-          ? d.element
-          : d.type === 'record'
-            ? d.valueType
-            : undefined;
-    if (!next) return undefined;
-    [s, v] = unwrap(
-      next,
-      v !== null && typeof v === 'object' ? (v as Record<string | number, unknown>)[seg] : undefined,
-    );
-  }
-  return s;
-}
-
-function unwrap(schema: Schema, value: unknown): [Schema | undefined, unknown] {
-  let s: Schema | undefined = schema;
-  let v = value;
-  for (let guard = 0; s && guard < 32; guard++) {
-    const d = defOf(s);
-    if (d.type === 'optional' || d.type === 'nullable' || d.type === 'default' || d.type === 'readonly')
-      s = d.innerType;
-    else if (d.type === 'pipe') {
-      const pre = d.in ? defOf(d.in) : undefined;
-      if (pre?.type === 'transform' && pre.transform) v = pre.transform(v, { value: v, issues: [] });
-      s = d.out;
-    } else if (d.type === 'union') s = pickOption(d.options ?? [], v);
-    else return [s, v];
-  }
-  return [s, v];
-}
-
-/** The union member that fits a value: by its `type` literal, else by JSON kind. */
-function pickOption(options: Schema[], v: unknown): Schema | undefined {
-  const kind = Array.isArray(v) ? 'array' : v !== null && typeof v === 'object' ? 'object' : typeof v;
-  const type = kind === 'object' ? (v as { type?: unknown }).type : undefined;
-  let byKind: Schema | undefined;
-  for (const o of options) {
-    const [u] = unwrap(o, v);
-    if (!u) continue;
-    const d = defOf(u);
-    if (d.type === kind && kind === 'object' && typeof type === 'string') {
-      const t = d.shape?.type ? (defOf(d.shape.type) as Def & { values?: unknown[] }) : undefined;
-      if (t?.values?.includes(type)) return u;
-    }
-    if (d.type === kind) byKind ??= u;
-  }
-  return byKind;
+  const fixes = typeof type === 'string' ? changeToFixes(at, type, known) : [];
+  c.out.push({
+    path: at,
+    anchor: 'value',
+    severity: 'error',
+    code: 'unknown-type',
+    message,
+    ...(fixes.length ? { fixes } : {}),
+  });
 }
 
 function knownKeys(s: Schema | undefined): string[] | undefined {

@@ -6,6 +6,9 @@
 // can fail (type, required, additionalProperties, enum, const, bounds, oneOf) is removed or turned into a
 // completion hint (`examples`); unions picked by `type` become `if {type: const} then {branch}`, which
 // never fails and still gives per-type completion and hover. A unit test checks this property.
+//
+// The zod descriptions are Markdown (`user`, `5m`): the language services show `description` as plain text,
+// backticks and all, so a Markdown one is also written as `markdownDescription`, which they render.
 import * as z from 'zod/mini';
 import { BUILTIN_TOOL_NAMES, ContentBlock, CountTokensBody, RequestBody } from './schema';
 import type { Template } from './templates';
@@ -33,7 +36,11 @@ const DROP = new Set([
 
 /** The schema of a create-message body, or (`count_tokens`) of what the token-counting endpoint takes. */
 export function requestJsonSchema(endpoint: 'messages' | 'count_tokens' = 'messages'): JS {
-  const raw = z.toJSONSchema(endpoint === 'count_tokens' ? CountTokensBody : RequestBody, {
+  return endpoint === 'count_tokens' ? countJsonSchema() : messagesJsonSchema();
+}
+
+function messagesJsonSchema(): JS {
+  const raw = z.toJSONSchema(RequestBody, {
     io: 'input',
     unrepresentable: 'any',
     reused: 'ref',
@@ -48,21 +55,59 @@ export function requestJsonSchema(endpoint: 'messages' | 'count_tokens' = 'messa
     }
     return s;
   };
-  const out = soften(raw, resolve) as JS;
+  const out = withMarkdown(soften(raw, resolve)) as JS;
   return {
     $schema: 'http://json-schema.org/draft-07/schema#',
-    $id: endpoint === 'count_tokens' ? 'promptwright-count' : 'promptwright-request',
-    title:
-      endpoint === 'count_tokens'
-        ? 'Promptwright token count request (body of POST /v1/messages/count_tokens)'
-        : 'Promptwright message request (body of POST /v1/messages)',
+    $id: 'promptwright-request',
+    title: 'Promptwright message request (body of POST /v1/messages)',
     ...out,
+  };
+}
+
+/** Where the count schema finds the request schema: beside it (dist/), as esbuild.mjs writes both. */
+const REQUEST_SCHEMA_FILE = 'request.schema.json';
+
+/**
+ * What count_tokens takes is a part of the request (CountTokensBody picks its fields), so its schema points
+ * into the request schema's properties rather than carrying a second copy of every definition (half the
+ * size of both in the .vsix). No `$id`: the references resolve against the file's own address.
+ */
+function countJsonSchema(): JS {
+  const description = z.globalRegistry.get(CountTokensBody)?.description;
+  return {
+    $schema: 'http://json-schema.org/draft-07/schema#',
+    title: 'Promptwright token count request (body of POST /v1/messages/count_tokens)',
+    ...(description ? { description } : {}),
+    properties: Object.fromEntries(
+      Object.keys(CountTokensBody.shape).map(k => [k, { $ref: `${REQUEST_SCHEMA_FILE}#/properties/${k}` }]),
+    ),
   };
 }
 
 /** Another generated schema made non-validating the same way (the case files'); it must have no `$ref`. */
 export function softenJsonSchema(raw: JS): JS {
-  return soften(raw, s => s) as JS;
+  return withMarkdown(soften(raw, s => s)) as JS;
+}
+
+/** Markdown in a description: code spans and emphasis. */
+const MARKDOWN = /`|\*\*/;
+/** Keywords whose values are data (a snippet's body, examples), not schemas: their `description`s stay. */
+const DATA = new Set(['body', 'examples', 'default', 'const', 'enum']);
+
+/**
+ * Each description written in Markdown becomes `markdownDescription` (rendered in hover and completion),
+ * and `description` keeps its plain text for tools that read only that.
+ */
+function withMarkdown(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(withMarkdown);
+  if (node === null || typeof node !== 'object') return node;
+  const out: JS = {};
+  for (const [k, v] of Object.entries(node as JS)) out[k] = DATA.has(k) ? v : withMarkdown(v);
+  if (typeof out.description === 'string' && MARKDOWN.test(out.description)) {
+    out.markdownDescription = out.description;
+    out.description = out.description.replace(/`|\*\*/g, '');
+  }
+  return out;
 }
 
 /** The `type` constant of an object branch, if it has one. */

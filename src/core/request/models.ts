@@ -229,8 +229,8 @@ export function nearestEffort(wanted: Effort, supported: readonly Effort[]): Eff
   return best;
 }
 
-/** Levenshtein distance, for "did you mean" suggestions. */
-function editDistance(a: string, b: string): number {
+/** Levenshtein distance, for "did you mean" suggestions and the nearest value of a set. */
+export function editDistance(a: string, b: string): number {
   const dp = Array.from({ length: b.length + 1 }, (_, j) => j);
   for (let i = 1; i <= a.length; i++) {
     let prev = dp[0]!;

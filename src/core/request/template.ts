@@ -20,3 +20,17 @@ messages:
   };
   return `${JSON.stringify(body, null, 2)}\n`;
 }
+
+/**
+ * The file name "New Request File" writes for what was typed: a request file's name as it is; otherwise the
+ * request extension is added (`my-first` → `my-first.prompt.json`, `notes.yaml` → `notes.prompt.yaml`).
+ * Undefined for a name that is empty or only an extension.
+ */
+export function requestFileName(typed: string): string | undefined {
+  const name = typed.trim();
+  if (/\.prompt\.(json|ya?ml)$/i.test(name)) return /^\.prompt\./i.test(name) ? undefined : name;
+  const ext = /\.(json|ya?ml)$/i.exec(name);
+  const stem = ext ? name.slice(0, ext.index) : name.replace(/\.prompt$/i, '');
+  if (!stem || /[/\\]$/.test(stem)) return undefined;
+  return `${stem}.prompt${ext ? ext[0] : '.json'}`;
+}

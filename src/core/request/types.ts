@@ -5,12 +5,15 @@ export type { RuleId, Severity };
 /** A path into the request value: object keys and array indexes (a JSON pointer's segments). */
 export type Path = (string | number)[];
 
-/** A fix the editor can offer as a code action; turned into text edits by fixes.ts. */
+/**
+ * A fix the editor can offer as a code action; turned into text edits by fixes.ts. `preferred` marks the one
+ * clearly right among several (the editor's "auto fix"); a problem's only fix is preferred anyway.
+ */
 export type FixData =
-  | { kind: 'replace-value'; title: string; path: Path; value: unknown }
+  | { kind: 'replace-value'; title: string; path: Path; value: unknown; preferred?: boolean }
   | { kind: 'remove-property'; title: string; path: Path }
   | { kind: 'insert-property'; title: string; path: Path; key: string; value: unknown }
-  | { kind: 'rename-property'; title: string; path: Path; key: string }
+  | { kind: 'rename-property'; title: string; path: Path; key: string; preferred?: boolean }
   /** not a text edit: the editor adds the value to the setting promptwright.betas */
   | { kind: 'add-beta'; title: string; beta: string };
 

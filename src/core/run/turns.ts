@@ -25,7 +25,10 @@ export function toolResultTurn(m: Message): { role: 'user'; content: ContentBloc
   return { role: 'user', content: uses.map(u => ({ type: 'tool_result', tool_use_id: String(u.id), content: STUB })) };
 }
 
-/** A curl command for the request; the key is a shell variable, never the key itself. */
+/**
+ * A curl command for the request; the key is a shell variable, never the key itself, and so is the address
+ * when none is set (a shell fills it in, where a placeholder would have to be edited by hand).
+ */
 export function curlCommand(
   baseUrl: string,
   apiVersion: string,
@@ -34,7 +37,7 @@ export function curlCommand(
 ): string {
   const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
   const lines = [
-    `curl ${q(`${baseUrl || '{base_url}'}/v1/messages`)}`,
+    `curl ${baseUrl ? q(`${baseUrl}/v1/messages`) : `"$PROMPTWRIGHT_BASE_URL"'/v1/messages'`}`,
     `  -H 'x-api-key: '"$PROMPTWRIGHT_API_KEY"`,
     `  -H ${q(`vendor-version: ${apiVersion}`)}`,
     `  -H 'content-type: application/json'`,

@@ -5,6 +5,7 @@ import { count } from '../../core/text';
 import { validator } from '../platform/lazy';
 import type { CaseDiagnostics, CaseEntry } from './caseDiagnostics';
 import { isCaseFileName } from './caseFiles';
+import { CaseQuickFixes } from './caseQuickFixes';
 import { flowVarsContext, yamlVarsContext } from '../../core/cases/varsContext';
 
 const SELECTOR: vscode.DocumentSelector = [{ language: 'json' }, { language: 'jsonc' }, { language: 'yaml' }];
@@ -44,6 +45,9 @@ export class CaseLanguage implements vscode.CodeLensProvider, vscode.HoverProvid
       vscode.languages.registerCodeLensProvider(SELECTOR, this),
       vscode.languages.registerHoverProvider(SELECTOR, this),
       vscode.languages.registerCompletionItemProvider(CASE_FILES, this, '\n', ' ', '"'),
+      vscode.languages.registerCodeActionsProvider(CASE_FILES, new CaseQuickFixes(), {
+        providedCodeActionKinds: CaseQuickFixes.kinds,
+      }),
     );
   }
 

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { errorType } from '../../core/api/errors';
 import type { StreamEvent } from '../../core/api/types';
 import { cellKey, cellViewOf, notSentResult, problemsOf, progressSummary, queuedCell } from '../../core/cases/grid';
 import type { CellView, GridView } from '../../core/cases/grid';
@@ -313,25 +314,20 @@ export class CasesRunner {
       if (reveal) void vscode.window.showErrorMessage(`Promptwright: ${prepared}`);
       return;
     }
-    // asked once, not once per cell: six cells without a key would be six errors saying the same
-    const options = await this.api.options();
-    const missing = !options.baseUrl
-      ? configError('No base URL: set "promptwright.baseUrl" (the service address).', 'set-base-url')
-      : !options.apiKey
-        ? configError('No API key: run "Promptwright: Set API Key" (kept in VS Code\'s secret storage).', 'set-api-key')
-        : undefined;
-    if (missing) {
-      reporter?.notRun(missing.message);
-      await this.api.showError(missing, 'Run Cases');
-      return;
-    }
-    // compare mode: the case file at the revision too, or why there is nothing to compare with
+    // compare mode: the case file at the revision too, or why there is nothing to compare with (before
+    // the service's address and key are asked for: outside git there is nothing to send)
     const base =
       o.compareWith === undefined ? undefined : await readBase(this.git, caseUri, o.compareWith, this.config.betas);
     if (typeof base === 'string') {
+      // the grid keeps what it shows: nothing ran
       reporter?.notRun(base);
-      this.showNotice(caseUri, base, reveal);
-      if (reveal) void vscode.window.showErrorMessage(`Promptwright: ${base}`);
+      void vscode.window.showErrorMessage(`Promptwright: ${base}`);
+      return;
+    }
+    // asked once, not once per cell: with no address or key, what is missing is asked for here (the offline
+    // demo first), as Send and Count Tokens do; six cells failing to say the same would be a dead end
+    if (!(await this.api.ready('Run Cases'))) {
+      reporter?.notRun('No service address or API key: nothing was sent.');
       return;
     }
     const core = validator();
@@ -501,8 +497,7 @@ export class CasesRunner {
 
   /** The client waits to retry a cell's request (429, 529, …: the spec's rules): the cell says so. */
   private retrying(grid: Grid, cell: ReadyCell, attempt: number, maxAttempts: number, inMs: number, e: Error): void {
-    const type = (e as { type?: unknown }).type;
-    const retry = { attempt, maxAttempts, inMs, type: typeof type === 'string' ? type : e.name };
+    const retry = { attempt, maxAttempts, inMs, type: errorType(e) };
     if (cell.base) {
       const pair = grid.view.compare?.cells.find(p => p.caseName === cell.caseName && p.model === cell.model);
       if (!pair?.base) return;
@@ -595,11 +590,6 @@ export class CasesRunner {
     if (reveal) this.view.open();
     this.view.showGrid();
   }
-}
-
-/** A settings problem as Api.showError takes it: the action picks the button that fixes it. */
-function configError(message: string, action: 'set-base-url' | 'set-api-key'): Error {
-  return Object.assign(new Error(message), { action });
 }
 
 /** The run's cells with their sides at the revision: each after its own, then those only the revision has. */

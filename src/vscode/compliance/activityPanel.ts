@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { AbortedError, ApiError, ConfigError, describeError, StreamError } from '../../core/api/errors';
+import { AbortedError, ApiError, ConfigError, describeError, errorType, StreamError } from '../../core/api/errors';
 import type { CursorPage } from '../../core/api/paging';
 import type { ExportFormat } from '../../core/compliance/export';
 import { filterProblems, type ActivityFilter } from '../../core/compliance/filters';
@@ -318,7 +318,7 @@ export class ActivityPanel implements vscode.Disposable {
           ? { type: e.type, message: e.message, ...(e.requestId ? { requestId: e.requestId } : {}) }
           : e instanceof ConfigError
             ? { type: 'configuration', message: e.message }
-            : { type: e instanceof Error ? e.name : 'error', message: describeError(e) };
+            : { type: errorType(e), message: describeError(e) };
     const refusedKey = e instanceof ApiError && e.status === 401;
     const noKey = e instanceof ConfigError && e.action === 'set-compliance-key';
     return { ...base, ...(explanation ? { explanation } : {}), ...(refusedKey || noKey ? { offerSetKey: true } : {}) };

@@ -15,7 +15,7 @@ export class Api implements vscode.Disposable {
   private readonly shown = new vscode.EventEmitter<string>();
   /** fires with the text of every error shown (the extension-host tests read what a person would) */
   readonly onDidShowError = this.shown.event;
-  /** the questions `ready` asks (an extension-host test answers them with a script) */
+  /** the questions `ready` and New Request File ask (an extension-host test answers them with a script) */
   prompts: Prompts = vscodePrompts;
   /** starts the offline demo (it lives in the features bundle; the composition root sets this) */
   startDemo: () => Promise<void> = () => Promise.resolve();

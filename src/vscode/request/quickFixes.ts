@@ -1,4 +1,6 @@
 import * as vscode from 'vscode';
+import type { Parsed } from '../../core/request/parse';
+import type { FixData, Format } from '../../core/request/types';
 import { validator } from '../platform/lazy';
 import type { RequestDiagnostics } from './requestDiagnostics';
 
@@ -14,31 +16,40 @@ export class QuickFixes implements vscode.CodeActionProvider {
   ): vscode.CodeAction[] {
     const state = this.diagnostics.current(doc);
     if (!state) return [];
-    const actions: vscode.CodeAction[] = [];
-    const text = doc.getText();
-    for (const d of ctx.diagnostics) {
+    const { parsed } = state.validation;
+    return ctx.diagnostics.flatMap(d => {
       const problem = [...state.problems].find(
         ([diag]) => diag.message === d.message && diag.range.isEqual(d.range),
       )?.[1];
-      for (const fix of problem?.fixes ?? []) {
-        if (fix.kind === 'add-beta') {
-          const action = new vscode.CodeAction(fix.title, vscode.CodeActionKind.QuickFix);
-          action.command = { command: 'promptwright.addBeta', title: fix.title, arguments: [fix.beta] };
-          action.diagnostics = [d];
-          actions.push(action);
-          continue;
-        }
-        const edit = new vscode.WorkspaceEdit();
-        for (const e of validator().fixEdits(text, state.validation.parsed.format, state.validation.parsed, fix)) {
-          edit.replace(doc.uri, new vscode.Range(doc.positionAt(e.start), doc.positionAt(e.end)), e.newText);
-        }
-        const action = new vscode.CodeAction(fix.title, vscode.CodeActionKind.QuickFix);
-        action.edit = edit;
-        action.diagnostics = [d];
-        action.isPreferred = problem?.fixes?.length === 1;
-        actions.push(action);
-      }
-    }
-    return actions;
+      return fixActions(doc, d, problem?.fixes ?? [], parsed.format, parsed);
+    });
   }
+}
+
+/**
+ * The code actions of one diagnostic's fixes: each an undoable WorkspaceEdit (or, for a beta, the command
+ * that adds it to the setting). Preferred: the one the fix marks clearly right, or a problem's only fix.
+ */
+export function fixActions(
+  doc: vscode.TextDocument,
+  d: vscode.Diagnostic,
+  fixes: readonly FixData[],
+  format: Format,
+  parsed: Pick<Parsed, 'locate'>,
+): vscode.CodeAction[] {
+  const text = doc.getText();
+  return fixes.map(fix => {
+    const action = new vscode.CodeAction(fix.title, vscode.CodeActionKind.QuickFix);
+    action.diagnostics = [d];
+    if (fix.kind === 'add-beta') {
+      action.command = { command: 'promptwright.addBeta', title: fix.title, arguments: [fix.beta] };
+      return action;
+    }
+    const edit = new vscode.WorkspaceEdit();
+    for (const e of validator().fixEdits(text, format, parsed, fix))
+      edit.replace(doc.uri, new vscode.Range(doc.positionAt(e.start), doc.positionAt(e.end)), e.newText);
+    action.edit = edit;
+    action.isPreferred = ('preferred' in fix && fix.preferred === true) || fixes.length === 1;
+    return action;
+  });
 }

@@ -1,21 +1,28 @@
 import * as vscode from 'vscode';
 import { formatOf } from '../../core/request/types';
-import { requestTemplate } from '../../core/request/template';
+import { requestFileName, requestTemplate } from '../../core/request/template';
+import { vscodePrompts, type Prompts } from '../platform/prompts';
 
 /** "Promptwright: New Request File": asks for a name, writes a template, opens it. */
-export async function newRequestFile(): Promise<vscode.Uri | undefined> {
+export async function newRequestFile(prompts: Prompts = vscodePrompts): Promise<vscode.Uri | undefined> {
   const folder = vscode.workspace.workspaceFolders?.[0];
-  const name = await vscode.window.showInputBox({
+  const typed = await prompts.input({
     title: 'New request file',
-    prompt: 'File name (.prompt.json, .prompt.yaml or .prompt.yml)',
+    prompt: 'File name: my-first becomes my-first.prompt.json; end it with .yaml for YAML',
     value: 'new.prompt.json',
-    validateInput: v =>
-      /\.prompt\.(json|ya?ml)$/i.test(v.trim())
+    valueSelection: [0, 3],
+    // what the name becomes, said before Enter (information only: it does not stop the name)
+    validateInput: v => {
+      const name = requestFileName(v);
+      if (!name) return 'Enter a file name, e.g. my-first';
+      return name === v.trim()
         ? undefined
-        : 'End the name with .prompt.json, .prompt.yaml or .prompt.yml',
+        : { message: `Creates ${name}`, severity: vscode.InputBoxValidationSeverity.Info };
+    },
   });
+  const name = typed === undefined ? undefined : requestFileName(typed);
   if (!name) return undefined;
-  const uri = folder ? vscode.Uri.joinPath(folder.uri, name.trim()) : vscode.Uri.file(name.trim());
+  const uri = folder ? vscode.Uri.joinPath(folder.uri, name) : vscode.Uri.file(name);
   try {
     await vscode.workspace.fs.stat(uri);
     void vscode.window.showErrorMessage(`${name} already exists; choose another name.`);

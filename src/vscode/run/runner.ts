@@ -5,6 +5,7 @@ import {
   StreamError,
   describeError,
   errorDetail,
+  errorType,
   hintFor,
   type PromptwrightError,
 } from '../../core/api/errors';
@@ -355,8 +356,5 @@ function errorInfo(e: unknown): ErrorInfo {
   if (e instanceof StreamError)
     return { type: e.type, message: e.message, ...(e.requestId ? { requestId: e.requestId } : {}) };
   const err = e as PromptwrightError;
-  return {
-    type: err?.name === 'AbortedError' ? 'aborted' : (err?.name ?? 'error'),
-    message: err?.message ?? String(e),
-  };
+  return { type: errorType(e), message: err?.message ?? String(e) };
 }

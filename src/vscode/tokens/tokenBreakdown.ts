@@ -142,7 +142,8 @@ export class TokenBreakdown implements vscode.CodeLensProvider, vscode.Disposabl
       lenses.push(
         new vscode.CodeLens(new vscode.Range(pos, pos), {
           title:
-            `$(symbol-number) ${count(p.tokens, 'token')}` +
+            // words only: an icon before the number reads as part of it ("#102 tokens")
+            count(p.tokens, 'token') +
             TokenBreakdown.changeOf(r.base, p.label) +
             (stale ? ' (before your last edit)' : ''),
           tooltip:

@@ -46,7 +46,8 @@ export class TokenStatus implements vscode.Disposable {
     git?: GitBase,
   ) {
     this.item.name = 'Promptwright Token Count';
-    this.item.command = 'promptwright.countTokens';
+    // a click shows where the tokens go (the walkthrough says so); "Count now" is in the tooltip
+    this.item.command = 'promptwright.tokenBreakdown';
     this.scheduler = new TokenCountScheduler({
       debounceMs: config.tokenDebounceMs,
       onState: s => this.show(s),

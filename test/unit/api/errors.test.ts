@@ -6,7 +6,18 @@ import * as assert from 'node:assert/strict';
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ApiClient, type ClientOptions } from '../../../src/core/api/client';
-import { AbortedError, ApiError, describeError, errorDetail, hintFor, StreamError } from '../../../src/core/api/errors';
+import {
+  AbortedError,
+  ApiError,
+  ConfigError,
+  ConnectionError,
+  describeError,
+  errorDetail,
+  errorType,
+  hintFor,
+  StreamError,
+  TimeoutError,
+} from '../../../src/core/api/errors';
 import { encodeSse, startFake, type Fake } from '../../fake/server';
 
 const req = (text: string) => ({
@@ -158,5 +169,17 @@ describe('errors true to the response, and cancels (API client)', () => {
       assert.ok(Date.now() - t0 < waiting, 'woke before the backoff ended');
       assert.equal(fake.requests.length, 1);
     });
+  });
+});
+
+describe('what kind of failure, in words', () => {
+  it("the service's error.type when it answered, else a word for what happened; never a class name", () => {
+    assert.equal(errorType(new ApiError(529, 'overloaded_error', 'busy', 'req_1', {})), 'overloaded_error');
+    assert.equal(errorType(new ConnectionError('fetch failed')), 'connection_error');
+    assert.equal(errorType(new TimeoutError('no headers in 60 s')), 'timeout');
+    assert.equal(errorType(new AbortedError()), 'aborted');
+    assert.equal(errorType(new ConfigError('No API key', 'set-api-key')), 'configuration_error');
+    assert.equal(errorType(new TypeError('x is undefined')), 'internal_error');
+    assert.equal(errorType('a string'), 'internal_error');
   });
 });

@@ -241,7 +241,9 @@ describe('promptwright count / run (CLI, against the fake service)', () => {
     assert.equal(k.code, 2, 'a missing key is refused before any request');
     assert.doesNotMatch(k.err, /Set API Key/);
     const u = await cli(['count', 'a.prompt.json'], dir, { PROMPTWRIGHT_API_KEY: 'k' });
-    assert.match(u.err, /PROMPTWRIGHT_BASE_URL/);
+    assert.match(u.err, /PROMPTWRIGHT_BASE_URL to the address of the service, without \/v1/);
+    // said in words: the spec's placeholder means nothing in a terminal
+    assert.doesNotMatch(u.err, /\{base_url\}/);
     assert.equal((await cli(['run', 'a.prompt.json', '--nope'], dir, env)).code, 2);
   });
   it('count takes what count_tokens takes: a file without max_tokens is counted', async () => {

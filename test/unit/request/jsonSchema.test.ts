@@ -53,3 +53,30 @@ describe('the generated JSON Schema (completion and hover only)', () => {
     assert.ok(text.includes('"if":{"properties":{"type":{"const":"image"}}'));
   });
 });
+
+describe('the count_tokens JSON Schema', () => {
+  const count = requestJsonSchema('count_tokens');
+  const request = requestJsonSchema();
+  it("points into the request schema's properties, for exactly the fields count_tokens takes", () => {
+    const props = count.properties as Record<string, { $ref: string }>;
+    assert.deepEqual(Object.keys(props).sort(), ['cache_control', 'messages', 'model', 'system', 'thinking', 'tools']);
+    const requestProps = request.properties as Record<string, unknown>;
+    for (const [k, v] of Object.entries(props)) {
+      assert.equal(v.$ref, `request.schema.json#/properties/${k}`);
+      assert.ok(requestProps[k], `the request schema has ${k}`);
+    }
+  });
+  it('cannot produce diagnostics either', () => {
+    const out: string[] = [];
+    failingKeywords(count, '', out);
+    assert.deepEqual(out, []);
+  });
+});
+
+describe('descriptions in the JSON Schemas', () => {
+  it('a Markdown description is also markdownDescription (rendered in hover), beside a plain one', () => {
+    const request = requestJsonSchema();
+    const role = JSON.stringify(request).match(/"description":"user or assistant[^"]*","markdownDescription":"`user`/);
+    assert.ok(role, 'role has both');
+  });
+});

@@ -78,6 +78,23 @@ describe('parsing YAML', () => {
       JSON.stringify(s),
     );
   });
+  it('a key that is a list is flagged as the unknown field it becomes, with no Node warning on stderr', async () => {
+    const warnings: string[] = [];
+    const listen = (w: Error) => warnings.push(w.message);
+    process.on('warning', listen);
+    try {
+      const s = check('model: model-opus-4-7\nmax_tokens: 1\nmessages: []\n? [a, b]\n: 1\n', 'yaml');
+      assert.deepEqual(
+        s.filter(p => p.severity !== 'error').map(p => p.code),
+        ['unknown-field'],
+      );
+      // Node emits a warning on the next tick
+      await new Promise(resolve => setImmediate(resolve));
+    } finally {
+      process.off('warning', listen);
+    }
+    assert.deepEqual(warnings, []);
+  });
   it('several documents in one file are an error on the second one', () => {
     const s = check('model: model-opus-4-7\nmax_tokens: 1\nmessages: []\n---\nmodel: b\n', 'yaml');
     const p = s.find(x => x.code === 'yaml-multiple-documents')!;

@@ -3,6 +3,7 @@
 import * as assert from 'node:assert/strict';
 import * as YAML from 'yaml';
 import { requestTemplates } from '../../../src/core/request/jsonSchema';
+import { requestFileName } from '../../../src/core/request/template';
 import { renderTemplate, slotAt, type SlotAt, type Template } from '../../../src/core/request/templates';
 import type { Format } from '../../../src/core/request/types';
 import { validateText } from '../../../src/core/request/validate';
@@ -133,5 +134,20 @@ describe('element templates: what they insert', () => {
       validateText(out, 'yaml').problems.filter(p => p.severity === 'error'),
       [],
     );
+  });
+});
+
+describe('New Request File: the name written', () => {
+  it('a request file name stays; a bare name or another extension gets the request extension', () => {
+    assert.equal(requestFileName('hello.prompt.json'), 'hello.prompt.json');
+    assert.equal(requestFileName('  hello.prompt.YML '), 'hello.prompt.YML');
+    assert.equal(requestFileName('my-first'), 'my-first.prompt.json');
+    assert.equal(requestFileName('my-first.prompt'), 'my-first.prompt.json');
+    assert.equal(requestFileName('notes.yaml'), 'notes.prompt.yaml');
+    assert.equal(requestFileName('prompts/support.json'), 'prompts/support.prompt.json');
+  });
+  it('nothing for an empty name, only an extension, or a folder', () => {
+    for (const typed of ['', '   ', '.prompt.json', '.json', 'prompts/'])
+      assert.equal(requestFileName(typed), undefined);
   });
 });

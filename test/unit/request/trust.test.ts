@@ -145,7 +145,7 @@ describe('beta features: a warning naming the beta, silence when it is configure
     assert.equal(beta.length, 4);
     assert.match(
       beta.find(p => p.path === 'mcp_servers')!.message,
-      /`mcp_servers` needs the beta `mcp-client-2025-11-20`.*promptwright\.betas/,
+      /"mcp_servers" needs the beta "mcp-client-2025-11-20".*promptwright\.betas/,
     );
   });
   it('with the beta configured, nothing is said', () => {

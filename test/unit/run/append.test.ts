@@ -111,6 +111,11 @@ describe('append reply to file', () => {
     assert.match(c, /vendor-beta: b1/);
     assert.match(c, /it'\\''s/);
   });
+  it('curl without an address: the shell variable, no placeholder to edit by hand', () => {
+    const c = curlCommand('', '2023-06-01', [], { model: 'm', messages: [] });
+    assert.equal(c.split('\n')[0], `curl "$PROMPTWRIGHT_BASE_URL"'/v1/messages' \\`);
+    assert.doesNotMatch(c, /\{base_url\}/);
+  });
 });
 
 describe('webview protocol', () => {

@@ -12,7 +12,15 @@ export function parseYaml(text: string): Parsed {
   const tooDeepAt = yamlTooDeepAt(text);
   if (tooDeepAt >= 0)
     return { format: 'yaml', value: undefined, problems: [yamlTooDeep(text, tooDeepAt)], ...locateNothing };
-  const docs = YAML.parseAllDocuments(text, { uniqueKeys: true, merge: true, prettyErrors: false, strict: true });
+  const docs = YAML.parseAllDocuments(text, {
+    uniqueKeys: true,
+    merge: true,
+    prettyErrors: false,
+    strict: true,
+    // a key that is a list or mapping becomes text in JSON (then an unknown field, said at the key); the
+    // library's own note would be a Node warning on the CLI's stderr
+    logLevel: 'error',
+  });
   const list = (Array.isArray(docs) ? docs : []) as YAML.Document.Parsed[]; // an empty stream has no documents
   const doc = list[0];
   for (const extra of list.slice(1)) {
@@ -24,7 +32,7 @@ export function parseYaml(text: string): Parsed {
       code: 'yaml-multiple-documents',
       path: [],
       message:
-        'A request file holds one YAML document; this file has more than one. Remove the extra `---` document(s).',
+        'A request file holds one YAML document; this file has more than one. Remove the extra "---" document(s).',
     });
   }
   if (!doc) return { format: 'yaml', value: undefined, problems, ...locateNothing };

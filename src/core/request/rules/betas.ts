@@ -9,6 +9,7 @@ import {
   FILE_SOURCE,
   type BetaFeature,
 } from '../betas';
+import { changeToFixes } from '../enumFixes';
 import type { FixData, Path, PathProblem } from '../types';
 import { given, isObj, type Obj, type RuleContext } from './common';
 
@@ -65,6 +66,7 @@ export function betaRules(body: Obj, ctx: RuleContext, out: PathProblem[]): void
       message:
         'The spec names one speed value, "fast" (the public SDKs add "standard"); ' +
         `"${body.speed}" may be rejected.`,
+      fixes: changeToFixes(['speed'], body.speed, ['fast', 'standard']),
     });
   }
   if (typeof body.service_tier === 'string' && !SERVICE_TIERS.includes(body.service_tier)) {
@@ -76,6 +78,7 @@ export function betaRules(body: Obj, ctx: RuleContext, out: PathProblem[]): void
       message:
         `service_tier is documented by the service (not the spec) as "auto" or "standard_only"; ` +
         `"${body.service_tier}" may be rejected.`,
+      fixes: changeToFixes(['service_tier'], body.service_tier, SERVICE_TIERS),
     });
   }
   if (given(body.diagnostics) && !ctx.betas.includes('cache-diagnosis-2026-04-07')) {

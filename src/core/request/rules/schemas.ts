@@ -2,6 +2,7 @@
 // them (its messages are quoted in RULES.md): a tool's schema must be a JSON Schema, without a combinator at its
 // top; with `strict: true`, and always for structured outputs, every object closes its properties with
 // `additionalProperties: false`; structured outputs take neither `oneOf` nor `maxItems`.
+import { changeToFixes } from '../enumFixes';
 import type { FixData, Path, PathProblem } from '../types';
 import { isObj, type Obj } from './common';
 
@@ -67,7 +68,7 @@ export function subschemas(root: Obj, at: Path): Node[] {
  * value, an unknown `type`, or `required` that is not a list of names. The root's `type`, `required` and
  * `properties` are left to the request's own schema, which already reports them (wrong-type, invalid-value).
  */
-export function schemaShape(nodes: Node[]): { at: Path; what: string } | undefined {
+export function schemaShape(nodes: Node[]): { at: Path; what: string; fixes?: FixData[] } | undefined {
   const isSchema = (v: unknown) => v === null || typeof v === 'boolean' || isObj(v);
   for (const { schema: s, at } of nodes) {
     const root = s === nodes[0]?.schema;
@@ -95,7 +96,12 @@ export function schemaShape(nodes: Node[]): { at: Path; what: string } | undefin
     const t = s.type;
     const types = Array.isArray(t) ? t : [t];
     if (t !== undefined && t !== null && !types.every(x => typeof x === 'string' && TYPES.includes(x)))
-      return { at: [...at, 'type'], what: `"type" must be one of ${TYPES.join(', ')} (or a list of them)` };
+      return {
+        at: [...at, 'type'],
+        what: `"type" must be one of ${TYPES.join(', ')} (or a list of them)`,
+        // a misspelt type name; in a list of them the list is left to the author
+        ...(typeof t === 'string' ? { fixes: changeToFixes([...at, 'type'], t, TYPES) } : {}),
+      };
     const req = s.required;
     if (req !== undefined && req !== null && !(Array.isArray(req) && req.every(x => typeof x === 'string')))
       return { at: [...at, 'required'], what: '"required" must be a list of property names' };

@@ -100,6 +100,7 @@ function customTool(t: Obj, at: Path, out: PathProblem[]): void {
       severity: 'error',
       code: 'tool-input-schema-invalid',
       message: `input_schema is not a valid JSON Schema (draft 2020-12): ${bad.what}.`,
+      ...(bad.fixes?.length ? { fixes: bad.fixes } : {}),
     });
   }
   if (t.strict === true) closedObjects(nodes, 'strict-schema-not-closed', 'With "strict": true', out);

@@ -1,0 +1,262 @@
+// UI suite: the Getting Started walkthrough's pictures, taken in the real workbench, each cropped to what its
+// step shows: the question asked when there is no key (connect), a problem and its quick fixes in a request
+// file (open), the token count's tooltip (count), the response panel (run), and the side bar (views). No window
+// title, no stray notification. They land in test-results/walkthrough/; with UPDATE_DOCS_IMAGES=1 they are
+// taken in the dark and the light theme and also written to media/walkthrough/ (what the .vsix ships: check
+// its budget with `node scripts/sizes.mjs`).
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { ui } from './context.mjs';
+import {
+  openFile,
+  openWorkbench,
+  paneHeader,
+  runCommand,
+  screenshotOnFailure,
+  setApiKey,
+  tokenItem,
+  treeRows,
+} from './drive.mjs';
+
+const UPDATE = !!process.env.UPDATE_DOCS_IMAGES;
+const THEMES = UPDATE ? ['dark', 'light'] : ['dark'];
+/** JPEG quality and scale: the pictures ship in the .vsix, whose budget is 300 KB */
+const QUALITY = Number(process.env.WALKTHROUGH_QUALITY || 0.42);
+/** the page is drawn at this scale: smaller pictures whose text is still drawn sharp (not scaled down) */
+const DEVICE_SCALE = Number(process.env.WALKTHROUGH_SCALE || 0.75);
+
+/** The request file the "open" picture shows: one misspelt value, whose quick fix the step mentions. */
+const FIRST = `# The body of POST /v1/messages, checked as you type
+model: model-opus-4-7
+max_tokens: 1024
+messages:
+  - role: users
+    content: Should I pack an umbrella for Paris tomorrow?
+`;
+
+/** The smallest box holding all the boxes, with a margin, kept inside the window. */
+function around(boxes, margin, viewport) {
+  const x = Math.max(0, Math.min(...boxes.map(b => b.x)) - margin);
+  const y = Math.max(0, Math.min(...boxes.map(b => b.y)) - margin);
+  const right = Math.min(viewport.width, Math.max(...boxes.map(b => b.x + b.width)) + margin);
+  const bottom = Math.min(viewport.height, Math.max(...boxes.map(b => b.y + b.height)) + margin);
+  return { x: Math.round(x), y: Math.round(y), width: Math.round(right - x), height: Math.round(bottom - y) };
+}
+
+async function box(locator) {
+  const b = await locator.boundingBox();
+  assert.ok(b, 'the element is on screen');
+  return b;
+}
+
+/** Dismisses every notification, so none shows in a picture. */
+async function clearNotifications(page) {
+  await runCommand(page, 'Notifications: Clear All Notifications');
+  await page
+    .locator('.notification-toast')
+    .first()
+    .waitFor({ state: 'detached', timeout: 5000 })
+    .catch(() => {});
+}
+
+/** A PNG as a JPEG of QUALITY, drawn by the browser (no image library to install). */
+async function toJpeg(page, png) {
+  const url = await page.evaluate(
+    async ({ data, quality }) => {
+      const img = new Image();
+      img.src = `data:image/png;base64,${data}`;
+      await img.decode();
+      const canvas = document.createElement('canvas');
+      canvas.width = img.width;
+      canvas.height = img.height;
+      canvas.getContext('2d').drawImage(img, 0, 0);
+      return canvas.toDataURL('image/jpeg', quality);
+    },
+    { data: png.toString('base64'), quality: QUALITY },
+  );
+  return Buffer.from(url.split(',')[1], 'base64');
+}
+
+/**
+ * Uses VS Code's default dark or light theme, set in the user settings code-server reads (its theme picker
+ * lists no theme in the harness). Returns what puts the settings back.
+ */
+async function useTheme(page, theme) {
+  const before = fs.readFileSync(ui.userSettings, 'utf8');
+  const colorTheme = theme === 'light' ? 'Light Modern' : 'Dark Modern';
+  // dark or light by a colour the theme sets (the workbench's theme classes lag behind the colours)
+  const isDark = () =>
+    page.evaluate(() => {
+      const bg = getComputedStyle(document.querySelector('.part.sidebar') ?? document.body).backgroundColor;
+      const [r, g, b] = (bg.match(/\d+/g) ?? ['255', '255', '255']).map(Number);
+      return r + g + b < 3 * 128;
+    });
+  const settled = async () => {
+    for (let i = 0; i < 50 && (await isDark()) !== (theme === 'dark'); i++) await page.waitForTimeout(200);
+    // the workbench may write its own copy of the settings back once (migrating a setting): it must stay
+    await page.waitForTimeout(2500);
+    return (await isDark()) === (theme === 'dark');
+  };
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const now = JSON.parse(fs.readFileSync(ui.userSettings, 'utf8'));
+    fs.writeFileSync(ui.userSettings, JSON.stringify({ ...now, 'workbench.colorTheme': colorTheme }, null, 2));
+    if (await settled()) break;
+  }
+  assert.equal(await isDark(), theme === 'dark', `the ${theme} theme`);
+  return () => fs.writeFileSync(ui.userSettings, before);
+}
+
+describe('walkthrough pictures (DOM)', function () {
+  const viewport = { width: 1100, height: 720 };
+  const results = path.join(ui.results ?? '', 'walkthrough');
+  let s;
+  let restoreTheme;
+  afterEach(async function () {
+    await screenshotOnFailure(this, s?.page);
+    restoreTheme?.();
+    restoreTheme = undefined;
+    await s?.close();
+    s = undefined;
+  });
+
+  for (const theme of THEMES) {
+    it(`takes each step's picture, cropped to what the step shows (${theme})`, async () => {
+      const folder = ui.freshWorkspace();
+      fs.writeFileSync(path.join(folder, 'first.prompt.yaml'), FIRST);
+      s = await openWorkbench(folder, undefined, viewport, { deviceScaleFactor: DEVICE_SCALE });
+      const { page } = s;
+      fs.mkdirSync(results, { recursive: true });
+      const shots = [];
+      // each picture is kept lossless in test-results/ and made a JPEG once all are taken
+      const shoot = async (step, clip) => {
+        const file = path.join(results, `${step}-${theme}.png`);
+        await page.screenshot({ path: file, type: 'png', clip });
+        shots.push(file);
+      };
+      restoreTheme = await useTheme(page, theme);
+      await runCommand(page, 'View: Hide Secondary Side Bar');
+
+      // connect: Send with no key asks, the offline demo first
+      await openFile(page, 'first.prompt.yaml');
+      await tokenItem(page).waitFor({ timeout: 60000 });
+      await runCommand(page, 'Promptwright: Clear API Key');
+      await clearNotifications(page);
+      await runCommand(page, 'Promptwright: Send Request');
+      // the file has an error: Send asks first whether to send it anyway (a modal, not in the picture)
+      const anyway = page.locator('.monaco-dialog-box .monaco-button', { hasText: 'Send Anyway' });
+      await anyway.waitFor({ timeout: 15000 });
+      await anyway.click();
+      const question = page.locator('.quick-input-widget', { hasText: 'Use the offline demo' });
+      await question.waitFor({ timeout: 15000 });
+      await page.waitForTimeout(300);
+      await shoot('connect', around([await box(question)], 0, viewport));
+      await page.keyboard.press('Escape');
+      await question.waitFor({ state: 'hidden', timeout: 10000 });
+
+      // open: the misspelt role, its squiggle, and its quick fixes with the one meant first
+      const editor = page.locator('.editor-group-container.active .monaco-editor').first();
+      await editor.locator('.squiggly-error').first().waitFor({ timeout: 20000 });
+      await editor
+        .locator('.view-line span', { hasText: /^users$/ })
+        .first()
+        .click();
+      // the fixes are asked for once the editor has the cursor there (the key is tried again if it came early)
+      const menu = page.locator('.action-widget', { hasText: "Change to 'user'" }).first();
+      for (let attempt = 1; ; attempt++) {
+        await page.keyboard.press('Control+.');
+        const shown = await menu.waitFor({ timeout: 5000 }).then(
+          () => true,
+          () => false,
+        );
+        if (shown) break;
+        assert.ok(attempt < 3, 'the quick fixes show');
+      }
+      await page.waitForTimeout(300);
+      // the lines from `model:` to `content:`, from the line numbers on, and the menu
+      const line = text => box(editor.locator('.view-line', { hasText: text }).first());
+      const [first, last, gutter] = [
+        await line('model:'),
+        await line('content:'),
+        await box(editor.locator('.margin')),
+      ];
+      const shown = { x: gutter.x, y: first.y, width: 480, height: last.y + last.height - first.y };
+      // from the top of `model:` exactly (a margin above would show a sliver of the comment line)
+      const open = around([shown, await box(menu)], 6, viewport);
+      await shoot('open', { ...open, y: Math.round(first.y), height: open.y + open.height - Math.round(first.y) });
+      await page.keyboard.press('Escape');
+
+      // count: the service's count in the status bar, and its tooltip
+      await setApiKey(page, ui.fake.apiKey);
+      await clearNotifications(page);
+      await runCommand(page, 'Promptwright: Count Tokens');
+      await tokenItem(page)
+        .filter({ hasText: /^\s*\d[\d,]* tokens\s*$/ })
+        .waitFor({ timeout: 30000 });
+      await tokenItem(page).hover();
+      const tip = page.locator('.monaco-hover:visible', { hasText: 'Input tokens' }).first();
+      await tip.waitFor({ timeout: 15000 });
+      await page.waitForTimeout(300);
+      await shoot('count', around([await box(tip), await box(tokenItem(page))], 8, viewport));
+      await page.mouse.move(5, 300);
+
+      // run: the response panel with a streamed reply (thinking and a tool call)
+      await openFile(page, 'chat.prompt.yaml');
+      await runCommand(page, 'Promptwright: Send Request');
+      const reply = page.frameLocator('iframe.webview').last().frameLocator('iframe#active-frame');
+      await reply.locator('#meta[data-file="chat.prompt.yaml"]').waitFor({ timeout: 30000 });
+      await reply.locator('#meta-status', { hasText: 'done' }).waitFor({ timeout: 30000 });
+      await clearNotifications(page);
+      const group = page.locator('.editor-group-container', {
+        has: page.locator('.tab', { hasText: /^Reply · / }),
+      });
+      const g = await box(group);
+      // down to the reply's text: the status strip, the thinking and the text
+      const text = await box(reply.locator('.block-text').first());
+      const replyHeight = Math.round(text.y + text.height + 10 - g.y);
+      await shoot('run', { x: Math.round(g.x), y: Math.round(g.y), width: Math.round(g.width), height: replyHeight });
+
+      // views: the offline demo's session and workspace in the Promptwright side bar
+      await runCommand(page, 'Promptwright: Try the Offline Demo');
+      await page.locator('.part.statusbar', { hasText: 'Offline demo' }).waitFor({ timeout: 15000 });
+      await clearNotifications(page);
+      await page.locator('.part.activitybar .action-item .action-label[aria-label^="Promptwright"]').first().click();
+      for (const title of ['Prompts', 'Session Resources', 'Rate Limits']) {
+        const h = paneHeader(page, title);
+        await h.waitFor({ timeout: 15000 });
+        const open = (await h.getAttribute('aria-expanded')) === 'true';
+        if (open !== (title !== 'Prompts')) await h.click();
+      }
+      for (const title of ['Organization', 'Compliance']) {
+        const h = paneHeader(page, title);
+        if ((await h.count()) && (await h.getAttribute('aria-expanded')) === 'true') await h.click();
+      }
+      await treeRows(page).filter({ hasText: 'ses_demo' }).first().click();
+      await treeRows(page).filter({ hasText: 'file_0' }).first().waitFor({ timeout: 15000 });
+      await treeRows(page).filter({ hasText: 'Organization' }).first().waitFor({ timeout: 15000 });
+      await page.mouse.move(viewport.width - 5, viewport.height / 2);
+      await page.waitForTimeout(300);
+      // down to the first group of limits, ending at a row's edge
+      const bar = await box(page.locator('.part.sidebar'));
+      const lastRow = await box(treeRows(page).filter({ hasText: 'Opus models' }).first());
+      const barHeight = Math.round(lastRow.y + lastRow.height + 4 - bar.y);
+      await shoot('views', {
+        x: Math.round(bar.x),
+        y: Math.round(bar.y),
+        width: Math.round(bar.width),
+        height: barHeight,
+      });
+      await runCommand(page, 'Promptwright: Stop Offline Demo');
+
+      assert.equal(shots.length, 5);
+      const encoder = await page.context().newPage();
+      for (const file of shots) {
+        const jpeg = await toJpeg(encoder, fs.readFileSync(file));
+        const name = path.basename(file).replace(/\.png$/, '.jpg');
+        fs.writeFileSync(path.join(results, name), jpeg);
+        console.log(`      ${name.padEnd(18)} ${(jpeg.length / 1024).toFixed(1)} KB`);
+        if (UPDATE) fs.writeFileSync(path.join(ui.root, 'media', 'walkthrough', name), jpeg);
+      }
+    });
+  }
+});

@@ -1,0 +1,49 @@
+// The Getting Started walkthrough as package.json declares it: each step's picture in a light and a dark
+// variant that exist and are small (they ship in the .vsix), and the events that tick the steps. What the
+// steps look like and how they tick in the real editor: test/ui/walkthrough*.test.mjs.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+
+interface Step {
+  id: string;
+  description: string;
+  media: { image: Record<string, string>; altText: string };
+  completionEvents: string[];
+}
+
+const pkg = JSON.parse(fs.readFileSync('package.json', 'utf8')) as {
+  contributes: { walkthroughs: { steps: Step[] }[] };
+};
+const steps = pkg.contributes.walkthroughs[0]!.steps;
+const step = (id: string) => steps.find(s => s.id === id)!;
+
+/** A picture's share of the .vsix budget (300 KB for everything). */
+const MAX_PICTURE_BYTES = 8 * 1024;
+
+describe('the Getting Started walkthrough (package.json)', () => {
+  it('every step has a light and a dark picture (and the high-contrast themes one of them), each small', () => {
+    for (const s of steps) {
+      const { light, dark, hc, hcLight } = s.media.image;
+      assert.ok(light && dark && light !== dark, `${s.id}: a light and a dark picture`);
+      assert.equal(hc, dark, s.id);
+      assert.equal(hcLight, light, s.id);
+      for (const file of [light, dark]) {
+        assert.match(file, /^media\/walkthrough\/[\w-]+\.jpg$/);
+        const bytes = fs.readFileSync(file);
+        assert.equal(bytes.readUInt16BE(0), 0xffd8, `${file} is a JPEG`);
+        assert.ok(bytes.length <= MAX_PICTURE_BYTES, `${file}: ${bytes.length} bytes`);
+      }
+      assert.ok(s.media.altText.length > 20, `${s.id}: says what the picture shows`);
+    }
+  });
+  it('"Open a request file" ticks when a request file becomes active, however it was opened', () => {
+    assert.ok(step('open').completionEvents.includes('onContext:promptwright.activeFile == request'));
+  });
+  it('"Watch the token count" says what a click does, and ticks on a count or the breakdown', () => {
+    assert.match(step('count').description, /Click it for the Token Breakdown/);
+    assert.deepEqual(step('count').completionEvents, [
+      'onContext:promptwright.counted',
+      'onCommand:promptwright.tokenBreakdown',
+    ]);
+  });
+});
