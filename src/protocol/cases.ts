@@ -16,7 +16,6 @@ export type { CellView, GridView } from '../core/cases/grid';
 export { compareSummary } from '../core/cases/gridCompare';
 export type { ComparedCell, GridCompare } from '../core/cases/gridCompare';
 export type { CellChange } from '../core/compare/cells';
-export { differs, type DiffPart } from '../core/compare/wordDiff';
 
 /**
  * A change to one cell: reply text to append, or the whole cell (a new status, the verdict, an error); in

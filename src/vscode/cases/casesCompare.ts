@@ -5,6 +5,7 @@
 // (casesRunner.ts): both versions' cells in one matrix, under one concurrency limit.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { cellKey } from '../../core/cases/grid';
 import type { BaseVersionCells } from '../../core/cases/gridCompare';
 import type { Assertion, CellKey } from '../../core/cases/types';
 import type { GitRef } from '../../core/compare/git';
@@ -13,7 +14,7 @@ import { validator } from '../platform/lazy';
 import type { Prompts } from '../platform/prompts';
 
 /** A cell of the version at the revision: its body, or why it cannot be sent; its own assertions. */
-export interface BaseCell extends CellKey {
+interface BaseCell extends CellKey {
   body?: Record<string, unknown>;
   problems?: string[];
   assertions: Assertion[];
@@ -21,6 +22,28 @@ export interface BaseCell extends CellKey {
 
 export interface BaseVersion extends BaseVersionCells {
   cells: BaseCell[];
+}
+
+/** The cells of one run whose bodies passed the check, with their bodies; `base`: a cell at the revision. */
+export type ReadyCell = CellKey & { body: Record<string, unknown>; base?: { assertions: Assertion[] } };
+
+/** The run's cells with their sides at the revision: each after its own, then those only the revision has. */
+export function withBaseCells(ready: ReadyCell[], base: BaseVersion, take: (c: CellKey) => boolean): ReadyCell[] {
+  const others = new Map<string, ReadyCell>();
+  for (const c of base.cells)
+    if (c.body && take(c))
+      others.set(cellKey(c.caseName, c.model), {
+        caseName: c.caseName,
+        model: c.model,
+        body: c.body,
+        base: { assertions: c.assertions },
+      });
+  const cells = ready.flatMap(c => {
+    const other = others.get(cellKey(c.caseName, c.model));
+    others.delete(cellKey(c.caseName, c.model));
+    return other ? [c, other] : [c];
+  });
+  return [...cells, ...others.values()];
 }
 
 const fileName = (uri: vscode.Uri) => path.basename(uri.fsPath);
@@ -72,10 +95,30 @@ type RefChoice = vscode.QuickPickItem & { ref?: string };
 const REF_ICON: Record<GitRef['kind'], string> = { branch: 'git-branch', tag: 'tag', remote: 'cloud' };
 
 /**
+ * The revision to compare a case file with: `ref` when `given`, else the person's choice (undefined when
+ * cancelled); outside git, why there is none (said at once: nothing is asked, nothing runs).
+ */
+export async function askRevision(
+  prompts: Prompts,
+  git: GitBase,
+  caseUri: vscode.Uri,
+  ref: string,
+  given: boolean,
+): Promise<{ ref: string } | { notInGit: string } | undefined> {
+  if (!(await git.inRepository(caseUri))) {
+    const notInGit = `${fileName(caseUri)} is not in a git repository: there is no revision to compare it with.`;
+    void vscode.window.showErrorMessage(`Promptwright: ${notInGit}`);
+    return { notInGit };
+  }
+  const chosen = given ? ref : await chooseRef(prompts, git, caseUri, ref || 'HEAD');
+  return chosen ? { ref: chosen } : undefined;
+}
+
+/**
  * Asks which revision to compare a case file with: the default (`promptwright.compare.base`) first, HEAD,
  * the repository's branches and tags, or one typed. Undefined when the person cancels.
  */
-export async function chooseRef(
+async function chooseRef(
   prompts: Prompts,
   git: GitBase,
   caseUri: vscode.Uri,

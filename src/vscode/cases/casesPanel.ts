@@ -29,6 +29,7 @@ const BODY = `<header id="toolbar">
 <span id="summary" role="status"></span>
 <div id="actions" role="toolbar" aria-label="Cases actions"></div>
 </header>
+<div id="compare-bar" aria-label="Compare mode" role="region" hidden></div>
 <div id="notice" role="alert" hidden></div>
 <p id="empty" hidden>No cases to show yet.</p>
 <div id="scroller"><table id="grid" role="grid" aria-label="Cases by model"></table></div>
@@ -97,6 +98,11 @@ export class CasesPanel implements vscode.Disposable, GridDisplay {
     return this.runner.runCases(arg);
   }
 
+  /** "Compare Cases with…" (see CasesRunner.compareCases); resolves when the run ends. */
+  compareCases(arg?: unknown, ref?: string): Promise<string | undefined> {
+    return this.runner.compareCases(arg, ref);
+  }
+
   /** "Cancel All". */
   cancel(): void {
     this.runner.cancel();
@@ -133,8 +139,17 @@ export class CasesPanel implements vscode.Disposable, GridDisplay {
   async handle(m: Exclude<FromCasesWebview, { type: 'ready' }>): Promise<void> {
     const current = this.runner.current;
     switch (m.type) {
-      case 'rerun':
-        if (current) await this.runner.run(current.caseUri, m.target);
+      case 'rerun': {
+        // in compare mode a re-run runs both sides again
+        const compare = current?.view.compare;
+        if (current) await this.runner.run(current.caseUri, m.target, compare ? { compareWith: compare.ref } : {});
+        return;
+      }
+      case 'compare':
+        if (current) await this.runner.compareCases(current.caseUri);
+        return;
+      case 'leave-compare':
+        this.runner.leaveCompare();
         return;
       case 'cancel':
         this.cancel();

@@ -11,7 +11,7 @@ import {
   type CompareUpdate,
 } from '../../core/cases/gridCompare';
 import type { SavedResults } from '../../core/cases/results';
-import type { Assertion, CaseFile, CellKey, CellResult } from '../../core/cases/types';
+import type { CaseFile, CellKey, CellResult } from '../../core/cases/types';
 import type { Locate } from '../../core/request/parse/types';
 import { formatOf } from '../../core/request/types';
 import { count } from '../../core/text';
@@ -25,7 +25,7 @@ import type { Recent } from '../platform/recent';
 import { vscodePrompts, type Prompts } from '../platform/prompts';
 import { readText, requestUriOf, type CaseDiagnostics } from './caseDiagnostics';
 import { isCaseFileName } from './caseFiles';
-import { chooseRef, readBase, type BaseVersion } from './casesCompare';
+import { askRevision, readBase, withBaseCells, type ReadyCell } from './casesCompare';
 import type { CasesResults } from './casesResults';
 import { CasesStatus } from './casesStatus';
 
@@ -104,9 +104,6 @@ export interface RunOptions {
   compareWith?: string;
 }
 
-/** The cells of one run whose bodies passed the check, with their bodies; `base`: a cell at the revision. */
-type ReadyCell = CellKey & { body: Record<string, unknown>; base?: { assertions: Assertion[] } };
-
 /** Where a run shows itself: the Cases panel (it batches the patches, at most one message a frame). */
 export interface GridDisplay {
   /** opens the panel, or reveals it where it is */
@@ -163,9 +160,10 @@ export class CasesRunner {
   /**
    * "Compare with…": the case file given (the editor's title), the active editor's, or the grid's; asks which
    * git revision (unless `ref` says), then runs every cell on the case file as it was there and as it is now,
-   * each shown beside the other. Resolves when the run ends.
+   * each shown beside the other. Resolves when the run ends: to why nothing ran when the case file is in no
+   * repository.
    */
-  async compareCases(arg?: unknown, ref?: string): Promise<void> {
+  async compareCases(arg?: unknown, ref?: string): Promise<string | undefined> {
     const active = vscode.window.activeTextEditor?.document.uri;
     const uri =
       arg instanceof vscode.Uri
@@ -174,9 +172,10 @@ export class CasesRunner {
           ? active
           : (this.current?.caseUri ?? active);
     const caseUri = await this.chooseCaseFile(uri);
-    if (!caseUri) return;
-    const chosen = ref ?? (await chooseRef(this.prompts, this.git, caseUri, this.config.compareBase || 'HEAD'));
-    if (chosen) await this.run(caseUri, { scope: 'all' }, { compareWith: chosen });
+    if (!caseUri) return undefined;
+    const chosen = await askRevision(this.prompts, this.git, caseUri, ref ?? this.config.compareBase, !!ref);
+    if (chosen && 'ref' in chosen) await this.run(caseUri, { scope: 'all' }, { compareWith: chosen.ref });
+    return chosen && 'notInGit' in chosen ? chosen.notInGit : undefined;
   }
 
   /** Back from compare mode to the grid of the working copy alone, its cells as they last ran. */
@@ -272,11 +271,7 @@ export class CasesRunner {
     if (o.token?.isCancellationRequested) cancel();
     const reporter = o.reporter ?? this.reporters?.forRun(caseUri, cancel);
     try {
-      const how = {
-        reveal: o.reveal !== false,
-        ...(o.compareWith !== undefined ? { compareWith: o.compareWith } : {}),
-      };
-      await this.runUnguarded(caseUri, target, running.controller.signal, how, reporter);
+      await this.runUnguarded(caseUri, target, running.controller.signal, o, reporter);
     } catch (e) {
       // the grid says what happened; the extension keeps running
       this.log.error(`Run Cases failed for ${caseUri.fsPath}: ${e instanceof Error && e.stack ? e.stack : String(e)}`);
@@ -302,10 +297,10 @@ export class CasesRunner {
     caseUri: vscode.Uri,
     target: RunTarget,
     signal: AbortSignal,
-    o: { reveal: boolean; compareWith?: string },
+    o: RunOptions,
     reporter: RunReporter | undefined,
   ): Promise<void> {
-    const { reveal } = o;
+    const reveal = o.reveal !== false;
     const prepared = await this.prepare(caseUri);
     if (typeof prepared === 'string') {
       reporter?.notRun(prepared);
@@ -441,11 +436,13 @@ export class CasesRunner {
     const cases = [...new Set(p.cells.map(c => c.caseName))];
     const models = [...new Set(p.cells.map(c => c.model))];
     const shown = this.current;
+    // the working copy's own rows and columns (in compare mode the grid shows the revision's too)
+    const shownCells = shown?.view.cells ?? [];
     if (
       shown &&
       shown.caseUri.toString() === caseUri.toString() &&
-      sameList(shown.view.cases, cases) &&
-      sameList(shown.view.models, models)
+      sameList([...new Set(shownCells.map(c => c.caseName))], cases) &&
+      sameList([...new Set(shownCells.map(c => c.model))], models)
     ) {
       shown.view.request = p.requestName;
       return shown;
@@ -590,25 +587,6 @@ export class CasesRunner {
     if (reveal) this.view.open();
     this.view.showGrid();
   }
-}
-
-/** The run's cells with their sides at the revision: each after its own, then those only the revision has. */
-function withBaseCells(ready: ReadyCell[], base: BaseVersion, take: (c: CellKey) => boolean): ReadyCell[] {
-  const others = new Map<string, ReadyCell>();
-  for (const c of base.cells)
-    if (c.body && take(c))
-      others.set(cellKey(c.caseName, c.model), {
-        caseName: c.caseName,
-        model: c.model,
-        body: c.body,
-        base: { assertions: c.assertions },
-      });
-  const cells = ready.flatMap(c => {
-    const other = others.get(cellKey(c.caseName, c.model));
-    others.delete(cellKey(c.caseName, c.model));
-    return other ? [c, other] : [c];
-  });
-  return [...cells, ...others.values()];
 }
 
 function inTarget(c: CellKey, t: RunTarget): boolean {

@@ -78,6 +78,11 @@ export class GitBase {
     }
   }
 
+  /** Whether `uri` is in a git repository (git installed, and the folder in one). Never throws. */
+  async inRepository(uri: vscode.Uri): Promise<boolean> {
+    return uri.scheme === 'file' && !!(await this.repoOf(path.dirname(uri.fsPath)));
+  }
+
   /** The branches, tags and remote branches of the repository that holds `uri`; none outside git. Never throws. */
   async refs(uri: vscode.Uri): Promise<GitRef[]> {
     if (uri.scheme !== 'file') return [];
