@@ -11,6 +11,9 @@ export function nodeOptions(production) {
     target: 'node20',
     // jsonc-parser's UMD main cannot be bundled; its ESM build can
     mainFields: ['module', 'main'],
+    // yaml's ESM build (the package sends Node to its CommonJS one): the same code, but esbuild can drop the
+    // parts we never call (6 KB of the .vsix)
+    alias: { yaml: './node_modules/yaml/browser/index.js' },
     // zod probes `navigator` (for Cloudflare); VS Code's extension host warns on any access to it
     define: { navigator: 'undefined' },
     sourcemap: !production,
@@ -86,5 +89,5 @@ export function bundles(production) {
   ];
 }
 
-/** The .vsix budget in bytes (320 KB since Compare brought a fourth webview page: 290 KB before it, 308 after). */
-export const VSIX_BUDGET = 320 * 1024;
+/** The .vsix budget in bytes. */
+export const VSIX_BUDGET = 300 * 1024;
