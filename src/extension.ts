@@ -31,6 +31,9 @@ import { YamlAssist } from './vscode/request/yamlAssist';
 import { TokenStatus } from './vscode/tokens/tokenStatus';
 import { GitBase } from './vscode/compare/gitBase';
 
+// for dist/features.js, which takes these modules from this bundle instead of carrying copies (src/shared.ts)
+export { shared } from './shared';
+
 /** What activate() returns: a small surface the integration tests use to observe the extension. */
 export interface PromptwrightApi {
   readonly log: Log;

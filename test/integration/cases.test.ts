@@ -47,6 +47,17 @@ function verdicts(grid: GridView | undefined): string[] {
   return grid.cases.map(c => `${c}: ${grid.models.map(m => cell(grid, c, m).status).join(' ')}`);
 }
 
+/**
+ * A copy of the fixtures in a folder of its own (`cases-suite/<name>/`): its results are its own, so a test
+ * that runs cases depends on no other test's run, in any order.
+ */
+function freshCopy(name: string): { cases: vscode.Uri; request: vscode.Uri; at: (file: string) => vscode.Uri } {
+  const at = (file: string) => workspaceUri(DIR, name, file);
+  fs.mkdirSync(workspaceUri(DIR, name).fsPath, { recursive: true });
+  for (const f of fs.readdirSync(FIXTURES)) fs.copyFileSync(path.join(FIXTURES, f), at(f).fsPath);
+  return { cases: at('support.cases.yaml'), request: at('support.prompt.yaml'), at };
+}
+
 function changes(grid: GridView | undefined): string[] {
   assert.ok(grid);
   return grid.cases.map(c => `${c}: ${grid.models.map(m => cell(grid, c, m).change ?? '-').join(' ')}`);
@@ -193,12 +204,13 @@ describe('prompt test cases (real extension host)', () => {
   });
 
   it('a JSON case file: completion and hover from the generated schema, placeholder names in vars', async () => {
-    write(
-      'json.cases.json',
+    const jsonCopy = freshCopy('json');
+    fs.writeFileSync(
+      jsonCopy.at('json.cases.json').fsPath,
       '{\n  "request": "support.prompt.yaml",\n  \n  "cases": [\n' +
         '    { "name": "a", "vars": { "question": "q",  }, "assert": [{  }] }\n  ]\n}\n',
     );
-    const jsonUri = uri('json.cases.json');
+    const jsonUri = jsonCopy.at('json.cases.json');
     const doc = await vscode.workspace.openTextDocument(jsonUri);
     await vscode.window.showTextDocument(doc);
     const f = await features();
@@ -240,8 +252,9 @@ describe('prompt test cases (real extension host)', () => {
 
   it('runs the 3 × 2 grid: exact pass/fail per cell, the failing assertion says why, results saved', async () => {
     const fake = holder.fake;
+    const copy = freshCopy('grid');
     fake.clear();
-    await vscode.commands.executeCommand('promptwright.runCases', support);
+    await vscode.commands.executeCommand('promptwright.runCases', copy.cases);
     const f = await features();
     const grid = f.cases.grid();
     assert.deepEqual(grid?.models, [SONNET, HAIKU]);
@@ -285,7 +298,7 @@ describe('prompt test cases (real extension host)', () => {
     // new the first time
     assert.equal(grid?.savedTo, 'the workspace storage');
     const saved = grid?.savedPath ?? '';
-    assert.ok(saved.endsWith(path.join('results', DIR, 'support.cases.yaml.json')), saved);
+    assert.ok(saved.endsWith(path.join('results', DIR, 'grid', 'support.cases.yaml.json')), saved);
     assert.ok(!saved.startsWith(workspaceUri().fsPath), `${saved} is outside the workspace`);
     const file = JSON.parse(fs.readFileSync(saved, 'utf8'));
     assert.equal(file.results.length, 6);
@@ -297,6 +310,7 @@ describe('prompt test cases (real extension host)', () => {
   it('re-runs one cell with one request, then one row; marks each against the saved run', async () => {
     const fake = holder.fake;
     const f = await features();
+    await vscode.commands.executeCommand('promptwright.runCases', freshCopy('rerun').cases);
     fake.clear();
     await f.cases.handle({ type: 'rerun', target: { scope: 'cell', caseName: 'refund in French', model: HAIKU } });
     const sent = messages(fake.requests);
@@ -321,14 +335,16 @@ describe('prompt test cases (real extension host)', () => {
   });
 
   it('a second run marks what changed since the last: the fixed regex makes a row "fixed"', async () => {
-    const text = fs.readFileSync(support.fsPath, 'utf8');
-    const doc = await vscode.workspace.openTextDocument(support);
+    const second = freshCopy('second').cases;
+    await vscode.commands.executeCommand('promptwright.runCases', second);
+    const text = fs.readFileSync(second.fsPath, 'utf8');
+    const doc = await vscode.workspace.openTextDocument(second);
     // the case file as the editor holds it (unsaved edits count)
     const edit = new vscode.WorkspaceEdit();
     const at = text.indexOf('^Bonjour');
-    edit.replace(support, new vscode.Range(doc.positionAt(at), doc.positionAt(at + '^Bonjour'.length)), '^Hello');
+    edit.replace(second, new vscode.Range(doc.positionAt(at), doc.positionAt(at + '^Bonjour'.length)), '^Hello');
     assert.ok(await vscode.workspace.applyEdit(edit));
-    await vscode.commands.executeCommand('promptwright.runCases', support);
+    await vscode.commands.executeCommand('promptwright.runCases', second);
     const grid = (await features()).cases.grid();
     assert.deepEqual(verdicts(grid), [
       'greeting: passed passed',
@@ -346,6 +362,8 @@ describe('prompt test cases (real extension host)', () => {
 
   it('a panel restored after a reload shows the saved results and sends nothing', async () => {
     const f = await features();
+    const restored = freshCopy('restored').cases;
+    await vscode.commands.executeCommand('promptwright.runCases', restored);
     const tab = vscode.window.tabGroups.all.flatMap(g => g.tabs).find(t => t.label === 'Cases: support.cases.yaml');
     assert.ok(tab, 'the grid is an editor tab named after its case file');
     await vscode.window.tabGroups.close(tab);
@@ -353,13 +371,13 @@ describe('prompt test cases (real extension host)', () => {
     holder.fake.clear();
     // what VS Code's serializer hands over after a reload: a panel of the view type, the webview's saved state
     const panel = vscode.window.createWebviewPanel('promptwright.cases', 'Cases', vscode.ViewColumn.One);
-    f.cases.adopt(panel, { caseFile: support.toString() });
+    f.cases.adopt(panel, { caseFile: restored.toString() });
     const grid = await waitFor('the restored grid', () => f.cases.grid());
     assert.equal(grid.restored, true);
     assert.deepEqual(verdicts(grid), [
       'greeting: passed passed',
       'weather tool: passed passed',
-      'refund in French: passed passed',
+      'refund in French: failed failed',
     ]);
     assert.equal(cell(grid, 'greeting', HAIKU).text, 'Hello! You said: Hi there, are you open on Sunday?');
     assert.equal(messages(holder.fake.requests).length, 0);
@@ -369,8 +387,9 @@ describe('prompt test cases (real extension host)', () => {
   it('Cancel All: no more requests, the running cell aborted, the queued ones cancelled', async () => {
     const restore = await setSetting('cases.concurrency', 1);
     try {
-      write(
-        'slow.cases.yaml',
+      const slowCopy = freshCopy('slow');
+      fs.writeFileSync(
+        slowCopy.at('slow.cases.yaml').fsPath,
         [
           'request: support.prompt.yaml',
           `models: [${HAIKU}]`,
@@ -379,7 +398,7 @@ describe('prompt test cases (real extension host)', () => {
           '',
         ].join('\n'),
       );
-      const slow = uri('slow.cases.yaml');
+      const slow = slowCopy.at('slow.cases.yaml');
       const fake = holder.fake;
       fake.clear();
       const done = vscode.commands.executeCommand('promptwright.runCases', slow);
@@ -416,14 +435,17 @@ describe('prompt test cases (real extension host)', () => {
     const restore = await setSetting('cases.resultsInRepository', true);
     try {
       const f = await features();
-      await vscode.commands.executeCommand('promptwright.runCases', support);
+      await vscode.commands.executeCommand('promptwright.runCases', freshCopy('repository').cases);
       const grid = f.cases.grid();
-      const inRepository = workspaceUri('.promptwright', 'results', DIR, 'support.cases.yaml.json');
-      assert.equal(grid?.savedTo, path.posix.join('.promptwright', 'results', DIR, 'support.cases.yaml.json'));
+      const inRepository = workspaceUri('.promptwright', 'results', DIR, 'repository', 'support.cases.yaml.json');
+      assert.equal(
+        grid?.savedTo,
+        path.posix.join('.promptwright', 'results', DIR, 'repository', 'support.cases.yaml.json'),
+      );
       assert.equal(grid?.savedPath, inRepository.fsPath);
       const file = JSON.parse(fs.readFileSync(inRepository.fsPath, 'utf8'));
       assert.equal(file.results.length, 6);
-      assert.equal(file.caseFile, path.posix.join(DIR, 'support.cases.yaml'));
+      assert.equal(file.caseFile, path.posix.join(DIR, 'repository', 'support.cases.yaml'));
     } finally {
       await restore();
       fs.rmSync(workspaceUri('.promptwright').fsPath, { recursive: true, force: true });
@@ -433,7 +455,8 @@ describe('prompt test cases (real extension host)', () => {
   it('a failed request shows error.type, message and request-id; a request with errors is not sent', async () => {
     const fake = holder.fake;
     const f = await features();
-    await vscode.commands.executeCommand('promptwright.runCases', support);
+    const copy = freshCopy('failed');
+    await vscode.commands.executeCommand('promptwright.runCases', copy.cases);
     fake.clear();
     fake.fail({
       path: '/v1/messages',
@@ -451,13 +474,13 @@ describe('prompt test cases (real extension host)', () => {
     });
     assert.equal(failed.change, 'broke');
 
-    write(
-      'retired.cases.yaml',
+    fs.writeFileSync(
+      copy.at('retired.cases.yaml').fsPath,
       'request: support.prompt.yaml\nmodels: [model-3-haiku-20240307]\ncases:\n' +
         '  - name: old model\n    vars: { question: hi, tone: calm }\n',
     );
     fake.clear();
-    await vscode.commands.executeCommand('promptwright.runCases', uri('retired.cases.yaml'));
+    await vscode.commands.executeCommand('promptwright.runCases', copy.at('retired.cases.yaml'));
     const notSent = cell(f.cases.grid(), 'old model', 'model-3-haiku-20240307');
     assert.equal(notSent.status, 'error');
     assert.match(notSent.problems?.[0] ?? '', /retired-model/);

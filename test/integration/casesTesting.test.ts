@@ -136,6 +136,9 @@ describe('prompt test cases in the Test Explorer (real extension host)', () => {
   it('a run from the Run profile: each item passes or fails; a failure at its assertion, with both sides', async () => {
     const f = await features();
     const item = await fileItem();
+    // a grid another test opened would hide whether this run opened one
+    const open = vscode.window.tabGroups.all.flatMap(g => g.tabs).filter(t => t.label.startsWith('Cases'));
+    await vscode.window.tabGroups.close(open);
     holder.fake.clear();
     await runItems([item]);
     assert.equal(messages(holder.fake.requests).length, 6);

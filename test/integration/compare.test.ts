@@ -129,7 +129,7 @@ describe('compare against git (real extension host)', function () {
       return titles.length === parts.length ? titles : undefined;
     });
     assert.ok(
-      lenses.some(t => /^\$\(symbol-number\) \d+ tokens · \+\d+ vs HEAD$/.test(t)),
+      lenses.some(t => /^\d+ tokens · \+\d+ vs HEAD$/.test(t)),
       lenses.join('\n'),
     );
     assert.ok(
@@ -230,6 +230,7 @@ describe('compare against git (real extension host)', function () {
     const f = await a.features();
     const seen: string[] = [];
     f.compare.prompts = scripted(['$(git-compare) Working copy vs HEAD'], seen);
+    write('untracked.prompt.json', request('Not committed yet'));
     await vscode.window.showTextDocument(vscode.Uri.joinPath(repo, 'untracked.prompt.json'));
     const before = fake.requests.length;
     await vscode.commands.executeCommand('promptwright.compare');

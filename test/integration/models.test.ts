@@ -59,6 +59,11 @@ describe('models from the service (real extension host)', () => {
   });
 
   it('completion of `model` in JSON lists the service’s models: name, context window, max_tokens', async () => {
+    // a new window's first need, whichever test ran before: nothing in memory and nothing kept
+    const state = (f.models as unknown as { state: vscode.Memento }).state;
+    for (const k of state.keys()) if (k.startsWith('promptwright.models.')) await state.update(k, undefined);
+    f.models.reset();
+    fake.clear();
     const doc = await write('complete.prompt.json', request('model-opus-4-7'));
     const items = await complete(doc, past(doc, '"model": "model-op'));
     const quill = items.find(i => labelOf(i) === 'model-quill-1-20261101');

@@ -77,4 +77,24 @@ describe('architecture', () => {
     assert.ok(graph.size > 40, `only ${graph.size} modules seen`);
     assert.deepEqual(cycles, []);
   });
+
+  it('the features bundle takes the modules src/shared.ts lists from the activation bundle', async function () {
+    this.timeout(20_000);
+    const { bundles, sharedModules } = await import('../../scripts/bundles.mjs');
+    const keys: string[] = sharedModules();
+    assert.ok(keys.length >= 5, keys.join(', '));
+    const inputsOf = async (name: string) => {
+      const b = bundles(true).find(x => x.name === name)!;
+      const r = await esbuild.build({ ...b.options, write: false, metafile: true, logLevel: 'silent' });
+      return { inputs: Object.keys(r.metafile.inputs), text: r.outputFiles[0]!.text };
+    };
+    const activation = await inputsOf('extension');
+    const features = await inputsOf('features');
+    for (const k of keys) {
+      assert.ok(fs.existsSync(`src/${k}.ts`), `src/${k}.ts`);
+      assert.ok(activation.inputs.includes(`src/${k}.ts`), `the activation bundle carries src/${k}.ts`);
+      assert.ok(!features.inputs.includes(`src/${k}.ts`), `the features bundle carries no copy of src/${k}.ts`);
+    }
+    assert.match(features.text, /require\("\.\/extension\.js"\)\.shared/);
+  });
 });

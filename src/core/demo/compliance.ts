@@ -19,6 +19,7 @@ import {
   type Reply,
   type Walk,
 } from './admin';
+import { ACTIVITY_TYPES } from '../compliance/filters';
 import { firstTrue, OPS, parseRfc3339, type Bound } from './timeFilters';
 
 const SCOPES = [
@@ -35,21 +36,6 @@ export const DEFAULT_COMPLIANCE_KEYS: Record<string, readonly string[]> = {
 };
 /** doc3 §5 rule 4: an Admin key reads the Activity Feed and nothing else here. */
 const ADMIN_KEY_SCOPES: readonly string[] = ['read:compliance_activities'];
-
-/** doc3 §6 rule 1: every type the spec names (the full list is not shown). */
-export const ACTIVITY_TYPES = [
-  'model_chat_created',
-  'model_chat_viewed',
-  'model_file_uploaded',
-  'model_file_deleted',
-  'model_project_created',
-  'model_project_deleted',
-  'model_project_document_uploaded',
-  'org_deletion_requested',
-  'org_deleted_via_bulk',
-  'org_parent_join_proposal_created',
-  'org_join_proposal_decided',
-] as const;
 
 export interface RateOptions {
   /** requests admitted in any span of windowMs */

@@ -1,6 +1,6 @@
 // The fake's compliance interface against the spec (doc3 §2.2, §2.3, §4, §5, §6, §7, §8), over plain HTTP.
 import * as assert from 'node:assert/strict';
-import { ACTIVITY_TYPES } from '../../../src/core/demo/compliance';
+import { ACTIVITY_TYPES } from '../../../src/core/compliance/filters';
 import { parseRfc3339 } from '../../../src/core/demo/timeFilters';
 import { startFake, type Fake, type FakeOptions } from '../../fake/server';
 

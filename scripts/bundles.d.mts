@@ -1,0 +1,13 @@
+// Types of scripts/bundles.mjs for the TypeScript that imports it (test/unit/architecture.test.ts).
+import type { BuildOptions } from 'esbuild';
+
+export interface Bundle {
+  name: string;
+  budget?: number;
+  options: BuildOptions;
+}
+export function bundles(production: boolean): Bundle[];
+export function sharedModules(): string[];
+export function nodeOptions(production: boolean): BuildOptions;
+export const LAZY_BUNDLES: string[];
+export const VSIX_BUDGET: number;
