@@ -310,6 +310,10 @@ export function activate(context: vscode.ExtensionContext): PromptwrightApi {
     lazy('promptwright.compliance.loadMore', (f, n) => f.compliance.loadMore(complianceNode(n))),
     lazy('promptwright.compliance.retry', (f, n) => f.compliance.retry(complianceNode(n))),
     lazy('promptwright.runCases', (f, arg) => f.cases.runCases(uriOf(arg))),
+    // from the editor's title (its file), the palette (the active case file or the grid's) or the grid's toolbar
+    lazy('promptwright.compareCases', (f, arg, ref) =>
+      f.cases.compareCases(uriOf(arg), typeof ref === 'string' ? ref : undefined),
+    ),
     lazy('promptwright.refreshPrompts', f => f.promptFiles.refresh()),
     lazy('promptwright.cancelCases', f => f.cases.cancel()),
     lazy('promptwright.showCases', (f, arg) => f.cases.show(uriOf(arg))),

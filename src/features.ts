@@ -106,7 +106,7 @@ export function createFeatures(host: Host): Features {
   const caseDiagnostics = new CaseDiagnostics(config, log);
   const caseLanguage = new CaseLanguage(caseDiagnostics);
   const storage = { workspace: context.storageUri, global: context.globalStorageUri };
-  const cases = new CasesPanel(context.extensionUri, config, api, caseDiagnostics, log, storage, host.recent);
+  const cases = new CasesPanel(context.extensionUri, config, api, caseDiagnostics, log, storage, host.git, host.recent);
   const casesTests = new CasesTests(host.casesTesting, caseDiagnostics, cases.runner, log);
   const promptFiles = new PromptFilesTree(config, host.recent);
   const models = new Models(context.globalState, config, keys, api, diagnostics, log);

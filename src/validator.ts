@@ -29,3 +29,6 @@ export { lookupModel } from './core/request/models';
 export { runColumns, sampleDifferences, sendWith } from './core/compare/runner';
 // Reading git revisions spawns processes: loaded with the first check, never at activation.
 export { GitError, GitRepo } from './core/compare/git';
+// A case file at a git revision (the Cases grid's "Compare with…"), read and checked as `test --base` does.
+export { caseFileAt, revisionSource } from './core/compare/versions';
+export { loadCaseFileFrom } from './core/cases/load';

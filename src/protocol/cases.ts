@@ -4,6 +4,7 @@
 // its tab comes back) with the whole grid as it is now. Cells stream: `patch` appends reply text, batched so
 // that at most one message goes out per frame.
 import type { CellView, GridView } from '../core/cases/grid';
+import type { ComparedCell } from '../core/cases/gridCompare';
 import { boundedString, record, type Ready } from './common';
 
 export const CASES_VIEW_TYPE = 'promptwright.cases';
@@ -11,10 +12,20 @@ export const CASES_VIEW_TYPE = 'promptwright.cases';
 // the grid's view of a case file (core/cases/grid.ts): what the webview draws
 export { cellKey, progressSummary } from '../core/cases/grid';
 export type { CellView, GridView } from '../core/cases/grid';
+// compare mode: each cell at a git revision beside the working copy's (core/cases/gridCompare.ts)
+export { compareSummary } from '../core/cases/gridCompare';
+export type { ComparedCell, GridCompare } from '../core/cases/gridCompare';
+export type { CellChange } from '../core/compare/cells';
 
-/** A change to one cell: reply text to append, or the whole cell (a new status, the verdict, an error). */
+/**
+ * A change to one cell: reply text to append, or the whole cell (a new status, the verdict, an error); in
+ * compare mode `side: 'base'` for its side at the revision, and `compared` for the pair (the side at the
+ * revision, and once both have ended, the change and the diff of the replies).
+ */
 export type CellPatch =
-  { caseName: string; model: string; append: string } | { caseName: string; model: string; cell: CellView };
+  | { caseName: string; model: string; append: string; side?: 'base' }
+  | { caseName: string; model: string; cell: CellView }
+  | { caseName: string; model: string; compared: ComparedCell };
 
 export type ToCasesWebview =
   /** everything: a new run, a reload, a restored panel */
@@ -31,6 +42,10 @@ export type FromCasesWebview =
   | { type: 'rerun'; target: RerunTarget }
   | { type: 'cancel' }
   | { type: 'open-case-file' }
+  /** "Compare with…": the extension asks which git revision, then runs every cell on both versions */
+  | { type: 'compare' }
+  /** back to the grid of the working copy alone */
+  | { type: 'leave-compare' }
   /** a link in a reply (rendered Markdown): http(s) only, opened in the browser */
   | { type: 'open-link'; url: string };
 
@@ -66,6 +81,8 @@ export function parseFromCasesWebview(raw: unknown): FromCasesWebview | undefine
     case 'ready':
     case 'cancel':
     case 'open-case-file':
+    case 'compare':
+    case 'leave-compare':
       return { type: o.type };
     case 'rerun': {
       const target = parseTarget(o.target);

@@ -2,6 +2,7 @@
 // (live or read back from the results file). Pure code over plain values; the extension and the webview share
 // it through the protocol.
 import type { Usage } from '../api/types';
+import type { GridCompare } from './gridCompare';
 import type { AssertionResult, CellKey, CellResult, CellStatus } from './types';
 
 /** How a cell's verdict compares with the last saved run of the same case file (core/cases/results.ts). */
@@ -66,6 +67,11 @@ export interface GridView {
   savedPath?: string;
   /** a problem with the whole run (the case file does not parse, the request file is missing, …) */
   notice?: string;
+  /**
+   * Compare mode ("Compare with…"): each cell's side at a git revision. `cells` stay the working copy's;
+   * `cases` and `models` then also hold the rows and columns only the revision has.
+   */
+  compare?: GridCompare;
 }
 
 /** The key of a cell in maps (and of core/cases/results.ts's comparison). */

@@ -4,14 +4,13 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { GitError, GitRepo, type FileChange } from '../compare/git';
-import { caseFileAt, textsAt, type RevisionText } from '../compare/versions';
+import { caseFileAt, revisionSource, textsAt, type RevisionText } from '../compare/versions';
 import { isCaseFile, parseCaseFile, requestPathOf } from '../cases/caseFile';
 import { COUNT_FILE_PATTERNS } from '../request/count';
 import { formatOf } from '../request/types';
 import { UsageError } from './args';
 import { filesOf, readText, type FileSource } from './caseFiles';
 import { globToRegExp } from './files';
-import type { CheckRecord } from './records';
 
 /**
  * The files `--changed` looks at: the editor's defaults for request files (promptwright.requestFilePatterns),
@@ -182,25 +181,5 @@ export async function baseSource(base: Base, files: readonly ComparedFile[]): Pr
   for (const [abs, t] of await textsAt(base.repo, base.sha, plain)) texts.set(abs, t);
   const cases = files.filter(f => f.basePath !== undefined && isCaseFile(f.basePath)).map(f => f.basePath!);
   if (cases.length) for (const [abs, t] of await caseFileAt(base.repo, base.sha, cases)) texts.set(abs, t);
-  return (abs, display) => {
-    const t = texts.get(abs);
-    if (t === undefined) return undefined;
-    if (typeof t === 'string') return { text: t };
-    return { record: invalidUtf8(display) };
-  };
-}
-
-function invalidUtf8(display: string): CheckRecord {
-  const message = 'Invalid UTF-8 at this revision: the file must be UTF-8 text.';
-  return {
-    file: display,
-    line: 1,
-    column: 1,
-    endLine: 1,
-    endColumn: 2,
-    severity: 'error',
-    code: 'invalid-utf8',
-    message,
-    path: '',
-  };
+  return revisionSource(texts);
 }

@@ -1,27 +1,17 @@
 // Reading case files for `promptwright test` and `count`: the case file checked, the request file it names
-// read, both checked against each other; every problem as a `file:line:col` record, so a CI log points at
-// the line to fix. Nothing here talks to the service.
+// read, both checked against each other (core/cases/load.ts); every problem as a `file:line:col` record, so a
+// CI log points at the line to fix. Nothing here talks to the service.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { isCaseFile, parseCaseFile, requestNotFound, requestPathOf } from '../cases/caseFile';
-import { crossCheck } from '../cases/crossCheck';
+import { isCaseFile } from '../cases/caseFile';
+import { fileRecord, loadCaseFileFrom, type FileSource, type LoadedCaseFile } from '../cases/load';
 import { prepareCell } from '../cases/runner';
-import type { CaseFile, CellKey } from '../cases/types';
-import { formatOf, parseRequest } from '../request/parse';
+import type { CellKey } from '../cases/types';
 import type { Endpoint } from '../request/validate';
 import { UsageError } from './args';
-import { toRecords, type CheckRecord } from './records';
+import type { CheckRecord } from './records';
 import { decodeUtf8, expandFiles } from './files';
 import type { CliIo } from './io';
-
-export interface LoadedCaseFile {
-  /** as the command shows it: relative to the working directory */
-  display: string;
-  file: CaseFile;
-  /** the request's value (what the cases fill in), and its own model */
-  requestValue: unknown;
-  requestModel: string | undefined;
-}
 
 /**
  * The files a command was given: paths and globs; a folder stands for the files under it that match
@@ -44,73 +34,37 @@ export function readText(file: string, display: string): { text: string } | { re
   try {
     bytes = fs.readFileSync(file);
   } catch (e) {
-    return { record: problemRecord(display, 'internal-error', `Cannot read this file (${(e as Error).message}).`) };
+    return { record: fileRecord(display, 'internal-error', `Cannot read this file (${(e as Error).message}).`) };
   }
   const decoded = decodeUtf8(bytes);
   if ('invalidAt' in decoded)
-    return { record: problemRecord(display, 'invalid-utf8', `Invalid UTF-8 at byte ${decoded.invalidAt}.`) };
+    return { record: fileRecord(display, 'invalid-utf8', `Invalid UTF-8 at byte ${decoded.invalidAt}.`) };
   return { text: decoded.text };
 }
 
-function problemRecord(file: string, code: string, message: string): CheckRecord {
-  return { file, line: 1, column: 1, endLine: 1, endColumn: 2, severity: 'error', code, message, path: '' };
-}
-
-/**
- * Where a command reads files from: the working copy (the default), or a git revision (`--base`). Undefined
- * when there is no such file, a record when it cannot be read.
- */
-export type FileSource = (abs: string, display: string) => { text: string } | { record: CheckRecord } | undefined;
+export type { FileSource, LoadedCaseFile } from '../cases/load';
 
 /** The files on disk. */
 const workingCopy: FileSource = (abs, display) =>
   fs.existsSync(abs) && fs.statSync(abs).isFile() ? readText(abs, display) : undefined;
 
 /**
- * Reads a case file and its request file and checks both (the request as the cases fill it is checked per
- * cell, by prepareCell). `loaded` is undefined when the case file cannot be used at all. `source` says where
- * both are read (the request is resolved in the same version as the case file); `display` names the case
- * file in what is printed (by default its path relative to the working directory).
+ * Reads a case file and its request file and checks both (core/cases/load.ts). `loaded` is undefined when
+ * the case file cannot be used at all. `source` says where both are read (by default the files on disk);
+ * `display` names the case file in what is printed (by default its path relative to the working directory).
  */
 export function loadCaseFile(
   abs: string,
   cwd: string,
   o: { source?: FileSource; display?: string } = {},
 ): { loaded?: LoadedCaseFile; records: CheckRecord[] } {
-  const source = o.source ?? workingCopy;
   const display = o.display ?? (path.relative(cwd, abs) || abs);
   if (!isCaseFile(abs)) {
     throw new UsageError(`${display} is not a case file (*.cases.yaml, *.cases.yml or *.cases.json)`);
   }
-  const read = o.source
-    ? (o.source(abs, display) ?? { record: problemRecord(display, 'internal-error', 'There is no such file.') })
-    : readText(abs, display);
-  if ('record' in read) return { records: [read.record] };
-  const parsed = parseCaseFile(read.text, formatOf(abs));
-  const records = toRecords(read.text, parsed.problems, display);
-  const file = parsed.file;
-  if (!file) return { records };
-  const requestAbs = requestPathOf(abs, file);
-  const requestDisplay = path.relative(cwd, requestAbs) || requestAbs;
-  const request = source(requestAbs, requestDisplay);
-  if (!request) {
-    records.push(...toRecords(read.text, [requestNotFound(parsed.locate, file.request)], display));
-    return { records };
-  }
-  if ('record' in request) return { records: [...records, request.record] };
-  const format = formatOf(requestAbs);
-  const requestParsed = parseRequest(request.text, format);
-  // the request's syntax errors: its other problems depend on the values and model of each cell
-  records.push(...toRecords(request.text, requestParsed.problems, requestDisplay));
-  const cross = crossCheck(file, parsed.locate, request.text, format);
-  records.push(...toRecords(read.text, cross.caseProblems, display));
-  records.push(...toRecords(request.text, cross.requestProblems, requestDisplay));
-  const value = requestParsed.value;
-  const model = value && typeof value === 'object' ? (value as { model?: unknown }).model : undefined;
-  return {
-    loaded: { display, file, requestValue: value, requestModel: typeof model === 'string' ? model : undefined },
-    records,
-  };
+  // on disk, a case file that cannot be read says why (its request file, missing, is a problem of its own)
+  const source = o.source ?? ((p: string, d: string) => (p === abs ? readText(p, d) : workingCopy(p, d)));
+  return loadCaseFileFrom(abs, cwd, source, display);
 }
 
 /** Records as `check` prints them: `file:line:col: severity rule: message`. */

@@ -90,6 +90,18 @@ export interface FileChange {
   from?: string;
 }
 
+/** A name git knows a commit by: a branch, a tag, or a remote's branch (`origin/main`). */
+export interface GitRef {
+  name: string;
+  kind: 'branch' | 'tag' | 'remote';
+}
+
+const REF_KINDS: readonly { prefix: string; kind: GitRef['kind'] }[] = [
+  { prefix: 'refs/heads/', kind: 'branch' },
+  { prefix: 'refs/tags/', kind: 'tag' },
+  { prefix: 'refs/remotes/', kind: 'remote' },
+];
+
 /** One repository: the folder git calls its top level, and the reads Promptwright needs from it. */
 export class GitRepo {
   private constructor(
@@ -131,6 +143,30 @@ export class GitRepo {
         throw new GitError(`unknown revision "${ref}": git knows no commit by that name here`, 'unknown-revision');
       throw e;
     }
+  }
+
+  /**
+   * The branches, tags and remote branches a person may compare with, the most recently made first, at most
+   * `limit` of them (a remote's symbolic HEAD aside: it names a branch already listed).
+   */
+  async refs(limit = 100): Promise<GitRef[]> {
+    const out = await this.git([
+      'for-each-ref',
+      `--count=${Math.max(1, Math.floor(limit))}`,
+      // a tag's own date for an annotated tag, its commit's otherwise
+      '--sort=-creatordate',
+      '--format=%(refname)',
+      'refs/heads',
+      'refs/tags',
+      'refs/remotes',
+    ]);
+    const refs: GitRef[] = [];
+    for (const full of out.toString('utf8').split('\n')) {
+      const kind = REF_KINDS.find(k => full.startsWith(k.prefix));
+      const name = kind && full.slice(kind.prefix.length);
+      if (kind && name && !(kind.kind === 'remote' && name.endsWith('/HEAD'))) refs.push({ name, kind: kind.kind });
+    }
+    return refs;
   }
 
   /**

@@ -2,6 +2,7 @@
 // with. A case file brings its request file along, named relative to where the case file was at that
 // revision, so a case runs on the request of its own time.
 import { parseCaseFile, requestPathOf } from '../cases/caseFile';
+import { fileRecord, type FileSource } from '../cases/load';
 import { formatOf } from '../request/types';
 import type { GitRepo } from './git';
 
@@ -49,4 +50,19 @@ export async function caseFileAt(
   }
   if (requests.size) for (const [abs, t] of await textsAt(repo, sha, [...requests])) texts.set(abs, t);
   return texts;
+}
+
+/**
+ * Texts read at a revision as a source to load files from (core/cases/load.ts): a file that is not there is
+ * missing, one that is not UTF-8 there a problem of its own.
+ */
+export function revisionSource(texts: ReadonlyMap<string, RevisionText>): FileSource {
+  return (abs, display) => {
+    const t = texts.get(abs);
+    if (t === undefined) return undefined;
+    if (typeof t === 'string') return { text: t };
+    return {
+      record: fileRecord(display, 'invalid-utf8', 'Invalid UTF-8 at this revision: the file must be UTF-8 text.'),
+    };
+  };
 }

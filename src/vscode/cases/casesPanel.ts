@@ -8,6 +8,7 @@ import {
   type FromCasesWebview,
   type ToCasesWebview,
 } from '../../protocol/cases';
+import type { GitBase } from '../compare/gitBase';
 import type { Api } from '../platform/api';
 import type { Config } from '../platform/config';
 import type { Log } from '../platform/log';
@@ -28,6 +29,7 @@ const BODY = `<header id="toolbar">
 <span id="summary" role="status"></span>
 <div id="actions" role="toolbar" aria-label="Cases actions"></div>
 </header>
+<div id="compare-bar" aria-label="Compare mode" role="region" hidden></div>
 <div id="notice" role="alert" hidden></div>
 <p id="empty" hidden>No cases to show yet.</p>
 <div id="scroller"><table id="grid" role="grid" aria-label="Cases by model"></table></div>
@@ -60,10 +62,11 @@ export class CasesPanel implements vscode.Disposable, GridDisplay {
     cases: CaseDiagnostics,
     log: Log,
     storage: { workspace: vscode.Uri | undefined; global: vscode.Uri },
+    git: GitBase,
     recent?: Recent,
   ) {
     const results = new CasesResults(config, storage, log);
-    this.runner = new CasesRunner(config, api, cases, results, log, this, recent);
+    this.runner = new CasesRunner(config, api, cases, results, log, this, git, recent);
     this.host = new WebviewHost(extensionUri, {
       viewType: CASES_VIEW_TYPE,
       title: 'Cases',
@@ -93,6 +96,11 @@ export class CasesPanel implements vscode.Disposable, GridDisplay {
   /** "Run Cases" (see CasesRunner.runCases); resolves when the run ends. */
   runCases(arg?: unknown): Promise<void> {
     return this.runner.runCases(arg);
+  }
+
+  /** "Compare Cases with…" (see CasesRunner.compareCases); resolves when the run ends. */
+  compareCases(arg?: unknown, ref?: string): Promise<string | undefined> {
+    return this.runner.compareCases(arg, ref);
   }
 
   /** "Cancel All". */
@@ -131,8 +139,17 @@ export class CasesPanel implements vscode.Disposable, GridDisplay {
   async handle(m: Exclude<FromCasesWebview, { type: 'ready' }>): Promise<void> {
     const current = this.runner.current;
     switch (m.type) {
-      case 'rerun':
-        if (current) await this.runner.run(current.caseUri, m.target);
+      case 'rerun': {
+        // in compare mode a re-run runs both sides again
+        const compare = current?.view.compare;
+        if (current) await this.runner.run(current.caseUri, m.target, compare ? { compareWith: compare.ref } : {});
+        return;
+      }
+      case 'compare':
+        if (current) await this.runner.compareCases(current.caseUri);
+        return;
+      case 'leave-compare':
+        this.runner.leaveCompare();
         return;
       case 'cancel':
         this.cancel();
@@ -179,6 +196,7 @@ export class CasesPanel implements vscode.Disposable, GridDisplay {
         'append' in patch &&
         last &&
         'append' in last &&
+        last.side === patch.side &&
         last.caseName === patch.caseName &&
         last.model === patch.model
       )

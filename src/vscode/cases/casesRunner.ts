@@ -3,12 +3,20 @@ import { errorType } from '../../core/api/errors';
 import type { StreamEvent } from '../../core/api/types';
 import { cellKey, cellViewOf, notSentResult, problemsOf, progressSummary, queuedCell } from '../../core/cases/grid';
 import type { CellView, GridView } from '../../core/cases/grid';
+import {
+  beginComparison,
+  endComparison,
+  onBaseUpdate,
+  onCurrentEnded,
+  type CompareUpdate,
+} from '../../core/cases/gridCompare';
 import type { SavedResults } from '../../core/cases/results';
 import type { CaseFile, CellKey, CellResult } from '../../core/cases/types';
 import type { Locate } from '../../core/request/parse/types';
 import { formatOf } from '../../core/request/types';
 import { count } from '../../core/text';
 import type { CellPatch, RerunTarget } from '../../protocol/cases';
+import type { GitBase } from '../compare/gitBase';
 import type { Api } from '../platform/api';
 import type { Config } from '../platform/config';
 import { validator } from '../platform/lazy';
@@ -17,6 +25,7 @@ import type { Recent } from '../platform/recent';
 import { vscodePrompts, type Prompts } from '../platform/prompts';
 import { readText, requestUriOf, type CaseDiagnostics } from './caseDiagnostics';
 import { isCaseFileName } from './caseFiles';
+import { askRevision, readBase, withBaseCells, type ReadyCell } from './casesCompare';
 import type { CasesResults } from './casesResults';
 import { CasesStatus } from './casesStatus';
 
@@ -91,10 +100,9 @@ export interface RunOptions {
   token?: vscode.CancellationToken;
   /** open the grid (default); a run from the Test Explorer updates the grid only where it is open */
   reveal?: boolean;
+  /** compare mode: the cells run on the case file at this git revision too, each shown beside the other */
+  compareWith?: string;
 }
-
-/** The cells of one run whose bodies passed the check, with their bodies. */
-type ReadyCell = CellKey & { body: Record<string, unknown> };
 
 /** Where a run shows itself: the Cases panel (it batches the patches, at most one message a frame). */
 export interface GridDisplay {
@@ -133,6 +141,7 @@ export class CasesRunner {
     private readonly results: CasesResults,
     private readonly log: Log,
     private readonly view: GridDisplay,
+    private readonly git: GitBase,
     private readonly recent?: Recent,
   ) {
     void vscode.commands.executeCommand('setContext', 'promptwright.casesRunning', false);
@@ -146,6 +155,35 @@ export class CasesRunner {
     const uri = arg instanceof vscode.Uri ? arg : vscode.window.activeTextEditor?.document.uri;
     const caseUri = await this.chooseCaseFile(uri);
     if (caseUri) await this.run(caseUri, { scope: 'all' });
+  }
+
+  /**
+   * "Compare with…": the case file given (the editor's title), the active editor's, or the grid's; asks which
+   * git revision (unless `ref` says), then runs every cell on the case file as it was there and as it is now,
+   * each shown beside the other. Resolves when the run ends: to why nothing ran when the case file is in no
+   * repository.
+   */
+  async compareCases(arg?: unknown, ref?: string): Promise<string | undefined> {
+    const active = vscode.window.activeTextEditor?.document.uri;
+    const uri =
+      arg instanceof vscode.Uri
+        ? arg
+        : active && isCaseFileName(active.path)
+          ? active
+          : (this.current?.caseUri ?? active);
+    const caseUri = await this.chooseCaseFile(uri);
+    if (!caseUri) return undefined;
+    const chosen = await askRevision(this.prompts, this.git, caseUri, ref ?? this.config.compareBase, !!ref);
+    if (chosen && 'ref' in chosen) await this.run(caseUri, { scope: 'all' }, { compareWith: chosen.ref });
+    return chosen && 'notInGit' in chosen ? chosen.notInGit : undefined;
+  }
+
+  /** Back from compare mode to the grid of the working copy alone, its cells as they last ran. */
+  leaveCompare(): void {
+    const grid = this.current;
+    if (!grid?.view.compare || this.running) return;
+    endComparison(grid.view);
+    this.view.showGrid();
   }
 
   /** "Cancel All": every queued cell is dropped, every running one aborted. */
@@ -233,7 +271,7 @@ export class CasesRunner {
     if (o.token?.isCancellationRequested) cancel();
     const reporter = o.reporter ?? this.reporters?.forRun(caseUri, cancel);
     try {
-      await this.runUnguarded(caseUri, target, running.controller.signal, o.reveal !== false, reporter);
+      await this.runUnguarded(caseUri, target, running.controller.signal, o, reporter);
     } catch (e) {
       // the grid says what happened; the extension keeps running
       this.log.error(`Run Cases failed for ${caseUri.fsPath}: ${e instanceof Error && e.stack ? e.stack : String(e)}`);
@@ -259,15 +297,26 @@ export class CasesRunner {
     caseUri: vscode.Uri,
     target: RunTarget,
     signal: AbortSignal,
-    reveal: boolean,
+    o: RunOptions,
     reporter: RunReporter | undefined,
   ): Promise<void> {
+    const reveal = o.reveal !== false;
     const prepared = await this.prepare(caseUri);
     if (typeof prepared === 'string') {
       reporter?.notRun(prepared);
       this.showNotice(caseUri, prepared, reveal);
       // the Test Explorer says it at the case file's item
       if (reveal) void vscode.window.showErrorMessage(`Promptwright: ${prepared}`);
+      return;
+    }
+    // compare mode: the case file at the revision too, or why there is nothing to compare with (before
+    // the service's address and key are asked for: outside git there is nothing to send)
+    const base =
+      o.compareWith === undefined ? undefined : await readBase(this.git, caseUri, o.compareWith, this.config.betas);
+    if (typeof base === 'string') {
+      // the grid keeps what it shows: nothing ran
+      reporter?.notRun(base);
+      void vscode.window.showErrorMessage(`Promptwright: ${base}`);
       return;
     }
     // asked once, not once per cell: with no address or key, what is missing is asked for here (the offline
@@ -279,6 +328,10 @@ export class CasesRunner {
     const core = validator();
     const saved = await this.results.read(caseUri);
     const grid = this.gridFor(caseUri, prepared, saved);
+    // a comparison covers the cells asked for on both sides; one that cannot be kept starts over whole
+    if (base && !beginComparison(grid.view, base, prepared.cells, c => inTarget(c, target)).kept)
+      target = { scope: 'all' };
+    if (!base && grid.view.compare) endComparison(grid.view);
     const targets = prepared.cells.filter(c => inTarget(c, target));
     // the cells of this run start over; the others keep what they show
     for (const c of targets) grid.cells.set(cellKey(c.caseName, c.model), queuedCell(c));
@@ -312,8 +365,9 @@ export class CasesRunner {
 
     const t0 = Date.now();
     const assertionsOf = (c: CellKey) => prepared.file.cases.find(x => x.name === c.caseName)?.assert ?? [];
+    const cells = base ? withBaseCells(ready, base, c => inTarget(c, target)) : ready;
     const results = await core.runMatrix<ReadyCell>({
-      cells: ready,
+      cells,
       concurrency: this.config.casesConcurrency,
       signal,
       run: async (cell, cellSignal, onEvent) => {
@@ -323,8 +377,9 @@ export class CasesRunner {
         });
         return core.runCell(client, cell.body, { signal: cellSignal, onEvent });
       },
-      assertionsOf,
-      onUpdate: (r, ev) => {
+      assertionsOf: c => c.base?.assertions ?? assertionsOf(c),
+      onUpdate: (r, ev, i) => {
+        if (cells[i]?.base) return this.baseUpdated(grid, r, ev);
         this.onUpdate(grid, r, ev);
         if (ev) return;
         const view = grid.cells.get(cellKey(r.caseName, r.model));
@@ -333,8 +388,9 @@ export class CasesRunner {
       },
     });
 
-    // what changed since the results saved before this run, then this run saved over them
-    const ran = [...results, ...notSent];
+    // what changed since the results saved before this run, then this run saved over them: the working
+    // copy's (a comparison's other side is not a result of this case file)
+    const ran = [...results.filter((_, i) => !cells[i]?.base), ...notSent];
     const changes = core.compareResults(saved?.results, ran);
     for (const r of ran) {
       const view = grid.cells.get(cellKey(r.caseName, r.model));
@@ -380,11 +436,13 @@ export class CasesRunner {
     const cases = [...new Set(p.cells.map(c => c.caseName))];
     const models = [...new Set(p.cells.map(c => c.model))];
     const shown = this.current;
+    // the working copy's own rows and columns (in compare mode the grid shows the revision's too)
+    const shownCells = shown?.view.cells ?? [];
     if (
       shown &&
       shown.caseUri.toString() === caseUri.toString() &&
-      sameList(shown.view.cases, cases) &&
-      sameList(shown.view.models, models)
+      sameList([...new Set(shownCells.map(c => c.caseName))], cases) &&
+      sameList([...new Set(shownCells.map(c => c.model))], models)
     ) {
       shown.view.request = p.requestName;
       return shown;
@@ -435,11 +493,33 @@ export class CasesRunner {
   }
 
   /** The client waits to retry a cell's request (429, 529, …: the spec's rules): the cell says so. */
-  private retrying(grid: Grid, cell: CellKey, attempt: number, maxAttempts: number, inMs: number, e: Error): void {
-    const view = grid.cells.get(cellKey(cell.caseName, cell.model));
-    if (!view) return;
+  private retrying(grid: Grid, cell: ReadyCell, attempt: number, maxAttempts: number, inMs: number, e: Error): void {
     const retry = { attempt, maxAttempts, inMs, type: errorType(e) };
-    this.update(grid, { ...view, retry });
+    if (cell.base) {
+      const pair = grid.view.compare?.cells.find(p => p.caseName === cell.caseName && p.model === cell.model);
+      if (!pair?.base) return;
+      pair.base = { ...pair.base, retry };
+      this.patchPair(grid, cell, { pair });
+      return;
+    }
+    const view = grid.cells.get(cellKey(cell.caseName, cell.model));
+    if (view) this.update(grid, { ...view, retry });
+  }
+
+  /** A cell's side at the revision started, streamed or ended (compare mode). */
+  private baseUpdated(grid: Grid, r: CellResult, ev?: StreamEvent): void {
+    const compare = grid.view.compare;
+    if (!compare) return;
+    const current = grid.cells.get(cellKey(r.caseName, r.model));
+    for (const u of onBaseUpdate(compare, r, ev, current)) this.patchPair(grid, r, u);
+  }
+
+  private patchPair(grid: Grid, c: CellKey, u: CompareUpdate): void {
+    if (grid !== this.current) return;
+    const at = { caseName: c.caseName, model: c.model };
+    this.view.patch(
+      'append' in u ? { ...at, append: u.append, side: 'base' } : { ...at, compared: structuredClone(u.pair) },
+    );
   }
 
   /** Replaces a cell's view (in the grid and for the webview). */
@@ -452,6 +532,10 @@ export class CasesRunner {
     // a copy: the text of the view in the grid grows by appends, which follow this patch as patches of their own
     if (grid === this.current)
       this.view.patch({ caseName: view.caseName, model: view.model, cell: structuredClone(view) });
+    // compare mode: a side that ended settles its pair when the other has ended too
+    const compare = grid.view.compare;
+    const pair = compare && view.status !== 'queued' && view.status !== 'running' && onCurrentEnded(compare, view);
+    if (pair) this.patchPair(grid, view, { pair });
   }
 
   // ---- results --------------------------------------------------------------------------------------------

@@ -5,7 +5,7 @@
 // rev-parse. Nothing runs until a caller asks, and the git code loads with the validator's bundle.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { GitRepo } from '../../core/compare/git';
+import type { GitRef, GitRepo } from '../../core/compare/git';
 import { validator } from '../platform/lazy';
 import type { Log } from '../platform/log';
 
@@ -13,6 +13,12 @@ import type { Log } from '../platform/log';
 export type BaseText =
   | { kind: 'text'; ref: string; sha: string; text: string }
   | { kind: 'new'; ref: string; sha: string }
+  | { kind: 'none' }
+  | { kind: 'error'; ref: string; message: string };
+
+/** A revision in the repository of a file: its commit; `none` outside git (or without git). */
+export type Revision =
+  | { kind: 'commit'; repo: GitRepo; sha: string; repoPath: string }
   | { kind: 'none' }
   | { kind: 'error'; ref: string; message: string };
 
@@ -52,6 +58,41 @@ export class GitBase {
     });
     this.repos.set(dir, { repo, at: Date.now() });
     return repo;
+  }
+
+  /**
+   * The repository that holds `uri` and the commit `ref` names there, for reads of several files at once (a
+   * case file and its request: core/compare/versions.ts). Never throws.
+   */
+  async revision(uri: vscode.Uri, ref: string): Promise<Revision> {
+    if (uri.scheme !== 'file') return { kind: 'none' };
+    const repo = await this.repoOf(path.dirname(uri.fsPath));
+    const repoPath = repo?.repoPath(uri.fsPath);
+    if (!repo || !repoPath) return { kind: 'none' };
+    try {
+      return { kind: 'commit', repo, sha: await repo.commit(ref), repoPath };
+    } catch (e) {
+      const message = e instanceof Error ? e.message : String(e);
+      this.log.info(`compare: ${ref} for ${uri.fsPath}: ${message}`);
+      return { kind: 'error', ref, message };
+    }
+  }
+
+  /** Whether `uri` is in a git repository (git installed, and the folder in one). Never throws. */
+  async inRepository(uri: vscode.Uri): Promise<boolean> {
+    return uri.scheme === 'file' && !!(await this.repoOf(path.dirname(uri.fsPath)));
+  }
+
+  /** The branches, tags and remote branches of the repository that holds `uri`; none outside git. Never throws. */
+  async refs(uri: vscode.Uri): Promise<GitRef[]> {
+    if (uri.scheme !== 'file') return [];
+    const repo = await this.repoOf(path.dirname(uri.fsPath));
+    try {
+      return (await repo?.refs()) ?? [];
+    } catch (e) {
+      this.log.info(`compare: the refs of ${repo?.root ?? uri.fsPath}: ${e instanceof Error ? e.message : String(e)}`);
+      return [];
+    }
   }
 
   /** The file `uri` as it is at `ref`. Never throws. */

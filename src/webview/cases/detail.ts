@@ -3,10 +3,14 @@
 // failed (type, message, request-id). Its buttons re-run the cell or its row: the keyboard's way to do what
 // the grid's small buttons do for the pointer.
 import { usageWords } from '../../core/api/usage';
-import type { CellView, RerunTarget } from '../../protocol/cases';
+import type { CellView, ComparedCell, GridCompare, RerunTarget } from '../../protocol/cases';
 import { renderMarkdown } from '../common/markdown';
 import { button, duration, el, icon } from './dom';
-import { changeTag, statusBadge } from './grid';
+import { changeTag, statusBadge } from './badges';
+import { compareDetail, compareTag } from './compare';
+
+/** Compare mode: the selected cell's pair, and the revision it is compared with. */
+export type ComparedDetail = Pick<GridCompare, 'ref' | 'sha'> & { pair: ComparedCell };
 
 export interface DetailActions {
   rerun(target: RerunTarget): void;
@@ -18,6 +22,7 @@ export class Detail {
   /** the reply as its raw text rather than rendered (kept while moving between cells) */
   private raw = false;
   private shown: CellView | undefined;
+  private compared: ComparedDetail | undefined;
 
   constructor(
     private readonly root: HTMLElement,
@@ -28,8 +33,10 @@ export class Detail {
     return !this.root.hidden;
   }
 
-  show(c: CellView | undefined): void {
+  /** Shows a cell; in compare mode (`compared`) both its sides and the diff of their replies. */
+  show(c: CellView | undefined, compared?: ComparedDetail): void {
     this.shown = c;
+    this.compared = compared;
     if (!c) {
       this.root.hidden = true;
       this.root.replaceChildren();
@@ -53,6 +60,19 @@ export class Detail {
     row.addEventListener('click', () => this.actions.rerun({ scope: 'row', caseName: c.caseName }));
     const close = this.action('Close', 'close', 'close', 'Close the detail pane (Escape)', true);
     close.addEventListener('click', () => this.actions.close());
+    if (compared) {
+      const tag = compareTag(compared.pair.change, compared.ref);
+      head.append(title, ...(tag ? [tag] : []), el('span', 'spacer'), this.rawToggle(), again, row, close);
+      const current = compared.pair.inCurrent ? c : undefined;
+      const body = (v: CellView, label: string) => {
+        const box = el('div', 'side-body');
+        box.append(this.facts(v), this.replyText(v, label));
+        return box;
+      };
+      this.root.replaceChildren(head, ...compareDetail(compared.pair, current, compared, body));
+      if (focusKey) this.root.querySelector<HTMLElement>(`[data-action="${focusKey}"]`)?.focus();
+      return;
+    }
     const tag = changeTag(c.change);
     head.append(title, statusBadge(c.status), ...(tag ? [tag] : []), el('span', 'spacer'), again, row, close);
     const parts: HTMLElement[] = [head, this.facts(c)];
@@ -69,26 +89,27 @@ export class Detail {
   private reply(c: CellView): HTMLElement {
     const box = el('section', 'reply-section');
     const head = el('div', 'reply-head');
+    head.append(el('h3', '', 'Reply'), el('span', 'spacer'), this.rawToggle());
+    box.append(head, this.replyText(c, 'The reply'));
+    return box;
+  }
+
+  private rawToggle(): HTMLButtonElement {
     const toggle = this.action(this.raw ? 'Rendered' : 'Raw text', 'output', 'raw', '');
     toggle.setAttribute('aria-pressed', String(this.raw));
     toggle.title = this.raw ? 'Show the reply rendered as Markdown' : 'Show the reply as the model wrote it';
     toggle.addEventListener('click', () => {
       this.raw = !this.raw;
-      this.show(this.shown);
+      this.show(this.shown, this.compared);
     });
-    head.append(el('h3', '', 'Reply'), el('span', 'spacer'), toggle);
-    box.appendChild(head);
-    if (!c.text) {
-      box.appendChild(el('div', 'reply muted', c.status === 'running' ? '…' : '(no text)'));
-      return box;
-    }
-    if (this.raw) {
-      box.appendChild(el('pre', 'reply raw', c.text));
-      return box;
-    }
-    const md = el('div', 'reply md');
-    md.appendChild(renderMarkdown(document, c.text, url => this.actions.openLink(url)));
-    box.appendChild(md);
+    return toggle;
+  }
+
+  private replyText(c: CellView, label: string): HTMLElement {
+    if (!c.text) return el('div', 'reply muted', c.status === 'running' ? '…' : '(no text)');
+    const box = this.raw ? el('pre', 'reply raw', c.text) : el('div', 'reply md');
+    box.setAttribute('aria-label', label);
+    if (!this.raw) box.appendChild(renderMarkdown(document, c.text, url => this.actions.openLink(url)));
     return box;
   }
 

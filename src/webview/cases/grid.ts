@@ -3,10 +3,11 @@
 // the latency and tokens or the first failed assertion. A click selects a cell for the detail pane; the small
 // buttons (for the pointer: the detail pane has the same for the keyboard) re-run a cell or a row. The keyboard
 // is navigation.ts's, the whole of a cut-off line tip.ts's.
-import { cellKey, type CellView, type GridView, type RerunTarget } from '../../protocol/cases';
-import type { WebviewIcon } from '../common/icons';
+import { cellKey, type CellView, type ComparedCell, type GridView, type RerunTarget } from '../../protocol/cases';
 import { renderMarkdown } from '../common/markdown';
-import { button, duration, el, icon } from './dom';
+import { changeTag, statusBadge } from './badges';
+import { compareHead, compareLabel } from './compare';
+import { button, duration, el } from './dom';
 
 export interface GridActions {
   select(caseName: string, model: string): void;
@@ -16,37 +17,6 @@ export interface GridActions {
 
 /** The start of a reply is what a cell shows: the rest is in the detail pane. */
 const PREVIEW_CHARS = 400;
-
-const STATUS_ICON: Record<CellView['status'], WebviewIcon> = {
-  queued: 'circle-large-outline',
-  running: 'loading',
-  passed: 'pass-filled',
-  failed: 'error',
-  error: 'warning',
-  cancelled: 'circle-slash',
-};
-
-/** The badge of a cell's status: an icon in the testing colours and a word (never colour alone). */
-export function statusBadge(status: CellView['status']): HTMLSpanElement {
-  const b = el('span', `badge status-${status}`);
-  const glyph = icon(STATUS_ICON[status]);
-  if (status === 'running') glyph.classList.add('codicon-modifier-spin');
-  b.append(glyph, el('span', '', status));
-  return b;
-}
-
-/** "fixed", "broke", "new" since the last saved run; nothing when it is the same. */
-export function changeTag(change: CellView['change']): HTMLSpanElement | undefined {
-  if (!change || change === 'same') return undefined;
-  const t = el('span', `change change-${change}`, change);
-  t.title =
-    change === 'new'
-      ? 'Not in the last saved run'
-      : change === 'fixed'
-        ? 'Failed in the last saved run, passes now'
-        : 'Passed in the last saved run, fails now';
-  return t;
-}
 
 /** The line under a cell's text: why it failed, or how long it took and what it cost. */
 function footLine(c: CellView): { text: string; failing: boolean } {
@@ -75,6 +45,8 @@ interface CellParts {
 export class Grid {
   private readonly cells = new Map<string, CellParts>();
   private selected: string | undefined;
+  /** compare mode: the revision, and each cell's pair (its side there, the change); set before render */
+  compare: { ref: string; pairs: ReadonlyMap<string, ComparedCell> } | undefined;
 
   constructor(
     private readonly table: HTMLTableElement,
@@ -108,6 +80,8 @@ export class Grid {
     head.appendChild(hr);
     const body = el('tbody');
     const byKey = new Map(grid.cells.map(c => [cellKey(c.caseName, c.model), c]));
+    // compare mode: a cell only the revision has shows its side there
+    for (const [key, pair] of this.compare?.pairs ?? []) if (!pair.inCurrent && pair.base) byKey.set(key, pair.base);
     for (const name of grid.cases) {
       const tr = el('tr');
       const th = el('th', 'case');
@@ -170,15 +144,24 @@ export class Grid {
     rerun.dataset.case = c.caseName;
     rerun.dataset.model = c.model;
     rerun.disabled = c.status === 'running' || c.status === 'queued';
-    const tag = changeTag(c.change);
-    parts.head.replaceChildren(statusBadge(c.status), ...(tag ? [tag] : []), el('span', 'spacer'), rerun);
     const foot = footLine(c);
     parts.foot.textContent = foot.text;
     parts.foot.classList.toggle('failing', foot.failing);
-    const said = [`${c.caseName} on ${c.model}: ${c.status}`];
-    if (c.change && c.change !== 'same') said.push(c.change);
-    if (foot.failing) said.push(foot.text);
-    parts.td.setAttribute('aria-label', `${said.join(', ')}. Enter shows the cell.`);
+    const pair = this.compare?.pairs.get(cellKey(c.caseName, c.model));
+    if (pair && this.compare) {
+      // compare mode: the outcome at the revision → the working copy's, and what the change did
+      const current = pair.inCurrent ? c : undefined;
+      parts.head.replaceChildren(...compareHead(pair, current, this.compare.ref), el('span', 'spacer'), rerun);
+      const label = compareLabel(pair, current, this.compare.ref);
+      parts.td.setAttribute('aria-label', foot.failing ? `${label} ${foot.text}` : label);
+    } else {
+      const tag = changeTag(c.change);
+      parts.head.replaceChildren(statusBadge(c.status), ...(tag ? [tag] : []), el('span', 'spacer'), rerun);
+      const said = [`${c.caseName} on ${c.model}: ${c.status}`];
+      if (c.change && c.change !== 'same') said.push(c.change);
+      if (foot.failing) said.push(foot.text);
+      parts.td.setAttribute('aria-label', `${said.join(', ')}. Enter shows the cell.`);
+    }
     this.onRedraw?.(parts.td);
   }
 

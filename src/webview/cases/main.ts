@@ -3,21 +3,24 @@
 // most once per animation frame, only the cells that changed. setState keeps the case file, the selected
 // cell and the detail pane's height, so a reload (or VS Code restarting) shows the same grid. Its parts are
 // small components: the table (grid.ts), its keyboard (navigation.ts), the whole of a cut-off line (tip.ts),
-// the detail pane (detail.ts) and the bar that resizes it (splitter.ts).
+// the detail pane (detail.ts) and the bar that resizes it (splitter.ts); compare mode's cells, bar and
+// detail (compare.ts) when the grid is compared with a git revision.
 import {
   cellKey,
   progressSummary,
   type CasesWebviewState,
   type CellPatch,
   type CellView,
+  type ComparedCell,
   type FromCasesWebview,
   type GridView,
   type RerunTarget,
   type ToCasesWebview,
 } from '../../protocol/cases';
 import { vscodeApi } from '../common/vscodeApi';
+import { CompareBar } from './compare';
 import { $, button } from './dom';
-import { Detail } from './detail';
+import { Detail, type ComparedDetail } from './detail';
 import { Grid } from './grid';
 import { GridNavigation } from './navigation';
 import { Splitter } from './splitter';
@@ -29,9 +32,17 @@ const saved = vscode.getState() as Partial<CasesWebviewState> | undefined;
 
 let grid: GridView | undefined;
 const cells = new Map<string, CellView>();
+/** compare mode: each cell's pair (its side at the revision, the change, the diff of the replies) */
+const pairs = new Map<string, ComparedCell>();
 let selected: string | undefined = saved?.selected ? cellKey(saved.selected.caseName, saved.selected.model) : undefined;
 
 const rerun = (target: RerunTarget) => post({ type: 'rerun', target });
+/** A cell's view: the working copy's, or in compare mode its side at the revision when only that has it. */
+const viewOf = (key: string | undefined) => (key ? (cells.get(key) ?? pairs.get(key)?.base) : undefined);
+const comparedOf = (key: string | undefined): ComparedDetail | undefined => {
+  const pair = key ? pairs.get(key) : undefined;
+  return pair && grid?.compare ? { ref: grid.compare.ref, sha: grid.compare.sha, pair } : undefined;
+};
 const openLink = (url: string) => post({ type: 'open-link', url });
 const table = new Grid($<HTMLTableElement>('grid'), {
   select: (caseName, model) => select(cellKey(caseName, model)),
@@ -71,13 +82,18 @@ runAll.addEventListener('click', () => rerun({ scope: 'all' }));
 const cancelAll = button('Cancel All', 'debug-stop');
 cancelAll.id = 'cancel-all';
 cancelAll.addEventListener('click', () => post({ type: 'cancel' }));
+const compareWith = button('Compare with…', 'git-compare');
+compareWith.id = 'compare';
+compareWith.title = 'Run every cell on the case file at a git revision too, and show both outcomes';
+compareWith.addEventListener('click', () => post({ type: 'compare' }));
 const openFile = button('Open Case File', 'go-to-file');
 openFile.addEventListener('click', () => post({ type: 'open-case-file' }));
-$('actions').append(runAll, cancelAll, openFile);
+$('actions').append(runAll, cancelAll, compareWith, openFile);
+const compareBar = new CompareBar($('compare-bar'), () => post({ type: 'leave-compare' }));
 
 function save(): void {
   if (!grid) return;
-  const cell = selected ? cells.get(selected) : undefined;
+  const cell = viewOf(selected);
   vscode.setState({
     caseFile: grid.caseFileUri,
     ...(cell ? { selected: { caseName: cell.caseName, model: cell.model } } : {}),
@@ -86,9 +102,9 @@ function save(): void {
 }
 
 function select(key: string | undefined): void {
-  selected = key && cells.has(key) ? key : undefined;
+  selected = key && viewOf(key) ? key : undefined;
   table.select(selected);
-  detail.show(selected ? cells.get(selected) : undefined);
+  detail.show(viewOf(selected), comparedOf(selected));
   $('splitter').hidden = !selected;
   if (selected) splitter.set(detailHeight ?? $('detail').getBoundingClientRect().height);
   save();
@@ -108,14 +124,14 @@ function schedule(): void {
 function draw(): void {
   frame = 0;
   for (const key of changed) {
-    const c = cells.get(key);
+    const c = viewOf(key);
     if (c) table.update(c, true);
   }
   for (const key of grown) {
-    const c = cells.get(key);
+    const c = viewOf(key);
     if (c && !changed.has(key)) table.update(c, false);
   }
-  if (selected && (changed.has(selected) || grown.has(selected))) detail.show(cells.get(selected));
+  if (selected && (changed.has(selected) || grown.has(selected))) detail.show(viewOf(selected), comparedOf(selected));
   changed.clear();
   grown.clear();
   drawSummary();
@@ -131,6 +147,8 @@ function drawSummary(): void {
   $('saved').title = grid.savedPath ?? '';
   runAll.disabled = grid.running;
   cancelAll.disabled = !grid.running;
+  compareWith.disabled = grid.running;
+  compareBar.show(grid.compare, [...pairs.values()], grid.running);
   document.body.classList.toggle('running', grid.running);
 }
 
@@ -138,6 +156,9 @@ function showGrid(g: GridView): void {
   grid = g;
   cells.clear();
   for (const c of g.cells) cells.set(cellKey(c.caseName, c.model), c);
+  pairs.clear();
+  for (const p of g.compare?.cells ?? []) pairs.set(cellKey(p.caseName, p.model), p);
+  table.compare = g.compare ? { ref: g.compare.ref, pairs } : undefined;
   $('title').textContent = g.caseFile;
   $('title').title = g.caseFilePath;
   $('request').textContent = g.request ? `→ ${g.request}` : '';
@@ -146,7 +167,7 @@ function showGrid(g: GridView): void {
   notice.textContent = g.notice ?? '';
   $('empty').hidden = !!g.cases.length || !!g.notice;
   table.render(g);
-  if (!selected || !cells.has(selected)) selected = firstFailing();
+  if (!selected || !viewOf(selected)) selected = firstFailing();
   navigation.reset(selected);
   select(selected);
   drawSummary();
@@ -154,6 +175,9 @@ function showGrid(g: GridView): void {
 
 /** the first cell that did not pass (what a person looks at first), if any */
 function firstFailing(): string | undefined {
+  // compare mode: what the change broke first
+  const broke = [...pairs.values()].find(p => p.change === 'broke');
+  if (broke) return cellKey(broke.caseName, broke.model);
   const c = [...cells.values()].find(x => x.status === 'failed' || x.status === 'error');
   return c ? cellKey(c.caseName, c.model) : undefined;
 }
@@ -165,8 +189,12 @@ function applyPatches(patches: CellPatch[], running: boolean, savedTo?: string, 
     if ('cell' in p) {
       cells.set(key, p.cell);
       changed.add(key);
+    } else if ('compared' in p) {
+      pairs.set(key, p.compared);
+      changed.add(key);
     } else {
-      const c = cells.get(key);
+      // the working copy's reply, or in compare mode (`side: 'base'`) the one at the revision
+      const c = p.side === 'base' ? pairs.get(key)?.base : cells.get(key);
       if (!c) continue;
       c.text += p.append;
       grown.add(key);

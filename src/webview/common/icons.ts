@@ -16,6 +16,7 @@ export const WEBVIEW_ICONS = [
   'diff',
   'error',
   'filter',
+  'git-compare',
   'go-to-file',
   'json',
   'key',

@@ -1,0 +1,72 @@
+// A case file and the request file it names, read from a source (the files on disk for the CLI, a git
+// revision for `test --base` and the Cases grid's "Compare with…") and checked against each other: every
+// problem as a `file:line:col` record. The request is resolved in the same source as the case file, so a
+// case file at a revision runs on the request of its own time. Nothing here reads the disk or talks to the
+// service.
+import * as path from 'node:path';
+import { formatOf, parseRequest } from '../request/parse';
+import type { CheckRecord } from '../cli/records';
+import { toRecords } from '../cli/records';
+import { parseCaseFile, requestNotFound, requestPathOf } from './caseFile';
+import { crossCheck } from './crossCheck';
+import type { CaseFile } from './types';
+
+/**
+ * Where files are read from: the working copy, or a git revision. Undefined when there is no such file, a
+ * record when it cannot be read.
+ */
+export type FileSource = (abs: string, display: string) => { text: string } | { record: CheckRecord } | undefined;
+
+export interface LoadedCaseFile {
+  /** as the caller shows it (the CLI: relative to the working directory) */
+  display: string;
+  file: CaseFile;
+  /** the request's value (what the cases fill in), and its own model */
+  requestValue: unknown;
+  requestModel: string | undefined;
+}
+
+/** A problem with a whole file, at its first character. */
+export function fileRecord(file: string, code: string, message: string): CheckRecord {
+  return { file, line: 1, column: 1, endLine: 1, endColumn: 2, severity: 'error', code, message, path: '' };
+}
+
+/**
+ * Reads the case file `abs` and the request file it names from `source` and checks both (the request as the
+ * cases fill it is checked per cell, by prepareCell). `loaded` is undefined when the case file cannot be used
+ * at all. `display` names the case file in the records; the request is named relative to `cwd`.
+ */
+export function loadCaseFileFrom(
+  abs: string,
+  cwd: string,
+  source: FileSource,
+  display: string,
+): { loaded?: LoadedCaseFile; records: CheckRecord[] } {
+  const read = source(abs, display) ?? { record: fileRecord(display, 'internal-error', 'There is no such file.') };
+  if ('record' in read) return { records: [read.record] };
+  const parsed = parseCaseFile(read.text, formatOf(abs));
+  const records = toRecords(read.text, parsed.problems, display);
+  const file = parsed.file;
+  if (!file) return { records };
+  const requestAbs = requestPathOf(abs, file);
+  const requestDisplay = path.relative(cwd, requestAbs) || requestAbs;
+  const request = source(requestAbs, requestDisplay);
+  if (!request) {
+    records.push(...toRecords(read.text, [requestNotFound(parsed.locate, file.request)], display));
+    return { records };
+  }
+  if ('record' in request) return { records: [...records, request.record] };
+  const format = formatOf(requestAbs);
+  const requestParsed = parseRequest(request.text, format);
+  // the request's syntax errors: its other problems depend on the values and model of each cell
+  records.push(...toRecords(request.text, requestParsed.problems, requestDisplay));
+  const cross = crossCheck(file, parsed.locate, request.text, format);
+  records.push(...toRecords(read.text, cross.caseProblems, display));
+  records.push(...toRecords(request.text, cross.requestProblems, requestDisplay));
+  const value = requestParsed.value;
+  const model = value && typeof value === 'object' ? (value as { model?: unknown }).model : undefined;
+  return {
+    loaded: { display, file, requestValue: value, requestModel: typeof model === 'string' ? model : undefined },
+    records,
+  };
+}
