@@ -1,10 +1,11 @@
 // UI suite: the Getting Started walkthrough's pictures, taken in the real workbench, each cropped to what its
 // step shows: the question asked when there is no key (connect), a problem and its quick fixes in a request
 // file (open), the token count's tooltip (count), the response panel (run), and the side bar (views). No window
-// title, no stray notification. They land in test-results/walkthrough/; with UPDATE_DOCS_IMAGES=1 they are
-// also written to media/walkthrough/ (what the .vsix ships: check its budget with `node scripts/sizes.mjs`).
-// Taken in the default dark theme, one picture for every theme: a light variant of each doubled their share of
-// the .vsix's 300 KB. WALKTHROUGH_THEME=light takes them in the light theme.
+// title, no stray notification. They land in test-results/walkthrough/. The walkthrough ships one picture per
+// step for every theme, taken in the default dark theme: a light set would double their share of the .vsix's
+// 300 KB. With UPDATE_DOCS_IMAGES=1 they are taken in the dark and the light theme, the dark ones written to
+// media/walkthrough/ (check the budget with `node scripts/sizes.mjs`), and both to docs/images/first-hour/,
+// which docs/first-hour.md shows side by side.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -21,7 +22,7 @@ import {
 } from './drive.mjs';
 
 const UPDATE = !!process.env.UPDATE_DOCS_IMAGES;
-const THEMES = [process.env.WALKTHROUGH_THEME === 'light' ? 'light' : 'dark'];
+const THEMES = UPDATE ? ['dark', 'light'] : ['dark'];
 /** JPEG quality and scale: the pictures ship in the .vsix, whose budget is 300 KB */
 const QUALITY = Number(process.env.WALKTHROUGH_QUALITY || 0.42);
 /** the page is drawn at this scale: smaller pictures whose text is still drawn sharp (not scaled down) */
@@ -133,7 +134,7 @@ describe('walkthrough pictures (DOM)', function () {
       const shots = [];
       // each picture is kept lossless in test-results/ and made a JPEG once all are taken
       const shoot = async (step, clip) => {
-        const file = path.join(results, `${step}.png`);
+        const file = path.join(results, `${step}-${theme}.png`);
         await page.screenshot({ path: file, type: 'png', clip });
         shots.push(file);
       };
@@ -258,7 +259,11 @@ describe('walkthrough pictures (DOM)', function () {
         const name = path.basename(file).replace(/\.png$/, '.jpg');
         fs.writeFileSync(path.join(results, name), jpeg);
         console.log(`      ${name.padEnd(18)} ${(jpeg.length / 1024).toFixed(1)} KB`);
-        if (UPDATE) fs.writeFileSync(path.join(ui.root, 'media', 'walkthrough', name), jpeg);
+        if (!UPDATE) continue;
+        fs.mkdirSync(path.join(ui.root, 'docs', 'images', 'first-hour'), { recursive: true });
+        fs.writeFileSync(path.join(ui.root, 'docs', 'images', 'first-hour', name), jpeg);
+        if (theme === 'dark')
+          fs.writeFileSync(path.join(ui.root, 'media', 'walkthrough', name.replace('-dark', '')), jpeg);
       }
     });
   }
