@@ -10,7 +10,7 @@ import { COUNT_FILE_PATTERNS } from '../request/count';
 import { formatOf } from '../request/types';
 import { UsageError } from './args';
 import { filesOf, readText, type FileSource } from './caseFiles';
-import { globToRegExp } from './files';
+import { globToRegExp, walk } from './files';
 
 /**
  * The files `--changed` looks at: the editor's defaults for request files (promptwright.requestFilePatterns),
@@ -142,7 +142,8 @@ export function changedCaseFiles(base: Base, o: { args: readonly string[]; cwd: 
   const changedPaths = new Set(base.changes.keys());
   const filters = o.args.map(argFilter(o.cwd, base.cwd));
   const extra: ComparedFile[] = [];
-  for (const abs of walkCaseFiles(base.cwd)) {
+  for (const abs of walk(base.cwd)) {
+    if (!isCaseFile(path.basename(abs))) continue;
     const repoPath = base.repo.repoPath(abs);
     if (!repoPath) continue;
     const display = displayOf(base, repoPath);
@@ -154,21 +155,6 @@ export function changedCaseFiles(base: Base, o: { args: readonly string[]; cwd: 
     if (request && changedPaths.has(request)) extra.push(compared(base, repoPath, undefined, display));
   }
   return [...own, ...extra].sort((a, b) => (a.display < b.display ? -1 : a.display > b.display ? 1 : 0));
-}
-
-function* walkCaseFiles(dir: string): Generator<string> {
-  let entries: fs.Dirent[];
-  try {
-    entries = fs.readdirSync(dir, { withFileTypes: true });
-  } catch {
-    return;
-  }
-  for (const e of entries) {
-    if (e.name === 'node_modules' || e.name === '.git') continue;
-    const p = path.join(dir, e.name);
-    if (e.isDirectory()) yield* walkCaseFiles(p);
-    else if (e.isFile() && isCaseFile(e.name)) yield p;
-  }
 }
 
 /**

@@ -64,7 +64,8 @@ export function expandFiles(args: readonly string[], cwd: string): { files: stri
   return { files: [...files].sort(), unmatched };
 }
 
-function* walk(dir: string): Generator<string> {
+/** Every file under `dir`, depth first, skipping node_modules and .git; an unreadable folder is skipped. */
+export function* walk(dir: string): Generator<string> {
   let entries: fs.Dirent[];
   try {
     entries = fs.readdirSync(dir, { withFileTypes: true });
