@@ -54,6 +54,8 @@ export function estimateTokens(body: Record<string, unknown>): number {
 export class TokenCountScheduler {
   private readonly clock: Clock;
   private readonly cache = new Map<string, CountResult>();
+  /** calls on their way, by body: a second asker of the same body waits for the first instead of calling */
+  private readonly pending = new Map<string, Promise<CountResult>>();
   private timer: unknown;
   private inflight: AbortController | undefined;
   /** increases with every update: a reply for an older generation is dropped */
@@ -124,10 +126,30 @@ export class TokenCountScheduler {
     const key = bodyHash(sent);
     const hit = this.cache.get(key);
     if (hit) return hit;
+    const on = this.pending.get(key);
+    if (on) {
+      try {
+        return await on;
+      } catch {
+        // that call was given up (the live count moved on): count it here
+        if (signal.aborted) throw new Error('cancelled');
+      }
+    }
+    return this.call(key, sent, signal);
+  }
+
+  /** One count_tokens call, known to every asker of the same body while it is on its way. */
+  private async call(key: string, sent: Record<string, unknown>, signal: AbortSignal): Promise<CountResult> {
     this.calls++;
-    const r = await this.o.count(sent, signal);
-    this.remember(key, r);
-    return r;
+    const p = this.o.count(sent, signal);
+    this.pending.set(key, p);
+    try {
+      const r = await p;
+      this.remember(key, r);
+      return r;
+    } finally {
+      if (this.pending.get(key) === p) this.pending.delete(key);
+    }
   }
 
   private remember(key: string, r: CountResult): void {
@@ -158,11 +180,11 @@ export class TokenCountScheduler {
     const ctl = new AbortController();
     this.inflight = ctl;
     this.o.onState({ kind: 'counting', ...(this.last !== undefined ? { previous: this.last } : {}) });
-    this.calls++;
     try {
-      const r = await this.o.count(sent, ctl.signal);
+      // the same body on its way for another asker (the base version's count): its answer, unless it failed
+      const shared = await this.pending.get(key)?.catch(() => undefined);
+      const r = shared ?? (await this.call(key, sent, ctl.signal));
       if (gen !== this.generation) return; // an older version: never shown
-      this.remember(key, r);
       this.last = r.tokens;
       this.o.onState({
         kind: 'count',

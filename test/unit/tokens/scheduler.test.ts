@@ -120,6 +120,38 @@ describe('token count scheduling (fake clock)', () => {
     ); // 'slow one' (8) never shown
   });
 
+  it('the same body asked for by the live count and by countCached at once: one call, both answered', async () => {
+    const s = make();
+    let answer!: (v: { tokens: number }) => void;
+    reply = () => new Promise(r => (answer = r));
+    // the base version equals the working copy: both ask while the first call is on its way
+    s.update(body('same text'), true);
+    await clock.advance(0);
+    const base = s.countCached(body('same text'), new AbortController().signal);
+    const other = s.countCached(body('same text'), new AbortController().signal);
+    answer({ tokens: 42 });
+    assert.deepEqual(await base, { tokens: 42 });
+    assert.deepEqual(await other, { tokens: 42 });
+    await clock.advance(0);
+    assert.equal(s.calls, 1);
+    assert.equal(sent.length, 1);
+    assert.equal(s.lastCount, 42);
+  });
+
+  it('countCached first, then the live count of the same body: the live count waits for that call', async () => {
+    const s = make();
+    let answer!: (v: { tokens: number }) => void;
+    reply = () => new Promise(r => (answer = r));
+    const base = s.countCached(body('first'), new AbortController().signal);
+    s.update(body('first'), true);
+    await clock.advance(0);
+    answer({ tokens: 7 });
+    assert.deepEqual(await base, { tokens: 7 });
+    await clock.advance(0);
+    assert.equal(sent.length, 1);
+    assert.deepEqual(states.at(-1), { kind: 'count', tokens: 7, at: 0, stale: false, cached: false });
+  });
+
   it('a file that does not parse keeps the last count, marked stale', async () => {
     const s = make();
     s.update(body('abc'));
