@@ -29,7 +29,8 @@ describe('activation (DOM)', function () {
   async function logText(page) {
     await runCommand(page, 'Promptwright: Show Log');
     const lines = page.locator('.part.panel .view-lines');
-    await lines.filter({ hasText: 'activated' }).first().waitFor({ timeout: 15000 });
+    // the first test of the suite: on a fresh machine the extension host may take this long to start
+    await lines.filter({ hasText: 'activated' }).first().waitFor({ timeout: 60000 });
     await page.waitForTimeout(300);
     return (await lines.first().innerText()).replace(/\u00a0/g, ' ');
   }
