@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ui } from './context.mjs';
-import { editorText, openFile, openWorkbench, runCommand, screenshotOnFailure } from './drive.mjs';
+import { editorText, openFile, openWorkbench, runCommand, runCommandExpect, screenshotOnFailure } from './drive.mjs';
 
 describe('activation (DOM)', function () {
   let session;
@@ -27,10 +27,10 @@ describe('activation (DOM)', function () {
 
   /** The Promptwright log as the Output panel shows it. */
   async function logText(page) {
-    await runCommand(page, 'Promptwright: Show Log');
     const lines = page.locator('.part.panel .view-lines');
-    // the first test of the suite: on a fresh machine the extension host may take this long to start
-    await lines.filter({ hasText: 'activated' }).first().waitFor({ timeout: 60000 });
+    // the suite's first command: a workbench still settling may drop it (then it runs once more), and on a
+    // fresh machine the extension host may take long to start
+    await runCommandExpect(page, 'Promptwright: Show Log', lines.filter({ hasText: 'activated' }), 60000);
     await page.waitForTimeout(300);
     return (await lines.first().innerText()).replace(/\u00a0/g, ' ');
   }
