@@ -2,22 +2,12 @@
 // against the fake over TCP, the fake keeping idle connections open for a minute (keep-alive on). Output,
 // exit code, and an exit within 1 s of the last response; `check --models` sends nothing at all.
 import * as assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { fakeModels } from '../../fake/models';
 import { startFake, type Fake } from '../../fake/server';
-
-const EXIT_BOUND_MS = 1000;
-
-interface Ran {
-  code: number | null;
-  out: string;
-  err: string;
-  /** from the end of the last response the fake sent to the process's exit (0 when nothing was sent) */
-  exitAfterMs: number;
-}
+import { assertPrompt, runCli, type Ran } from './spawnCli';
 
 describe('promptwright models and check --models, as processes', function () {
   this.timeout(30_000);
@@ -46,35 +36,10 @@ describe('promptwright models and check --models, as processes', function () {
   });
   beforeEach(() => fake.clear());
 
-  async function cli(args: string[], extraEnv: Record<string, string> = {}): Promise<Ran> {
-    const child = spawn(process.execPath, [path.resolve('dist/cli.js'), ...args], {
-      cwd: dir,
-      env: { ...process.env, ...env, ...extraEnv },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', d => (out += String(d)));
-    child.stderr.on('data', d => (err += String(d)));
-    let killed = false;
-    const stuck = setTimeout(() => {
-      killed = true;
-      child.kill('SIGKILL');
-    }, 20_000);
-    const code = await new Promise<number | null>(resolve => child.on('exit', resolve));
-    const exitAt = Date.now();
-    clearTimeout(stuck);
-    assert.ok(!killed, `promptwright ${args.join(' ')} was still running after 20 s (killed)\n${out}\n${err}`);
-    await new Promise<void>(resolve => (child.stdout.readableEnded ? resolve() : child.on('close', () => resolve())));
-    const answered = fake.requests.map(r => r.answeredAt ?? 0);
-    assert.ok(
-      answered.every(a => a > 0),
-      `every request answered\n${err}`,
-    );
-    return { code, out, err, exitAfterMs: answered.length ? exitAt - Math.max(...answered) : 0 };
-  }
-  const promptly = (r: Ran) =>
-    assert.ok(r.exitAfterMs <= EXIT_BOUND_MS, `exited ${r.exitAfterMs} ms after the last response\n${r.err}`);
+  const cli = (args: string[], extraEnv: Record<string, string> = {}): Promise<Ran> =>
+    runCli(fake, args, { cwd: dir, env: { ...process.env, ...env, ...extraEnv } });
+
+  const promptly = assertPrompt;
 
   it('models: a table of every model, newest first, from one page of 1,000; exit 0', async () => {
     const r = await cli(['models']);

@@ -8,17 +8,9 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { startFake, type Fake } from '../../fake/server';
+import { assertPrompt, runCli, type Ran } from './spawnCli';
 
-const EXIT_BOUND_MS = 1000;
 const COMPLIANCE_KEY = 'sk-vendor-api01-full';
-
-interface Ran {
-  code: number | null;
-  out: string;
-  err: string;
-  /** from the end of the last response the fake sent to the process's exit */
-  exitAfterMs: number;
-}
 
 describe('the CLI as a process: output, exit code, and an exit as soon as the work is done', function () {
   this.timeout(30_000);
@@ -62,33 +54,10 @@ describe('the CLI as a process: output, exit code, and an exit as soon as the wo
   });
   beforeEach(() => fake.clear());
 
-  async function cli(args: string[]): Promise<Ran> {
-    const child = spawn(process.execPath, [path.resolve('dist/cli.js'), ...args], {
-      cwd: dir,
-      env: { ...process.env, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', d => (out += String(d)));
-    child.stderr.on('data', d => (err += String(d)));
-    let killed = false;
-    const stuck = setTimeout(() => {
-      killed = true;
-      child.kill('SIGKILL');
-    }, 20_000);
-    const code = await new Promise<number | null>(resolve => child.on('exit', resolve));
-    const exitAt = Date.now();
-    clearTimeout(stuck);
-    assert.ok(!killed, `promptwright ${args.join(' ')} was still running after 20 s (killed)\n${out}\n${err}`);
-    await new Promise<void>(resolve => (child.stdout.readableEnded ? resolve() : child.on('close', () => resolve())));
-    const answered = fake.requests.map(r => r.answeredAt ?? 0);
-    assert.ok(answered.length && answered.every(a => a > 0), `every request answered\n${err}`);
-    return { code, out, err, exitAfterMs: exitAt - Math.max(...answered) };
-  }
+  const cli = (args: string[]): Promise<Ran> =>
+    runCli(fake, args, { cwd: dir, env: { ...process.env, ...env }, needsRequest: true });
 
-  const promptly = (r: Ran) =>
-    assert.ok(r.exitAfterMs <= EXIT_BOUND_MS, `exited ${r.exitAfterMs} ms after the last response\n${r.err}`);
+  const promptly = assertPrompt;
 
   it('count: prints the count (one file: the number alone) and exits 0', async () => {
     const r = await cli(['count', 'hello.prompt.json']);

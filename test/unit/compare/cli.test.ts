@@ -5,22 +5,14 @@
 // choice of files, --max-increase in both forms, exit 2 outside git, each distinct body counted once (the
 // fake's calls counted), and an exit as soon as the work is done.
 import * as assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { startFake, type Fake } from '../../fake/server';
+import { assertPrompt, runCli, type Ran } from '../cli/spawnCli';
 import { request, tempRepo, type TempRepo } from './repo';
 
-const EXIT_BOUND_MS = 1000;
 const SONNET = 'model-sonnet-4-6';
-
-interface Ran {
-  code: number | null;
-  out: string;
-  err: string;
-  exitAfterMs: number;
-}
 
 interface CountRow {
   file: string;
@@ -103,36 +95,10 @@ describe('compare: count and test --base as processes, in a git repository', fun
   });
   beforeEach(() => fake.clear());
 
-  async function cli(args: string[], cwd = r.dir): Promise<Ran> {
-    const child = spawn(process.execPath, [path.resolve('dist/cli.js'), ...args], {
-      cwd,
-      env: { ...process.env, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', d => (out += String(d)));
-    child.stderr.on('data', d => (err += String(d)));
-    let killed = false;
-    const stuck = setTimeout(() => {
-      killed = true;
-      child.kill('SIGKILL');
-    }, 30_000);
-    const code = await new Promise<number | null>(resolve => child.on('exit', resolve));
-    const exitAt = Date.now();
-    clearTimeout(stuck);
-    assert.ok(!killed, `promptwright ${args.join(' ')} was still running after 30 s (killed)\n${out}\n${err}`);
-    await new Promise<void>(resolve => (child.stdout.readableEnded ? resolve() : child.on('close', () => resolve())));
-    const answered = fake.requests.map(q => q.answeredAt ?? 0);
-    assert.ok(
-      answered.every(a => a > 0),
-      `every request answered\n${err}`,
-    );
-    return { code, out, err, exitAfterMs: answered.length ? exitAt - Math.max(...answered) : 0 };
-  }
+  const cli = (args: string[], cwd = r.dir): Promise<Ran> =>
+    runCli(fake, args, { cwd, env: { ...process.env, ...env }, killAfterMs: 30_000 });
 
-  const promptly = (ran: Ran) =>
-    assert.ok(ran.exitAfterMs <= EXIT_BOUND_MS, `exited ${ran.exitAfterMs} ms after the last response\n${ran.err}`);
+  const promptly = assertPrompt;
   const countCalls = () => fake.requests.filter(q => q.path === '/v1/messages/count_tokens').length;
   const messageCalls = () => fake.requests.filter(q => q.path === '/v1/messages').length;
 
