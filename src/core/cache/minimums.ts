@@ -16,7 +16,7 @@
 // readings give 2,048, kept here); #1194 reports that model-sonnet-4-6 cached only from about 2,048 in
 // practice, against the documented 1,024 (kept here, as documented). model-mythos-preview has no published
 // figure: no minimum is known, and nothing is said about it.
-import { lookupModel } from '../request/models';
+import { lookupModel } from '../models/table';
 
 export const MINIMUMS_AS_OF = '2026-07-31';
 

@@ -5,7 +5,7 @@
 import * as path from 'node:path';
 import * as z from 'zod/mini';
 import { softenJsonSchema } from '../request/jsonSchema';
-import { closest, MODELS } from '../request/models';
+import { closest, MODELS } from '../models/table';
 import { emptyFileProblem, parseRequest, type Locate } from '../request/parse';
 import { describe } from '../request/schema';
 import { changeToFixes, enumCandidates } from '../request/enumFixes';

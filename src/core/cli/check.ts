@@ -5,7 +5,7 @@ import { formatOf } from '../request/parse';
 import { validateText, type Endpoint } from '../request/validate';
 import { count } from '../text';
 import { isCaseFile } from '../cases/caseFile';
-import type { ModelFacts } from '../request/models';
+import type { ModelFacts } from '../models/table';
 import { UsageError } from './args';
 import { loadCaseFile } from './caseFiles';
 import { decodeUtf8, expandFiles } from './files';

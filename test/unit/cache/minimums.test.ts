@@ -5,7 +5,7 @@ import * as assert from 'node:assert/strict';
 import { cacheMinimum, documentedMinimums, MINIMUMS_AS_OF } from '../../../src/core/cache/minimums';
 import { breakpointsOf, prefixOf, reaches } from '../../../src/core/cache/report';
 import { belowMinimumMessage, hoverMarkdown, lensTitle } from '../../../src/core/cache/words';
-import { MODELS } from '../../../src/core/request/models';
+import { MODELS } from '../../../src/core/models/table';
 
 describe('minimum cacheable prompt length', () => {
   it('the documented table, by model family; a dated id follows its model', () => {

@@ -1,6 +1,6 @@
 // The model: retired, deprecated, unknown, or a dated id that follows its model (models.ts, or the service's
 // model list merged over it: a model the list has is never unknown).
-import { lookupModel, replacementsFor, type ModelInfo } from '../models';
+import { lookupModel, replacementsFor, type ModelInfo } from '../../models/table';
 import type { FixData, PathProblem } from '../types';
 import type { Place, RuleContext } from './common';
 

@@ -3,8 +3,8 @@
 // doc3 §9.4 (retired and deprecated models); public reports of the service's messages for the models the
 // spec does not name (RULES.md, "Where model facts come from"). The service's own model list, when
 // Promptwright has it, is merged over this table (core/models/catalog.ts).
-import type { ServiceModel } from '../models/types';
-import type { Effort } from './schema';
+import type { ServiceModel } from './types';
+import type { Effort } from '../request/schema';
 
 type ThinkingMode =
   | 'any' // no rule stated
