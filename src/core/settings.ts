@@ -9,11 +9,7 @@ import type { Endpoint } from './request/validate';
 export const SETTINGS_SECTION = 'promptwright';
 
 /** Files checked as message requests unless the settings say otherwise. */
-export const DEFAULT_REQUEST_FILE_PATTERNS: readonly string[] = [
-  '**/*.prompt.json',
-  '**/*.prompt.yaml',
-  '**/*.prompt.yml',
-];
+const DEFAULT_REQUEST_FILE_PATTERNS: readonly string[] = ['**/*.prompt.json', '**/*.prompt.yaml', '**/*.prompt.yml'];
 
 /** A setting's value by its name under the section (`cache.minimumTokens`); undefined when it is not set. */
 export type SettingSource = (key: string) => unknown;

@@ -43,7 +43,7 @@ function read(text: string): { tree: Node | undefined; value: unknown } {
 }
 
 /** Completions at `offset` of a JSON file checked against `root`; undefined where there are none. */
-export function jsonCompletions(
+function jsonCompletions(
   text: string,
   offset: number,
   root: Schema,
@@ -133,7 +133,7 @@ function valueItems(root: Schema, value: unknown, path: Path, hints: ValueHints)
 }
 
 /** The hover at `offset`: the description of the field whose key or value is there. */
-export function jsonHover(text: string, offset: number, root: Schema): AssistHover | undefined {
+function jsonHover(text: string, offset: number, root: Schema): AssistHover | undefined {
   const { tree, value } = read(text);
   const node = tree && findNodeAtOffset(tree, offset, true);
   if (!node) return undefined;

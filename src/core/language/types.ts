@@ -2,8 +2,6 @@
 // problems are): each front end (the VS Code extension, the language server) turns them into its own types.
 import type { TextEdit } from '../request/fixes';
 
-export type { TextEdit };
-
 /** What a completion item is, for the icon the editor shows. */
 export type CompletionKind = 'snippet' | 'field' | 'value' | 'variable';
 

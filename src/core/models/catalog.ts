@@ -3,14 +3,7 @@
 // ceiling of `max_tokens`, effort levels, thinking types and image and PDF input; the table to what the list
 // does not show (retirement, prefill, sampling, how thinking defaults). An alias takes the entry of the model
 // it points to, as the service resolves it; a retired model stays retired whatever the list says.
-import {
-  EFFORT_LEVELS,
-  lookupModel,
-  MODELS,
-  type ModelFacts,
-  type ModelInfo,
-  type ModelLookup,
-} from './table';
+import { EFFORT_LEVELS, lookupModel, MODELS, type ModelFacts, type ModelInfo, type ModelLookup } from './table';
 import type { ServiceModel } from './types';
 
 /** A model a list offers (completion, Choose Model…): the id to write, and the facts that apply. */
