@@ -1,6 +1,6 @@
-// `npm test`: type-check, lint, format check, unit tests in plain Node, the suites inside a real VS Code,
-// and the size budgets; ends with one summary line `N passed, N failed` over all of them (the type-check,
-// lint, knip, format and size steps count as one test each).
+// `npm test`: type-check, lint, format check, unit tests in plain Node, the suites inside a real VS Code, the
+// language server in Neovim, and the size budgets; ends with one summary line `N passed, N failed` over all of
+// them (the type-check, lint, knip, format and size steps count as one test each).
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -62,6 +62,20 @@ if (process.env.PROMPTWRIGHT_SKIP_VSCODE === '1') {
   passed += stats.passes;
   failed += stats.failures;
 }
+// the language server in Neovim's own LSP client: the harness installs Debian's neovim as it installs chromium
+console.log('\n== editor tests (the language server in Neovim)');
+const editorsFile = 'test-results/editors-stats.json';
+fs.rmSync(editorsFile, { force: true });
+const editorsOk = spawnSync('node', ['test/harness/editors.mjs'], { stdio: 'inherit' }).status === 0;
+let editors = { passes: 0, failures: 1 };
+try {
+  editors = JSON.parse(fs.readFileSync(editorsFile, 'utf8'));
+} catch {
+  /* the runner died before writing */
+}
+if (!editorsOk && editors.failures === 0) editors.failures = 1;
+passed += editors.passes;
+failed += editors.failures;
 checkSizes();
 console.log(`\n${passed} passed, ${failed} failed`);
 process.exit(failed ? 1 : 0);
