@@ -53,8 +53,10 @@ function jsonCompletions(
   const prev = loc.previousNode && contains(loc.previousNode, offset) ? loc.previousNode : undefined;
   const { tree, value } = read(text);
   if (loc.isAtPropertyKey) {
-    const start = prev?.type === 'string' ? prev.offset : wordStart(text, offset);
-    const end = prev?.type === 'string' ? prev.offset + prev.length : offset;
+    // the key being typed (jsonc-parser gives it as a `property` node), with its quotes
+    const key = prev && (prev.type === 'string' || prev.type === 'property');
+    const start = key ? prev.offset : wordStart(text, offset);
+    const end = key ? prev.offset + prev.length : offset;
     const parent = loc.path.slice(0, -1);
     const renaming = /^\s*:/.test(text.slice(end));
     const items = fieldItems(root, value, parent, siblingsOf(tree, parent, offset), renaming);

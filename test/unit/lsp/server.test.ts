@@ -287,10 +287,17 @@ describe('promptwright lsp --stdio (a whole process)', function () {
     });
   });
 
-  it('says how it is run: --stdio, or a usage line and exit 2', async () => {
+  it('says how it is run (--stdio, or a usage line and exit 2), and ends with its client', async () => {
     const bad = spawnSync(process.execPath, [path.resolve('dist/cli.js'), 'lsp'], { encoding: 'utf8' });
     assert.equal(bad.status, 2);
     assert.match(bad.stderr, /--stdio/);
+    // a client that goes away (its end of the pipe closed) ends the server at once
+    client = new LspClient();
+    await client.initialize(dir);
+    const t0 = Date.now();
+    client.child.stdin.end();
+    assert.notEqual(await client.exited, null);
+    assert.ok(Date.now() - t0 < 2000, `exited ${Date.now() - t0} ms after its client went away`);
     const help = spawnSync(process.execPath, [path.resolve('dist/cli.js'), 'lsp', '--help'], { encoding: 'utf8' });
     assert.equal(help.status, 0);
     assert.match(help.stdout, /usage: promptwright lsp --stdio/);
