@@ -635,4 +635,5 @@ void streaming()
   .then(() => modelsBench(figs))
   .then(async () => figs.push(...(await cacheBench())))
   .then(async () => (await import('./compare.js')).compareBench(figs))
+  .then(async () => (await import('./lsp.js')).lspBench(figs))
   .then(() => print(figs));
