@@ -298,6 +298,8 @@ function convert(iss: z.core.$ZodIssue, p: Path, root: unknown, out: PathProblem
 
 /** An unknown key: in an assertion, an unknown kind (an error: it would assert nothing); elsewhere a warning. */
 function unknownKey(p: Path, key: string, root: unknown, out: PathProblem[]): void {
+  // a JSON case file names its schema for the editor (`promptwright schema --cases`): nothing reads it but the editor
+  if (p.length === 0 && key === '$schema') return;
   const at = [...p, key];
   const here = getAt(root, p);
   const candidates = keysAt(p).filter(k => !(isObject(here) && k in here));

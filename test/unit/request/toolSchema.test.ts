@@ -6,6 +6,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Validator } from '@cfworker/json-schema';
 import { parse as parseYaml } from 'yaml';
+import { parseCaseFile } from '../../../src/core/cases/caseFile';
 import { toolJsonSchema } from '../../../src/core/request/toolSchema';
 
 const validator = (kind: 'messages' | 'count_tokens' | 'cases') => new Validator(toolJsonSchema(kind), '7', false);
@@ -64,9 +65,33 @@ describe('promptwright schema: the JSON Schema for every YAML and JSON tool', ()
     for (const f of ['examples/support.cases.yaml', 'test/fixtures/cases/support.cases.yaml'])
       assert.deepEqual(errors(cases, parseYaml(fs.readFileSync(f, 'utf8'))), [], f);
     assert.ok(errors(cases, { request: 'a.prompt.yaml' }).length);
+    // a JSON case file may name its schema: Promptwright does not take `$schema` for a misspelt key
+    const named = JSON.stringify({ $schema: './cases.schema.json', request: 'a.prompt.json', cases: [{ name: 'a' }] });
+    assert.deepEqual(parseCaseFile(named, 'json').problems, []);
   });
 
-  it('the command: --endpoint and --cases, JSON on stdout; a wrong option is a usage error (exit 2)', () => {
+  it('docs/schemas holds what the command prints, and the SchemaStore entries point at it', () => {
+    const files = { messages: 'request', count_tokens: 'count', cases: 'cases' } as const;
+    for (const [kind, name] of Object.entries(files)) {
+      const file = path.join('docs', 'schemas', `${name}.schema.json`);
+      assert.deepEqual(
+        JSON.parse(fs.readFileSync(file, 'utf8')),
+        toolJsonSchema(kind as keyof typeof files),
+        `${file} is out of date: promptwright schema … > ${file}`,
+      );
+    }
+    const catalog = JSON.parse(fs.readFileSync('docs/schemastore-catalog.json', 'utf8')) as {
+      schemas: { url: string; fileMatch: string[] }[];
+    };
+    assert.deepEqual(
+      catalog.schemas.map(s => s.url.replace(/.*\/main\//, '')),
+      ['docs/schemas/request.schema.json', 'docs/schemas/count.schema.json', 'docs/schemas/cases.schema.json'],
+    );
+  });
+
+  it('the command: --endpoint and --cases, JSON on stdout; a wrong option is a usage error (exit 2)', function () {
+    // seven processes of the CLI, on a machine that may be busy
+    this.timeout(30_000);
     const run = (...args: string[]) =>
       spawnSync(process.execPath, ['dist/cli.js', 'schema', ...args], { encoding: 'utf8' });
     const m = run();
