@@ -17,6 +17,7 @@ import {
   type Diagnostic,
   type InitializeParams,
   type InitializeResult,
+  type Position,
 } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { UsageError } from '../core/cli/args';
@@ -210,13 +211,18 @@ export class Server {
     return loaded;
   }
 
-  private complete(uri: string, position: { line: number; character: number }) {
+  /** A document of ours at a position: its text, the offset, its format and kind. */
+  private at(uri: string, position: Position) {
     const doc = this.documents.get(uri);
     const kind = this.files.kindOf(uri);
-    if (!doc || !kind) return null;
-    const text = doc.getText();
-    const offset = doc.offsetAt(position);
-    const format = formatOf(pathOf(uri));
+    if (!doc || !kind) return undefined;
+    return { doc, kind, text: doc.getText(), offset: doc.offsetAt(position), format: formatOf(pathOf(uri)) };
+  }
+
+  private complete(uri: string, position: Position) {
+    const here = this.at(uri, position);
+    if (!here) return null;
+    const { doc, kind, text, offset, format } = here;
     const schema = () =>
       format === 'yaml' ? yamlSchemaCompletions(text, offset, kind) : jsonSchemaCompletions(text, offset, kind);
     let items: CompletionData[] | undefined;
@@ -244,13 +250,10 @@ export class Server {
     return items?.length ? items.map(c => completionItem(doc, c, this.snippets)) : null;
   }
 
-  private hover(uri: string, position: { line: number; character: number }) {
-    const doc = this.documents.get(uri);
-    const kind = this.files.kindOf(uri);
-    if (!doc || !kind) return null;
-    const text = doc.getText();
-    const offset = doc.offsetAt(position);
-    const format = formatOf(pathOf(uri));
+  private hover(uri: string, position: Position) {
+    const here = this.at(uri, position);
+    if (!here) return null;
+    const { doc, kind, text, offset, format } = here;
     const schema = () =>
       format === 'yaml' ? yamlSchemaHover(text, offset, kind) : jsonSchemaHover(text, offset, kind);
     let found: HoverData | undefined;

@@ -8,19 +8,13 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { walk } from '../../../src/core/cli/files';
+import type { CheckRecord } from '../../../src/core/cli/records';
 import { LspClient, type Published } from './lspClient';
 
 const SEVERITY = ['', 'error', 'warning', 'info', 'hint'];
 
-interface Seen {
-  line: number;
-  column: number;
-  endLine: number;
-  endColumn: number;
-  severity: string;
-  code: string;
-  message: string;
-}
+/** A record of `check --format json`, without the file (the document it is published for) and the pointer. */
+type Seen = Omit<CheckRecord, 'file' | 'path'>;
 
 const sorted = (xs: Seen[]) =>
   [...xs].sort(
