@@ -7,9 +7,9 @@ import type { FixData, Path, PathProblem } from '../types';
 import { isObj, type Obj } from './common';
 
 /** Keywords whose value is a map of subschemas. */
-const SCHEMA_MAPS = ['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas'];
+export const SCHEMA_MAPS = ['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas'];
 /** Keywords whose value is one subschema. */
-const SCHEMA_ONE = [
+export const SCHEMA_ONE = [
   'items',
   'additionalProperties',
   'not',
@@ -23,11 +23,11 @@ const SCHEMA_ONE = [
   'additionalItems',
 ];
 /** Keywords whose value is a list of subschemas. */
-const SCHEMA_LISTS = ['allOf', 'anyOf', 'oneOf', 'prefixItems'];
+export const SCHEMA_LISTS = ['allOf', 'anyOf', 'oneOf', 'prefixItems'];
 const TYPES = ['object', 'array', 'string', 'number', 'integer', 'boolean', 'null'];
 
 /** A schema or subschema, with its path. */
-interface Node {
+export interface Node {
   schema: Obj;
   at: Path;
 }
