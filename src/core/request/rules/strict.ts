@@ -47,7 +47,7 @@ export function strictSchemaRules(body: Obj, out: PathProblem[]): void {
   const optional: Path[] = [];
   const unions: Path[] = [];
   for (const s of schemas) {
-    const nodes = subschemas(s.schema, s.at);
+    const nodes = subschemas(s.schema, s.at, 'document');
     for (const n of nodes) {
       bounds(n, s.tool, out);
       booleanSubschemas(n, out);
