@@ -51,7 +51,7 @@ export const RULES = {
   'whitespace-text-block': { severity: 'error', summary: 'A text block, or string content, of whitespace only.' },
   'assistant-whitespace-text': {
     severity: 'warning',
-    summary: 'A whitespace-only text block in an earlier assistant turn.',
+    summary: 'Blank text block in an earlier assistant turn.',
   },
   'prefill-unsupported': { severity: 'error', summary: 'An assistant prefill on a model without prefill.' },
   'prefill-trailing-whitespace': { severity: 'error', summary: 'A prefill that ends with whitespace.' },
@@ -59,7 +59,7 @@ export const RULES = {
   'tool-use-without-result': { severity: 'error', summary: 'A tool_use not answered in the next user turn.' },
   'tool-result-not-first': {
     severity: 'error',
-    summary: 'Other content before the tool_result blocks of a turn that answers tools.',
+    summary: 'Content before the tool_result blocks of a user turn.',
   },
   'duplicate-tool-use-id': { severity: 'error', summary: 'Two tool_use blocks with the same id.' },
   'tool-use-id-pattern': { severity: 'error', summary: 'A tool_use id with characters the service refuses.' },
@@ -151,17 +151,17 @@ export const RULES = {
   // ---- strict schemas: what the grammar compiler takes (structured outputs and strict tools) -----------------
   'strict-schema-keyword': {
     severity: 'error',
-    summary: 'A bound (minimum, minLength, minItems over 1, …) strict schemas refuse.',
+    summary: 'A bound strict schemas refuse (minimum, minLength, …).',
   },
   'strict-schema-recursive': { severity: 'error', summary: 'A $ref that refers back to itself in a strict schema.' },
   'strict-schema-boolean': { severity: 'warning', summary: 'A boolean true subschema in a strict schema.' },
   'strict-schema-too-many-optional': {
     severity: 'error',
-    summary: 'Over 24 optional parameters across the strict schemas.',
+    summary: 'Over 24 optional strict parameters.',
   },
   'strict-schema-too-many-unions': {
     severity: 'error',
-    summary: 'Over 16 union-typed parameters across the strict schemas.',
+    summary: 'Over 16 strict union parameters.',
   },
   // ---- other fields ---------------------------------------------------------------------------------------
   'user-id-email': { severity: 'error', summary: 'metadata.user_id looks like an e-mail address.' },
