@@ -3,6 +3,7 @@
 // recordings show accepted, kept out of the errors.
 import * as assert from 'node:assert/strict';
 import { applyEdits, fixEdits } from '../../../src/core/request/fixes';
+import type { FixData } from '../../../src/core/request/types';
 import { validateText } from '../../../src/core/request/validate';
 import { assistant, base, check, NOW, user, type Seen } from './helpers';
 
@@ -15,7 +16,9 @@ const text = (t: string) => ({ type: 'text', text: t });
 function fixed(body: object, code: string, title: RegExp): string {
   const t = JSON.stringify(body, null, 2);
   const v = validateText(t, 'json', { now: NOW });
-  const f = v.problems.find(p => p.code === code)?.fixes?.find(x => title.test(x.title));
+  const f = v.problems
+    .find(p => p.code === code)
+    ?.fixes?.find((x): x is Exclude<FixData, { kind: 'add-beta' }> => x.kind !== 'add-beta' && title.test(x.title));
   assert.ok(f, `no fix ${String(title)} for ${code}`);
   return applyEdits(t, fixEdits(t, 'json', v.parsed, f));
 }
