@@ -44,6 +44,8 @@ export class Checks {
   private readonly generation = new Map<string, number>();
   /** called after a request file was checked (its lenses count what it now holds) */
   onChecked: (doc: TextDocument, state: RequestState) => void = () => {};
+  /** problems a check adds beyond the validation's (the cache breakpoints under the model's minimum) */
+  extra: (uri: string, state: RequestState) => Problem[] = () => [];
 
   constructor(
     private readonly connection: Connection,
@@ -141,6 +143,11 @@ export class Checks {
     return state;
   }
 
+  /** Publishes a request file's diagnostics again (its counts came). */
+  republish(uri: string): void {
+    this.publishRequest(uri);
+  }
+
   /** A case file read from disk (not open in the client): found in the workspace, or closed. */
   private async checkCaseFromDisk(uri: string): Promise<void> {
     const text = await readFile(pathOf(uri));
@@ -212,7 +219,7 @@ export class Checks {
       seen.add(key);
       out.push(d);
     };
-    own?.validation.problems.forEach(add);
+    if (own) [...own.validation.problems, ...this.extra(uri, own)].forEach(add);
     // a case file read against another version of the request than the client's holds its problems back
     for (const c of caseStates) if (c.check.requestText === text) c.check.requestProblems.forEach(add);
     this.publish(uri, out);

@@ -9,6 +9,7 @@ import { ApiClient } from '../core/api/client';
 import { PrefixCounter } from '../core/cache/counter';
 import { estimatePrefix, type PrefixRequest } from '../core/cache/prefix';
 import { breakpointsOf, prefixOf } from '../core/cache/report';
+import { underMinimumWarnings } from '../core/cache/words';
 import { describeForCli } from '../core/cli/env';
 import {
   breakdownLenses,
@@ -20,6 +21,7 @@ import {
   type LensData,
 } from '../core/language/lenses';
 import type { HoverData } from '../core/language/types';
+import type { Problem } from '../core/request/types';
 import { pickCountFields } from '../core/request/count';
 import type { ServerConfig } from './config';
 import { COUNT_TOKENS } from './convert';
@@ -59,6 +61,8 @@ export class Lenses {
   private generation = 0;
   /** the client takes workspace/codeLens/refresh */
   refreshSupport = false;
+  /** called when a file's counts came (its under-minimum warnings may change) */
+  onCounted: (uri: string) => void = () => {};
 
   constructor(
     private readonly connection: Connection,
@@ -170,6 +174,17 @@ export class Lenses {
     return view && cacheHover(view, state.validation.parsed, offset);
   }
 
+  /**
+   * The warnings for cache prefixes under the model's minimum: from the service's counts where it counted them,
+   * else the local estimate, as `promptwright check` gives them.
+   */
+  warnings(state: RequestState, endpoint: 'messages' | 'count_tokens', uri: string): Problem[] {
+    if (endpoint !== 'messages') return [];
+    const m = this.measure(state, endpoint);
+    const view = m && this.cacheView(m, uri);
+    return view ? underMinimumWarnings(state.validation.parsed, view) : [];
+  }
+
   /** After a check: with counting on, the file's figures are counted after a pause in typing. */
   checked(doc: TextDocument, state: RequestState, endpoint: 'messages' | 'count_tokens'): void {
     clearTimeout(this.timers.get(doc.uri));
@@ -216,7 +231,9 @@ export class Lenses {
       if (this.counting.get(doc.uri) === abort) this.counting.delete(doc.uri);
       this.generation++;
     }
-    if (!abort.signal.aborted) this.refresh();
+    if (abort.signal.aborted) return;
+    this.onCounted(doc.uri);
+    this.refresh();
   }
 
   /** Asks the client for the lenses again, where it can be asked. */

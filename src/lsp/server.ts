@@ -71,6 +71,11 @@ export class Server {
       this.log,
     );
     this.lenses = new Lenses(connection, this.config, this.log);
+    this.checks.extra = (uri, state) => {
+      const kind = this.files.kindOf(uri);
+      return isRequestKind(kind) ? this.lenses.warnings(state, kind, uri) : [];
+    };
+    this.lenses.onCounted = uri => this.checks.republish(uri);
     this.checks.onChecked = (doc, state) => {
       const kind = this.files.kindOf(doc.uri);
       if (isRequestKind(kind)) this.lenses.checked(doc, state, kind);

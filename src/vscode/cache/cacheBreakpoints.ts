@@ -7,7 +7,7 @@
 import * as vscode from 'vscode';
 import { PrefixCounter } from '../../core/cache/counter';
 import { breakpointsOf, prefixOf } from '../../core/cache/report';
-import { belowMinimumMessage } from '../../core/cache/words';
+import { underMinimumWarnings } from '../../core/cache/words';
 import { cacheHover, cacheLenses, type CacheView } from '../../core/language/lenses';
 import { ruleUrl } from '../../core/request/catalog';
 import type { Api } from '../platform/api';
@@ -196,21 +196,15 @@ export class CacheBreakpoints implements vscode.CodeLensProvider, vscode.HoverPr
       this.collection.delete(doc.uri);
       return;
     }
-    const model = typeof v.body.model === 'string' ? v.body.model : 'this model';
-    const locate = st.validation.parsed.locateMany(v.breakpoints.map(b => b.marker.at));
-    const diags: vscode.Diagnostic[] = [];
-    v.breakpoints.forEach((b, i) => {
-      const message = belowMinimumMessage(b, v.prefixes[i]!, model);
-      const span = message && (locate(b.marker.at, true) ?? locate(b.marker.at));
-      if (!message || !span) return;
+    const diags = underMinimumWarnings(st.validation.parsed, v).map(p => {
       const d = new vscode.Diagnostic(
-        new vscode.Range(doc.positionAt(span.start), doc.positionAt(span.end)),
-        message,
+        new vscode.Range(doc.positionAt(p.start), doc.positionAt(p.end)),
+        p.message,
         vscode.DiagnosticSeverity.Warning,
       );
       d.source = 'Promptwright';
-      d.code = { value: 'cache-prefix-below-minimum', target: vscode.Uri.parse(ruleUrl('cache-prefix-below-minimum')) };
-      diags.push(d);
+      d.code = { value: p.code, target: vscode.Uri.parse(ruleUrl(p.code)) };
+      return d;
     });
     this.collection.set(doc.uri, diags);
   }
