@@ -95,6 +95,27 @@ export class LspClient {
     return Object.assign(p, { id });
   }
 
+  /**
+   * A request and its cancellation in one write, so the server reads both before it answers: the way to see that it
+   * answers a cancelled request as cancelled, whatever the machine's speed.
+   */
+  requestCancelled<T = unknown>(method: string, params: unknown): Promise<T> {
+    const id = this.nextId++;
+    const frame = (m: Json) => {
+      const body = Buffer.from(JSON.stringify(m), 'utf8');
+      return Buffer.concat([Buffer.from(`Content-Length: ${body.length}\r\n\r\n`), body]);
+    };
+    return new Promise<T>((resolve, reject) => {
+      this.pending.set(id, { resolve: v => resolve(v as T), reject });
+      this.child.stdin.write(
+        Buffer.concat([
+          frame({ jsonrpc: '2.0', id, method, params }),
+          frame({ jsonrpc: '2.0', method: '$/cancelRequest', params: { id } }),
+        ]),
+      );
+    });
+  }
+
   notify(method: string, params: unknown): void {
     this.write({ jsonrpc: '2.0', method, params });
   }

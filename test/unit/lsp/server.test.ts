@@ -108,8 +108,10 @@ describe('promptwright lsp --stdio (a whole process)', function () {
     await start();
     const uri = client.open(path.join(dir, 'a.prompt.json'), HELLO);
     await client.published(uri);
-    const asked = client.request('textDocument/hover', { textDocument: { uri }, position: { line: 1, character: 5 } });
-    client.notify('$/cancelRequest', { id: asked.id });
+    const asked = client.requestCancelled('textDocument/hover', {
+      textDocument: { uri },
+      position: { line: 1, character: 5 },
+    });
     await assert.rejects(asked, (e: { code?: number }) => e.code === -32800);
     const hover = await client.request<{ contents: { value: string } }>('textDocument/hover', {
       textDocument: { uri },
