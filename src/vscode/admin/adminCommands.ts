@@ -345,14 +345,4 @@ export class AdminCommands {
       'invites',
     ));
   }
-
-  // ---- lists ---------------------------------------------------------------------------------------------
-
-  async loadMore(n?: AdminNode): Promise<void> {
-    if (n?.kind === 'more') await this.tree.loadMore(n.group);
-  }
-
-  retry(n?: AdminNode): void {
-    this.tree.refresh(n?.kind === 'error' ? n.group : undefined);
-  }
 }

@@ -92,15 +92,6 @@ export class ComplianceCommands {
     else if (n?.kind === 'org') await this.json.open(n.org.id, n.org);
   }
 
-  async loadMore(n?: ComplianceNode): Promise<void> {
-    if (n?.kind === 'more') await this.tree.loadMore(n.list);
-  }
-
-  async retry(n?: ComplianceNode): Promise<void> {
-    if (n?.kind === 'error' && n.list) await this.tree.loadMore(n.list);
-    else this.tree.refresh();
-  }
-
   // ---- deletes -----------------------------------------------------------------------------------------
 
   /** Deletes a chat after a modal confirmation. True when it was deleted. */
