@@ -212,7 +212,7 @@ export function activate(context: vscode.ExtensionContext): PromptwrightApi {
       provideTextDocumentContent: async uri => (await features()).resourceDocs.provideTextDocumentContent(uri),
     }),
     vscode.commands.registerCommand('promptwright.showLog', () => log.show()),
-    vscode.commands.registerCommand('promptwright.newRequestFile', () => newRequestFile(api.prompts)),
+    vscode.commands.registerCommand('promptwright.newRequestFile', () => newRequestFile(api)),
     vscode.commands.registerCommand('promptwright.addBeta', (beta?: string) =>
       addBeta(typeof beta === 'string' ? beta : undefined),
     ),

@@ -279,7 +279,7 @@ export class AdminCommands {
     if (!pick || pick.label === u.role) return undefined;
     const problem = roleProblem(pick.label);
     if (problem) {
-      void vscode.window.showErrorMessage(problem);
+      void this.api.showError(problem);
       return undefined;
     }
     return this.call(

@@ -150,10 +150,10 @@ export class ComplianceCommands {
     const chats = await this.projectChats(id);
     if (chats === undefined) return false;
     if (!chats.length) {
-      void vscode.window.showWarningMessage(
-        `The project ${id} still has chats attached (${conflict.type}: ${conflict.message}), but none of the ` +
-          'users asked about has a chat in it. List the chats of the users who do ("Show Chats of Users…") ' +
-          'and delete the project again.',
+      void this.access.showError(
+        conflict,
+        `The project ${id} still has chats attached, but none of the users asked about has a chat in it. List ` +
+          'the chats of the users who do ("Show Chats of Users…") and delete the project again',
       );
       return false;
     }
