@@ -55,11 +55,7 @@ export class Pager<T> {
  * The cursor of the page after `page`, in either family of lists (core/api/paging.ts): a cursor list's
  * `last_id` while `has_more`, a page-token list's `next_page`; null when there is no more.
  */
-function nextCursor(page: {
-  has_more?: boolean;
-  last_id?: string | null;
-  next_page?: string | null;
-}): string | null {
+function nextCursor(page: { has_more?: boolean; last_id?: string | null; next_page?: string | null }): string | null {
   if (page.has_more === false) return null;
   return ('next_page' in page ? page.next_page : page.last_id) ?? null;
 }
