@@ -194,7 +194,8 @@ export class SessionsTree implements vscode.TreeDataProvider<Node>, vscode.Dispo
 
   async getChildren(n?: Node): Promise<Node[]> {
     if (!n) return this.sessions.map(id => this.sessionNode(id));
-    if (n.kind !== 'session') return [];
+    // a view can still ask for a session just removed: it is not loaded again
+    if (n.kind !== 'session' || !this.sessions.includes(n.id)) return [];
     const out: Node[] = await this.pager(n.id).rows(resource => ({ kind: 'resource', sessionId: n.id, resource }));
     if (!out.length) out.push({ kind: 'empty', text: 'No resources attached.' });
     return out;
