@@ -3,17 +3,11 @@ import { ApiClient } from '../../../src/core/api/client';
 import { firstPage, Pager } from '../../../src/core/api/pager';
 import type { SessionResource } from '../../../src/core/api/types';
 import { checkAttachInput, describeResource } from '../../../src/core/sessions/resources';
-import { startFake, type Fake } from '../../fake/server';
+import { useFake } from '../../support/fake';
 
 describe('session resources (doc2 §2.1, §4.1)', () => {
-  let fake: Fake;
+  const fake = useFake();
   const waits: number[] = [];
-  before(async () => {
-    fake = await startFake();
-  });
-  after(async () => {
-    await fake.close();
-  });
   const pager = (limit: number) => {
     const client = new ApiClient({
       baseUrl: fake.url,
