@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { toRecords } from '../src/core/cli/records';
 import { validateText } from '../src/core/request/validate';
-import { LspClient } from '../test/unit/lsp/lspClient';
+import { LspClient } from '../test/support/lspClient';
 import { ratioAsync, type Figure } from './bench';
 
 const MB = 1024 * 1024;

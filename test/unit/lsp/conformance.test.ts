@@ -9,7 +9,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { walk } from '../../../src/core/cli/files';
 import type { CheckRecord } from '../../../src/core/cli/records';
-import { LspClient, type Published } from './lspClient';
+import { LspClient, type Published } from '../../support/lspClient';
 
 const SEVERITY = ['', 'error', 'warning', 'info', 'hint'];
 

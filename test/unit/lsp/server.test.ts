@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { startFake, type Fake } from '../../fake/server';
-import { LspClient, type Published } from './lspClient';
+import { LspClient, type Published } from '../../support/lspClient';
 
 type Pos = { line: number; character: number };
 interface Edit {
