@@ -50,7 +50,7 @@ export interface ModelInfo {
   fastMode?: boolean;
   /**
    * Images and PDF pages one request may hold, where a report shows the service refusing more although the context
-   * window is over 200k (the 4.6 generation); 200k-window models have the limit anyway (rules/media.ts).
+   * window is over 200k (the 4.6 generation); 200k-window models have the limit anyway (request/rules/media.ts).
    */
   maxMedia?: number;
   // ---- what only the service's model list says (core/models/catalog.ts) --------------------------------
