@@ -6,6 +6,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { estimateWarnings } from '../src/core/cache/words';
 import { toRecords } from '../src/core/cli/records';
 import { validateText } from '../src/core/request/validate';
 import { LspClient } from '../test/support/lspClient';
@@ -83,7 +84,9 @@ export async function lspBench(figs: Figure[]): Promise<void> {
           name: 'check in process',
           run: () => {
             const t = texts[n++ % 2]!;
-            return Promise.resolve(toRecords(t, validateText(t, 'json').problems, file));
+            // what check does with a file's text: its problems and the cache warnings from the estimate
+            const v = validateText(t, 'json');
+            return Promise.resolve(toRecords(t, [...v.problems, ...estimateWarnings(v.parsed)], file));
           },
         },
         { name: 'the server', run: edit },

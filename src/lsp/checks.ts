@@ -37,7 +37,8 @@ const SCAN_LIMIT = { caseFiles: 1000, files: 50_000 };
 export class Checks {
   readonly requests = new Map<string, RequestState>();
   readonly cases = new Map<string, CaseState>();
-  private readonly timers = new Map<string, NodeJS.Timeout>();
+  /** each document's check to come: after a pause (a timer), or at once (an immediate) */
+  private readonly timers = new Map<string, { cancel(): void }>();
   /** documents that have diagnostics published, so they are cleared when nothing speaks of them any more */
   private readonly shown = new Set<string>();
   /** the latest check started for each case file: an older one that ends later is dropped */
@@ -58,7 +59,7 @@ export class Checks {
 
   /** Checks a document after `delay` ms (the settings' pause after typing when not given). */
   schedule(uri: string, delay?: number): void {
-    clearTimeout(this.timers.get(uri));
+    this.timers.get(uri)?.cancel();
     const doc = this.documents.get(uri);
     const s = this.config.settings;
     // bigger files wait a little longer after the last keystroke, so typing never queues work
@@ -66,13 +67,18 @@ export class Checks {
       delay ??
       (s.validationDebounceMs &&
         s.validationDebounceMs + Math.min(1000, Math.floor((doc?.getText().length ?? 0) / 20000)));
-    this.timers.set(
-      uri,
-      setTimeout(() => {
-        this.timers.delete(uri);
-        void this.check(uri);
-      }, wait),
-    );
+    const run = () => {
+      this.timers.delete(uri);
+      void this.check(uri);
+    };
+    // no pause: after the messages already read (the rest of a burst of edits), without a timer's millisecond
+    if (wait === 0) {
+      const immediate = setImmediate(run);
+      this.timers.set(uri, { cancel: () => clearImmediate(immediate) });
+    } else {
+      const timer = setTimeout(run, wait);
+      this.timers.set(uri, { cancel: () => clearTimeout(timer) });
+    }
   }
 
   /** Every open document again (the settings or the model list changed). */
@@ -83,7 +89,7 @@ export class Checks {
 
   /** A document closed: a case file is read from disk again (what the client held unsaved is gone). */
   closed(uri: string): void {
-    clearTimeout(this.timers.get(uri));
+    this.timers.get(uri)?.cancel();
     this.timers.delete(uri);
     this.requests.delete(uri);
     if (this.cases.has(uri)) void this.checkCaseFromDisk(uri);
@@ -129,6 +135,7 @@ export class Checks {
   private checkRequest(doc: TextDocument, kind: 'messages' | 'count_tokens'): RequestState {
     const t0 = Date.now();
     const models = this.models();
+    this.requests.delete(doc.uri);
     const validation = validateText(doc.getText(), formatOf(pathOf(doc.uri)), {
       betas: this.config.betas,
       endpoint: kind,
@@ -254,7 +261,7 @@ export class Checks {
   }
 
   dispose(): void {
-    for (const t of this.timers.values()) clearTimeout(t);
+    for (const t of this.timers.values()) t.cancel();
     this.timers.clear();
   }
 }

@@ -17,6 +17,7 @@ import {
   cacheHover,
   cacheLenses,
   totalLens,
+  type BreakdownPart,
   type CacheView,
   type LensData,
 } from '../core/language/lenses';
@@ -40,9 +41,8 @@ const COUNTED_PARTS = 100;
 interface Measured {
   body: Obj;
   total: PrefixRequest;
-  parts: ReturnType<typeof breakdownParts>;
-  /** the parts are counted with the service (not too many of them) */
-  countParts: boolean;
+  /** the request's parts, made when the lenses are first asked for (a check that only publishes needs none) */
+  parts?: BreakdownPart[];
   /** undefined for a count_tokens file, and a request without breakpoints */
   cache: Omit<CacheView, 'prefixes'> | undefined;
   /** the counts known of its requests, as of `knownAt` (finding one hashes its body) */
@@ -118,12 +118,9 @@ export class Lenses {
       const body = value as Obj;
       const breakpoints =
         endpoint === 'messages' ? breakpointsOf(body, { overrides: this.config.settings.cacheMinimumTokens }) : [];
-      const parts = breakdownParts(body);
       m = {
         body,
         total: { kind: 'whole', body: pickCountFields(body) },
-        parts,
-        countParts: parts.length <= COUNTED_PARTS,
         cache: breakpoints.length ? { body, breakpoints } : undefined,
         known: new Map(),
         knownAt: this.generation,
@@ -131,6 +128,10 @@ export class Lenses {
     }
     this.measured.set(state, m);
     return m;
+  }
+
+  private partsOf(m: Measured): BreakdownPart[] {
+    return (m.parts ??= breakdownParts(m.body));
   }
 
   private cacheView(m: Measured, uri: string): CacheView | undefined {
@@ -150,8 +151,10 @@ export class Lenses {
     const counting = this.counting.has(doc.uri);
     const parsed = state.validation.parsed;
     const total = totalLens(this.known(m, m.total), () => estimatePrefix(m.total), counting);
-    const part = (r: PrefixRequest) => (m.countParts ? this.known(m, r) : undefined);
-    const out: LensData[] = [total, ...breakdownLenses(m.parts, part, parsed, counting && m.countParts)];
+    const parts = this.partsOf(m);
+    const counted = parts.length <= COUNTED_PARTS;
+    const part = (p: BreakdownPart) => (counted ? this.known(m, p.request) : undefined);
+    const out: LensData[] = [total, ...breakdownLenses(parts, part, parsed, counting && counted)];
     const view = this.cacheView(m, doc.uri);
     if (view) out.push(...cacheLenses(view, parsed));
     return out.map(l => {
@@ -214,7 +217,8 @@ export class Lenses {
     this.counting.get(doc.uri)?.abort();
     const abort = new AbortController();
     this.counting.set(doc.uri, abort);
-    const parts = m.countParts ? m.parts.map(p => p.request) : [];
+    const all = this.partsOf(m);
+    const parts = all.length <= COUNTED_PARTS ? all.map(p => p.request) : [];
     const requests = [m.total, ...parts, ...(m.cache?.breakpoints.map(b => b.request) ?? [])];
     if (again) this.counter.retry(requests);
     try {

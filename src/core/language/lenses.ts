@@ -68,12 +68,17 @@ export function cacheHover(v: CacheView, parsed: Placed, offset: number): HoverD
   return undefined;
 }
 
-/** A part of the request and the count_tokens request(s) that measure it. */
+/** A part of the request, the count_tokens request(s) that measure it, and its local estimate. */
 export interface BreakdownPart {
   label: string;
   path: Path;
-  request: PrefixRequest;
+  /** made when first asked: a long conversation has as many prefixes as messages */
+  readonly request: PrefixRequest;
+  /** about four characters a token, without making the request */
+  estimate(): number;
 }
+
+const NOTHING: Obj = {};
 
 /** The parts of a request (none without a message to measure them against). */
 export function breakdownParts(body: Obj): BreakdownPart[] {
@@ -82,28 +87,48 @@ export function breakdownParts(body: Obj): BreakdownPart[] {
   const model = body.model;
   const prefix = (n: number): Obj => ({ model, messages: messages.slice(0, n) });
   const first = prefix(1);
-  const parts: BreakdownPart[] = [];
-  const over = (extra: Obj): PrefixRequest => ({
+  const part = (label: string, path: Path, make: () => PrefixRequest, extra?: Obj): BreakdownPart => {
+    let request: PrefixRequest | undefined;
+    return {
+      label,
+      path,
+      get request() {
+        return (request ??= make());
+      },
+      // a difference is estimated from what it adds alone (core/cache/prefix.ts): no prefix is built for it
+      estimate: () => estimatePrefix(extra ? { kind: 'difference', body: NOTHING, base: NOTHING, extra } : make()),
+    };
+  };
+  const over = (extra: Obj) => (): PrefixRequest => ({
     kind: 'difference',
     body: { ...first, ...extra },
     base: first,
     extra,
   });
-  if (body.system !== undefined)
-    parts.push({ label: 'system', path: ['system'], request: over({ system: body.system }) });
-  if (Array.isArray(body.tools) && body.tools.length)
-    parts.push({ label: 'tools', path: ['tools'], request: over({ tools: body.tools }) });
+  const parts: BreakdownPart[] = [];
+  if (body.system !== undefined) {
+    const extra = { system: body.system };
+    parts.push(part('system', ['system'], over(extra), extra));
+  }
+  if (Array.isArray(body.tools) && body.tools.length) {
+    const extra = { tools: body.tools };
+    parts.push(part('tools', ['tools'], over(extra), extra));
+  }
   messages.forEach((m, i) => {
     const role = (m as { role?: unknown } | null)?.role;
-    const request: PrefixRequest =
-      i === 0
-        ? { kind: 'whole', body: first }
-        : { kind: 'difference', body: prefix(i + 1), base: prefix(i), extra: { messages: [m] } };
-    parts.push({
-      label: `messages[${i}]${typeof role === 'string' ? ` (${role})` : ''}`,
-      path: ['messages', i],
-      request,
-    });
+    const label = `messages[${i}]${typeof role === 'string' ? ` (${role})` : ''}`;
+    if (i === 0) parts.push(part(label, ['messages', 0], () => ({ kind: 'whole', body: first })));
+    else {
+      const extra = { messages: [m] };
+      parts.push(
+        part(
+          label,
+          ['messages', i],
+          () => ({ kind: 'difference', body: prefix(i + 1), base: prefix(i), extra }),
+          extra,
+        ),
+      );
+    }
   });
   return parts;
 }
@@ -114,7 +139,7 @@ export function breakdownParts(body: Obj): BreakdownPart[] {
  */
 export function breakdownLenses(
   parts: readonly BreakdownPart[],
-  counted: (request: PrefixRequest) => number | undefined,
+  counted: (part: BreakdownPart) => number | undefined,
   parsed: Placed,
   counting: boolean,
 ): LensData[] {
@@ -122,9 +147,7 @@ export function breakdownLenses(
   return parts.flatMap(p => {
     const span = locate(p.path, p.path.length === 1) ?? locate(p.path);
     if (!span) return [];
-    return [
-      { start: span.start, ...tokensLens(p.label, counted(p.request), () => estimatePrefix(p.request), counting) },
-    ];
+    return [{ start: span.start, ...tokensLens(p.label, counted(p), () => p.estimate(), counting) }];
   });
 }
 

@@ -1,4 +1,5 @@
 import * as assert from 'node:assert/strict';
+import { estimatePrefix } from '../../../src/core/cache/prefix';
 import { breakpointsOf, prefixOf } from '../../../src/core/cache/report';
 import { breakdownLenses, breakdownParts, cacheHover, cacheLenses, totalLens } from '../../../src/core/language/lenses';
 import { parseRequest } from '../../../src/core/request/parse';
@@ -38,6 +39,10 @@ describe('the lenses: each part of a request and each cache breakpoint', () => {
       for (const b of r.kind === 'whole' ? [r.body] : [r.body, r.base])
         assert.ok(counted.has(JSON.stringify(b)), p.label);
     });
+  });
+
+  it("each part's estimate is its request's, made without building the conversation's prefixes", () => {
+    for (const p of breakdownParts(BODY)) assert.equal(p.estimate(), estimatePrefix(p.request), p.label);
   });
 
   it('a lens above each part: counted, or estimated and marked ≈', () => {
