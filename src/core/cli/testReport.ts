@@ -207,7 +207,7 @@ export function toJunit(results: readonly { file: string; r: CellResult }[]): st
         : why.length > 1
           ? `${why.length} assertions failed`
           : '';
-      const message = [head, why[0]?.replace(/^✗ /, '') ?? ''].filter(Boolean).join(': ');
+      const message = [head, why[0]?.replace('✗ ', '') ?? ''].filter(Boolean).join(': ');
       const kind = erred ? 'error' : 'failure';
       const type = erred ? 'error' : 'assertion';
       body.push(`      <${kind} message="${attr(message)}" type="${type}">${text(why.join('\n'))}</${kind}>`);

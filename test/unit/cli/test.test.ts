@@ -417,7 +417,9 @@ describe('promptwright test / count on case files (CLI, against the fake)', func
     it('case files: every case with its values filled in; request files as before; --format json', async () => {
       const r = await cli(['count', '--format', 'json', 'support.cases.yaml', 'q.prompt.yaml']);
       assert.equal(r.code, 0, r.err);
-      const rows = JSON.parse(r.out) as { file: string; case?: string; input_tokens: number }[];
+      const rows = JSON.parse(r.out) as { file: string; case?: string; input_tokens: number; input_cost_usd: number }[];
+      // each count's cost at the model's input price (model-sonnet-4-6: $3 per million)
+      for (const x of rows) assert.equal(x.input_cost_usd, (x.input_tokens * 3) / 1e6);
       assert.deepEqual(
         rows.map(x => [x.file, x.case]),
         [
