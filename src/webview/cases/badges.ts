@@ -57,10 +57,13 @@ export function flakyTag(c: CellView): HTMLSpanElement | undefined {
   return t;
 }
 
-/** A person's grade beside the verdict: "👎 you" (its note in the tooltip), never hidden by a pass. */
+/** A person's grade beside the verdict: a thumb and "you" (its note in the tooltip), never hidden by a pass. */
 export function gradeTag(grade: HumanGrade | undefined): HTMLSpanElement | undefined {
   if (!grade) return undefined;
-  const t = el('span', `grade grade-${grade.grade}`, `${grade.grade === 'up' ? '👍' : '👎'} you`);
-  t.title = `Your grade${grade.note ? `: ${grade.note}` : ''}`;
+  const t = el('span', `grade grade-${grade.grade}`);
+  t.append(icon(grade.grade === 'up' ? 'thumbsup-filled' : 'thumbsdown-filled'), el('span', '', 'you'));
+  const said = grade.grade === 'up' ? 'You graded this reply good' : 'You graded this reply bad';
+  t.title = `${said}${grade.note ? `: ${grade.note}` : ''}`;
+  t.setAttribute('aria-label', t.title);
   return t;
 }

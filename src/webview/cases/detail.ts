@@ -151,21 +151,21 @@ export class Detail {
   /** 👍 and 👎 (pressed when given; pressed again takes it back) and a note, for one sample's reply. */
   private gradeButtons(c: CellView, sample: number, s: SampleView): HTMLButtonElement[] {
     const now = s.humanGrade?.grade;
-    const make = (grade: 'up' | 'down', glyph: string, label: string) => {
-      const b = el('button', 'btn grade-btn', glyph);
-      b.type = 'button';
+    const make = (grade: 'up' | 'down', label: string) => {
+      const pressed = now === grade;
+      const glyph =
+        grade === 'up' ? (pressed ? 'thumbsup-filled' : 'thumbsup') : pressed ? 'thumbsdown-filled' : 'thumbsdown';
+      const b = button(label, glyph, 'icon-btn grade-btn', true);
       b.dataset.action = `grade-${grade}-${sample}`;
-      b.title = `${label}${now === grade ? ' (given: press again to take it back)' : ''}`;
+      b.title = `${label}${pressed ? ' (given: press again to take it back)' : ''}`;
       b.setAttribute('aria-label', `${label}: sample ${sample + 1}`);
-      b.setAttribute('aria-pressed', String(now === grade));
-      b.addEventListener('click', () =>
-        this.actions.grade(c.caseName, c.model, sample, now === grade ? 'none' : grade),
-      );
+      b.setAttribute('aria-pressed', String(pressed));
+      b.addEventListener('click', () => this.actions.grade(c.caseName, c.model, sample, pressed ? 'none' : grade));
       return b;
     };
     const note = this.action('Note…', 'output', `grade-note-${sample}`, 'A note on this reply, kept with its grade');
     note.addEventListener('click', () => this.actions.grade(c.caseName, c.model, sample, now ?? 'none', true));
-    return [make('up', '👍', 'A good reply'), make('down', '👎', 'A bad reply'), note];
+    return [make('up', 'A good reply (👍)'), make('down', 'A bad reply (👎)'), note];
   }
 
   private rawToggle(): HTMLButtonElement {

@@ -28,6 +28,10 @@ export const WEBVIEW_ICONS = [
   'run-all',
   'server-process',
   'sync',
+  'thumbsdown',
+  'thumbsdown-filled',
+  'thumbsup',
+  'thumbsup-filled',
   'tools',
   'warning',
 ] as const;
