@@ -639,4 +639,5 @@ void streaming()
   .then(() => modelsBench(figs))
   .then(async () => figs.push(...(await cacheBench())))
   .then(async () => (await import('./compare.js')).compareBench(figs))
+  .then(async () => figs.push(...(await (await import('./judge.js')).judgeBench())))
   .then(() => print(figs));

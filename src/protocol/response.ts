@@ -49,7 +49,7 @@ export interface RunView {
 }
 
 /** A run's cost, priced by the extension (core/cost): the page only shows it. */
-export interface RunCost {
+interface RunCost {
   usd: number | null;
   why?: string;
 }

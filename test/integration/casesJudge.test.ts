@@ -130,7 +130,7 @@ describe('rubrics, samples, cost and grades in the Cases grid (real extension ho
     assert.match(f.cases.status.item.text, /2\/2 · 2 failed · 1 flaky/);
     // what it cost: the replies at sonnet's prices, the judge at haiku's, apart
     assert.ok(refund.costUsd! > 0 && refund.judgeCostUsd! > 0);
-    const u = refund.samples![0]!.usage!;
+    const u = refund.samples[0]!.usage!;
     const one = (u.input_tokens! * 3 + u.output_tokens! * 15) / 1e6;
     assert.ok(Math.abs(refund.costUsd! - 4 * one) < 1e-12, `${refund.costUsd} is four samples of ${one}`);
   });
@@ -203,7 +203,7 @@ describe('rubrics, samples, cost and grades in the Cases grid (real extension ho
     }
   });
 
-  it('the Test Explorer: below min-pass the test fails, at the rubric’s line, listing the samples and reasons', async () => {
+  it('the Test Explorer: below min-pass it fails at the rubric’s line, with the samples and reasons', async () => {
     const f = await features();
     await f.casesTests.controller.resolveHandler?.(undefined);
     await f.caseDiagnostics.checkNow(cases);
@@ -215,7 +215,7 @@ describe('rubrics, samples, cost and grades in the Cases grid (real extension ho
     const said = f.casesTests.reported()[`${DIR}/refund.cases.yaml › refund › ${SONNET}`];
     assert.equal(said?.state, 'failed');
     assert.equal(said?.messages.length, 1, 'one message: the rubric that failed');
-    const m = said!.messages[0]!;
+    const m = said.messages[0]!;
     assert.equal(m.line, 10, 'at `- rubric: { criteria: …merci… }`');
     assert.match(fs.readFileSync(cases.fsPath, 'utf8').split('\n')[10]!, /- rubric: \{ criteria: 'Thanks the customer/);
     assert.match(m.message, /^0 of 4 samples passed \(3 needed\); this assertion failed in 4:\n/);

@@ -12,6 +12,7 @@
 //
 // `runCells` puts them together and reports each change of a cell as it happens. It never throws: one cell
 // that fails, fails alone.
+import { setMaxListeners } from 'node:events';
 import type { Message, StreamEvent, Usage } from '../api/types';
 import { costOf, sumCosts, type Cost } from '../cost/cost';
 import type { PriceTable } from '../cost/prices';
@@ -210,7 +211,7 @@ export interface Judging {
 }
 
 /** What settling needs besides the cell and its outcome. */
-export interface SettleContext {
+interface SettleContext {
   prices: PriceTable;
   judging?: Judging;
   /** the requests went as a Message Batches request: every token at half price */
@@ -325,7 +326,7 @@ function sampleCost(cell: RunCell, outcome: Outcome, ctx: SettleContext): Cost {
 }
 
 /** Settles one sample: its cost, the judge's verdicts on its rubrics, then every assertion in order. */
-export async function settleSample(
+async function settleSample(
   cell: RunCell,
   outcome: Outcome,
   ctx: SettleContext,
@@ -461,7 +462,14 @@ export interface RunOutcome {
 
 /** Runs every sample of every cell through the transport and settles them. Never throws. */
 export async function runCells<C extends RunCell>(o: RunCellsOptions<C>): Promise<RunOutcome> {
-  const signal = o.signal ?? new AbortController().signal;
+  // the run's own signal, which every request and judge call of the run listens to (many at once: no limit),
+  // aborted with the caller's
+  const ctl = new AbortController();
+  setMaxListeners(0, ctl.signal);
+  const abort = () => ctl.abort();
+  if (o.signal?.aborted) abort();
+  o.signal?.addEventListener('abort', abort, { once: true });
+  const signal = ctl.signal;
   const grader = new Grader(o.judging);
   const samples: (SampleResult | undefined)[][] = o.cells.map(() => []);
   const settledCount = o.cells.map(() => 0);
@@ -517,6 +525,7 @@ export async function runCells<C extends RunCell>(o: RunCellsOptions<C>): Promis
         samples[i]![s] ??= { ...CANCELLED, status: 'error', outcome: { text: '', error } };
     });
   }
+  o.signal?.removeEventListener('abort', abort);
   o.cells.forEach((c, i) => {
     if (settledCount[i]! < Math.max(1, c.repeat)) end(i);
   });

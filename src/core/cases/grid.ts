@@ -118,7 +118,7 @@ function toolCallsOf(r: CellResult): string[] {
 }
 
 /** A sample's view: what came, its verdict and cost, a person's grade. */
-export function sampleViewOf(s: SampleResult): SampleView {
+function sampleViewOf(s: SampleResult): SampleView {
   const o = s.outcome;
   const requestId = o.requestId ?? o.error?.requestId;
   return {

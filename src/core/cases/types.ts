@@ -57,7 +57,7 @@ export interface TestCase {
 }
 
 /** Who grades the rubric assertions: a model, and optionally a prompt of one's own. */
-export interface JudgeSettings {
+interface JudgeSettings {
   /** default: the setting promptwright.cases.judgeModel, or PROMPTWRIGHT_JUDGE_MODEL in the CLI */
   model?: string;
   /** a text file (relative to the case file) with {{criteria}}, {{reply}}, {{reference}}, {{input}} */

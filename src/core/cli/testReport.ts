@@ -7,7 +7,7 @@ import { count } from '../text';
 
 export const cellName = (c: CellKey) => `case "${c.caseName}" on ${c.model}`;
 
-export const VERDICT: Record<CellResult['status'], string> = {
+const VERDICT: Record<CellResult['status'], string> = {
   queued: 'QUEUED',
   running: 'RUNNING',
   passed: 'PASS',
@@ -68,7 +68,7 @@ export function whyLines(r: CellResult): string[] {
 }
 
 /** The run's cost: "$0.0132, judge $0.0021", or that it is unknown. */
-export function costSummary(results: readonly CellResult[]): string {
+function costSummary(results: readonly CellResult[]): string {
   const cost = sumCosts(results.map(r => (r.costUsd === undefined ? 0 : r.costUsd)));
   const judged = results.filter(r => r.judgeCostUsd !== undefined);
   const judge = judged.length ? sumCosts(judged.map(r => r.judgeCostUsd!)) : undefined;

@@ -26,7 +26,7 @@ export interface RunSettings {
 }
 
 /** A whole number from 1 to `max` given to `--name`, or undefined when not given. */
-export function wholeOption(p: Parsed, name: string, max: number): number | undefined {
+function wholeOption(p: Parsed, name: string, max: number): number | undefined {
   const raw = one(p, name);
   if (raw === undefined) return undefined;
   const n = Number(raw);

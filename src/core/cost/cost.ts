@@ -19,7 +19,7 @@ const n = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) &
 const PER = 1_000_000;
 
 /** The words for a model without a price, said once wherever costs are shown. */
-export function noPrice(model: string): string {
+function noPrice(model: string): string {
   return `no price for ${model}: add it to promptwright.prices (the CLI: --prices FILE)`;
 }
 

@@ -23,7 +23,7 @@ import {
 } from '../../../src/core/cases/engine';
 import { judgeRequest, defaultJudgePrompt } from '../../../src/core/cases/judge';
 import { runCell } from '../../../src/core/cases/runner';
-import type { Outcome, SampleResult } from '../../../src/core/cases/types';
+import type { SampleResult } from '../../../src/core/cases/types';
 import { DirectoryVerdictCache, verdictKey } from '../../../src/core/cases/verdictCache';
 import { priceTable } from '../../../src/core/cost/prices';
 import { startFake, type Fake } from '../../fake/server';
@@ -93,7 +93,7 @@ describe('cases: the engine', () => {
         ],
       );
     });
-    it('repeat 5, min-pass 4: five requests; the cell passes with 5 of 5; its text and usage are the first’s', async () => {
+    it('repeat 5, min-pass 4: five requests; the cell passes 5 of 5; its text, usage are the first’s', async () => {
       const { results } = await run([cell({ repeat: 5, minPass: 4, assertions: [{ contains: 'remboursé' }] })]);
       assert.equal(replyRequests(fake).length, 5);
       const r = results[0]!;
@@ -306,7 +306,7 @@ describe('cases: the engine', () => {
           // all of them at once, answered in reverse order, with no streaming
           const answers = jobs.map(j => ({
             j,
-            o: { text: `reply ${j.cell}.${j.sample}`, usage: { input_tokens: 1_000_000, output_tokens: 0 } } as Outcome,
+            o: { text: `reply ${j.cell}.${j.sample}`, usage: { input_tokens: 1_000_000, output_tokens: 0 } },
           }));
           for (const { j, o } of answers.reverse()) {
             handlers.started(j);

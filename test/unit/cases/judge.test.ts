@@ -61,7 +61,7 @@ describe('cases: the judge', () => {
   });
 
   describe('a prompt of one’s own', () => {
-    it('fills the four placeholders once (spaces inside the braces allowed), and {{reference}} empty without one', () => {
+    it('fills the four placeholders once (spaces allowed in the braces), {{reference}} empty without one', () => {
       const t = 'Grade {{ reply }} by {{criteria}}; ref [{{reference}}]; asked {{input}}; {{other}} stays.';
       assert.equal(
         fillJudgePrompt(t, { ...PARTS, reply: 'a {{criteria}} b' }),

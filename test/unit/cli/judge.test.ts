@@ -181,7 +181,7 @@ describe('promptwright test: rubrics, samples and cost (the CLI as a process, ag
     assert.match(junit.out, /sample \d: ✗ contains "Hello": not found[^<]*\n[^<]*sample \d: ✗ contains/);
   });
 
-  it('--prices FILE replaces a model’s price; max-cost holds; a model with no price is an error said once', async () => {
+  it('--prices FILE replaces a model’s price; max-cost; a model with no price is an error said once', async () => {
     const prices = path.join(dir, 'prices.json');
     fs.writeFileSync(
       prices,
