@@ -25,10 +25,10 @@ import { cellsOf, prepareCell, runCell } from '../src/core/cases/runner';
 import { priceTable } from '../src/core/cost/prices';
 import type { CaseFile } from '../src/core/cases/types';
 import { Base64Reader, pdfPageCount } from '../src/core/request/media';
-import { trustFigures } from '../test/unit/request/corpora';
 import { print, ratioAsync, ratioCase, type Figure } from './bench';
 import { modelsBench } from './models';
 import { cacheBench } from './cache';
+import { trustBench } from './trust';
 
 /** A realistic request of about `bytes` bytes: alternating turns with text, tool use and tool results. */
 export function bigRequest(bytes: number): object {
@@ -103,20 +103,7 @@ export function bigPdf(bytes: number, pages = 60): Buffer {
 }
 
 const figs: Figure[] = [];
-{
-  // the two trusts side by side: no false error on what the service accepted, an error where it refused
-  const t = trustFigures();
-  const failures = [...t.accepted.failures, ...t.rejected.failures];
-  figs.push({
-    name: 'trust: accepted bodies free of errors | rejected bodies flagged at their place',
-    value: `${t.accepted.clean}/${t.accepted.total} | ${t.rejected.placed}/${t.rejected.total}`,
-    target: 'all | all (documented warnings aside)',
-    ok: failures.length === 0,
-    extra:
-      `rejected: ${t.rejected.placed} with their error at the place the service names, ${t.rejected.warned} with a ` +
-      `warning there by design (RULES.md)${failures.length ? `; failures: ${failures.join('; ')}` : ''}`,
-  });
-}
+trustBench(figs);
 for (const mb of [1, 10]) {
   const text = JSON.stringify(bigRequest(mb * 1_000_000), null, 2);
   const r = validateText(text, 'json');

@@ -127,6 +127,25 @@ describe('the CLI and prompt caching, as a process against the fake', function (
     assert.equal(rec!.path, '/messages/0/content/0/cache_control/ttl');
   });
 
+  it('check: a breakpoint under the minimum (local estimate) is a warning at the marker (exit 0)', async () => {
+    const file = 'short.prompt.yaml';
+    const r = await cli(['check', file]);
+    assert.equal(r.code, 0, r.out);
+    const text = fs.readFileSync(path.join(dir, file), 'utf8');
+    const line = r.out.split('\n').find(l => l.includes('cache-prefix-below-minimum'));
+    assert.ok(line?.startsWith(`${file}:${at(text, 'cache_control')}: warning cache-prefix-below-minimum: `), r.out);
+    assert.match(line ?? '', /about \d+ tokens? \(a local estimate/);
+    assert.match(line ?? '', /under the 4,096 tokens model-haiku-4-5 caches from/);
+    assert.match(r.out, /1 file checked: 0 errors, 1 other problem/);
+    assert.equal(fake.requests.length, 0, 'check sends nothing');
+    // the handbook's breakpoints reach the minimum of model-sonnet-4-5 from the system prompt on: none before it
+    const handbook = await cli(['check', '--format', 'json', 'handbook.prompt.json']);
+    const warned = (JSON.parse(handbook.out) as { code: string; path: string }[])
+      .filter(x => x.code === 'cache-prefix-below-minimum')
+      .map(x => x.path);
+    assert.deepEqual(warned, ['/tools/0/cache_control']);
+  });
+
   it('check: a marker on an empty text block, exit 1, at its cache_control', async () => {
     const file = 'cache-control-on-empty-text.prompt.json';
     const r = await cli(['check', file]);
