@@ -82,23 +82,14 @@ export const ASSERTION_ARGUMENTS = {
     z.union([
       text(),
       z.strictObject({
-        criteria: d(text(), 'What the reply must do, in words: the judge model grades the reply against it.'),
-        reference: z.nullish(d(z.string(), 'A reply that meets the criteria, for the judge to compare with.')),
-        threshold: z.nullish(
-          d(
-            z.number().check(z.minimum(0), z.maximum(1)),
-            "The judge's score (0 to 1) must be at least this too, besides its pass.",
-          ),
-        ),
+        criteria: d(text(), 'What the reply must do, in words.'),
+        reference: z.nullish(d(z.string(), 'A reply that meets the criteria.')),
+        threshold: z.nullish(d(z.number().check(z.minimum(0), z.maximum(1)), "The judge's least score (0 to 1).")),
       }),
     ]),
-    'Graded by a model (the judge): the criteria as text, or {criteria, reference, threshold}. Holds when the ' +
-      "judge's verdict passes; its message is the judge's reason.",
+    'Graded by the judge model: criteria, or {criteria, reference, threshold}.',
   ),
-  'max-cost': d(
-    z.number().check(z.minimum(0)),
-    'US dollars this sample may cost at most (the reply only: judge calls are not counted).',
-  ),
+  'max-cost': d(z.number().check(z.minimum(0)), 'US dollars the reply may cost at most (judge calls apart).'),
 } as const satisfies Record<AssertionType, z.ZodMiniType>;
 
 const AssertionSchema = d(
@@ -139,29 +130,14 @@ export const CaseFileSchema = d(
       d(
         z.strictObject({
           model: z.nullish(d(text(), 'The judge model.', MODEL_IDS)),
-          prompt: z.nullish(
-            d(
-              text(),
-              'A text file (relative to this file) that replaces the default judge prompt: ' +
-                '{{criteria}}, {{reply}} (required), {{reference}} and {{input}} are filled in.',
-            ),
-          ),
+          prompt: z.nullish(d(text(), 'A prompt file with {{criteria}}, {{reply}}, {{reference}}, {{input}}.')),
         }),
-        'Who grades the rubric assertions. Default model: the setting promptwright.cases.judgeModel ' +
-          '(the CLI: PROMPTWRIGHT_JUDGE_MODEL).',
+        'Who grades rubrics (default model: promptwright.cases.judgeModel).',
       ),
     ),
-    repeat: z.nullish(
-      d(
-        z.int().check(z.minimum(1), z.maximum(MAX_REPEAT)),
-        `Samples per cell (1 to ${MAX_REPEAT}; default 1): the same request sent this many times.`,
-      ),
-    ),
+    repeat: z.nullish(d(z.int().check(z.minimum(1), z.maximum(MAX_REPEAT)), 'Samples per cell (default 1).')),
     'min-pass': z.nullish(
-      d(
-        z.int().check(z.minimum(1), z.maximum(MAX_REPEAT)),
-        'Samples that must pass every assertion for a cell to pass (default: every one of them).',
-      ),
+      d(z.int().check(z.minimum(1), z.maximum(MAX_REPEAT)), 'Samples that must pass (default: all).'),
     ),
     cases: d(z.array(TestCaseSchema).check(z.minLength(1)), 'The cases (a row each).'),
   }),

@@ -153,9 +153,8 @@ export class Detail {
     const now = s.humanGrade?.grade;
     const make = (grade: 'up' | 'down', label: string) => {
       const pressed = now === grade;
-      const glyph =
-        grade === 'up' ? (pressed ? 'thumbsup-filled' : 'thumbsup') : pressed ? 'thumbsdown-filled' : 'thumbsdown';
-      const b = button(label, glyph, 'icon-btn grade-btn', true);
+      // one glyph each way; a given grade is the pressed button (aria-pressed: highlighted)
+      const b = button(label, grade === 'up' ? 'thumbsup-filled' : 'thumbsdown-filled', 'icon-btn grade-btn', true);
       b.dataset.action = `grade-${grade}-${sample}`;
       b.title = `${label}${pressed ? ' (given: press again to take it back)' : ''}`;
       b.setAttribute('aria-label', `${label}: sample ${sample + 1}`);
