@@ -73,11 +73,15 @@ export class CaseFileTestRun implements RunReporter {
   ended(c: CellView): void {
     const item = this.items.cellItem(this.caseUri, c);
     if (!item) return;
-    if (c.text) {
-      const head = `${c.caseName} on ${c.model}:\r\n`;
-      // no location: output at a location is drawn inline in the case file, over the line's own text
-      this.run.appendOutput(`${head}${c.text.replace(/\r?\n/g, '\r\n')}\r\n\r\n`, undefined, item);
-    }
+    // each sample's reply (one: the cell's own); no location: output at a location is drawn inline in the case
+    // file, over the line's own text
+    const samples = c.samples && c.samples.length > 1 ? c.samples : [c];
+    samples.forEach((sample, i) => {
+      if (!sample.text) return;
+      const which = samples.length > 1 ? `, sample ${i + 1} (${sample.status})` : '';
+      const head = `${c.caseName} on ${c.model}${which}:\r\n`;
+      this.run.appendOutput(`${head}${sample.text.replace(/\r?\n/g, '\r\n')}\r\n\r\n`, undefined, item);
+    });
     const duration = c.latencyMs;
     switch (c.status) {
       case 'passed':

@@ -4,6 +4,7 @@
 // kept in PROMPTWRIGHT_CACHE_DIR) and --no-cache that asks again; --repeat 5 --min-pass 4 sending 5 requests a
 // cell; a flaky cell in text, JSON and JUnit; --prices and max-cost; the exit codes, and a prompt exit.
 import * as assert from 'node:assert/strict';
+import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -208,6 +209,36 @@ describe('promptwright test: rubrics, samples and cost (the CLI as a process, ag
     assert.equal(refused.code, 2);
     assert.match(refused.err, /--prices .*bad-prices\.json: "model-sonnet-4-6" needs output, cache_write_5m/);
     assert.equal(fake.requests.length, 0, 'nothing sent');
+  });
+
+  it('JSON carries a person’s grade where one matches the reply (kept in the repository’s results)', async () => {
+    const results = path.join(dir, '.promptwright', 'results');
+    fs.mkdirSync(results, { recursive: true });
+    const text = 'Hello! You said: Hi';
+    const hash = crypto.createHash('sha256').update(text).digest('hex');
+    const saved = {
+      version: 1,
+      caseFile: 'flaky.cases.yaml',
+      savedAt: new Date().toISOString(),
+      results: [],
+      grades: [{ case: 'steady', text: hash, grade: 'down', note: 'Too curt', at: new Date().toISOString() }],
+    };
+    fs.writeFileSync(path.join(results, 'flaky.cases.yaml.json'), JSON.stringify(saved));
+    try {
+      const r = await cli(['test', 'flaky.cases.yaml', '--repeat', '1', '--format', 'json']);
+      const [steady, flaky] = json(r);
+      assert.deepEqual((steady as unknown as { human_grade: unknown }).human_grade, {
+        grade: 'down',
+        note: 'Too curt',
+      });
+      assert.deepEqual(
+        steady!.samples.map(s => (s as unknown as { human_grade?: unknown }).human_grade),
+        [{ grade: 'down', note: 'Too curt' }],
+      );
+      assert.equal('human_grade' in flaky!, false, 'another case’s reply: no grade');
+    } finally {
+      fs.rmSync(path.join(dir, '.promptwright'), { recursive: true, force: true });
+    }
   });
 
   it('exit 2 before anything is sent: a rubric with no judge model, min-pass over repeat', async () => {
