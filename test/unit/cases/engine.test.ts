@@ -8,7 +8,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { ApiClient } from '../../../src/core/api/client';
+import type { ApiClient } from '../../../src/core/api/client';
 import {
   directTransport,
   Grader,
@@ -26,7 +26,8 @@ import { runCell } from '../../../src/core/cases/runner';
 import type { SampleResult } from '../../../src/core/cases/types';
 import { DirectoryVerdictCache, verdictKey } from '../../../src/core/cases/verdictCache';
 import { priceTable } from '../../../src/core/cost/prices';
-import { startFake, type Fake } from '../../fake/server';
+import type { Fake } from '../../fake/server';
+import { clientOf, useFake } from '../../support/fake';
 
 const prices = priceTable();
 const body = (content: string, model = 'model-sonnet-4-6') => ({
@@ -49,16 +50,13 @@ const replyRequests = (fake: Fake) =>
   fake.requests.filter(r => r.path === '/v1/messages' && !JSON.stringify(r.body).includes('"json_schema"'));
 
 describe('cases: the engine', () => {
-  let fake: Fake;
+  const fake = useFake();
   let client: ApiClient;
   let dir: string;
-  before(async () => {
-    fake = await startFake();
-    client = new ApiClient({ baseUrl: fake.url, apiKey: fake.apiKey, maxRetries: 0 });
+  before(() => {
+    client = clientOf(fake);
   });
-  after(() => fake.close());
   beforeEach(() => {
-    fake.clear();
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pw-verdicts-'));
   });
   afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));

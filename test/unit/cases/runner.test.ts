@@ -9,7 +9,7 @@ import { directTransport, runCellOf, runCells, type CellUpdate, type RunCell } f
 import { cellsOf, prepareCell, runCell } from '../../../src/core/cases/runner';
 import type { Assertion, CaseFile, CellKey, CellResult, Outcome } from '../../../src/core/cases/types';
 import { priceTable } from '../../../src/core/cost/prices';
-import { startFake, type Fake } from '../../fake/server';
+import { clientOf, useFake } from '../../support/fake';
 
 const FILE: CaseFile = {
   request: 'r.prompt.yaml',
@@ -107,14 +107,11 @@ describe('cases: runner', () => {
   });
 
   describe('against the fake service', () => {
-    let fake: Fake;
+    const fake = useFake();
     let client: ApiClient;
     before(async () => {
-      fake = await startFake();
-      client = new ApiClient({ baseUrl: fake.url, apiKey: fake.apiKey, maxRetries: 0 });
+      client = clientOf(fake);
     });
-    after(() => fake.close());
-    beforeEach(() => fake.clear());
 
     const body = (content: string) => ({
       model: 'model-opus-4-7',

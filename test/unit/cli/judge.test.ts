@@ -8,8 +8,8 @@ import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { startFake, type Fake } from '../../fake/server';
-import { assertPrompt, runCli, type Ran } from './spawnCli';
+import { cliEnv, useFake } from '../../support/fake';
+import { assertPrompt, runCli, type Ran } from '../../support/spawnCli';
 
 const REQUEST = `model: model-sonnet-4-6
 max_tokens: 100
@@ -72,32 +72,21 @@ interface Cell {
 
 describe('promptwright test: rubrics, samples and cost (the CLI as a process, against the fake)', function () {
   this.timeout(30_000);
-  let fake: Fake;
+  const fake = useFake({ keepAliveMs: 60_000 });
   let dir: string;
   let cache: string;
   let env: Record<string, string | undefined>;
 
-  before(async () => {
-    fake = await startFake({ keepAliveMs: 60_000 });
+  before(() => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pw-judge-'));
     cache = path.join(dir, 'cache');
-    env = {
-      ...process.env,
-      PROMPTWRIGHT_BASE_URL: fake.url,
-      PROMPTWRIGHT_API_KEY: fake.apiKey,
-      PROMPTWRIGHT_CACHE_DIR: cache,
-      PROMPTWRIGHT_JUDGE_MODEL: undefined,
-    };
+    env = { ...process.env, ...cliEnv(fake, { PROMPTWRIGHT_CACHE_DIR: cache }), PROMPTWRIGHT_JUDGE_MODEL: undefined };
     fs.writeFileSync(path.join(dir, 'q.prompt.yaml'), REQUEST);
     fs.writeFileSync(path.join(dir, 'rubric.cases.yaml'), RUBRICS);
     fs.writeFileSync(path.join(dir, 'flaky.cases.yaml'), FLAKY);
     fs.writeFileSync(path.join(dir, 'costs.cases.yaml'), COSTS);
   });
-  after(async () => {
-    await fake.close();
-    fs.rmSync(dir, { recursive: true, force: true });
-  });
-  beforeEach(() => fake.clear());
+  after(() => fs.rmSync(dir, { recursive: true, force: true }));
 
   const cli = (args: string[], extra: Record<string, string | undefined> = {}): Promise<Ran> =>
     runCli(fake, args, { cwd: dir, env: { ...env, ...extra } });
