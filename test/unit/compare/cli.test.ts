@@ -303,6 +303,12 @@ describe('compare: count and test --base as processes, in a git repository', fun
         'stop_reason',
         'latency_ms',
         'request_id',
+        'samples',
+        'passed_samples',
+        'min_pass',
+        'flaky',
+        'cost_usd',
+        'judge_cost_usd',
       ]);
       assert.equal(rec('thanks').base, null);
       assert.equal(rec('bye').pass, null);
