@@ -95,7 +95,7 @@ export class Checks {
     if (this.cases.has(uri)) void this.checkCaseFromDisk(uri);
     else this.publishRequest(uri);
     // the case files that name it read it from disk now
-    for (const [caseUri, c] of this.cases) if (c.check.request?.key === uri) this.schedule(caseUri, 0);
+    for (const [caseUri, c] of this.cases) if (names(c, uri)) this.schedule(caseUri, 0);
   }
 
   /** The check of a request document as it is now: the last one if current, else one made now. */
@@ -128,8 +128,7 @@ export class Checks {
       this.publish(uri, [diagnostic(problem, positionsOf(doc.getText()))]);
     }
     // case files that name this one check it as it is now
-    for (const [caseUri, c] of this.cases)
-      if (c.check.request?.key === uri && caseUri !== uri) this.schedule(caseUri, 0);
+    for (const [caseUri, c] of this.cases) if (names(c, uri) && caseUri !== uri) this.schedule(caseUri, 0);
   }
 
   private checkRequest(doc: TextDocument, kind: 'messages' | 'count_tokens'): RequestState {
@@ -264,6 +263,11 @@ export class Checks {
     for (const t of this.timers.values()) t.cancel();
     this.timers.clear();
   }
+}
+
+/** Whether a case file reads `uri`: as its request, or as its judge prompt. */
+function names(c: CaseState, uri: string): boolean {
+  return c.check.request?.key === uri || c.check.judgePrompt?.key === uri;
 }
 
 async function readFile(file: string): Promise<string | undefined> {

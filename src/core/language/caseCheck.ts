@@ -4,6 +4,7 @@
 // are core/cases'.
 import { parseCaseFile, requestNotFound } from '../cases/caseFile';
 import { crossCheck } from '../cases/crossCheck';
+import { judgePromptCheck } from '../cases/judge';
 import type { CaseFile } from '../cases/types';
 import type { Locate } from '../request/parse';
 import { formatOf, type Problem } from '../request/types';
@@ -23,6 +24,8 @@ export interface CaseCheck<K> {
   caseProblems: Problem[];
   /** the request file it names, when it can be resolved */
   request?: RequestTarget<K>;
+  /** the judge prompt file `judge.prompt` names, when it names one and it can be resolved */
+  judgePrompt?: RequestTarget<K>;
   /** the request file's text, or undefined when it cannot be read */
   requestText?: string;
   /** the request's own model: what the cases run on when the case file names no `models` */
@@ -50,6 +53,13 @@ export async function checkCaseText<K>(
   };
   const file = parsed.file;
   if (!file) return out;
+  // a judge prompt of one's own: readable, with the judge's placeholders only
+  if (file.judge?.prompt) {
+    const prompt = resolve(file.judge.prompt);
+    if (prompt) out.judgePrompt = prompt;
+    const text = prompt && (await read(prompt.key));
+    out.caseProblems.push(...judgePromptCheck(file, parsed.locate, text));
+  }
   const request = resolve(file.request);
   const requestText = request && (await read(request.key));
   if (request) out.request = request;
