@@ -50,7 +50,13 @@ describe('JSON completion and hover from the schema (the language server)', () =
 
   it('a count_tokens body is offered what that endpoint takes, and a case file its own fields', () => {
     assert.ok(!complete('{ | }', 'count_tokens')?.labels.includes('max_tokens'));
-    assert.deepEqual(complete('{ "request": "a.prompt.json", | }', 'cases')?.labels, ['models', 'cases']);
+    assert.deepEqual(complete('{ "request": "a.prompt.json", | }', 'cases')?.labels, [
+      'models',
+      'judge',
+      'repeat',
+      'min-pass',
+      'cases',
+    ]);
   });
 
   it('hovers a field by its key or its value, and a `type` value with what that kind is', () => {
