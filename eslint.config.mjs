@@ -18,8 +18,8 @@ export default tseslint.config(
         'error',
         { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' },
       ],
-      // the lazy bundles are loaded with require() of a sibling file (src/vscode/platform/lazy.ts)
-      '@typescript-eslint/no-require-imports': ['error', { allow: ['^\\./(validator|features)\\.js$'] }],
+      // the lazy bundles are loaded with require() of a sibling file (src/vscode/platform/lazy.ts, src/cli.ts)
+      '@typescript-eslint/no-require-imports': ['error', { allow: ['^\\./(validator|features|lsp)\\.js$'] }],
     },
   },
   // The layering (see docs/architecture.md): core is pure TypeScript that never sees VS Code, the protocol is
@@ -52,9 +52,29 @@ export default tseslint.config(
           paths: [{ name: 'vscode', message: 'src/core never imports vscode: put this in src/vscode.' }],
           patterns: [
             {
-              group: ['**/vscode/**', '**/webview/**', '**/protocol/**'],
-              message: 'core imports neither the adapters, the pages nor the protocol (the protocol imports core).',
+              group: ['**/vscode/**', '**/webview/**', '**/protocol/**', '**/lsp/**'],
+              message:
+                'core imports neither the adapters, the server, the pages nor the protocol (which imports core).',
             },
+            {
+              group: ['vscode-languageserver*'],
+              message: 'src/core never speaks the protocol of the language server: put this in src/lsp.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  // The language server is the other front end over core: it never sees VS Code or the extension's adapters.
+  {
+    files: ['src/lsp/**/*.ts', 'src/lsp.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [{ name: 'vscode', message: 'the language server runs outside VS Code: no vscode.' }],
+          patterns: [
+            { group: ['**/vscode/**', '**/webview/**', '**/protocol/**'], message: 'the server imports core only.' },
           ],
         },
       ],

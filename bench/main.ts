@@ -627,4 +627,5 @@ void streaming()
   .then(async () => figs.push(...(await cacheBench())))
   .then(async () => (await import('./compare.js')).compareBench(figs))
   .then(async () => figs.push(...(await (await import('./judge.js')).judgeBench())))
+  .then(async () => (await import('./lsp.js')).lspBench(figs))
   .then(() => print(figs));

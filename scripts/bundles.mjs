@@ -118,6 +118,18 @@ export function bundles(production) {
         outfile: 'dist/cli.js',
         banner: { js: '#!/usr/bin/env node' },
         define: { navigator: 'undefined', PROMPTWRIGHT_VERSION: JSON.stringify(version) },
+        // the language server: loaded by `promptwright lsp` only
+        external: ['./lsp.js'],
+      },
+    },
+    // the language server (`promptwright lsp --stdio`), in the npm package beside the CLI
+    {
+      name: 'lsp',
+      options: {
+        ...node,
+        entryPoints: ['src/lsp.ts'],
+        outfile: 'dist/lsp.js',
+        define: { navigator: 'undefined', PROMPTWRIGHT_VERSION: JSON.stringify(version) },
       },
     },
   ];

@@ -1,6 +1,6 @@
-// `npm test`: type-check, lint, format check, unit tests in plain Node, the suites inside a real VS Code,
-// and the size budgets; ends with one summary line `N passed, N failed` over all of them (the type-check,
-// lint, knip, format and size steps count as one test each).
+// `npm test`: type-check, lint, format check, unit tests in plain Node, the suites inside a real VS Code, the
+// language server in Neovim, and the size budgets; ends with one summary line `N passed, N failed` over all of
+// them (the type-check, lint, knip, format and size steps count as one test each).
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -45,13 +45,11 @@ const checkSizes = () => {
   else failed++;
 };
 
-if (process.env.PROMPTWRIGHT_SKIP_VSCODE === '1') {
-  console.log('\n== VS Code suites skipped (PROMPTWRIGHT_SKIP_VSCODE=1)');
-} else {
-  console.log('\n== VS Code suites (code-server ' + 'real extension host + DOM)');
-  const statsFile = 'test-results/vscode-stats.json';
+/** A suite run by a harness of its own, which writes its counts to `statsFile`; a harness that died is a failure. */
+const harness = (name, script, statsFile) => {
+  console.log(`\n== ${name}`);
   fs.rmSync(statsFile, { force: true });
-  const ok = spawnSync('node', ['test/harness/run.mjs'], { stdio: 'inherit' }).status === 0;
+  const ok = spawnSync('node', [script], { stdio: 'inherit' }).status === 0;
   let stats = { passes: 0, failures: 1 };
   try {
     stats = JSON.parse(fs.readFileSync(statsFile, 'utf8'));
@@ -61,7 +59,19 @@ if (process.env.PROMPTWRIGHT_SKIP_VSCODE === '1') {
   if (!ok && stats.failures === 0) stats.failures = 1;
   passed += stats.passes;
   failed += stats.failures;
+};
+
+if (process.env.PROMPTWRIGHT_SKIP_VSCODE === '1') {
+  console.log('\n== VS Code suites skipped (PROMPTWRIGHT_SKIP_VSCODE=1)');
+} else {
+  harness(
+    'VS Code suites (code-server real extension host + DOM)',
+    'test/harness/run.mjs',
+    'test-results/vscode-stats.json',
+  );
 }
+// the language server in Neovim's own LSP client: the harness installs Debian's neovim as it installs chromium
+harness('editor tests (the language server in Neovim)', 'test/harness/editors.mjs', 'test-results/editors-stats.json');
 checkSizes();
 console.log(`\n${passed} passed, ${failed} failed`);
 process.exit(failed ? 1 : 0);

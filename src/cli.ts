@@ -1,48 +1,59 @@
 import { createInterface } from 'node:readline/promises';
 import { runCli } from './core/cli/main';
 
-// Ctrl-C aborts the signal every command passes to its requests: the request is cancelled, its connection
-// closed, and the command prints what it had and exits 130. A second Ctrl-C exits at once, should anything
-// still be running.
-const ctl = new AbortController();
-let interrupted = false;
-function cancel(): void {
-  if (interrupted) process.exit(130);
-  interrupted = true;
-  ctl.abort();
-}
-process.on('SIGINT', cancel);
-// a reader that goes away (`promptwright run … | head`) leaves nothing to write to, so nothing left to do:
-// exit at once, as a command in a pipe does, rather than with an unhandled EPIPE and its stack trace
-process.stdout.on('error', (e: NodeJS.ErrnoException) => {
-  if (e.code !== 'EPIPE') throw e;
-  process.exit(process.exitCode ?? 0);
-});
+const argv = process.argv.slice(2);
+if (argv[0] === 'lsp') {
+  // the language server is a bundle of its own, loaded by this command only (src/lsp.ts); it speaks on stdin and
+  // stdout until its client says exit, or goes away
+  const { runLsp } = require('./lsp.js') as typeof import('./lsp');
+  const code = runLsp(argv.slice(1), process, process.env);
+  if (code !== undefined) process.exitCode = code;
+} else cli(argv);
 
-/** A yes/no question on the terminal (destructive verbs without --yes). */
-async function confirm(question: string): Promise<boolean> {
-  const rl = createInterface({ input: process.stdin, output: process.stderr });
-  // while readline reads, the terminal is in raw mode: Ctrl-C arrives as a key, not as SIGINT to the process
-  rl.on('SIGINT', cancel);
-  try {
-    return /^y(es)?$/i.test((await rl.question(question, { signal: ctl.signal })).trim());
-  } finally {
-    rl.close();
+function cli(args: string[]): void {
+  // Ctrl-C aborts the signal every command passes to its requests: the request is cancelled, its connection
+  // closed, and the command prints what it had and exits 130. A second Ctrl-C exits at once, should anything
+  // still be running.
+  const ctl = new AbortController();
+  let interrupted = false;
+  function cancel(): void {
+    if (interrupted) process.exit(130);
+    interrupted = true;
+    ctl.abort();
   }
-}
-
-runCli(process.argv.slice(2), {
-  stdout: process.stdout,
-  stderr: process.stderr,
-  env: process.env,
-  signal: ctl.signal,
-  interactive: !!process.stdin.isTTY,
-  confirm,
-})
-  .then(code => {
-    process.exitCode = code;
-  })
-  .catch((e: unknown) => {
-    process.stderr.write(`promptwright: ${e instanceof Error ? e.message : String(e)}\n`);
-    process.exitCode = 2;
+  process.on('SIGINT', cancel);
+  // a reader that goes away (`promptwright run … | head`) leaves nothing to write to, so nothing left to do:
+  // exit at once, as a command in a pipe does, rather than with an unhandled EPIPE and its stack trace
+  process.stdout.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code !== 'EPIPE') throw e;
+    process.exit(process.exitCode ?? 0);
   });
+
+  /** A yes/no question on the terminal (destructive verbs without --yes). */
+  async function confirm(question: string): Promise<boolean> {
+    const rl = createInterface({ input: process.stdin, output: process.stderr });
+    // while readline reads, the terminal is in raw mode: Ctrl-C arrives as a key, not as SIGINT to the process
+    rl.on('SIGINT', cancel);
+    try {
+      return /^y(es)?$/i.test((await rl.question(question, { signal: ctl.signal })).trim());
+    } finally {
+      rl.close();
+    }
+  }
+
+  runCli(args, {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    env: process.env,
+    signal: ctl.signal,
+    interactive: !!process.stdin.isTTY,
+    confirm,
+  })
+    .then(code => {
+      process.exitCode = code;
+    })
+    .catch((e: unknown) => {
+      process.stderr.write(`promptwright: ${e instanceof Error ? e.message : String(e)}\n`);
+      process.exitCode = 2;
+    });
+}

@@ -12,6 +12,7 @@ import * as text from './core/text';
 import * as scheduler from './core/tokens/scheduler';
 import * as config from './vscode/platform/config';
 import * as jsonDocuments from './vscode/platform/jsonDocuments';
+import * as language from './vscode/platform/language';
 import * as lazy from './vscode/platform/lazy';
 import * as prompts from './vscode/platform/prompts';
 
@@ -26,6 +27,7 @@ export const shared: Record<string, unknown> = {
   'core/tokens/scheduler': scheduler,
   'vscode/platform/config': config,
   'vscode/platform/jsonDocuments': jsonDocuments,
+  'vscode/platform/language': language,
   'vscode/platform/lazy': lazy,
   'vscode/platform/prompts': prompts,
 };

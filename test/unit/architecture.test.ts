@@ -16,11 +16,43 @@ function sources(dir: string): string[] {
 }
 
 describe('architecture', () => {
-  it('src/core imports neither vscode nor the adapters, webview or protocol', () => {
+  it('src/core imports neither vscode, vscode-languageserver, the adapters, the server, webview or protocol', () => {
     const bad = sources('src/core').filter(f =>
-      /from '(vscode|\.\.\/(\.\.\/)*(vscode|webview|protocol)\/[^']*)'/.test(fs.readFileSync(f, 'utf8')),
+      /from '(vscode|vscode-languageserver[^']*|\.\.\/(\.\.\/)*(vscode|lsp|webview|protocol)\/[^']*)'/.test(
+        fs.readFileSync(f, 'utf8'),
+      ),
     );
     assert.deepEqual(bad, []);
+  });
+  it('the language server (src/lsp) imports core and vscode-languageserver, never vscode or its adapters', () => {
+    const files = sources('src/lsp');
+    assert.ok(files.length >= 5, files.join());
+    for (const f of files)
+      for (const m of fs.readFileSync(f, 'utf8').matchAll(/from '([^']+)'/g))
+        assert.match(
+          m[1]!,
+          /^(node:\w+|vscode-languageserver(\/node|-textdocument)?|\.\/\w+|\.\.\/core\/[\w/]+)$/,
+          `${f}: ${m[1]}`,
+        );
+  });
+  it('the language server is a bundle of its own: the extension and the CLI carry none of it', async function () {
+    this.timeout(30_000);
+    const { bundles } = await import('../../scripts/bundles.mjs');
+    const inputsOf = async (name: string) => {
+      const b = bundles(true).find(x => x.name === name)!;
+      const r = await esbuild.build({ ...b.options, write: false, metafile: true, logLevel: 'silent' });
+      return Object.keys(r.metafile.inputs);
+    };
+    const server = /vscode-languageserver|vscode-jsonrpc|^src\/lsp/;
+    for (const name of ['extension', 'validator', 'features', 'cli'])
+      assert.deepEqual(
+        (await inputsOf(name)).filter(i => server.test(i)),
+        [],
+        `${name} carries the server`,
+      );
+    const lsp = await inputsOf('lsp');
+    assert.ok(lsp.some(i => i.includes('vscode-languageserver')) && lsp.includes('src/lsp/server.ts'));
+    assert.match(fs.readFileSync('src/cli.ts', 'utf8'), /require\('\.\/lsp\.js'\)/);
   });
   it('the webview imports only its protocol, core helpers without Node, and webview files', () => {
     for (const f of sources('src/webview')) {
@@ -80,11 +112,10 @@ describe('architecture', () => {
     assert.deepEqual(unused, [], 'links docs/architecture.md lists that no import makes (keep the list minimal)');
   });
 
-  it('every failure a person sees goes through the one error display (Api.showError)', () => {
+  it('every failure a person sees goes through the one error display (Api.showError; the server: Log.show)', () => {
+    const displays = [path.join('src', 'vscode', 'platform', 'api.ts'), path.join('src', 'lsp', 'log.ts')];
     const direct = sources('src').filter(
-      f =>
-        f !== path.join('src', 'vscode', 'platform', 'api.ts') &&
-        /\.showErrorMessage\(/.test(fs.readFileSync(f, 'utf8')),
+      f => !displays.includes(f) && /\.showErrorMessage\(/.test(fs.readFileSync(f, 'utf8')),
     );
     assert.deepEqual(direct, []);
   });

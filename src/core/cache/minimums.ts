@@ -3,7 +3,7 @@
 // documentation does, per model family. The table below, where each figure comes from and where the sources
 // disagree are in RULES.md, "cache-prefix-below-minimum" (its Evidence); keep the two the same. Names are
 // the spec's neutral ones.
-import { lookupModel } from '../request/models';
+import { lookupModel } from '../models/table';
 
 export const MINIMUMS_AS_OF = '2026-07-31';
 

@@ -119,18 +119,17 @@ function covers(body: Obj, block: Path): string {
 }
 
 /**
- * The under-minimum warnings from the local estimate alone, placed on each `cache_control` key: what
- * `promptwright check` reports (it makes no calls), as the editor does with counting off. Each says it is an estimate.
+ * The under-minimum warnings of a request's breakpoints, each with what is known of its prefix (counted, or the
+ * local estimate), placed on each `cache_control` key: the extension's and the language server's.
  */
-export function estimateWarnings(parsed: Parsed): Problem[] {
-  const body = parsed.value;
-  if (!body || typeof body !== 'object' || Array.isArray(body)) return [];
-  const breakpoints = breakpointsOf(body as Obj);
-  if (!breakpoints.length) return [];
-  const model = typeof (body as Obj).model === 'string' ? ((body as Obj).model as string) : 'this model';
-  const locate = parsed.locateMany(breakpoints.map(b => b.marker.at));
-  return breakpoints.flatMap(b => {
-    const message = belowMinimumMessage(b, prefixOf(b, undefined), model);
+export function underMinimumWarnings(
+  parsed: Pick<Parsed, 'locateMany'>,
+  v: { body: Obj; breakpoints: Breakpoint[]; prefixes: Prefix[] },
+): Problem[] {
+  const model = typeof v.body.model === 'string' ? v.body.model : 'this model';
+  const locate = parsed.locateMany(v.breakpoints.map(b => b.marker.at));
+  return v.breakpoints.flatMap((b, i) => {
+    const message = belowMinimumMessage(b, v.prefixes[i]!, model);
     const span = message && (locate(b.marker.at, true) ?? locate(b.marker.at));
     if (!message || !span) return [];
     return [
@@ -142,5 +141,21 @@ export function estimateWarnings(parsed: Parsed): Problem[] {
         message,
       } satisfies Problem,
     ];
+  });
+}
+
+/**
+ * The under-minimum warnings from the local estimate alone: what `promptwright check` reports (it makes no calls),
+ * as the editor does with counting off. Each says it is an estimate.
+ */
+export function estimateWarnings(parsed: Parsed): Problem[] {
+  const body = parsed.value;
+  if (!body || typeof body !== 'object' || Array.isArray(body)) return [];
+  const breakpoints = breakpointsOf(body as Obj);
+  if (!breakpoints.length) return [];
+  return underMinimumWarnings(parsed, {
+    body: body as Obj,
+    breakpoints,
+    prefixes: breakpoints.map(b => prefixOf(b, undefined)),
   });
 }

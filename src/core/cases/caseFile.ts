@@ -5,7 +5,7 @@
 import * as path from 'node:path';
 import * as z from 'zod/mini';
 import { softenJsonSchema } from '../request/jsonSchema';
-import { closest, MODELS } from '../request/models';
+import { closest, MODELS } from '../models/table';
 import { emptyFileProblem, parseRequest, type Locate } from '../request/parse';
 import { describe } from '../request/schema';
 import { changeToFixes, enumCandidates } from '../request/enumFixes';
@@ -356,6 +356,8 @@ function convert(iss: z.core.$ZodIssue, p: Path, root: unknown, out: PathProblem
 
 /** An unknown key: in an assertion, an unknown kind (an error: it would assert nothing); elsewhere a warning. */
 function unknownKey(p: Path, key: string, root: unknown, out: PathProblem[]): void {
+  // a JSON case file names its schema for the editor (`promptwright schema --cases`): nothing reads it but the editor
+  if (p.length === 0 && key === '$schema') return;
   const at = [...p, key];
   const here = getAt(root, p);
   const candidates = keysAt(p).filter(k => !(isObject(here) && k in here));

@@ -1,6 +1,6 @@
 // A case file against its request file: a placeholder a case gives no value is sent as written,
 // so it is an error in both files; a value no placeholder uses is probably a typo, so it is a warning.
-import { closest } from '../request/models';
+import { closest } from '../models/table';
 import { parseRequest, type Locate, type Span } from '../request/parse';
 import type { Format, Path, Problem } from '../request/types';
 import { findPlaceholders, forEachString } from './placeholders';

@@ -6,7 +6,7 @@ import { validateText, type Endpoint } from '../request/validate';
 import { count } from '../text';
 import { estimateWarnings } from '../cache/words';
 import { isCaseFile } from '../cases/caseFile';
-import type { ModelFacts } from '../request/models';
+import type { ModelFacts } from '../models/table';
 import { UsageError } from './args';
 import { loadCaseFile } from './caseFiles';
 import { decodeUtf8, expandFiles } from './files';

@@ -5,6 +5,7 @@ import { runCompliance } from './compliance';
 import { runCount } from './count';
 import type { CliIo } from './io';
 import { runModels } from './models';
+import { runSchema } from './schema';
 import { runTest } from './test';
 
 export type { CliIo } from './io';
@@ -50,6 +51,11 @@ commands:
                    the service's models (every page), or one by id or alias; exit 1 for an unknown id
   admin …          the administration interface (Admin key): organization, workspaces, users, invites;
                    \`promptwright admin --help\` lists the commands
+  schema [--endpoint messages|count_tokens] [--cases]
+                   print the JSON Schema of request files (count_tokens: what that endpoint takes, no
+                   max_tokens; --cases: case files), for YAML and JSON language servers and "$schema"
+  lsp --stdio      the language server for any editor (diagnostics as check gives them, completion, hover,
+                   quick fixes, token and cache lenses), over stdin and stdout; docs/editors.md
   compliance …     the compliance interface (Compliance Access Key): the Activity Feed (as JSON, JSON Lines
                    or CSV), organizations, chats, project attachments, deletes;
                    \`promptwright compliance --help\` lists the commands
@@ -81,6 +87,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   if (cmd === 'models') return runModels(rest, io);
   if (cmd === 'admin') return runAdmin(rest, io);
   if (cmd === 'compliance') return runCompliance(rest, io);
+  if (cmd === 'schema') return runSchema(rest, io);
   if (cmd === '--version' || cmd === '-v') {
     io.stdout.write(`${typeof PROMPTWRIGHT_VERSION === 'string' ? PROMPTWRIGHT_VERSION : 'dev'}\n`);
     return 0;

@@ -3,7 +3,7 @@
 // under the spec's neutral model names; a person's own prices (the setting `promptwright.prices`, the CLI's
 // `--prices FILE`) replace a model's entry whole. A model with no entry has no price: its cost is null and
 // says so, never a guess. How a reply's usage is priced is cost.ts's.
-import { lookupModel } from '../request/models';
+import { lookupModel } from '../models/table';
 
 /** US dollars per million tokens, by kind of token (the override file's keys). */
 export interface ModelPrice {
@@ -34,7 +34,7 @@ const price = (input: number, output: number, write5m: number, write1h: number, 
   cache_read: read,
 });
 
-// The page's rows, each a model of the spec's table (core/request/models.ts) under its neutral name. Dated ids
+// The page's rows, each a model of the spec's table (core/models/table.ts) under its neutral name. Dated ids
 // take their model's price (priceOf). model-mythos-preview has no row on the page: it has no price here.
 const OPUS_NEW = price(5, 25, 6.25, 10, 0.5);
 const OPUS_OLD = price(15, 75, 18.75, 30, 1.5);

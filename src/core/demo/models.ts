@@ -4,7 +4,7 @@
 // The demo lists the built-in table's current models, described as the table describes them; the tests'
 // fake adds models the table does not know.
 import type { ServiceModel } from '../models/types';
-import { EFFORT_LEVELS, MODELS, type ModelInfo } from '../request/models';
+import { EFFORT_LEVELS, MODELS, type ModelInfo } from '../models/table';
 import { cursorPage, notFound, ok, segment, wrongMethod, type Reply, type Walk } from './admin';
 
 /** When the undated models came out (their dated ids carry their date): the list's order, newest first. */

@@ -1,16 +1,9 @@
-// The catalog: the service's model list merged over the built-in table (core/request/models.ts), the
+// The catalog: the service's model list merged over the built-in table (core/models/table.ts), the
 // service winning where both speak. The service speaks to the context window (`max_input_tokens`), the
 // ceiling of `max_tokens`, effort levels, thinking types and image and PDF input; the table to what the list
 // does not show (retirement, prefill, sampling, how thinking defaults). An alias takes the entry of the model
 // it points to, as the service resolves it; a retired model stays retired whatever the list says.
-import {
-  EFFORT_LEVELS,
-  lookupModel,
-  MODELS,
-  type ModelFacts,
-  type ModelInfo,
-  type ModelLookup,
-} from '../request/models';
+import { EFFORT_LEVELS, lookupModel, MODELS, type ModelFacts, type ModelInfo, type ModelLookup } from './table';
 import type { ServiceModel } from './types';
 
 /** A model a list offers (completion, Choose Model…): the id to write, and the facts that apply. */

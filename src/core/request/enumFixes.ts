@@ -2,7 +2,7 @@
 // union knows, a value a rule checks against a list). The candidates come nearest first; the nearest is
 // marked preferred (the fix the editor applies with one keystroke) only when it is clearly the one meant:
 // a case-insensitive match, or the only candidate within a few edits of what was written.
-import { editDistance } from './models';
+import { editDistance } from '../models/table';
 import type { FixData, Path } from './types';
 
 /** Sets of up to this many values are offered whole; a longer one (content block types) its nearest few. */

@@ -1,7 +1,7 @@
 // zod issues -> problems with a path, an anchor, a rule name and a message that names the real problem.
 import type { z } from 'zod';
 import { changeToFixes } from './enumFixes';
-import { closest } from './models';
+import { closest } from '../models/table';
 import type { RuleContext } from './rules';
 import { refusedKey } from './rules/keys';
 import { describe } from './schema';

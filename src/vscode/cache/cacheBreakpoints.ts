@@ -6,22 +6,20 @@
 // cached by body; otherwise they are local estimates, and say so. The logic is core/cache's.
 import * as vscode from 'vscode';
 import { PrefixCounter } from '../../core/cache/counter';
-import { breakpointsOf, prefixOf, shownAt, type Breakpoint, type Prefix } from '../../core/cache/report';
-import { belowMinimumMessage, hoverMarkdown, lensTitle } from '../../core/cache/words';
+import { breakpointsOf, prefixOf } from '../../core/cache/report';
+import { underMinimumWarnings } from '../../core/cache/words';
+import { cacheHover, cacheLenses, type CacheView } from '../../core/language/lenses';
 import { ruleUrl } from '../../core/request/catalog';
 import type { Api } from '../platform/api';
 import { Config, endpointOf } from '../platform/config';
+import { hover } from '../platform/language';
 import type { Log } from '../platform/log';
 import type { Keys } from '../platform/secrets';
 import type { DocumentState, RequestDiagnostics } from '../request/requestDiagnostics';
 
 type Obj = Record<string, unknown>;
 
-interface View {
-  body: Obj;
-  breakpoints: Breakpoint[];
-  prefixes: Prefix[];
-}
+type View = CacheView;
 
 const SELECTOR: vscode.DocumentSelector = [{ language: 'json' }, { language: 'yaml' }, { language: 'jsonc' }];
 
@@ -198,21 +196,15 @@ export class CacheBreakpoints implements vscode.CodeLensProvider, vscode.HoverPr
       this.collection.delete(doc.uri);
       return;
     }
-    const model = typeof v.body.model === 'string' ? v.body.model : 'this model';
-    const locate = st.validation.parsed.locateMany(v.breakpoints.map(b => b.marker.at));
-    const diags: vscode.Diagnostic[] = [];
-    v.breakpoints.forEach((b, i) => {
-      const message = belowMinimumMessage(b, v.prefixes[i]!, model);
-      const span = message && (locate(b.marker.at, true) ?? locate(b.marker.at));
-      if (!message || !span) return;
+    const diags = underMinimumWarnings(st.validation.parsed, v).map(p => {
       const d = new vscode.Diagnostic(
-        new vscode.Range(doc.positionAt(span.start), doc.positionAt(span.end)),
-        message,
+        new vscode.Range(doc.positionAt(p.start), doc.positionAt(p.end)),
+        p.message,
         vscode.DiagnosticSeverity.Warning,
       );
       d.source = 'Promptwright';
-      d.code = { value: 'cache-prefix-below-minimum', target: vscode.Uri.parse(ruleUrl('cache-prefix-below-minimum')) };
-      diags.push(d);
+      d.code = { value: p.code, target: vscode.Uri.parse(ruleUrl(p.code)) };
+      return d;
     });
     this.collection.set(doc.uri, diags);
   }
@@ -221,27 +213,14 @@ export class CacheBreakpoints implements vscode.CodeLensProvider, vscode.HoverPr
     const st = this.diagnostics.state(doc);
     const v = this.view(doc, st);
     if (!v || !st) return [];
-    const paths = v.breakpoints.map(b => shownAt(b) ?? b.marker.holder);
-    const locate = st.validation.parsed.locateMany([...paths, ...v.breakpoints.map(b => b.marker.at)]);
-    return v.breakpoints.flatMap((b, i) => {
-      // on the `cache_control` key itself; the top-level marker's at the block it applies to
-      const span = b.marker.automatic
-        ? (locate(paths[i]!) ?? locate(b.marker.at, true))
-        : (locate(b.marker.at, true) ?? locate(paths[i]!));
-      if (!span) return [];
-      const pos = doc.positionAt(span.start);
-      const p = v.prefixes[i]!;
-      return [
-        new vscode.CodeLens(new vscode.Range(pos, pos), {
-          title: lensTitle(b, p),
-          tooltip:
-            p.source === 'count'
-              ? 'The prefix this breakpoint caches, counted by the service. Hover the cache_control for more.'
-              : 'A local estimate: click to count the prefixes with the service (count_tokens).',
-          command: 'promptwright.countCacheBreakpoints',
-          arguments: [doc.uri],
-        }),
-      ];
+    return cacheLenses(v, st.validation.parsed).map(l => {
+      const pos = doc.positionAt(l.start);
+      return new vscode.CodeLens(new vscode.Range(pos, pos), {
+        title: l.title,
+        tooltip: l.tooltip,
+        command: 'promptwright.countCacheBreakpoints',
+        arguments: [doc.uri],
+      });
     });
   }
 
@@ -249,18 +228,8 @@ export class CacheBreakpoints implements vscode.CodeLensProvider, vscode.HoverPr
     const st = this.diagnostics.state(doc);
     const v = this.view(doc, st);
     if (!v || !st) return undefined;
-    const offset = doc.offsetAt(pos);
-    const locate = st.validation.parsed.locateMany(v.breakpoints.map(b => b.marker.at));
-    for (let i = 0; i < v.breakpoints.length; i++) {
-      const at = v.breakpoints[i]!.marker.at;
-      const key = locate(at, true);
-      const value = locate(at);
-      const inside = [key, value].find(s => s && s.start <= offset && offset <= s.end);
-      if (!inside) continue;
-      const md = new vscode.MarkdownString(hoverMarkdown(v.breakpoints[i]!, v.prefixes[i]!, v.body));
-      return new vscode.Hover(md, new vscode.Range(doc.positionAt(inside.start), doc.positionAt(inside.end)));
-    }
-    return undefined;
+    const found = cacheHover(v, st.validation.parsed, doc.offsetAt(pos));
+    return found && hover(doc, found);
   }
 
   private forget(uri: vscode.Uri): void {

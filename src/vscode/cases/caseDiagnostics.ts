@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { CaseFile } from '../../core/cases/types';
 import type { Locate } from '../../core/request/parse';
 import { ruleUrl } from '../../core/request/catalog';
-import { formatOf, type Problem, type Severity } from '../../core/request/types';
+import type { Problem, Severity } from '../../core/request/types';
 import type { Config } from '../platform/config';
 import { validator } from '../platform/lazy';
 import type { Log } from '../platform/log';
@@ -171,54 +171,39 @@ export class CaseDiagnostics implements vscode.Disposable {
       const message = e instanceof Error ? e.message : String(e);
       this.log.error(`case file check failed for ${uri.fsPath}: ${e instanceof Error && e.stack ? e.stack : message}`);
       if (this.generation.get(k) !== generation) return undefined;
-      const d = new vscode.Diagnostic(
-        new vscode.Range(0, 0, 0, 1),
-        `Promptwright could not check this case file (${message}); see "Promptwright: Show Log".`,
-        vscode.DiagnosticSeverity.Warning,
-      );
-      d.source = 'Promptwright';
-      d.code = { value: 'internal-error', target: vscode.Uri.parse(ruleUrl('internal-error')) };
-      this.collection.set(uri, [d]);
+      const problem = validator().couldNotCheck('case file', e, '"Promptwright: Show Log"');
+      this.collection.set(uri, [diagnostic(problem, new LineIndex(' '))]);
       return undefined;
     }
   }
 
   private async checkText(uri: vscode.Uri, text: string): Promise<CaseEntry> {
-    const core = validator();
     const lines = new LineIndex(text);
-    const parsed = core.parseCaseFile(text, formatOf(uri.path));
-    const caseDiagnostics = parsed.problems.map(p => diagnostic(p, lines));
+    const checked = await validator().checkCaseText(
+      text,
+      uri.path,
+      request => {
+        const key = requestUriOf(uri, request);
+        return key && { key, path: key.path };
+      },
+      readText,
+    );
     const entry: CaseEntry = {
       uri,
       text,
-      file: parsed.file,
-      locate: parsed.locate,
-      requestUri: undefined,
-      requestText: undefined,
-      caseDiagnostics,
+      file: checked.file,
+      locate: checked.locate,
+      requestUri: checked.request?.key,
+      requestText: checked.requestText,
+      caseDiagnostics: checked.caseProblems.map(p => diagnostic(p, lines)),
       requestDiagnostics: [],
+      ...(checked.requestModel ? { requestModel: checked.requestModel } : {}),
+      ...(checked.judgePrompt ? { judgePromptUri: checked.judgePrompt.key } : {}),
     };
-    const file = parsed.file;
-    if (!file) return entry;
-    // a judge prompt of one's own: readable, with the judge's placeholders only
-    if (file.judge?.prompt) {
-      entry.judgePromptUri = requestUriOf(uri, file.judge.prompt);
-      const prompt = entry.judgePromptUri && (await readText(entry.judgePromptUri));
-      caseDiagnostics.push(...core.judgePromptCheck(file, parsed.locate, prompt).map(p => diagnostic(p, lines)));
-    }
-    entry.requestUri = requestUriOf(uri, file.request);
-    entry.requestText = entry.requestUri && (await readText(entry.requestUri));
-    if (!entry.requestUri || entry.requestText === undefined) {
-      const why = entry.requestUri ? 'no such file' : 'an untitled case file has no folder to start from';
-      caseDiagnostics.push(diagnostic(core.requestNotFound(parsed.locate, file.request, why), lines));
-      return entry;
-    }
-    const cross = core.crossCheck(file, parsed.locate, entry.requestText, formatOf(entry.requestUri.path));
-    if (cross.requestModel) entry.requestModel = cross.requestModel;
-    caseDiagnostics.push(...cross.caseProblems.map(p => diagnostic(p, lines)));
-    const requestLines = new LineIndex(entry.requestText);
-    const where = parsed.locate(['request']);
-    entry.requestDiagnostics = cross.requestProblems.map(p => {
+    if (checked.requestText === undefined) return entry;
+    const requestLines = new LineIndex(checked.requestText);
+    const where = checked.locate(['request']);
+    entry.requestDiagnostics = checked.requestProblems.map(p => {
       const d = diagnostic(p, requestLines);
       // the case file that says so, one click away
       if (where)

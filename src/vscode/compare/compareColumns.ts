@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { pointer } from '../../core/request/types';
 import { formatOf } from '../../core/request/types';
-import { MODELS } from '../../core/request/models';
+import { MODELS } from '../../core/models/table';
 import { MAX_COLUMNS } from '../../protocol/compare';
 import type { Config } from '../platform/config';
 import { validator } from '../platform/lazy';

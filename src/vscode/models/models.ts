@@ -6,7 +6,8 @@
 import * as crypto from 'node:crypto';
 import * as vscode from 'vscode';
 import { describeError } from '../../core/api/errors';
-import type { CatalogEntry, ModelCatalog } from '../../core/models/catalog';
+import type { LoadedModels } from '../../core/language/modelAssist';
+import type { CatalogEntry } from '../../core/models/catalog';
 import { ModelsClient } from '../../core/models/client';
 import type { ServiceModel } from '../../core/models/types';
 import { count } from '../../core/text';
@@ -32,16 +33,6 @@ interface Kept {
   baseUrl: string;
   fetchedAt: number;
   models: ServiceModel[];
-}
-
-export interface LoadedModels {
-  /** the service's list over the built-in table; undefined: the built-in table alone */
-  catalog?: ModelCatalog;
-  /** `service`: fetched now; `kept`: from the global state (fresh, or stale while the service is unreachable) */
-  source: 'service' | 'kept' | 'builtin';
-  fetchedAt?: number;
-  /** why the service's list is not what is used (no address, no key, the service's answer) */
-  problem?: string;
 }
 
 /** Whose list: the service address, and the key it is fetched with (for the hash only). */

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { formatOf } from '../../core/request/types';
 import { ruleUrl } from '../../core/request/catalog';
-import type { ModelFacts } from '../../core/request/models';
+import type { ModelFacts } from '../../core/models/table';
 import type { validateText, Validation } from '../../core/request/validate';
 import type { Problem, Severity } from '../../core/request/types';
 import { Config, endpointOf, isRequestFile } from '../platform/config';

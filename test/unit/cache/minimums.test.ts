@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import { cacheMinimum, documentedMinimums, MINIMUMS_AS_OF } from '../../../src/core/cache/minimums';
 import { breakpointsOf, prefixOf, reaches } from '../../../src/core/cache/report';
 import { belowMinimumMessage, hoverMarkdown, lensTitle } from '../../../src/core/cache/words';
-import { MODELS } from '../../../src/core/request/models';
+import { MODELS } from '../../../src/core/models/table';
 
 describe('minimum cacheable prompt length', () => {
   it('RULES.md gives the same table, with its date (cache-prefix-below-minimum)', () => {

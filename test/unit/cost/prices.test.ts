@@ -13,7 +13,7 @@ import {
   PRICES_DATE,
   PRICES_SOURCE,
 } from '../../../src/core/cost/prices';
-import { MODELS } from '../../../src/core/request/models';
+import { MODELS } from '../../../src/core/models/table';
 
 const close = (a: number | null, b: number) => assert.ok(a !== null && Math.abs(a - b) < 1e-12, `${a} ≈ ${b}`);
 const table = priceTable();

@@ -5,7 +5,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import { builtinEntries, capabilityLines, ModelCatalog, parseModelList } from '../../../src/core/models/catalog';
 import type { ServiceModel } from '../../../src/core/models/types';
-import { lookupModel } from '../../../src/core/request/models';
+import { lookupModel } from '../../../src/core/models/table';
 import { fakeModels } from '../../fake/models';
 
 const yes = (supported: boolean) => ({ supported });

@@ -1,5 +1,5 @@
 // What every family of rules shares: the shape of a JSON object, how `null` is read, and where a problem sits.
-import type { ModelFacts } from '../models';
+import type { ModelFacts } from '../../models/table';
 import type { PathProblem } from '../types';
 
 export interface RuleContext {

@@ -2,7 +2,7 @@
 // many of them (images and PDF pages together) one request holds. Headers only: no image is decoded whole.
 // The limits and messages come from public reports of the service's own 400 messages (RULES.md, Evidence).
 import { imageSize, pdfPageCount, readerOf, scanBase64, sniff } from '../media';
-import type { ModelInfo } from '../models';
+import type { ModelInfo } from '../../models/table';
 import type { FixData, Path, PathProblem } from '../types';
 import { isObj, type Obj, type RuleContext } from './common';
 

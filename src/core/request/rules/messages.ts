@@ -1,7 +1,7 @@
 // The conversation: the order of turns, tool results and their calls, the prefill, and one walk over the
 // blocks of every message for the checks of other families (cache, citations, betas).
 import { ADVISOR_CALL, BETA_BLOCK_TYPES, SYSTEM_ROLE } from '../betas';
-import type { ModelInfo } from '../models';
+import type { ModelInfo } from '../../models/table';
 import type { FixData, Path, PathProblem } from '../types';
 import { betaUsed, fileSources } from './betas';
 import { isObj, type Obj, type RuleContext } from './common';

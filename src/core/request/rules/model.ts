@@ -1,6 +1,6 @@
-// The model: retired, deprecated, unknown, or a dated id that follows its model (models.ts, or the service's
+// The model: retired, deprecated, unknown, or a dated id that follows its model (models/table.ts, or the service's
 // model list merged over it: a model the list has is never unknown).
-import { fastModels, lookupModel, replacementsFor, type ModelInfo } from '../models';
+import { fastModels, lookupModel, replacementsFor, type ModelInfo } from '../../models/table';
 import type { FixData, PathProblem } from '../types';
 import type { Obj, Place, RuleContext } from './common';
 

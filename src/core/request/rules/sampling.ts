@@ -1,6 +1,6 @@
 // temperature, top_p, top_k, max_tokens and the thinking budget: their ranges, per model (models.ts), and with
 // thinking. Beyond the spec, the rules come from reports of the service's own messages (RULES.md, Evidence).
-import type { ModelInfo } from '../models';
+import type { ModelInfo } from '../../models/table';
 import type { FixData, PathProblem } from '../types';
 import { given, type Obj, type RuleContext } from './common';
 import { thinkingOf } from './thinking';

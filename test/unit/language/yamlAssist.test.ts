@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import { CaseFileSchema } from '../../../src/core/cases/caseFile';
 import { CountTokensBody, RequestBody } from '../../../src/core/request/schema';
 import type { Schema } from '../../../src/core/request/schemaPath';
-import { requestValueHints, yamlCompletions, yamlHover } from '../../../src/core/request/yamlAssist';
+import { requestValueHints, yamlCompletions, yamlHover } from '../../../src/core/language/yamlAssist';
 
 /** Completions where `|` is in `text`: the labels, and what they replace. */
 function complete(text: string, root: Schema = RequestBody) {

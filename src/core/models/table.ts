@@ -3,8 +3,8 @@
 // doc3 §9.4 (retired and deprecated models); public reports of the service's messages for the models the
 // spec does not name (RULES.md, "Where model facts come from"). The service's own model list, when
 // Promptwright has it, is merged over this table (core/models/catalog.ts).
-import type { ServiceModel } from '../models/types';
-import type { Effort } from './schema';
+import type { ServiceModel } from './types';
+import type { Effort } from '../request/schema';
 
 type ThinkingMode =
   | 'any' // no rule stated
@@ -50,7 +50,7 @@ export interface ModelInfo {
   fastMode?: boolean;
   /**
    * Images and PDF pages one request may hold, where a report shows the service refusing more although the context
-   * window is over 200k (the 4.6 generation); 200k-window models have the limit anyway (rules/media.ts).
+   * window is over 200k (the 4.6 generation); 200k-window models have the limit anyway (request/rules/media.ts).
    */
   maxMedia?: number;
   // ---- what only the service's model list says (core/models/catalog.ts) --------------------------------

@@ -1,22 +1,25 @@
 // Completion and hover for YAML request, count and case files, from the zod schema itself, for editors with
-// no YAML language service (the JSON Schema in dist/ reaches YAML only through the YAML extension). What
+// no YAML language service (the JSON Schema in dist/ reaches YAML only through the YAML extension), and what
+// the JSON files' (jsonAssist.ts) share with it: a field's description, whether it is required. What
 // the cursor is on is found as templates.ts finds a slot: the line is rewritten with a marker and parsed,
 // and where the marker lands (a key of which mapping, or the value of which field) is left to the yaml
 // library, with all of YAML's indentation rules. The schema at that path (schemaPath.ts) says the rest.
 import * as YAML from 'yaml';
-import { MODELS } from './models';
-import { fieldOf, fieldsOf, shapeOf, slotAt, typeOf, valuesOf, type Schema, type Slot } from './schemaPath';
-import type { Path } from './types';
+import { MODELS } from '../models/table';
+import { fieldOf, fieldsOf, shapeOf, slotAt, typeOf, valuesOf, type Schema, type Slot } from '../request/schemaPath';
+import type { Path } from '../request/types';
 
 const MARK = '__promptwright_cursor__';
 /** Named values shown in a hover, at most. */
 const MAX_VALUES_SHOWN = 12;
 
-interface AssistItem {
+export interface AssistItem {
   label: string;
   kind: 'field' | 'value';
   /** the text inserted, indented for its place (the editor must keep its whitespace as it is) */
   insertText: string;
+  /** `insertText` is a snippet (`$1` where the cursor goes) */
+  snippet?: boolean;
   /** Markdown */
   documentation?: string;
   /** a field the schema requires (listed first) */
@@ -188,7 +191,7 @@ function fieldItems(root: Schema, at: Mark, column: number, renaming: boolean): 
     });
 }
 
-function isRequired(s: Schema | undefined, field: string): boolean {
+export function isRequired(s: Schema | undefined, field: string): boolean {
   const f = fieldOf(s, field);
   return !!f && (f as unknown as { _zod: { optin?: string } })._zod.optin !== 'optional';
 }
@@ -212,7 +215,10 @@ function valueItems(root: Schema, at: Mark, hints: ValueHints): AssistItem[] {
 }
 
 /** The branches of the union a `type` picks, with their descriptions (for the values offered or hovered). */
-function branchesAbove(root: Schema, at: { path: Path; value: unknown }): { schema: Schema; description?: string }[] {
+export function branchesAbove(
+  root: Schema,
+  at: { path: Path; value: unknown },
+): { schema: Schema; description?: string }[] {
   const parent = at.path.slice(0, -1);
   // the same document with that object's `type` left out: its union stays open, and lists its branches
   const value = structuredClone(at.value);
@@ -234,7 +240,7 @@ function scalar(v: string | number | boolean): string {
   return YAML.stringify(v, { lineWidth: 0 }).trimEnd();
 }
 
-function fieldDoc(name: string, slot: Slot): string {
+export function fieldDoc(name: string, slot: Slot): string {
   const values = valuesOf(slot).filter(v => typeof v === 'string' || typeof v === 'boolean');
   const parts = [`**${name}**`];
   if (slot.description) parts.push(slot.description);

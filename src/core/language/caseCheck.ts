@@ -1,0 +1,93 @@
+// A case file checked as the editors show it: its own problems (its shape, vars no placeholder uses,
+// placeholders no case defines) and, in the request file it names, the placeholders no case gives a value.
+// Each front end says where files are and reads them (an open editor's text wins over the disk's); the checks
+// are core/cases'.
+import { parseCaseFile, requestNotFound } from '../cases/caseFile';
+import { crossCheck } from '../cases/crossCheck';
+import { judgePromptCheck } from '../cases/judge';
+import type { CaseFile } from '../cases/types';
+import type { Locate } from '../request/parse';
+import { formatOf, type Problem } from '../request/types';
+
+/** The request file a case file names, as the front end knows files: its key (a URI), and its path. */
+export interface RequestTarget<K> {
+  key: K;
+  /** for its format (`.yaml`, `.json`) */
+  path: string;
+}
+
+export interface CaseCheck<K> {
+  /** undefined when the file does not parse into a case file */
+  file: CaseFile | undefined;
+  locate: Locate;
+  /** problems in the case file */
+  caseProblems: Problem[];
+  /** the request file it names, when it can be resolved */
+  request?: RequestTarget<K>;
+  /** the judge prompt file `judge.prompt` names, when it names one and it can be resolved */
+  judgePrompt?: RequestTarget<K>;
+  /** the request file's text, or undefined when it cannot be read */
+  requestText?: string;
+  /** the request's own model: what the cases run on when the case file names no `models` */
+  requestModel?: string;
+  /** problems in the request file: its placeholders some case gives no value */
+  requestProblems: Problem[];
+}
+
+/**
+ * Checks a case file's text with the request file it names. `resolve` finds the request (undefined: an untitled
+ * case file has no folder to start from), `read` reads it (undefined: it cannot be read).
+ */
+export async function checkCaseText<K>(
+  text: string,
+  fileName: string,
+  resolve: (request: string) => RequestTarget<K> | undefined,
+  read: (key: K) => Promise<string | undefined> | string | undefined,
+): Promise<CaseCheck<K>> {
+  const parsed = parseCaseFile(text, formatOf(fileName));
+  const out: CaseCheck<K> = {
+    file: parsed.file,
+    locate: parsed.locate,
+    caseProblems: [...parsed.problems],
+    requestProblems: [],
+  };
+  const file = parsed.file;
+  if (!file) return out;
+  // a judge prompt of one's own: readable, with the judge's placeholders only
+  if (file.judge?.prompt) {
+    const prompt = resolve(file.judge.prompt);
+    if (prompt) out.judgePrompt = prompt;
+    const text = prompt && (await read(prompt.key));
+    out.caseProblems.push(...judgePromptCheck(file, parsed.locate, text));
+  }
+  const request = resolve(file.request);
+  const requestText = request && (await read(request.key));
+  if (request) out.request = request;
+  if (!request || requestText === undefined) {
+    const why = request ? 'no such file' : 'an untitled case file has no folder to start from';
+    out.caseProblems.push(requestNotFound(parsed.locate, file.request, why));
+    return out;
+  }
+  out.requestText = requestText;
+  const cross = crossCheck(file, parsed.locate, requestText, formatOf(request.path));
+  if (cross.requestModel) out.requestModel = cross.requestModel;
+  out.caseProblems.push(...cross.caseProblems);
+  out.requestProblems = cross.requestProblems;
+  return out;
+}
+
+/**
+ * The one problem a file gets when checking it failed in Promptwright's own code: said at its first character,
+ * so the file keeps a visible state while the others are checked as usual. `log` says where to read more.
+ */
+export function couldNotCheck(what: 'file' | 'case file', e: unknown, log: string): Problem {
+  const message = e instanceof Error ? e.message : String(e);
+  return {
+    start: 0,
+    end: 1,
+    severity: 'warning',
+    code: 'internal-error',
+    path: [],
+    message: `Promptwright could not check this ${what} (${message}); see ${log}.`,
+  };
+}

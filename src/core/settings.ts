@@ -1,0 +1,120 @@
+// The settings both front ends read, by the names the extension contributes (package.json, under
+// `promptwright.`), with their defaults and their bounds. The extension reads them from VS Code's
+// configuration, the language server from what its client sends (initializationOptions and
+// workspace/didChangeConfiguration): one reader, so a value means the same in every editor.
+import { COUNT_FILE_PATTERNS } from './request/count';
+import type { Endpoint } from './request/validate';
+
+/** The section every setting lives under (`promptwright.baseUrl`). */
+export const SETTINGS_SECTION = 'promptwright';
+
+/** Files checked as message requests unless the settings say otherwise. */
+const DEFAULT_REQUEST_FILE_PATTERNS: readonly string[] = ['**/*.prompt.json', '**/*.prompt.yaml', '**/*.prompt.yml'];
+
+/** A setting's value by its name under the section (`cache.minimumTokens`); undefined when it is not set. */
+export type SettingSource = (key: string) => unknown;
+
+/** Typed access to the settings, read from the source each time (so changes apply at once). */
+export class Settings {
+  constructor(private readonly source: SettingSource) {}
+
+  private strings(key: string, fallback: readonly string[]): string[] {
+    const v = this.source(key);
+    return Array.isArray(v) && v.every(x => typeof x === 'string') ? v : [...fallback];
+  }
+  private num(key: string, fallback: number, min: number, max: number): number {
+    const v = this.source(key);
+    return typeof v === 'number' && Number.isFinite(v) ? Math.min(max, Math.max(min, v)) : fallback;
+  }
+  private text(key: string, fallback = ''): string {
+    const v = this.source(key);
+    return typeof v === 'string' ? v.trim() : fallback;
+  }
+
+  /** message-request files; an empty list means the defaults */
+  get requestFilePatterns(): string[] {
+    const v = this.strings('requestFilePatterns', DEFAULT_REQUEST_FILE_PATTERNS);
+    return v.length ? v : [...DEFAULT_REQUEST_FILE_PATTERNS];
+  }
+  /** files that hold a count_tokens body: checked for that endpoint, counted, never sent */
+  get countTokensFilePatterns(): string[] {
+    return this.strings('countTokensFilePatterns', COUNT_FILE_PATTERNS);
+  }
+  get betas(): string[] {
+    return this.strings('betas', [])
+      .map(s => s.trim())
+      .filter(Boolean);
+  }
+  get validationDebounceMs(): number {
+    return this.num('validation.debounceMs', 250, 0, 5000);
+  }
+  /** the service address, without a trailing slash ('' when none is set) */
+  get baseUrl(): string {
+    return this.text('baseUrl').replace(/\/+$/, '');
+  }
+  get apiVersion(): string {
+    return this.text('apiVersion') || '2023-06-01';
+  }
+  get maxRetries(): number {
+    return this.num('maxRetries', 2, 0, 10);
+  }
+  get streamIdleTimeoutSeconds(): number {
+    return this.num('streamIdleTimeoutSeconds', 60, 1, 3600);
+  }
+  get tokenCountLive(): boolean {
+    return this.source('tokenCount.live') !== false;
+  }
+  get tokenDebounceMs(): number {
+    return this.num('tokenCount.debounceMs', 800, 100, 10000);
+  }
+  /** `cache.minimumTokens`: model id → the minimum cacheable prefix, over the documented table */
+  get cacheMinimumTokens(): Record<string, unknown> {
+    const v = this.source('cache.minimumTokens');
+    return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
+  }
+  get resourcePageSize(): number {
+    return Math.round(this.num('sessions.pageSize', 100, 1, 1000));
+  }
+  get adminPageSize(): number {
+    return Math.round(this.num('admin.pageSize', 20, 1, 1000));
+  }
+  get compliancePageSize(): number {
+    return Math.round(this.num('compliance.pageSize', 100, 1, 1000));
+  }
+  /** cells of the Cases grid in flight at once */
+  get casesConcurrency(): number {
+    return Math.round(this.num('cases.concurrency', 4, 1, 16));
+  }
+  /** the judge of rubric assertions when a case file names none ('': none) */
+  get casesJudgeModel(): string {
+    return this.text('cases.judgeModel');
+  }
+  /** `prices`: a person's prices per model, over the built-in table (parsed by core/cost/prices.ts) */
+  get prices(): unknown {
+    return this.source('prices') ?? {};
+  }
+  /** results of case files in the repository's `.promptwright/results/` (else in the workspace storage) */
+  get casesResultsInRepository(): boolean {
+    return this.source('cases.resultsInRepository') === true;
+  }
+  /** the git revision the status bar, the Token Breakdown and Compare set the working copy against */
+  get compareBase(): string {
+    return this.text('compare.base', 'HEAD');
+  }
+  get transcriptFolder(): string {
+    return this.text('transcripts.folder');
+  }
+}
+
+/**
+ * The endpoint a file's body is for, by the configured patterns: `count_tokens` for a count file (those
+ * patterns win where both match), `messages` for a request file, undefined for any other file. `matches`
+ * says whether the file matches one of the patterns, as the front end matches globs.
+ */
+export function endpointByPatterns(
+  settings: Pick<Settings, 'requestFilePatterns' | 'countTokensFilePatterns'>,
+  matches: (patterns: readonly string[]) => boolean,
+): Endpoint | undefined {
+  if (matches(settings.countTokensFilePatterns)) return 'count_tokens';
+  return matches(settings.requestFilePatterns) ? 'messages' : undefined;
+}

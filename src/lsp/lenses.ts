@@ -1,0 +1,259 @@
+// The lenses above a request file: its input tokens at the top, each part's (system, tools, each message) and
+// each cache breakpoint's prefix (core/language/lenses.ts). With a service address and an API key they are
+// counted with count_tokens after a pause in typing, a few calls at a time, each body once (core/cache/counter.ts);
+// otherwise, or until then, they are local estimates, marked ≈. A lens's command counts the file now.
+import type { CodeLens, Connection } from 'vscode-languageserver/node';
+import { CodeLensRefreshRequest } from 'vscode-languageserver/node';
+import type { TextDocument } from 'vscode-languageserver-textdocument';
+import { ApiClient } from '../core/api/client';
+import { PrefixCounter } from '../core/cache/counter';
+import { estimatePrefix, type PrefixRequest } from '../core/cache/prefix';
+import { breakpointsOf, prefixOf } from '../core/cache/report';
+import { underMinimumWarnings } from '../core/cache/words';
+import { describeForCli } from '../core/cli/env';
+import {
+  breakdownLenses,
+  breakdownParts,
+  cacheHover,
+  cacheLenses,
+  totalLens,
+  type BreakdownPart,
+  type CacheView,
+  type LensData,
+} from '../core/language/lenses';
+import type { HoverData } from '../core/language/types';
+import type { Problem } from '../core/request/types';
+import { pickCountFields } from '../core/request/count';
+import type { ServerConfig } from './config';
+import { COUNT_TOKENS } from './convert';
+import type { RequestState } from './checks';
+import type { Log } from './log';
+
+type Obj = Record<string, unknown>;
+
+/**
+ * Parts counted with the service at most: each part's count sends the conversation up to it, so a long one costs
+ * many calls and hashes; past this, its parts are estimated and only the whole request is counted.
+ */
+const COUNTED_PARTS = 100;
+
+/** What the lenses of one check of a file measure. */
+interface Measured {
+  body: Obj;
+  total: PrefixRequest;
+  /** the request's parts, made when the lenses are first asked for (a check that only publishes needs none) */
+  parts?: BreakdownPart[];
+  /** undefined for a count_tokens file, and a request without breakpoints */
+  cache: Omit<CacheView, 'prefixes'> | undefined;
+  /** the counts known of its requests, as of `knownAt` (finding one hashes its body) */
+  known: Map<PrefixRequest, number | undefined>;
+  knownAt: number;
+}
+
+export class Lenses {
+  private readonly counter: PrefixCounter;
+  private readonly timers = new Map<string, NodeJS.Timeout>();
+  private readonly counting = new Map<string, AbortController>();
+  /** what each check measures (made once per check, shared by the lenses, the hover and the counts) */
+  private readonly measured = new WeakMap<object, Measured | undefined>();
+  private client: { key: string; api: ApiClient } | undefined;
+  /** bumped when what the counter knows changes */
+  private generation = 0;
+  /** the client takes workspace/codeLens/refresh */
+  refreshSupport = false;
+  /** called when a file's counts came (its under-minimum warnings may change) */
+  onCounted: (uri: string) => void = () => {};
+
+  constructor(
+    private readonly connection: Connection,
+    private readonly config: ServerConfig,
+    private readonly log: Log,
+  ) {
+    this.counter = new PrefixCounter(
+      async (body, signal) => (await this.api().countTokens(body, signal ? { signal } : {})).input_tokens,
+      { concurrency: 4 },
+    );
+  }
+
+  /** The service's client for the settings in force (a new one when the address, version or key change). */
+  private api(): ApiClient {
+    const s = this.config.settings;
+    const key = JSON.stringify([s.baseUrl, s.apiVersion, s.maxRetries, this.config.betas, this.config.apiKey]);
+    if (this.client?.key !== key) {
+      const apiKey = this.config.apiKey;
+      const api = new ApiClient({
+        baseUrl: s.baseUrl,
+        ...(apiKey ? { apiKey } : {}),
+        apiVersion: s.apiVersion,
+        betas: this.config.betas,
+        maxRetries: s.maxRetries,
+      });
+      this.client = { key, api };
+    }
+    return this.client.api;
+  }
+
+  /** Counts forgotten: another service or key (old numbers may not apply). */
+  settingsChanged(): void {
+    this.counter.clear();
+    this.generation++;
+  }
+
+  /** What the service counted for a request, if it did (nothing is looked up before anything was counted). */
+  private known(m: Measured, r: PrefixRequest): number | undefined {
+    if (!this.counter.calls) return undefined;
+    if (m.knownAt !== this.generation) {
+      m.known.clear();
+      m.knownAt = this.generation;
+    }
+    if (!m.known.has(r)) m.known.set(r, this.counter.known(r));
+    return m.known.get(r);
+  }
+
+  private measure(state: RequestState, endpoint: 'messages' | 'count_tokens'): Measured | undefined {
+    if (this.measured.has(state)) return this.measured.get(state);
+    const value = state.validation.parsed.value;
+    let m: Measured | undefined;
+    if (value && typeof value === 'object' && !Array.isArray(value)) {
+      const body = value as Obj;
+      const breakpoints =
+        endpoint === 'messages' ? breakpointsOf(body, { overrides: this.config.settings.cacheMinimumTokens }) : [];
+      m = {
+        body,
+        total: { kind: 'whole', body: pickCountFields(body) },
+        cache: breakpoints.length ? { body, breakpoints } : undefined,
+        known: new Map(),
+        knownAt: this.generation,
+      };
+    }
+    this.measured.set(state, m);
+    return m;
+  }
+
+  private partsOf(m: Measured): BreakdownPart[] {
+    return (m.parts ??= breakdownParts(m.body));
+  }
+
+  private cacheView(m: Measured, uri: string): CacheView | undefined {
+    if (!m.cache) return undefined;
+    const counting = this.counting.has(uri);
+    const prefixes = m.cache.breakpoints.map(b => {
+      const known = b.request && this.known(m, b.request);
+      const failed = this.counter.calls ? this.counter.failure(b.request) : undefined;
+      return prefixOf(b, known ?? (failed ? { error: { message: failed } } : undefined), { counting });
+    });
+    return { ...m.cache, prefixes };
+  }
+
+  lenses(doc: TextDocument, state: RequestState, endpoint: 'messages' | 'count_tokens'): CodeLens[] {
+    const m = this.measure(state, endpoint);
+    if (!m) return [];
+    const counting = this.counting.has(doc.uri);
+    const parsed = state.validation.parsed;
+    const total = totalLens(this.known(m, m.total), () => estimatePrefix(m.total), counting);
+    const parts = this.partsOf(m);
+    const counted = parts.length <= COUNTED_PARTS;
+    const part = (p: BreakdownPart) => (counted ? this.known(m, p.request) : undefined);
+    const out: LensData[] = [total, ...breakdownLenses(parts, part, parsed, counting && counted)];
+    const view = this.cacheView(m, doc.uri);
+    if (view) out.push(...cacheLenses(view, parsed));
+    return out.map(l => {
+      const at = doc.positionAt(l.start);
+      return {
+        range: { start: at, end: at },
+        command: { title: l.title, command: COUNT_TOKENS, arguments: [doc.uri] },
+      };
+    });
+  }
+
+  hover(
+    state: RequestState,
+    endpoint: 'messages' | 'count_tokens',
+    uri: string,
+    offset: number,
+  ): HoverData | undefined {
+    const m = this.measure(state, endpoint);
+    const view = m && this.cacheView(m, uri);
+    return view && cacheHover(view, state.validation.parsed, offset);
+  }
+
+  /**
+   * The warnings for cache prefixes under the model's minimum: from the service's counts where it counted them,
+   * else the local estimate, as `promptwright check` gives them.
+   */
+  warnings(state: RequestState, endpoint: 'messages' | 'count_tokens', uri: string): Problem[] {
+    if (endpoint !== 'messages') return [];
+    const m = this.measure(state, endpoint);
+    const view = m && this.cacheView(m, uri);
+    return view ? underMinimumWarnings(state.validation.parsed, view) : [];
+  }
+
+  /** After a check: with counting on, the file's figures are counted after a pause in typing. */
+  checked(doc: TextDocument, state: RequestState, endpoint: 'messages' | 'count_tokens'): void {
+    clearTimeout(this.timers.get(doc.uri));
+    this.counting.get(doc.uri)?.abort();
+    if (!this.config.live || !this.measure(state, endpoint)) return;
+    this.timers.set(
+      doc.uri,
+      setTimeout(() => {
+        this.timers.delete(doc.uri);
+        void this.count(doc, state, endpoint);
+      }, this.config.settings.tokenDebounceMs),
+    );
+  }
+
+  /**
+   * Counts what the file's lenses show (each body once: the unchanged ones are known already). `again`: the
+   * failed ones too (a person asked). Ends with the client asked to show the lenses again.
+   */
+  async count(
+    doc: TextDocument,
+    state: RequestState,
+    endpoint: 'messages' | 'count_tokens',
+    again = false,
+  ): Promise<void> {
+    const m = this.measure(state, endpoint);
+    if (!m) return;
+    this.counting.get(doc.uri)?.abort();
+    const abort = new AbortController();
+    this.counting.set(doc.uri, abort);
+    const all = this.partsOf(m);
+    const parts = all.length <= COUNTED_PARTS ? all.map(p => p.request) : [];
+    const requests = [m.total, ...parts, ...(m.cache?.breakpoints.map(b => b.request) ?? [])];
+    if (again) this.counter.retry(requests);
+    try {
+      const results = await this.counter.countAll(requests, abort.signal);
+      const failed = results.find(r => 'error' in r);
+      if (failed && 'error' in failed)
+        this.log.warn(
+          `${doc.uri}: not counted: ${failed.error.type ?? ''} ${failed.error.message}` +
+            (failed.error.requestId ? ` request-id=${failed.error.requestId}` : ''),
+        );
+    } catch (e) {
+      if (!abort.signal.aborted) this.log.warn(`${doc.uri}: not counted: ${describeForCli(e)}`);
+    } finally {
+      if (this.counting.get(doc.uri) === abort) this.counting.delete(doc.uri);
+      this.generation++;
+    }
+    if (abort.signal.aborted) return;
+    this.onCounted(doc.uri);
+    this.refresh();
+  }
+
+  /** Asks the client for the lenses again, where it can be asked. */
+  private refresh(): void {
+    if (this.refreshSupport) void this.connection.sendRequest(CodeLensRefreshRequest.type).catch(() => {});
+  }
+
+  /** A closed file: its timer and its count in flight are dropped. */
+  forget(uri: string): void {
+    clearTimeout(this.timers.get(uri));
+    this.timers.delete(uri);
+    this.counting.get(uri)?.abort();
+    this.counting.delete(uri);
+  }
+
+  dispose(): void {
+    for (const uri of [...this.timers.keys(), ...this.counting.keys()]) this.forget(uri);
+  }
+}
