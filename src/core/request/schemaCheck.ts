@@ -1,0 +1,386 @@
+// The issues zod's safeParse would report for a value, without the copy of the value safeParse builds. The
+// zod schema stays the one source of truth: this walks its definitions (objects, arrays, unions picked by
+// `type`, optional and nullable wrappers) over the parsed value, and answers "valid" allocating nothing.
+// Where something is wrong, the smallest schema around it is run by zod itself (a leaf such as an enum, or
+// a union, a record, a tool's pipe) and its issues are put at their path: the same issues, with the same
+// messages, in the same order as zod's own walk, which visits object keys in the order of the shape, array
+// items in order, and an object's unknown keys last. A kind of schema this walk does not know is run by zod
+// whole, so a new kind in schema.ts is still checked exactly, only more slowly.
+//
+// Values are what a JSON or YAML parser makes: plain objects whose keys are their own enumerable string
+// properties (no getters, no symbols). On those the answer is zod's (test/unit/request/schemaCheck.test.ts).
+import { config, util, type $ZodIssue, type $ZodType } from 'zod/v4/core';
+import type { Path } from './types';
+
+type Issue = $ZodIssue;
+type Schema = $ZodType;
+
+/** What zod's issues are before `finalizeIssue` gives them their message. */
+interface RawIssue {
+  path?: PropertyKey[];
+  [key: string]: unknown;
+}
+interface Payload {
+  value: unknown;
+  issues: RawIssue[];
+  aborted?: boolean;
+}
+interface CheckDef {
+  when?: (p: Payload) => boolean;
+}
+interface Check {
+  _zod: { def: CheckDef; check(p: Payload): unknown };
+}
+/** The parts of zod's definitions this walk reads (zod's own types keep them internal). */
+interface Def {
+  type: string;
+  checks?: Check[];
+  coerce?: boolean;
+  shape?: Record<string, Schema>;
+  catchall?: Schema;
+  element?: Schema;
+  innerType?: Schema;
+  options?: Schema[];
+  discriminator?: string;
+  unionFallback?: boolean;
+  in?: Schema;
+  out?: Schema;
+  transform?: (value: unknown, payload: Payload) => unknown;
+  keyType?: Schema;
+  valueType?: Schema;
+}
+interface Internals {
+  def: Def;
+  traits: Set<string>;
+  optin?: 'optional' | 'defaulted';
+  optout?: 'optional';
+  propValues?: Record<string, Set<unknown>>;
+  run(payload: Payload, ctx: object): Payload | Promise<Payload>;
+}
+const internals = (s: Schema) => (s as unknown as { _zod: Internals })._zod;
+
+/** A schema ready to walk a value: `ok` allocates nothing; `issues` runs only where `ok` said no. */
+interface Node {
+  ok(value: unknown): boolean;
+  issues(value: unknown, path: Path, out: RawIssue[]): void;
+}
+
+/** The context safeParse(value, { reportInput: true }) runs with, and finalizes issues with. */
+const CTX = { reportInput: true, async: false };
+
+/**
+ * The issues of `schema.safeParse(value, { reportInput: true })`, in its order, with its messages; none when
+ * the value is valid.
+ */
+export function schemaIssues(schema: Schema, value: unknown): Issue[] {
+  const node = nodeOf(schema);
+  if (node.ok(value)) return [];
+  const raw: RawIssue[] = [];
+  node.issues(value, [], raw);
+  return raw.map(iss => util.finalizeIssue(iss as never, CTX as never, config()));
+}
+
+const nodes = new WeakMap<Schema, Node>();
+
+function nodeOf(schema: Schema): Node {
+  let node = nodes.get(schema);
+  if (!node) {
+    // in the map before its children are built, so a schema that contains itself finds its own node
+    node = { ok: () => false, issues: () => {} };
+    nodes.set(schema, node);
+    Object.assign(node, build(schema));
+  }
+  return node;
+}
+
+function build(schema: Schema): Node {
+  const z = internals(schema);
+  const def = z.def;
+  const checks = def.checks ?? [];
+  // a schema with its own checks (a refinement) is left to zod, except arrays and leaves, run below
+  const plain = checks.length === 0;
+  switch (def.type) {
+    case 'object':
+      return plain && !Object.getOwnPropertySymbols(def.shape ?? {}).length ? objectNode(schema, def) : run(schema);
+    case 'array':
+      return arrayNode(schema, def, checks);
+    case 'optional':
+      // an inner schema with a default puts a value in place of absence: zod's to run
+      return plain && internals(def.innerType!).optin !== 'defaulted' ? wrapperNode(def, undefined) : run(schema);
+    case 'nullable':
+      return plain ? wrapperNode(def, null) : run(schema);
+    case 'union':
+      if (!plain) return run(schema);
+      return def.discriminator !== undefined && !def.unionFallback
+        ? discriminatedNode(schema, def)
+        : unionNode(schema, def);
+    case 'pipe': {
+      const transforms = plain && def.in !== undefined && internals(def.in).def.type === 'transform';
+      return transforms ? transformPipeNode(schema, def) : run(schema);
+    }
+    case 'record':
+      return plain ? recordNode(schema, def) : run(schema);
+    case 'unknown':
+    case 'any':
+      return { ok: () => true, issues: () => {} };
+    case 'string':
+      // a string format (email, uuid, …) is a check itself: zod's to run
+      if (plain && !def.coerce && !z.traits.has('$ZodCheck')) return leaf(schema, v => typeof v === 'string');
+      return leaf(schema);
+    case 'literal':
+    case 'enum': {
+      // zod's own set of the allowed values
+      const values = (z as { values?: Set<unknown> }).values;
+      return leaf(schema, plain && values ? v => values.has(v) : undefined);
+    }
+    default:
+      return leaf(schema);
+  }
+}
+
+/** Runs `schema` with zod on a fresh payload: its raw issues, with `path` in front of theirs. */
+function zodIssues(schema: Schema, value: unknown, path: Path, out: RawIssue[]): void {
+  const result = internals(schema).run({ value, issues: [] }, CTX);
+  if (result instanceof Promise) throw new Error('the request schema has an asynchronous part');
+  for (const iss of result.issues) {
+    iss.path = iss.path ? [...path, ...iss.path] : [...path];
+    out.push(iss);
+  }
+}
+
+/** A schema zod checks whole: a kind this walk does not know, or one with refinements of its own. */
+function run(schema: Schema): Node {
+  return {
+    ok: value => {
+      const result = internals(schema).run({ value, issues: [] }, CTX);
+      if (result instanceof Promise) throw new Error('the request schema has an asynchronous part');
+      return result.issues.length === 0;
+    },
+    issues: (value, path, out) => zodIssues(schema, value, path, out),
+  };
+}
+
+/**
+ * A schema without children (a string, a number and its bounds, a literal, an enum): zod runs it on one payload
+ * kept for the purpose, which a valid value leaves as it was, so checking it allocates nothing. `fast`, when
+ * given, answers for zod where its answer is plain (a string is `typeof "string"`).
+ */
+function leaf(schema: Schema, fast?: (value: unknown) => boolean): Node {
+  const z = internals(schema);
+  const scratch: Payload = { value: undefined, issues: [], aborted: false };
+  return {
+    ok:
+      fast ??
+      (value => {
+        scratch.value = value;
+        const result = z.run(scratch, CTX);
+        if (result instanceof Promise) throw new Error('the request schema has an asynchronous part');
+        scratch.value = undefined;
+        if (result.issues.length === 0) return true;
+        // reset only when used: setting an array's length is a call into the engine even when it is 0
+        scratch.issues.length = 0;
+        scratch.aborted = false;
+        return false;
+      }),
+    issues: (value, path, out) => zodIssues(schema, value, path, out),
+  };
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * An object: each key of the shape in its order, then (strict objects) any key the shape does not have. The
+ * valid path counts the keys present instead of looking each of the value's keys up: an object whose own keys
+ * are all in the shape has as many keys as it has shape keys present.
+ */
+function objectNode(schema: Schema, def: Def): Node {
+  const shape = def.shape ?? {};
+  const keys = Object.keys(shape).filter(k => k !== '__proto__');
+  const keySet = new Set(Object.keys(shape));
+  const fields = keys.map(k => internals(shape[k]!));
+  const children = keys.map(k => nodeOf(shape[k]!));
+  const n = keys.length;
+  const catchall = def.catchall ? internals(def.catchall).def.type : undefined;
+  const strict = catchall === 'never';
+  // a shape key that plain objects inherit ("constructor") would be counted present and never enumerated
+  const countable = !keys.some(k => k in Object.prototype);
+  if (catchall !== undefined && !strict && catchall !== 'unknown' && catchall !== 'any') return run(schema);
+
+  const ok = (v: unknown): boolean => {
+    if (!isObject(v)) return false;
+    let present = 0;
+    for (let i = 0; i < n; i++) {
+      const key = keys[i]!;
+      const x = v[key];
+      if (x === undefined && !(key in v)) {
+        const f = fields[i]!;
+        // absent: fine for an optional field; otherwise zod reports it (its type, or "nonoptional")
+        if (f.optin === undefined) return false;
+        if (f.optout !== 'optional' && !children[i]!.ok(undefined)) return false;
+        continue;
+      }
+      present++;
+      if (!children[i]!.ok(x)) return false;
+    }
+    if (!strict) return true;
+    if (countable) {
+      let own = 0;
+      for (const _ in v) own++;
+      return own === present;
+    }
+    for (const k in v) if (!keySet.has(k)) return false;
+    return true;
+  };
+
+  const issues = (v: unknown, path: Path, out: RawIssue[]): void => {
+    if (!isObject(v)) return zodIssues(schema, v, path, out);
+    for (let i = 0; i < n; i++) {
+      const key = keys[i]!;
+      const f = fields[i]!;
+      const present = key in v;
+      if (!present && f.optin === 'optional' && f.optout === 'optional') continue;
+      const x = v[key];
+      const valid = children[i]!.ok(x);
+      // zod drops the issues of an absent optional field
+      if (!valid && !(f.optin !== undefined && f.optout === 'optional' && !present))
+        children[i]!.issues(x, [...path, key], out);
+      if (!present && f.optin === undefined && valid)
+        out.push({ code: 'invalid_type', expected: 'nonoptional', input: undefined, path: [...path, key] });
+    }
+    if (!strict) return;
+    const unrecognized: string[] = [];
+    for (const k in v) if (!keySet.has(k)) unrecognized.push(k);
+    if (unrecognized.length) {
+      const iss: RawIssue = { code: 'unrecognized_keys', keys: unrecognized, input: v, inst: schema, continue: true };
+      iss.path = [...path];
+      out.push(iss);
+    }
+  };
+  return { ok, issues };
+}
+
+/** An array: each item; its own checks (at least one message, at most 100,000) as zod runs them. */
+function arrayNode(schema: Schema, def: Def, checks: Check[]): Node {
+  const element = nodeOf(def.element!);
+  const scratch: Payload = { value: undefined, issues: [] };
+  const checksPass = (v: unknown[]): boolean => {
+    if (!checks.length) return true;
+    scratch.value = v;
+    let valid = true;
+    for (const ch of checks) {
+      if (ch._zod.def.when && !ch._zod.def.when(scratch)) continue;
+      ch._zod.check(scratch);
+      if (scratch.issues.length) {
+        valid = false;
+        break;
+      }
+    }
+    if (!valid) scratch.issues.length = 0;
+    scratch.value = undefined;
+    return valid;
+  };
+  return {
+    ok: v => {
+      if (!Array.isArray(v)) return false;
+      for (let i = 0; i < v.length; i++) if (!element.ok(v[i])) return false;
+      return checksPass(v);
+    },
+    issues: (v, path, out) => {
+      // not an array, or its length is wrong: zod's answer (it skips the length when an item is wrong)
+      if (!Array.isArray(v) || !checksPass(v)) return zodIssues(schema, v, path, out);
+      for (let i = 0; i < v.length; i++) if (!element.ok(v[i])) element.issues(v[i], [...path, i], out);
+    },
+  };
+}
+
+/** `optional` (its inner schema, or undefined) and `nullable` (or null). */
+function wrapperNode(def: Def, passes: undefined | null): Node {
+  const inner = nodeOf(def.innerType!);
+  return {
+    ok: v => v === passes || inner.ok(v),
+    issues: (v, path, out) => {
+      if (v !== passes) inner.issues(v, path, out);
+    },
+  };
+}
+
+/** A union picked by a key (`type`): the branch that key names, as zod's discriminated union picks it. */
+function discriminatedNode(schema: Schema, def: Def): Node {
+  const key = def.discriminator!;
+  const byValue = new Map<unknown, Node | null>();
+  for (const option of def.options ?? []) {
+    for (const value of internals(option).propValues?.[key] ?? []) {
+      // a value two branches claim picks neither (zod: "ambiguous")
+      byValue.set(value, byValue.has(value) ? null : nodeOf(option));
+    }
+  }
+  return {
+    ok: v => {
+      if (!isObject(v)) return false;
+      const branch = byValue.get(v[key]);
+      return !!branch && branch.ok(v);
+    },
+    issues: (v, path, out) => {
+      const branch = isObject(v) ? byValue.get(v[key]) : undefined;
+      // no branch: zod's one issue, naming the known values
+      if (branch) branch.issues(v, path, out);
+      else zodIssues(schema, v, path, out);
+    },
+  };
+}
+
+/** A plain union (a string or a list of blocks): valid when one option is; zod reports every option's issues. */
+function unionNode(schema: Schema, def: Def): Node {
+  const options = (def.options ?? []).map(nodeOf);
+  return {
+    ok: v => {
+      for (const o of options) if (o.ok(v)) return true;
+      return false;
+    },
+    issues: (v, path, out) => zodIssues(schema, v, path, out),
+  };
+}
+
+/** A transform, then a schema (a tool without `type` is a custom tool): the schema on what the transform gives. */
+function transformPipeNode(schema: Schema, def: Def): Node {
+  const transform = internals(def.in!).def.transform!;
+  const after = nodeOf(def.out!);
+  const scratch: Payload = { value: undefined, issues: [] };
+  return {
+    ok: v => {
+      scratch.value = v;
+      const out = transform(v, scratch);
+      const valid = scratch.issues.length === 0 && !(out instanceof Promise) && after.ok(out);
+      if (scratch.issues.length) scratch.issues.length = 0;
+      scratch.value = undefined;
+      return valid;
+    },
+    issues: (v, path, out) => zodIssues(schema, v, path, out),
+  };
+}
+
+/** A record: a plain object whose every key and value fit (any string to anything: a plain object). */
+function recordNode(schema: Schema, def: Def): Node {
+  const key = nodeOf(def.keyType!);
+  const value = nodeOf(def.valueType!);
+  const keyDef = internals(def.keyType!);
+  // keys from a fixed set are checked by zod (each is looked for, the others are unknown)
+  if (keyDef.propValues || (keyDef as { values?: unknown }).values) return run(schema);
+  const anyString = keyDef.def.type === 'string' && !keyDef.def.checks?.length && !keyDef.traits.has('$ZodCheck');
+  const anything = ['unknown', 'any'].includes(internals(def.valueType!).def.type);
+  return {
+    ok: v => {
+      if (!util.isPlainObject(v)) return false;
+      const o = v as Record<string, unknown>;
+      if (anyString && anything) return true;
+      for (const k of Reflect.ownKeys(o)) {
+        if (k === '__proto__' || !Object.prototype.propertyIsEnumerable.call(o, k)) continue;
+        // numeric keys get a second try as numbers in zod: its answer
+        if (!key.ok(k)) return false;
+        if (!value.ok(o[k as string])) return false;
+      }
+      return true;
+    },
+    issues: (v, path, out) => zodIssues(schema, v, path, out),
+  };
+}
