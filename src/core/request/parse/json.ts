@@ -19,7 +19,7 @@ export function parseJson(text: string): Parsed {
   const shape = measure(value);
   // JSON.parse keeps the last of duplicate keys silently: fewer keys in the value than in the text
   if (countKeys(text) !== shape.keys) findDuplicateKeysInText(text, problems);
-  if (shape.depth > MAX_DEPTH) problems.push(tooDeep(text, jsonTooDeepAt(text)));
+  if (shape.tooDeep) problems.push(tooDeep(text, jsonTooDeepAt(text)));
   return {
     format: 'json',
     value,
@@ -300,36 +300,51 @@ function countKeys(text: string): number {
   return n;
 }
 
-/** The number of object keys in a value and how deep it nests, without recursion (values may be deep). */
-function measure(root: unknown): { keys: number; depth: number } {
+/**
+ * The number of object keys in a value, and whether it nests deeper than MAX_DEPTH. A recursive walk that stops
+ * at MAX_DEPTH (so the stack stays small), with for-in rather than Object.keys (nothing allocated); the keys of
+ * a value that deep are counted again without recursion.
+ */
+function measure(root: unknown): { keys: number; tooDeep: boolean } {
   let keys = 0;
-  let depth = 0;
-  const values: unknown[] = [root];
-  const depths: number[] = [1];
-  while (values.length) {
-    const v = values.pop();
-    const d = depths.pop()!;
-    if (v === null || typeof v !== 'object') continue;
-    if (d > depth) depth = d;
+  let tooDeep = false;
+  const walk = (v: object, depth: number): void => {
+    if (depth > MAX_DEPTH) {
+      tooDeep = true;
+      return;
+    }
     if (Array.isArray(v)) {
       for (let i = 0; i < v.length; i++) {
         const x: unknown = v[i];
-        if (x !== null && typeof x === 'object') {
-          values.push(x);
-          depths.push(d + 1);
-        }
+        if (x !== null && typeof x === 'object') walk(x, depth + 1);
       }
+      return;
+    }
+    for (const k in v) {
+      keys++;
+      const x = (v as Record<string, unknown>)[k];
+      if (x !== null && typeof x === 'object') walk(x, depth + 1);
+    }
+  };
+  if (root !== null && typeof root === 'object') walk(root, 1);
+  return { keys: tooDeep ? countKeysDeep(root) : keys, tooDeep };
+}
+
+/** The number of object keys in a value nested past MAX_DEPTH, without recursion. */
+function countKeysDeep(root: unknown): number {
+  let keys = 0;
+  const values: unknown[] = [root];
+  while (values.length) {
+    const v = values.pop();
+    if (v === null || typeof v !== 'object') continue;
+    if (Array.isArray(v)) {
+      for (let i = 0; i < v.length; i++) values.push(v[i]);
       continue;
     }
-    const ks = Object.keys(v);
-    keys += ks.length;
-    for (let i = 0; i < ks.length; i++) {
-      const x = (v as Record<string, unknown>)[ks[i]!];
-      if (x !== null && typeof x === 'object') {
-        values.push(x);
-        depths.push(d + 1);
-      }
+    for (const k in v) {
+      keys++;
+      values.push((v as Record<string, unknown>)[k]);
     }
   }
-  return { keys, depth };
+  return keys;
 }
