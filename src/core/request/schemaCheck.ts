@@ -1,8 +1,10 @@
 // The issues zod's safeParse would report for a value, without the copy of the value safeParse builds. The
 // zod schema stays the one source of truth: this walks its definitions (objects, arrays, unions picked by
-// `type`, optional and nullable wrappers) over the parsed value, and answers "valid" allocating nothing.
-// Where something is wrong, the smallest schema around it is run by zod itself (a leaf such as an enum, or
-// a union, a record, a tool's pipe) and its issues are put at their path: the same issues, with the same
+// `type`, optional and nullable wrappers) over the parsed value, and answers "valid" allocating nothing, with
+// a function generated from each object, array and union schema on first use (as zod's own compiled objects
+// are: a property read of a known name, and a call of a known function, is what the engine makes fast).
+// Where something is wrong, the smallest schema around it is run by zod itself (a leaf such as an enum, or a
+// union, a record, a tool's pipe) and its issues are put at their path: the same issues, with the same
 // messages, in the same order as zod's own walk, which visits object keys in the order of the shape, array
 // items in order, and an object's unknown keys last. A kind of schema this walk does not know is run by zod
 // whole, so a new kind in schema.ts is still checked exactly, only more slowly.
@@ -61,8 +63,8 @@ const internals = (s: Schema) => (s as unknown as { _zod: Internals })._zod;
 
 /** A schema ready to walk a value: `ok` allocates nothing; `issues` runs only where `ok` said no. */
 interface Node {
-  ok(value: unknown): boolean;
-  issues(value: unknown, path: Path, out: RawIssue[]): void;
+  ok: (value: unknown) => boolean;
+  issues: (value: unknown, path: Path, out: RawIssue[]) => void;
 }
 
 /** The context safeParse(value, { reportInput: true }) runs with, and finalizes issues with. */
@@ -106,9 +108,11 @@ function build(schema: Schema): Node {
       return arrayNode(schema, def, checks);
     case 'optional':
       // an inner schema with a default puts a value in place of absence: zod's to run
-      return plain && internals(def.innerType!).optin !== 'defaulted' ? wrapperNode(def, undefined) : run(schema);
+      return plain && internals(def.innerType!).optin !== 'defaulted'
+        ? wrapperNode(schema, def, undefined)
+        : run(schema);
     case 'nullable':
-      return plain ? wrapperNode(def, null) : run(schema);
+      return plain ? wrapperNode(schema, def, null) : run(schema);
     case 'union':
       if (!plain) return run(schema);
       return def.discriminator !== undefined && !def.unionFallback
@@ -188,6 +192,80 @@ function leaf(schema: Schema, fast?: (value: unknown) => boolean): Node {
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
+/** The constants a generated function closes over, by the names its code uses. */
+class Generated {
+  private readonly names: string[] = [];
+  private readonly values: unknown[] = [];
+
+  ref(value: unknown): string {
+    const i = this.values.indexOf(value);
+    if (i >= 0) return this.names[i]!;
+    this.names.push(`c${this.values.length}`);
+    this.values.push(value);
+    return this.names[this.names.length - 1]!;
+  }
+
+  /** `function ok(v) { body }`, `body` written by `source` with this object's constants. */
+  static compile(source: (gen: Generated) => string): (value: unknown) => boolean {
+    const gen = new Generated();
+    const body = source(gen);
+    // eslint-disable-next-line @typescript-eslint/no-implied-eval -- the code is made from the schema alone
+    const factory = new Function(...gen.names, `"use strict";\nreturn function ok(v) {\n${body}\n};`) as (
+      ...values: unknown[]
+    ) => (value: unknown) => boolean;
+    return factory(...gen.values);
+  }
+}
+
+/**
+ * A node's `ok`, generated on its first call (its children's when they are first reached): from `source`, or
+ * where the engine refuses generated code, zod's own run.
+ */
+function generatedOk(schema: Schema, source: (gen: Generated) => string): (value: unknown) => boolean {
+  return value => {
+    const ok = util.allowsEval.value ? Generated.compile(source) : run(schema).ok;
+    nodeOf(schema).ok = ok;
+    return ok(value);
+  };
+}
+
+/** JavaScript that tests `schema` on the variable `x`: inline for the simple kinds, else a call of its node. */
+function test(schema: Schema, x: string, gen: Generated): string {
+  return inline(schema, x, gen) ?? `${gen.ref(nodeOf(schema))}.ok(${x})`;
+}
+
+/** The inline test of a string, a literal, an enum, anything, and of those optional or nullable. */
+function inline(schema: Schema, x: string, gen: Generated): string | undefined {
+  const z = internals(schema);
+  const def = z.def;
+  if (def.checks?.length) return undefined;
+  switch (def.type) {
+    case 'unknown':
+    case 'any':
+      return 'true';
+    case 'string':
+      return !def.coerce && !z.traits.has('$ZodCheck') ? `typeof ${x} === "string"` : undefined;
+    case 'literal':
+    case 'enum': {
+      const values = (z as { values?: Set<unknown> }).values;
+      if (!values) return undefined;
+      const [only] = values;
+      // zod's Set says SameValueZero, which is === for everything but NaN
+      if (values.size === 1 && (typeof only === 'string' || typeof only === 'boolean' || Number.isFinite(only)))
+        return `${x} === ${JSON.stringify(only)}`;
+      return `${gen.ref(values)}.has(${x})`;
+    }
+    case 'optional':
+      return internals(def.innerType!).optin === 'defaulted'
+        ? undefined
+        : `(${x} === undefined || ${test(def.innerType!, x, gen)})`;
+    case 'nullable':
+      return `(${x} === null || ${test(def.innerType!, x, gen)})`;
+    default:
+      return undefined;
+  }
+}
+
 /**
  * An object: each key of the shape in its order, then (strict objects) any key the shape does not have. The
  * valid path counts the keys present instead of looking each of the value's keys up: an object whose own keys
@@ -202,35 +280,31 @@ function objectNode(schema: Schema, def: Def): Node {
   const n = keys.length;
   const catchall = def.catchall ? internals(def.catchall).def.type : undefined;
   const strict = catchall === 'never';
+  if (catchall !== undefined && !strict && catchall !== 'unknown' && catchall !== 'any') return run(schema);
   // a shape key that plain objects inherit ("constructor") would be counted present and never enumerated
   const countable = !keys.some(k => k in Object.prototype);
-  if (catchall !== undefined && !strict && catchall !== 'unknown' && catchall !== 'any') return run(schema);
 
-  const ok = (v: unknown): boolean => {
-    if (!isObject(v)) return false;
-    let present = 0;
-    for (let i = 0; i < n; i++) {
-      const key = keys[i]!;
-      const x = v[key];
-      if (x === undefined && !(key in v)) {
-        const f = fields[i]!;
-        // absent: fine for an optional field; otherwise zod reports it (its type, or "nonoptional")
-        if (f.optin === undefined) return false;
-        if (f.optout !== 'optional' && !children[i]!.ok(undefined)) return false;
-        continue;
-      }
-      present++;
-      if (!children[i]!.ok(x)) return false;
-    }
-    if (!strict) return true;
-    if (countable) {
-      let own = 0;
-      for (const _ in v) own++;
-      return own === present;
-    }
-    for (const k in v) if (!keySet.has(k)) return false;
-    return true;
-  };
+  const ok = generatedOk(schema, gen => {
+    const lines = ['if (typeof v !== "object" || v === null || Array.isArray(v)) return false;', 'let p = 0, x;'];
+    keys.forEach((key, i) => {
+      const k = JSON.stringify(key);
+      const f = fields[i]!;
+      const t = test(shape[key]!, 'x', gen);
+      lines.push(`x = v[${k}];`);
+      // an optional field takes undefined, present or not (a key present with the value undefined, which no
+      // parser makes, is not counted: the slow path's)
+      if (f.optin === 'optional' && f.optout === 'optional')
+        lines.push(`if (x !== undefined) { p++; if (!(${t})) return false; }`);
+      // absent and required: zod reports it (its type, or "nonoptional")
+      else if (f.optin === undefined)
+        lines.push(`if (x === undefined && !(${k} in v)) return false;`, 'p++;', `if (!(${t})) return false;`);
+      else lines.push(`if (x !== undefined || ${k} in v) p++;`, `if (!(${t})) return false;`);
+    });
+    if (!strict) lines.push('return true;');
+    else if (countable) lines.push('let n = 0;', 'for (const k in v) n++;', 'return n === p;');
+    else lines.push(`for (const k in v) if (!${gen.ref(keySet)}.has(k)) return false;`, 'return true;');
+    return lines.join('\n');
+  });
 
   const issues = (v: unknown, path: Path, out: RawIssue[]): void => {
     if (!isObject(v)) return zodIssues(schema, v, path, out);
@@ -280,11 +354,13 @@ function arrayNode(schema: Schema, def: Def, checks: Check[]): Node {
     return valid;
   };
   return {
-    ok: v => {
-      if (!Array.isArray(v)) return false;
-      for (let i = 0; i < v.length; i++) if (!element.ok(v[i])) return false;
-      return checksPass(v);
-    },
+    ok: generatedOk(schema, gen =>
+      [
+        'if (!Array.isArray(v)) return false;',
+        `for (let i = 0; i < v.length; i++) { const x = v[i]; if (!(${test(def.element!, 'x', gen)})) return false; }`,
+        `return ${checks.length ? `${gen.ref(checksPass)}(v)` : 'true'};`,
+      ].join('\n'),
+    ),
     issues: (v, path, out) => {
       // not an array, or its length is wrong: zod's answer (it skips the length when an item is wrong)
       if (!Array.isArray(v) || !checksPass(v)) return zodIssues(schema, v, path, out);
@@ -294,15 +370,23 @@ function arrayNode(schema: Schema, def: Def, checks: Check[]): Node {
 }
 
 /** `optional` (its inner schema, or undefined) and `nullable` (or null). */
-function wrapperNode(def: Def, passes: undefined | null): Node {
+function wrapperNode(schema: Schema, def: Def, passes: undefined | null): Node {
   const inner = nodeOf(def.innerType!);
   return {
-    ok: v => v === passes || inner.ok(v),
+    ok: generatedOk(schema, gen => `return ${inline(schema, 'v', gen)!};`),
     issues: (v, path, out) => {
       if (v !== passes) inner.issues(v, path, out);
     },
   };
 }
+
+/** A value a generated `case` can name (=== is zod's SameValueZero for all but NaN). */
+const caseLabel = (v: unknown): string | undefined =>
+  typeof v === 'string' || typeof v === 'boolean' || v === null || Number.isFinite(v)
+    ? JSON.stringify(v)
+    : v === undefined
+      ? 'undefined'
+      : undefined;
 
 /** A union picked by a key (`type`): the branch that key names, as zod's discriminated union picks it. */
 function discriminatedNode(schema: Schema, def: Def): Node {
@@ -314,12 +398,21 @@ function discriminatedNode(schema: Schema, def: Def): Node {
       byValue.set(value, byValue.has(value) ? null : nodeOf(option));
     }
   }
+  const k = JSON.stringify(key);
+  const ok = generatedOk(schema, gen => {
+    const head = 'if (typeof v !== "object" || v === null || Array.isArray(v)) return false;';
+    const labels = [...byValue.keys()].map(caseLabel);
+    // one `case` per value: each calls one branch's function, which the engine can then inline
+    if (labels.every(l => l !== undefined)) {
+      const cases = [...byValue.values()].map(
+        (branch, i) => `case ${labels[i]}: return ${branch ? `${gen.ref(branch)}.ok(v)` : 'false'};`,
+      );
+      return [head, `switch (v[${k}]) {`, ...cases, 'default: return false;', '}'].join('\n');
+    }
+    return [head, `const b = ${gen.ref(byValue)}.get(v[${k}]);`, 'return !!b && b.ok(v);'].join('\n');
+  });
   return {
-    ok: v => {
-      if (!isObject(v)) return false;
-      const branch = byValue.get(v[key]);
-      return !!branch && branch.ok(v);
-    },
+    ok,
     issues: (v, path, out) => {
       const branch = isObject(v) ? byValue.get(v[key]) : undefined;
       // no branch: zod's one issue, naming the known values
@@ -331,16 +424,14 @@ function discriminatedNode(schema: Schema, def: Def): Node {
 
 /** A plain union (a string or a list of blocks): valid when one option is; zod reports every option's issues. */
 function unionNode(schema: Schema, def: Def): Node {
-  const options = (def.options ?? []).map(nodeOf);
   return {
-    ok: v => {
-      for (const o of options) if (o.ok(v)) return true;
-      return false;
-    },
+    ok: generatedOk(
+      schema,
+      gen => `return ${(def.options ?? []).map(o => test(o, 'v', gen)).join(' || ') || 'false'};`,
+    ),
     issues: (v, path, out) => zodIssues(schema, v, path, out),
   };
 }
-
 /** A transform, then a schema (a tool without `type` is a custom tool): the schema on what the transform gives. */
 function transformPipeNode(schema: Schema, def: Def): Node {
   const transform = internals(def.in!).def.transform!;
