@@ -137,6 +137,11 @@ describe('placing many problems', () => {
       '{}',
       '{"skipped": ["}", "]", "\\"{", {"q": "[["}, "\\\\"], "wanted": {"k": 1}}',
       JSON.stringify({ a: [{ b: [{}, { c: 'd' }] }], e: 'f' }, null, '\t'),
+      // without duplicates, found through the keys' places: items without keys, empty objects, an array root
+      '{"a": [{}, [], "x", {"k": [ {}, {"m": 1} ]}, 3], "b": {"c": {}}, "d": {"e": [[{"f": 1}]]}}',
+      ' [ {"a": 1}, [], {"b": {"c": 2}}, {} ] ',
+      // integer-like keys come first in the value, whatever their place in the text
+      '{"b": 1, "2": {"x": [1, {}]}, "a": {"1": 2, "z": [ {"k": 1}, [], {} , "s"]}}',
     ];
     for (const text of texts) {
       const parsed = parseRequest(text, 'json');

@@ -17,15 +17,17 @@ export function parseJson(text: string): Parsed {
   // valid JSON: ranges come from a scanner over the text; the parse tree is never built
   const problems: Problem[] = [];
   const shape = measure(value);
+  const keys = keyOffsets(text);
   // JSON.parse keeps the last of duplicate keys silently: fewer keys in the value than in the text
-  if (countKeys(text) !== shape.keys) findDuplicateKeysInText(text, problems);
+  const duplicates = keys.length !== shape.keys;
+  if (duplicates) findDuplicateKeysInText(text, problems);
   if (shape.tooDeep) problems.push(tooDeep(text, jsonTooDeepAt(text)));
   return {
     format: 'json',
     value,
     problems,
     locate: (path, key) => locateJson(text, path, key),
-    locateMany: paths => locateJsonMany(text, paths),
+    locateMany: paths => locateJsonMany(text, paths, duplicates ? undefined : { value, keys }),
   };
 }
 
@@ -283,8 +285,13 @@ function findDuplicateKeysInText(text: string, out: Problem[]): void {
   }
 }
 
-/** Number of object keys in JSON text (strings followed by a colon); jumps from quote to quote. */
-function countKeys(text: string): number {
+/**
+ * Where each object key of JSON text starts (a string followed by a colon), in the order of the text; jumps
+ * from quote to quote. Their number finds duplicate keys; their places, the paths of problems (positions.ts).
+ * Gathered in a buffer kept from one call to the next, then copied once at their number.
+ */
+function keyOffsets(text: string): Int32Array {
+  let offsets = keyBuffer;
   let n = 0;
   const len = text.length;
   let i = text.indexOf('"');
@@ -293,12 +300,21 @@ function countKeys(text: string): number {
     let j = end + 1;
     let c = text.charCodeAt(j);
     while (c === 32 || c === 10 || c === 13 || c === 9) c = text.charCodeAt(++j);
-    if (c === 58) n++;
+    if (c === 58) {
+      if (n === offsets.length) {
+        const grown = new Int32Array(n * 2);
+        grown.set(offsets);
+        offsets = keyBuffer = grown;
+      }
+      offsets[n++] = i;
+    }
     if (end >= len) break;
     i = text.indexOf('"', end + 1);
   }
-  return n;
+  return offsets.slice(0, n);
 }
+
+let keyBuffer = new Int32Array(4096);
 
 /**
  * The number of object keys in a value, and whether it nests deeper than MAX_DEPTH. A recursive walk that stops
