@@ -83,7 +83,7 @@ const codiconsPlugin = {
 };
 
 const contexts = bundles(production).map(b => b.options);
-contexts[0].plugins = [schemaPlugin];
+contexts[0].plugins = [...(contexts[0].plugins ?? []), schemaPlugin];
 contexts.find(c => c.outfile === 'dist/webview/response.js').plugins = [codiconsPlugin];
 if (tests) {
   const testNode = { ...node, sourcemap: 'inline', minify: false, packages: 'external', outbase: '.', outdir: 'out' };

@@ -40,40 +40,67 @@ function webviewOptions(production, name) {
   };
 }
 
-/** The modules src/shared.ts lists, by their path under src/ without the extension. */
-export function sharedModules() {
-  const text = fs.readFileSync('src/shared.ts', 'utf8');
-  return [...text.matchAll(/^ {2}'([\w/]+)': \w+,$/gm)].map(m => m[1]);
-}
-
 /**
- * dist/features.js takes the modules src/shared.ts lists from dist/extension.js (loaded before it, in the same
- * extension host) instead of bundling a copy: an import of one becomes a lookup in the activation bundle's
- * `shared` export.
+ * The `vscode` module, read once per bundle. Imported (`import * as vscode from 'vscode'`) by a dozen modules of a
+ * bundle, esbuild copied every key of the API onto a namespace object of each: half of what activation cost. Here
+ * one module re-exports it, and every import of `vscode` in the bundle is that module's namespace.
  */
-const sharedWithActivation = {
-  name: 'shared-with-activation',
+const vscodeOnce = {
+  name: 'vscode-once',
   setup(build) {
-    const keys = new Set(sharedModules());
-    const src = path.resolve('src');
-    build.onResolve({ filter: /^\.\.?\// }, args => {
-      if (!args.importer || args.namespace !== 'file') return undefined;
-      const key = path
-        .relative(src, path.resolve(path.dirname(args.importer), args.path))
-        .split(path.sep)
-        .join('/')
-        .replace(/\.ts$/, '');
-      return keys.has(key) ? { path: key, namespace: 'shared' } : undefined;
-    });
-    build.onLoad({ filter: /.*/, namespace: 'shared' }, args => ({
-      contents: `module.exports = require('./extension.js').shared[${JSON.stringify(args.path)}];`,
+    build.onResolve({ filter: /^vscode$/ }, args =>
+      args.namespace === 'vscode-api'
+        ? { path: 'vscode', external: true }
+        : { path: 'vscode', namespace: 'vscode-api' },
+    );
+    build.onLoad({ filter: /.*/, namespace: 'vscode-api' }, () => ({
+      contents: "export * from 'vscode';",
       loader: 'js',
     }));
   },
 };
 
-/** Sibling bundles the extension loads on first use (src/vscode/platform/lazy.ts), out of the activation bundle. */
-export const LAZY_BUNDLES = ['./validator.js', './features.js'];
+/** The bundles that share modules with the ones loaded after them, and the file under src/ that lists them. */
+export const SHARING = { './extension.js': 'src/shared.ts', './editor.js': 'src/editorShared.ts' };
+
+/** The modules a list of shared modules names (src/shared.ts by default), by their path under src/. */
+export function sharedModules(list = 'src/shared.ts') {
+  const text = fs.readFileSync(list, 'utf8');
+  return [...text.matchAll(/^ {2}'([\w/]+)': \w+,$/gm)].map(m => m[1]);
+}
+
+/**
+ * A bundle loaded after `providers` (in the same extension host) takes the modules their lists name from them
+ * instead of bundling a copy: an import of one becomes a lookup in that bundle's `shared` export.
+ */
+function sharedWith(providers) {
+  return {
+    name: 'shared-with-earlier-bundles',
+    setup(build) {
+      const from = new Map(providers.flatMap(file => sharedModules(SHARING[file]).map(key => [key, file])));
+      const src = path.resolve('src');
+      build.onResolve({ filter: /^\.\.?\// }, args => {
+        if (!args.importer || args.namespace !== 'file') return undefined;
+        const key = path
+          .relative(src, path.resolve(path.dirname(args.importer), args.path))
+          .split(path.sep)
+          .join('/')
+          .replace(/\.ts$/, '');
+        return from.has(key) ? { path: key, namespace: 'shared' } : undefined;
+      });
+      build.onLoad({ filter: /.*/, namespace: 'shared' }, args => {
+        const [file, key] = [from.get(args.path), args.path].map(x => JSON.stringify(x));
+        return { contents: `module.exports = require(${file}).shared[${key}];`, loader: 'js' };
+      });
+    },
+  };
+}
+
+/**
+ * Sibling bundles the extension loads on first use (src/extension.ts, src/vscode/platform/lazy.ts), out of the
+ * activation bundle.
+ */
+export const LAZY_BUNDLES = ['./validator.js', './editor.js', './features.js'];
 
 const version = JSON.parse(fs.readFileSync('package.json', 'utf8')).version;
 
@@ -88,12 +115,23 @@ export function bundles(production) {
         ...node,
         entryPoints: ['src/extension.ts'],
         outfile: 'dist/extension.js',
-        external: ['vscode', ...LAZY_BUNDLES],
+        external: LAZY_BUNDLES,
+        plugins: [vscodeOnce],
       },
     },
     {
       name: 'validator',
-      options: { ...node, entryPoints: ['src/validator.ts'], outfile: 'dist/validator.js', external: ['vscode'] },
+      options: { ...node, entryPoints: ['src/validator.ts'], outfile: 'dist/validator.js', plugins: [vscodeOnce] },
+    },
+    {
+      name: 'editor',
+      options: {
+        ...node,
+        entryPoints: ['src/editor.ts'],
+        outfile: 'dist/editor.js',
+        external: ['./extension.js', ...LAZY_BUNDLES],
+        plugins: [vscodeOnce, sharedWith(['./extension.js'])],
+      },
     },
     {
       name: 'features',
@@ -101,8 +139,8 @@ export function bundles(production) {
         ...node,
         entryPoints: ['src/features.ts'],
         outfile: 'dist/features.js',
-        external: ['vscode', './extension.js', ...LAZY_BUNDLES],
-        plugins: [sharedWithActivation],
+        external: ['./extension.js', ...LAZY_BUNDLES],
+        plugins: [vscodeOnce, sharedWith(['./extension.js', './editor.js'])],
       },
     },
     { name: 'response', budget: 60 * 1024, options: webviewOptions(production, 'response') },
