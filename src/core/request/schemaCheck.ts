@@ -11,7 +11,7 @@
 //
 // Values are what a JSON or YAML parser makes: plain objects whose keys are their own enumerable string
 // properties (no getters, no symbols). On those the answer is zod's (test/unit/request/schemaCheck.test.ts).
-import { config, util, type $ZodIssue, type $ZodType } from 'zod/v4/core';
+import { config, type $ZodIssue, type $ZodType } from 'zod/v4/core';
 import type { Path } from './types';
 
 type Issue = $ZodIssue;
@@ -79,7 +79,59 @@ export function schemaIssues(schema: Schema, value: unknown): Issue[] {
   if (node.ok(value)) return [];
   const raw: RawIssue[] = [];
   node.issues(value, [], raw);
-  return raw.map(iss => util.finalizeIssue(iss as never, CTX as never, config()));
+  return raw.map(finalize);
+}
+
+/**
+ * zod's `finalizeIssue` (zod/v4/core util.ts) as safeParse calls it: the issue's message from the schema's own
+ * error map or zod's locale, without the internals. (Imported, zod's `util` brings all of itself into the
+ * bundle; the schema walk's tests compare the result with safeParse's.)
+ */
+function finalize(iss: RawIssue): Issue {
+  type Zod = { _zod: { traits?: Set<string>; def?: { error?: ErrorMap } } } | undefined;
+  const inst = iss.inst as Zod;
+  const traits = inst?._zod.traits;
+  if (traits?.has('$ZodType')) {
+    if (!traits.has('$ZodCheck')) iss.schema = inst;
+    else iss.schema ??= inst;
+  }
+  const schema = iss.schema as Zod;
+  const schemaError = schema !== inst ? schema?._zod.def?.error : undefined;
+  const zod = config() as { customError?: ErrorMap; localeError?: ErrorMap };
+  const message =
+    (iss.message as string | undefined) ||
+    (unwrap(inst?._zod.def?.error?.(iss)) ??
+      unwrap(schemaError?.(iss)) ??
+      unwrap(zod.customError?.(iss)) ??
+      unwrap(zod.localeError?.(iss)) ??
+      'Invalid input');
+  const full: RawIssue = {};
+  for (const k of Object.keys(iss)) {
+    if (k === 'inst' || k === 'schema' || k === 'continue' || k === 'input' || k === '__proto__') continue;
+    full[k] = iss[k];
+  }
+  full.path ??= [];
+  full.message = message;
+  full.input = iss.input;
+  return full as unknown as Issue;
+}
+
+type ErrorMap = (iss: RawIssue) => unknown;
+const unwrap = (m: unknown): string | undefined =>
+  typeof m === 'string' ? m : (m as { message?: string } | undefined)?.message;
+
+/** Whether code may be generated (zod's own probe): not under zod's `jitless`, nor where `new Function` throws. */
+let evalAllowed: boolean | undefined;
+function allowsEval(): boolean {
+  if (evalAllowed === undefined) {
+    try {
+      // eslint-disable-next-line @typescript-eslint/no-implied-eval -- the probe
+      evalAllowed = !config().jitless && typeof new Function('') === 'function';
+    } catch {
+      evalAllowed = false;
+    }
+  }
+  return evalAllowed;
 }
 
 const nodes = new WeakMap<Schema, Node>();
@@ -223,7 +275,7 @@ class Generated {
  */
 function generatedOk(schema: Schema, source: (gen: Generated) => string): (value: unknown) => boolean {
   return value => {
-    const ok = util.allowsEval.value ? Generated.compile(source) : run(schema).ok;
+    const ok = allowsEval() ? Generated.compile(source) : run(schema).ok;
     nodeOf(schema).ok = ok;
     return ok(value);
   };
@@ -461,8 +513,11 @@ function recordNode(schema: Schema, def: Def): Node {
   const anything = ['unknown', 'any'].includes(internals(def.valueType!).def.type);
   return {
     ok: v => {
-      if (!util.isPlainObject(v)) return false;
-      const o = v as Record<string, unknown>;
+      // a plain object for certain (zod's own test, for any other prototype, runs on the slow path)
+      if (!isObject(v)) return false;
+      const proto: unknown = Object.getPrototypeOf(v);
+      if (proto !== Object.prototype && proto !== null) return false;
+      const o = v;
       if (anyString && anything) return true;
       for (const k of Reflect.ownKeys(o)) {
         if (k === '__proto__' || !Object.prototype.propertyIsEnumerable.call(o, k)) continue;
