@@ -24,7 +24,7 @@ import { cellsOf, prepareCell, runCell, runMatrix } from '../src/core/cases/runn
 import type { CaseFile } from '../src/core/cases/types';
 import { Base64Reader, pdfPageCount } from '../src/core/request/media';
 import { trustFigures } from '../test/unit/request/corpora';
-import { print, ratioAsync, ratioCase, type Figure } from './bench';
+import { board, ratioAsync, ratioCase, summary } from './bench';
 import { modelsBench } from './models';
 import { cacheBench } from './cache';
 
@@ -100,7 +100,7 @@ export function bigPdf(bytes: number, pages = 60): Buffer {
   return Buffer.from(parts.join(''), 'latin1');
 }
 
-const figs: Figure[] = [];
+const figs = board();
 {
   // the two trusts side by side: no false error on what the service accepted, an error where it refused
   const t = trustFigures();
@@ -122,7 +122,7 @@ for (const mb of [1, 10]) {
   figs.push(
     ratioCase({
       name: `JSON ${mb} MB: parse+validate+ranges vs JSON.parse`,
-      target: 3,
+      target: 2,
       floor: { name: 'JSON.parse', run: (): unknown => JSON.parse(text) },
       ours: { name: 'validateText', run: () => validateText(text, 'json') },
     }),
@@ -170,6 +170,7 @@ for (const mb of [1, 10]) {
   figs.push(
     ratioCase({
       name: `JSON 1 MB with ${n} problems vs JSON.parse`,
+      target: 2.5,
       floor: { name: 'JSON.parse', run: (): unknown => JSON.parse(text) },
       ours: { name: 'validateText', run: () => validateText(text, 'json') },
     }),
@@ -273,10 +274,10 @@ async function streaming(): Promise<void> {
             for await (const ev of s) if (ev.type === 'content_block_delta') deltas++;
           },
         },
-        1.5,
+        1.3,
       ),
     );
-    figs.push({ name: '  deltas received (of 2,000)', value: String(deltas), ok: deltas === 2000 });
+    figs.push({ name: '  deltas received (of 2,000)', value: String(deltas), target: '2000', ok: deltas === 2000 });
     // client + the panel's per-frame batching (what the extension posts to the webview)
     const big = { ...body, messages: [{ role: 'user', content: 'bench #long=20000' }] };
     let posted = 0,
@@ -355,6 +356,8 @@ async function tokenCounting(): Promise<void> {
   figs.push({
     name: 'token count: reply -> status text latency (median, p99)',
     value: `${lat[100]!.toFixed(3)} ms`,
+    target: '<= 1 ms',
+    ok: lat[100]! <= 1,
     extra: `p99 ${lat[198]!.toFixed(3)} ms over 200 replies`,
   });
 }
@@ -457,13 +460,14 @@ async function problemPlacement(): Promise<void> {
     for (let k = 0; k < count; k++) body.messages[Math.floor((k * n) / count)]!.role = 'robot';
     return body;
   };
-  // the target is for 1,000 problems: at most half as long again as the clean file
-  const versus = (name: string, clean: string, text: string, format: 'json' | 'yaml', rounds: number) =>
+  // placing a problem costs no walk of its own: 1,000 in a JSON file at most 1.3 times the clean file (YAML, whose
+  // parser resolves aliases from the document's start, 1.5 times); none, the clean file against itself (noise)
+  const versus = (name: string, clean: string, text: string, format: 'json' | 'yaml', target: number, rounds: number) =>
     ratioAsync(
       name,
       { name: 'no problems', run: () => Promise.resolve(validateText(clean, format)) },
       { name: 'with problems', run: () => Promise.resolve(validateText(text, format)) },
-      / 1,000 /.test(name) ? 1.5 : undefined,
+      target,
       rounds,
     );
   const cases = [
@@ -481,7 +485,8 @@ async function problemPlacement(): Promise<void> {
       if (placed.length !== count || !onRoles) throw new Error(`${format}: ${placed.length} of ${count} placed`);
       const size = `${(text.length / 1e6).toFixed(1)} MB`;
       const name = `${format.toUpperCase()} ${size}, ${count.toLocaleString('en-US')} bad roles vs none`;
-      figs.push(await versus(name, clean, text, format, rounds));
+      const target = format === 'yaml' ? 1.5 : count ? 1.3 : 1.15;
+      figs.push(await versus(name, clean, text, format, target, rounds));
     }
   }
   // 1,000 turns share one content list through an alias; in one file that list has an unknown field
@@ -500,7 +505,7 @@ async function problemPlacement(): Promise<void> {
   if (placed.length !== 1000 || placed.some(p => text.slice(p.start, p.end) !== 'colour'))
     throw new Error(`yaml aliases: ${placed.length} of 1000 placed`);
   const name = `YAML ${(text.length / 1e6).toFixed(1)} MB, 1,000 problems inside an alias vs none`;
-  figs.push(await versus(name, aliased({}), text, 'yaml', 11));
+  figs.push(await versus(name, aliased({}), text, 'yaml', 1.5, 11));
 }
 
 /**
@@ -554,7 +559,7 @@ async function caseMatrix(): Promise<void> {
         name: `100 cases × 2 models at concurrency ${concurrency}`,
         value: concurrency === 1 ? `${(r.ms / 1000).toFixed(2)} s` : `${ratio.toFixed(2)}x`,
         ...(concurrency === 1
-          ? { ok: all }
+          ? { target: 'every cell passes', ok: all }
           : { target: `<= ${(2 / concurrency).toFixed(2)}x of concurrency 1`, ok: all && ratio <= 2 / concurrency }),
         extra:
           `${(r.ms / 1000).toFixed(2)} s wall, ${r.passed} of ${cells.length} cells passed; ` +
@@ -635,4 +640,4 @@ void streaming()
   .then(() => modelsBench(figs))
   .then(async () => figs.push(...(await cacheBench())))
   .then(async () => (await import('./compare.js')).compareBench(figs))
-  .then(() => print(figs));
+  .then(() => summary(figs));
