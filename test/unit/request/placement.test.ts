@@ -170,6 +170,17 @@ describe('placing many problems', () => {
     }
   });
 
+  it('locateMany answers for a text checked before another one (its key offsets are read again)', () => {
+    const first = parseRequest('{"a": {"b": [1, {"c": 2}]}, "d": "e"}', 'json');
+    const second = parseRequest('{"x": 1, "y": {"z": [3]}}', 'json');
+    const paths: Path[] = [['a', 'b', 1, 'c'], ['d'], ['a']];
+    const locateFirst = first.locateMany(paths);
+    const locateSecond = second.locateMany([['y', 'z', 0]]);
+    for (const path of paths)
+      for (const key of [false, true]) assert.deepEqual(locateFirst(path, key), first.locate(path, key));
+    assert.deepEqual(locateSecond(['y', 'z', 0]), second.locate(['y', 'z', 0]));
+  });
+
   it('the jsonc-parser path finds what findNodeAtLocation finds, keys included', () => {
     const text = '{"a": [1, {"b": 2, "b": 3}], /* c */ "c": {"d": {}}, "a": 4,}';
     const tree = jsonc.parseTree(text, [], { allowTrailingComma: true })!;

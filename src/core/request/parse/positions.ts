@@ -126,7 +126,8 @@ interface Wanted {
 /** The value JSON.parse made of a text without duplicate keys, and where each key starts, in the text's order. */
 export interface KeyOffsets {
   value: unknown;
-  keys: Int32Array;
+  /** the offsets (asked for once, when the first path is placed) */
+  keys: () => Int32Array;
 }
 
 /**
@@ -156,10 +157,12 @@ export function locateJsonMany(text: string, paths: readonly Path[], offsets?: K
   }
   // not before the first question: a check with no problems asks none
   let anchored: boolean | undefined;
+  let keys: Int32Array | undefined;
   return (path, key = false) => {
     if (anchored === undefined) {
       anchored = !!offsets && anchorWanted(root, offsets.value, wanted);
-      if (!anchored) findWanted(text, root);
+      if (anchored) keys = offsets!.keys();
+      else findWanted(text, root);
     }
     const nodes: Wanted[] = [root];
     for (let n = 0; n < path.length; n++) {
@@ -167,7 +170,7 @@ export function locateJsonMany(text: string, paths: readonly Path[], offsets?: K
       if (!next) return locateJson(text, path, key);
       nodes.push(next);
     }
-    if (anchored) place(text, offsets!.keys, nodes, path);
+    if (keys) place(text, keys, nodes, path);
     const node = nodes[nodes.length - 1]!;
     return key && node.key ? node.key : node.value;
   };
