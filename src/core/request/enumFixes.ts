@@ -21,19 +21,20 @@ export interface EnumCandidate {
  * clearly right. Never offers `input` itself.
  */
 export function enumCandidates(input: unknown, values: readonly unknown[]): readonly EnumCandidate[] {
-  // a file with a thousand wrong roles asks a thousand times for the same answer
-  const key = typeof input === 'string' ? `${input}\u0000${values.join('\u0000')}` : undefined;
-  const known = key === undefined ? undefined : answered.get(key);
-  if (known) return known;
-  const candidates = rank(input, values);
-  if (key !== undefined) {
-    if (answered.size >= 1000) answered.clear();
-    answered.set(key, candidates);
+  // a file with a thousand wrong roles asks a thousand times for the same answer: kept by the set (a schema's
+  // set is one array, asked for again and again) and the value written
+  if (typeof input !== 'string') return rank(input, values);
+  let byInput = answered.get(values);
+  if (!byInput) answered.set(values, (byInput = new Map<string, readonly EnumCandidate[]>()));
+  let candidates = byInput.get(input);
+  if (!candidates) {
+    if (byInput.size >= 100) byInput.clear();
+    byInput.set(input, (candidates = rank(input, values)));
   }
   return candidates;
 }
 
-const answered = new Map<string, readonly EnumCandidate[]>();
+const answered = new WeakMap<readonly unknown[], Map<string, readonly EnumCandidate[]>>();
 
 function rank(input: unknown, values: readonly unknown[]): readonly EnumCandidate[] {
   const strings = [...new Set(values.filter((v): v is string => typeof v === 'string' && v !== input))];

@@ -178,44 +178,67 @@ export function locateJsonMany(text: string, paths: readonly Path[], offsets?: K
 
 /**
  * Marks the wanted paths the value has, each with the index of its key (or of an object's first key), walking
- * the value in the order of its text and counting keys; stops once every wanted path is met. False when the
- * value's order may not be the text's: an object with an integer-like key (listed first by the engine), or
- * nesting deeper than MAX_DEPTH (not walked here, to keep the stack small).
+ * the value in the order of its text and counting keys; stops once every wanted path is met. A part of the
+ * value on no wanted path is only counted (the order of its keys does not matter, their number does). False
+ * when the order of the value may not be the text's: an object on a wanted path with an integer-like key
+ * (the engine lists those first), or nesting deeper than MAX_DEPTH (not walked here, to keep the stack small).
  */
 function anchorWanted(root: Wanted, value: unknown, wanted: number): boolean {
   let keys = 0;
   let left = wanted;
   root.present = true;
   // false: give up; true: go on (`left` says when everything is met)
-  const walk = (v: unknown, w: Wanted | undefined, depth: number): boolean => {
+  const walk = (v: unknown, w: Wanted, depth: number): boolean => {
     if (v === null || typeof v !== 'object') return true;
     if (depth > MAX_DEPTH) return false;
+    const children = w.children;
     if (Array.isArray(v)) {
-      for (let i = 0; i < v.length && left > 0; i++) {
-        const child = w?.children?.get(i);
-        if (child) {
-          child.present = true;
-          left--;
-        }
+      // the wanted items in order; those between them are only counted
+      const indices = children ? [...children.keys()].filter(k => typeof k === 'number').sort((a, b) => a - b) : [];
+      let from = 0;
+      for (const i of indices) {
+        if (left <= 0 || i >= v.length) break;
+        for (; from < i; from++) if (!count(v[from], depth + 1)) return false;
+        const child = children!.get(i)!;
+        child.present = true;
+        left--;
         if (!walk(v[i], child, depth + 1)) return false;
+        from = i + 1;
       }
       return true;
     }
-    if (w) w.firstKey = keys;
+    w.firstKey = keys;
     for (const k in v) {
       if (left <= 0) return true;
       const c = k.charCodeAt(0);
       if (c >= 48 && c <= 57 && INTEGER_KEY.test(k)) return false;
-      const child = w?.children?.get(k);
+      const child = children?.get(k);
+      const x = (v as Record<string, unknown>)[k];
       if (child) {
         child.present = true;
-        child.keyIndex = keys;
+        child.keyIndex = keys++;
         left--;
+        if (!walk(x, child, depth + 1)) return false;
+      } else {
+        keys++;
+        if (!count(x, depth + 1)) return false;
       }
-      keys++;
-      if (!walk((v as Record<string, unknown>)[k], child, depth + 1)) return false;
     }
-    if (w && w.firstKey === keys) w.firstKey = undefined; // no keys
+    if (w.firstKey === keys) w.firstKey = undefined; // no keys
+    return true;
+  };
+  /** Adds the keys of a part of the value on no wanted path; false when it nests too deep. */
+  const count = (v: unknown, depth: number): boolean => {
+    if (v === null || typeof v !== 'object') return true;
+    if (depth > MAX_DEPTH) return false;
+    if (Array.isArray(v)) {
+      for (let i = 0; i < v.length; i++) if (!count(v[i], depth + 1)) return false;
+      return true;
+    }
+    for (const k in v) {
+      keys++;
+      if (!count((v as Record<string, unknown>)[k], depth + 1)) return false;
+    }
     return true;
   };
   return walk(value, root, 1);
