@@ -2,6 +2,7 @@
 // benchmarks, so all three measure the same thing.
 import fs from 'node:fs';
 import path from 'node:path';
+import { minify } from 'terser';
 
 /** Options of every Node bundle. */
 export function nodeOptions(production) {
@@ -104,12 +105,13 @@ export const LAZY_BUNDLES = ['./validator.js', './editor.js', './features.js'];
 
 const version = JSON.parse(fs.readFileSync('package.json', 'utf8')).version;
 
-/** Each shipped bundle: its esbuild options and, for the .vsix ones, the budget in bytes. */
+/** Each bundle: its esbuild options, whether it ships in the .vsix (minified again by terser), and its budget. */
 export function bundles(production) {
   const node = nodeOptions(production);
   return [
     {
       name: 'extension',
+      shipped: true,
       budget: 400 * 1024,
       options: {
         ...node,
@@ -121,10 +123,20 @@ export function bundles(production) {
     },
     {
       name: 'validator',
-      options: { ...node, entryPoints: ['src/validator.ts'], outfile: 'dist/validator.js', plugins: [vscodeOnce] },
+      shipped: true,
+      options: {
+        ...node,
+        entryPoints: ['src/validator.ts'],
+        outfile: 'dist/validator.js',
+        // loaded after the editor bundle (the first check is a request file's, or a case file's, whose
+        // features load it first): the API errors, the model table, the cache breakpoints come from there
+        external: ['./editor.js'],
+        plugins: [vscodeOnce, sharedWith(['./editor.js'])],
+      },
     },
     {
       name: 'editor',
+      shipped: true,
       options: {
         ...node,
         entryPoints: ['src/editor.ts'],
@@ -135,6 +147,7 @@ export function bundles(production) {
     },
     {
       name: 'features',
+      shipped: true,
       options: {
         ...node,
         entryPoints: ['src/features.ts'],
@@ -143,10 +156,10 @@ export function bundles(production) {
         plugins: [vscodeOnce, sharedWith(['./extension.js', './editor.js'])],
       },
     },
-    { name: 'response', budget: 60 * 1024, options: webviewOptions(production, 'response') },
-    { name: 'activity', budget: 40 * 1024, options: webviewOptions(production, 'activity') },
-    { name: 'cases', budget: 40 * 1024, options: webviewOptions(production, 'cases') },
-    { name: 'compare', budget: 40 * 1024, options: webviewOptions(production, 'compare') },
+    { name: 'response', shipped: true, budget: 60 * 1024, options: webviewOptions(production, 'response') },
+    { name: 'activity', shipped: true, budget: 40 * 1024, options: webviewOptions(production, 'activity') },
+    { name: 'cases', shipped: true, budget: 40 * 1024, options: webviewOptions(production, 'cases') },
+    { name: 'compare', shipped: true, budget: 40 * 1024, options: webviewOptions(production, 'compare') },
     // the CLI ships as the npm package's `bin`, not in the .vsix
     {
       name: 'cli',
@@ -159,6 +172,22 @@ export function bundles(production) {
       },
     },
   ];
+}
+
+/**
+ * A production bundle of the .vsix minified once more, by terser: two passes of its compressor and top-level
+ * names mangled take 2 to 3 % off what esbuild's minifier leaves, about 7 KB of the .vsix (after which the
+ * light walkthrough pictures fit its budget). esbuild stays the bundler; terser only rewrites its output.
+ */
+export async function shrink(code, iife = false) {
+  const r = await minify(code, {
+    ecma: 2020,
+    module: false,
+    toplevel: !iife,
+    compress: { passes: 2 },
+    format: { comments: false },
+  });
+  return r.code;
 }
 
 /** The .vsix budget in bytes. */

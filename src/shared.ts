@@ -4,15 +4,21 @@
 // below: in the other bundles, an import of one of these files becomes a lookup here. Each is one the activation
 // bundle already uses nearly whole, so listing it costs activation nothing (test/unit/architecture.test.ts
 // checks). What the features bundle takes from the editor bundle is listed in src/editorShared.ts.
+import * as caseFiles from './vscode/cases/caseFiles';
 import * as config from './vscode/platform/config';
 import * as jsonDocuments from './vscode/platform/jsonDocuments';
 import * as lazy from './vscode/platform/lazy';
 import * as prompts from './vscode/platform/prompts';
+import * as quickFixes from './vscode/request/quickFixes';
+import * as resourceDocuments from './vscode/sessions/resourceDocuments';
 
 /** Each shared module by its path under src/, without the extension. */
 export const shared: Record<string, unknown> = {
+  'vscode/cases/caseFiles': caseFiles,
   'vscode/platform/config': config,
   'vscode/platform/jsonDocuments': jsonDocuments,
   'vscode/platform/lazy': lazy,
   'vscode/platform/prompts': prompts,
+  'vscode/request/quickFixes': quickFixes,
+  'vscode/sessions/resourceDocuments': resourceDocuments,
 };
