@@ -20,30 +20,19 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import v8 from 'node:v8';
 import vm from 'node:vm';
-import { cellsOf, prepareCell, runCell, runMatrix } from '../src/core/cases/runner';
+import { directTransport, runCellOf, runCells } from '../src/core/cases/engine';
+import { cellsOf, prepareCell, runCell } from '../src/core/cases/runner';
+import { priceTable } from '../src/core/cost/prices';
 import type { CaseFile } from '../src/core/cases/types';
 import { Base64Reader, pdfPageCount } from '../src/core/request/media';
-import { trustFigures } from '../test/unit/request/corpora';
 import { board, ratioAsync, ratioCase, summary } from './bench';
 import { bigPdf, bigRequest } from './inputs';
 import { modelsBench } from './models';
 import { cacheBench } from './cache';
+import { trustBench } from './trust';
 
 const figs = board();
-{
-  // the two trusts side by side: no false error on what the service accepted, an error where it refused
-  const t = trustFigures();
-  const failures = [...t.accepted.failures, ...t.rejected.failures];
-  figs.push({
-    name: 'trust: accepted bodies free of errors | rejected bodies flagged at their place',
-    value: `${t.accepted.clean}/${t.accepted.total} | ${t.rejected.placed}/${t.rejected.total}`,
-    target: 'all | all (documented warnings aside)',
-    ok: failures.length === 0,
-    extra:
-      `rejected: ${t.rejected.placed} with their error at the place the service names, ${t.rejected.warned} with a ` +
-      `warning there by design (RULES.md)${failures.length ? `; failures: ${failures.join('; ')}` : ''}`,
-  });
-}
+trustBench(figs);
 for (const mb of [1, 10]) {
   const text = JSON.stringify(bigRequest(mb * 1_000_000), null, 2);
   const r = validateText(text, 'json');
@@ -458,19 +447,21 @@ async function caseMatrix(): Promise<void> {
     const messages = [{ role: 'user', content: '{{question}}' }];
     const request = { model: 'model-sonnet-4-6', max_tokens: 100, messages };
     const client = new ApiClient({ baseUrl: fake.url, apiKey: fake.apiKey, maxRetries: 0 });
-    const cells = cellsOf(file, undefined);
+    const cells = cellsOf(file, undefined).map(cell => {
+      const prepared = prepareCell(file, request, cell);
+      if (!('body' in prepared)) throw new Error(prepared.problems.join('; '));
+      return runCellOf({ file }, { ...cell, body: prepared.body });
+    });
     const run = async (concurrency: number) => {
       fake.clear();
       const t0 = performance.now();
-      const results = await runMatrix({
+      const { results } = await runCells({
         cells,
-        concurrency,
-        run: (cell, signal, onEvent) => {
-          const prepared = prepareCell(file, request, cell);
-          if (!('body' in prepared)) throw new Error(prepared.problems.join('; '));
-          return runCell(client, prepared.body, { signal, onEvent });
-        },
-        assertionsOf: cell => file.cases.find(c => c.name === cell.caseName)!.assert!,
+        transport: directTransport({
+          concurrency,
+          send: (job, signal, onEvent) => runCell(client, job.body, { signal, onEvent }),
+        }),
+        prices: priceTable(),
       });
       const ms = performance.now() - t0;
       // the most exchanges open at the fake at any request's arrival
@@ -569,4 +560,5 @@ void streaming()
   .then(() => modelsBench(figs))
   .then(async () => figs.push(...(await cacheBench())))
   .then(async () => (await import('./compare.js')).compareBench(figs))
+  .then(async () => figs.push(...(await (await import('./judge.js')).judgeBench())))
   .then(() => summary(figs));

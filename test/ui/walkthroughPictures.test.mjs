@@ -3,7 +3,7 @@
 // file (open), the token count's tooltip (count), the response panel (run), and the side bar (views). No window
 // title, no stray notification. They land in test-results/walkthrough/. The walkthrough ships a dark and a
 // light picture per step (package.json names both; VS Code shows the one of the theme), WebP files about a
-// third smaller than JPEGs of the same look, so both sets fit the .vsix's 300 KB. The test takes the dark set;
+// third smaller than JPEGs of the same look, so both sets fit the .vsix's budget. The test takes the dark set;
 // with UPDATE_DOCS_IMAGES=1 it takes both and writes them to media/walkthrough/ (check the budget with
 // `node scripts/sizes.mjs`) and to docs/images/first-hour/, which docs/first-hour.md shows side by side.
 import assert from 'node:assert/strict';
@@ -23,7 +23,7 @@ import {
 
 const UPDATE = !!process.env.UPDATE_DOCS_IMAGES;
 const THEMES = UPDATE ? ['dark', 'light'] : ['dark'];
-/** WebP quality and scale: the pictures ship in the .vsix, whose budget is 300 KB */
+/** WebP quality and scale: the pictures ship in the .vsix, whose size has a budget */
 const QUALITY = Number(process.env.WALKTHROUGH_QUALITY || 0.25);
 /** the page is drawn at this scale: smaller pictures whose text is still drawn sharp (not scaled down) */
 const DEVICE_SCALE = Number(process.env.WALKTHROUGH_SCALE || 0.7);

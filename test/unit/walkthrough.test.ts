@@ -17,7 +17,7 @@ const pkg = JSON.parse(fs.readFileSync('package.json', 'utf8')) as {
 const steps = pkg.contributes.walkthroughs[0]!.steps;
 const step = (id: string) => steps.find(s => s.id === id)!;
 
-/** A picture's share of the .vsix budget (300 KB for everything, two pictures a step). */
+/** A picture's share of the .vsix budget (two pictures a step, dark and light). */
 const MAX_PICTURE_BYTES = 6 * 1024;
 
 describe('the Getting Started walkthrough (package.json)', () => {

@@ -1,8 +1,9 @@
 // Breakpoints in words: the CodeLens title, the hover, and the warning for a prefix under the model's minimum.
-import type { Path } from '../request/types';
+import type { Parsed } from '../request/parse';
+import type { Path, Problem } from '../request/types';
 import { count } from '../text';
 import { MINIMUMS_AS_OF } from './minimums';
-import { reaches, type Breakpoint, type Prefix } from './report';
+import { breakpointsOf, prefixOf, reaches, type Breakpoint, type Prefix } from './report';
 
 type Obj = Record<string, unknown>;
 const n = (v: number) => v.toLocaleString('en-US');
@@ -115,4 +116,31 @@ function covers(body: Obj, block: Path): string {
     parts.push(typeof j === 'number' ? `messages[${i}] up to its block ${j}` : `messages[${i}]`);
   }
   return parts.join(', ');
+}
+
+/**
+ * The under-minimum warnings from the local estimate alone, placed on each `cache_control` key: what
+ * `promptwright check` reports (it makes no calls), as the editor does with counting off. Each says it is an estimate.
+ */
+export function estimateWarnings(parsed: Parsed): Problem[] {
+  const body = parsed.value;
+  if (!body || typeof body !== 'object' || Array.isArray(body)) return [];
+  const breakpoints = breakpointsOf(body as Obj);
+  if (!breakpoints.length) return [];
+  const model = typeof (body as Obj).model === 'string' ? ((body as Obj).model as string) : 'this model';
+  const locate = parsed.locateMany(breakpoints.map(b => b.marker.at));
+  return breakpoints.flatMap(b => {
+    const message = belowMinimumMessage(b, prefixOf(b, undefined), model);
+    const span = message && (locate(b.marker.at, true) ?? locate(b.marker.at));
+    if (!message || !span) return [];
+    return [
+      {
+        ...span,
+        severity: 'warning',
+        code: 'cache-prefix-below-minimum',
+        path: b.marker.at,
+        message,
+      } satisfies Problem,
+    ];
+  });
 }

@@ -4,34 +4,19 @@
 // broke, new, removed) and how the replies' words differ. Pure code over the grid's plain values; the
 // extension and the webview share it through the protocol.
 import type { StreamEvent } from '../api/types';
-import { CHANGE_ORDER, changeOf, pairCells, type CellChange } from '../compare/cells';
-import { diffWords, type DiffPart } from '../compare/wordDiff';
-import { cellKey, cellViewOf, notSentResult, queuedCell, type CellView, type GridView } from './grid';
+import { CHANGE_ORDER, cellChange, pairCells, type CellChange } from '../compare/cells';
+import { diffWords } from '../compare/wordDiff';
+import {
+  cellKey,
+  cellViewOf,
+  notSentResult,
+  queuedCell,
+  type CellView,
+  type ComparedCell,
+  type GridCompare,
+  type GridView,
+} from './grid';
 import type { CellKey, CellResult } from './types';
-
-/** One cell of a comparison: a case on a model, at the revision and in the working copy. */
-export interface ComparedCell {
-  caseName: string;
-  model: string;
-  /** the cell at the revision; absent when the revision has no such cell (it is new) */
-  base?: CellView;
-  /** whether the working copy has the cell (its view is the grid's own cell); false: removed since */
-  inCurrent: boolean;
-  /** what the change did to the verdict, once every side there is has ended */
-  change?: CellChange;
-  /** the word diff of the two replies' text, once both sides have ended */
-  diff?: DiffPart[];
-}
-
-/** A grid in compare mode: the revision, and each cell's other side. */
-export interface GridCompare {
-  /** the revision as the person named it (`HEAD`, `main`, a tag), and the commit it named then */
-  ref: string;
-  sha: string;
-  /** why the revision's version runs nothing as it is (the case file is not there, or cannot be used) */
-  notice?: string;
-  cells: ComparedCell[];
-}
 
 /** A cell's side has ended with a verdict: a cancelled or unfinished one says nothing about the prompt. */
 const finished = (c: CellView | undefined) => c?.status === 'passed' || c?.status === 'failed' || c?.status === 'error';
@@ -61,14 +46,21 @@ export function comparedAxes(cells: readonly ComparedCell[]): { cases: string[];
 /**
  * What the change did to a cell, once every side it has has ended: `current` is the working copy's side
  * (undefined: removed). A side at the revision that could not be sent counts as a failure, as the service
- * would have refused it. Undefined while a side runs, or when one was cancelled.
+ * would have refused it; with the same verdict, fewer samples passing broke it. Undefined while a side runs, or
+ * when one was cancelled.
  */
 export function pairChange(base: CellView | undefined, current: CellView | undefined): CellChange | undefined {
   if (base && !finished(base)) return undefined;
   if (current && !finished(current)) return undefined;
   if (!base && !current) return undefined;
-  const before = base ? (base.problems?.length ? null : base.status === 'passed') : undefined;
-  return changeOf(before, current ? current.status === 'passed' : undefined);
+  // by pass state, then by how many samples passed (`4/5 → 2/5` broke it), as `test --base` says it
+  const verdict = (c: CellView) => ({
+    pass: c.status === 'passed',
+    passedSamples: c.passedSamples,
+    samples: c.samples,
+  });
+  const before = base ? (base.problems?.length ? null : verdict(base)) : undefined;
+  return cellChange(before, current ? verdict(current) : undefined);
 }
 
 /**

@@ -4,6 +4,7 @@ import { isCountFileName } from '../request/count';
 import { formatOf } from '../request/parse';
 import { validateText, type Endpoint } from '../request/validate';
 import { count } from '../text';
+import { estimateWarnings } from '../cache/words';
 import { isCaseFile } from '../cases/caseFile';
 import type { ModelFacts } from '../request/models';
 import { UsageError } from './args';
@@ -47,7 +48,13 @@ function checkFile(file: string, display: string, cwd: string, o: CheckOptions):
   const text = decoded.text;
   const endpoint = o.endpoint ?? (isCountFileName(file) ? 'count_tokens' : 'messages');
   const v = validateText(text, formatOf(file), { betas: o.betas, endpoint, ...(o.models ? { models: o.models } : {}) });
-  return toRecords(text, v.problems, display);
+  // breakpoints under the model's minimum, from the local estimate (check makes no calls), as the editor shows them
+  // with counting off
+  const cache = endpoint === 'messages' ? estimateWarnings(v.parsed) : [];
+  const problems = cache.length
+    ? [...v.problems, ...cache].sort((a, b) => a.start - b.start || a.end - b.end)
+    : v.problems;
+  return toRecords(text, problems, display);
 }
 
 function record(

@@ -23,7 +23,7 @@ export const RULES = {
   'yaml-alias': { severity: 'error', summary: 'YAML aliases that expand to an enormous request.' },
   'nesting-depth': { severity: 'warning', summary: 'Values nested deeper than Promptwright reads (512 levels).' },
   'invalid-utf8': { severity: 'error', summary: 'The file is not UTF-8 text.' },
-  'lone-surrogate': { severity: 'warning', summary: 'A string holds half of a UTF-16 surrogate pair.' },
+  'lone-surrogate': { severity: 'error', summary: 'A string holds half of a UTF-16 surrogate pair.' },
   'internal-error': { severity: 'warning', summary: 'Promptwright failed while checking the file.' },
   // ---- the shape of the body (the zod schema) ----------------------------------------------------------
   'missing-field': { severity: 'error', summary: 'A required field is absent.' },
@@ -49,12 +49,21 @@ export const RULES = {
   'empty-message-content': { severity: 'error', summary: 'A message with an empty list of blocks.' },
   'empty-text-block': { severity: 'error', summary: 'An empty text block, or empty string content.' },
   'whitespace-text-block': { severity: 'error', summary: 'A text block, or string content, of whitespace only.' },
+  'assistant-whitespace-text': {
+    severity: 'warning',
+    summary: 'Blank text block in an earlier assistant turn.',
+  },
   'prefill-unsupported': { severity: 'error', summary: 'An assistant prefill on a model without prefill.' },
   'prefill-trailing-whitespace': { severity: 'error', summary: 'A prefill that ends with whitespace.' },
   'orphan-tool-result': { severity: 'error', summary: 'A tool_result without its tool_use in the turn before.' },
   'tool-use-without-result': { severity: 'error', summary: 'A tool_use not answered in the next user turn.' },
+  'tool-result-not-first': {
+    severity: 'error',
+    summary: 'Content before the tool_result blocks of a user turn.',
+  },
   'duplicate-tool-use-id': { severity: 'error', summary: 'Two tool_use blocks with the same id.' },
   'tool-use-id-pattern': { severity: 'error', summary: 'A tool_use id with characters the service refuses.' },
+  'tool-use-name-too-long': { severity: 'error', summary: 'A tool_use name over 200 characters in the history.' },
   'orphan-server-tool-result': { severity: 'warning', summary: 'A server tool result without its call.' },
   'citation-block-range': { severity: 'error', summary: 'A citation whose end block is not after its start.' },
   // ---- prompt caching -------------------------------------------------------------------------------------
@@ -100,6 +109,8 @@ export const RULES = {
   'top-p-deprecated': { severity: 'error', summary: 'top_p where it is deprecated.' },
   'top-k-deprecated': { severity: 'error', summary: 'top_k where it is deprecated.' },
   'sampling-unsupported': { severity: 'warning', summary: 'A sampling setting newer models are reported to refuse.' },
+  'sampling-minus-one': { severity: 'warning', summary: 'top_k or top_p of -1 (or a negative top_k).' },
+  'speed-unsupported': { severity: 'error', summary: 'speed "fast" on a model without fast mode.' },
   'max-tokens-above-model-limit': { severity: 'error', summary: 'max_tokens above what the model generates.' },
   'max-tokens-zero': { severity: 'info', summary: 'max_tokens 0 only fills the prompt cache.' },
   // ---- images and documents -------------------------------------------------------------------------------
@@ -128,6 +139,7 @@ export const RULES = {
     severity: 'error',
     summary: "An object of a strict tool's schema left open.",
   },
+  'strict-tools-too-many': { severity: 'error', summary: 'More than 20 strict tools in one request.' },
   'exclusive-domains': { severity: 'error', summary: 'allowed_domains and blocked_domains together.' },
   'web-search-empty-domain-list': { severity: 'error', summary: 'An empty blocked_domains list on web search.' },
   'country-code': { severity: 'error', summary: 'user_location.country is not a two-letter code.' },
@@ -136,16 +148,34 @@ export const RULES = {
   'output-schema-not-closed': { severity: 'error', summary: 'An output object schema left open.' },
   'output-schema-oneof': { severity: 'error', summary: 'oneOf in an output schema.' },
   'output-schema-max-items': { severity: 'error', summary: 'maxItems in an output schema.' },
+  // ---- strict schemas: what the grammar compiler takes (structured outputs and strict tools) -----------------
+  'strict-schema-keyword': {
+    severity: 'error',
+    summary: 'A bound strict schemas refuse (minimum, minLength, …).',
+  },
+  'strict-schema-recursive': { severity: 'error', summary: 'A $ref that refers back to itself in a strict schema.' },
+  'strict-schema-boolean': { severity: 'warning', summary: 'A boolean true subschema in a strict schema.' },
+  'strict-schema-too-many-optional': {
+    severity: 'error',
+    summary: 'Over 24 optional strict parameters.',
+  },
+  'strict-schema-too-many-unions': {
+    severity: 'error',
+    summary: 'Over 16 strict union parameters.',
+  },
   // ---- other fields ---------------------------------------------------------------------------------------
   'user-id-email': { severity: 'error', summary: 'metadata.user_id looks like an e-mail address.' },
   'stop-sequence-empty': { severity: 'error', summary: 'An empty stop sequence.' },
-  'stop-sequence-whitespace': { severity: 'warning', summary: 'A stop sequence of whitespace only.' },
+  'stop-sequence-whitespace': { severity: 'error', summary: 'A stop sequence of whitespace only.' },
   'cache-diagnosis-beta': { severity: 'info', summary: 'diagnostics without the cache-diagnosis beta.' },
   'retired-1m-beta': { severity: 'warning', summary: 'The retired 1M-context beta on a 200k model.' },
   // ---- case files (*.cases.yaml, *.cases.json; src/core/cases) -------------------------------------------
   'case-missing-field': { severity: 'error', summary: 'A case file or a case lacks a required field.' },
   'case-wrong-type': { severity: 'error', summary: 'A value of the wrong type in a case file.' },
-  'case-invalid-value': { severity: 'error', summary: 'An empty text or list, or a negative limit, in a case file.' },
+  'case-invalid-value': {
+    severity: 'error',
+    summary: 'An empty text or list, or a number out of range, in a case file.',
+  },
   'case-unknown-field': { severity: 'warning', summary: 'A key a case file does not have (it is ignored).' },
   'duplicate-case-name': { severity: 'error', summary: 'Two cases with the same name.' },
   'unknown-assertion': { severity: 'error', summary: 'An assertion kind Promptwright does not know.' },
@@ -153,6 +183,9 @@ export const RULES = {
   'invalid-regex': { severity: 'error', summary: 'A regex assertion whose pattern does not compile.' },
   'unknown-stop-reason': { severity: 'warning', summary: 'A stop_reason assertion the spec does not list.' },
   'request-not-found': { severity: 'error', summary: 'The request file a case file names cannot be read.' },
+  'min-pass-over-repeat': { severity: 'error', summary: 'min-pass asks for more samples than repeat runs.' },
+  'judge-prompt-not-found': { severity: 'error', summary: 'The judge prompt file a case file names cannot be read.' },
+  'judge-prompt-placeholder': { severity: 'error', summary: 'A judge prompt with a wrong or missing placeholder.' },
   'undefined-placeholder': { severity: 'error', summary: 'A {{placeholder}} some case gives no value.' },
   'unused-var': { severity: 'warning', summary: 'A case value no {{placeholder}} of the request uses.' },
 } as const satisfies Record<string, RuleInfo>;

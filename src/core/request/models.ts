@@ -43,6 +43,16 @@ export interface ModelInfo {
    * the reports show the message for temperature only.
    */
   samplingDeprecated?: boolean | 'temperature';
+  /**
+   * Whether `speed: "fast"` is taken (true), refused with "'<model>' does not support the speed parameter" (false),
+   * or not known (undefined: no rule).
+   */
+  fastMode?: boolean;
+  /**
+   * Images and PDF pages one request may hold, where a report shows the service refusing more although the context
+   * window is over 200k (the 4.6 generation); 200k-window models have the limit anyway (rules/media.ts).
+   */
+  maxMedia?: number;
   // ---- what only the service's model list says (core/models/catalog.ts) --------------------------------
   /** the service's name for the model */
   displayName?: string;
@@ -82,20 +92,31 @@ const dated = (model: ModelInfo, date: string): ModelInfo => ({ ...model, id: `$
 // corpus, test/fixtures/rejected): max output tokens of 64,000 for the 4-5 models; no prefill on
 // model-sonnet-4-6; no adaptive thinking on the 4-5 models; temperature and top_p refused together on the
 // sonnet 4-5 and 4-6 models; sampling parameters deprecated on model-opus-4-7.
+// Fast mode (`speed: "fast"`) from the reports quoted under speed-unsupported in RULES.md: taken by
+// model-opus-4-6 and model-opus-4-8, refused by model-opus-4-7 and the sonnet, haiku and older opus models. The
+// 100-images-and-pages limit holds for the 4.6 generation too (too-much-media in RULES.md).
 const OPUS_4_6 = base('model-opus-4-6', {
   effort: WITH_MAX,
   thinking: 'adaptive-preferred',
   contextWindow: M1,
   prefill: false,
+  fastMode: true,
+  maxMedia: 100,
 });
-const HAIKU_4_5 = base('model-haiku-4-5', { thinking: 'manual', maxOutputTokens: 64_000 });
-const OPUS_4_5 = base('model-opus-4-5', { effort: STD, thinking: 'manual', maxOutputTokens: 64_000 });
+const HAIKU_4_5 = base('model-haiku-4-5', { thinking: 'manual', maxOutputTokens: 64_000, fastMode: false });
+const OPUS_4_5 = base('model-opus-4-5', {
+  effort: STD,
+  thinking: 'manual',
+  maxOutputTokens: 64_000,
+  fastMode: false,
+});
 const SONNET_4_5 = base('model-sonnet-4-5', {
   thinking: 'manual',
   maxOutputTokens: 64_000,
   temperatureAndTopPExclusive: true,
+  fastMode: false,
 });
-const OPUS_4_1 = base('model-opus-4-1', { temperatureAndTopPExclusive: true });
+const OPUS_4_1 = base('model-opus-4-1', { temperatureAndTopPExclusive: true, fastMode: false });
 const OPUS_4_0 = base('model-opus-4-0', { status: 'deprecated', retires: '2026-06-15' });
 const SONNET_4_0 = base('model-sonnet-4-0', { status: 'deprecated', retires: '2026-06-15' });
 
@@ -110,6 +131,7 @@ const OPUS_4_8 = base('model-opus-4-8', {
   maxOutputTokens: 128_000,
   prefill: false,
   samplingDeprecated: true,
+  fastMode: true,
 });
 const SONNET_5 = base('model-sonnet-5', {
   effort: ALL_EFFORTS,
@@ -128,6 +150,7 @@ export const MODELS: readonly ModelInfo[] = [
     effort: ALL_EFFORTS,
     thinking: 'adaptive-only',
     samplingDeprecated: true,
+    fastMode: false,
   }),
   base('model-mythos-preview', { effort: WITH_MAX, thinking: 'adaptive-default-no-disable', fixedSampling: true }),
   OPUS_4_6,
@@ -137,6 +160,8 @@ export const MODELS: readonly ModelInfo[] = [
     contextWindow: M1,
     prefill: false,
     temperatureAndTopPExclusive: true,
+    fastMode: false,
+    maxMedia: 100,
   }),
   HAIKU_4_5,
   dated(HAIKU_4_5, '20251001'),
@@ -213,6 +238,11 @@ export function effortModels(level?: Effort): string[] {
   return MODELS.filter(m => m.status === 'active' && !m.base && m.effort && (!level || m.effort.includes(level))).map(
     m => m.id,
   );
+}
+
+/** The current models (no dated ids) that take `speed: "fast"`. */
+export function fastModels(): string[] {
+  return MODELS.filter(m => m.status === 'active' && !m.base && m.fastMode).map(m => m.id);
 }
 
 /** The supported effort closest to the wanted one (ties go to the lower, cheaper level). */

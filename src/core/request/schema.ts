@@ -741,7 +741,8 @@ export const RequestBody = d(
       ),
     ),
     temperature: z.nullish(d(z.number(), 'Sampling temperature.')),
-    top_k: z.nullish(d(int(0), 'Sample from the top K options only.')),
+    // no lower bound: -1 was answered with 200 in 2025 recordings (rules/sampling.ts warns on negatives)
+    top_k: z.nullish(d(z.int(), 'Sample from the top K options only.')),
     top_p: z.nullish(
       d(z.number(), 'Nucleus sampling; default 0.99 (doc3 §9.5). With extended thinking it may be 0.95 to 1.'),
     ),

@@ -82,7 +82,7 @@ function validateUnguarded(text: string, format: Format, opts: ValidateOptions):
 
 /**
  * Strings that hold half of a surrogate pair: raw in the text (an editor can hold them) or written as a
- * `\uD800`-style escape. JSON allows them, but they are not Unicode text: the service may replace them.
+ * `\uD800`-style escape. JSON allows them, but the service refuses the body as invalid JSON (RULES.md).
  */
 function loneSurrogates(text: string, format: Format): Problem[] {
   const raw = text.isWellFormed() ? -1 : firstLoneSurrogate(text);
@@ -95,14 +95,13 @@ function loneSurrogates(text: string, format: Format): Problem[] {
     {
       start: at,
       end,
-      severity: 'warning',
+      severity: 'error',
       code: 'lone-surrogate',
       path: [],
       message:
-        `A string holds half of a UTF-16 surrogate pair (${JSON.stringify(text.slice(at, end)).slice(1, -1)}), ` +
-        'which is ' +
-        'not Unicode text: the service may replace it with U+FFFD or refuse it. Write the character itself, or both ' +
-        'halves of the pair.',
+        `A string holds half of a UTF-16 surrogate pair (${JSON.stringify(text.slice(at, end)).slice(1, -1)}): ` +
+        'the service refuses the body ("not valid JSON: no low surrogate in string"). Write the character itself, ' +
+        'or both halves of the pair.',
     },
   ];
 }

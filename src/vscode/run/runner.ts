@@ -20,6 +20,7 @@ import { Config, endpointOf } from '../platform/config';
 import { validator } from '../platform/lazy';
 import { asText } from '../../core/text';
 import type { Log } from '../platform/log';
+import { pricesOf } from '../platform/prices';
 import type { Recent } from '../platform/recent';
 import type { RequestDiagnostics } from '../request/requestDiagnostics';
 import type { ResponsePanel } from './responsePanel';
@@ -87,7 +88,7 @@ export class Runner implements vscode.Disposable {
       const v = st?.validation;
       const value = v?.parsed.value;
       if (!v || !value || typeof value !== 'object' || Array.isArray(value)) {
-        void vscode.window.showErrorMessage('Promptwright: the file does not parse; fix the syntax errors first.');
+        void this.api.showError('the file does not parse; fix the syntax errors first.', 'Send Request');
         return;
       }
       const errors = v.problems.filter(p => p.severity === 'error');
@@ -193,6 +194,11 @@ export class Runner implements vscode.Disposable {
       v.error = error;
       v.midStream = midStream;
     }
+    // what the reply cost, on the model asked for (a reply that never began cost nothing)
+    if (run.message) {
+      const cost = validator().costOf(run.message.usage, asText(run.body.model), pricesOf(this.config, this.log));
+      v.cost = cost.usd === null ? { usd: null, why: cost.why } : { usd: cost.usd };
+    }
     this.panel.post({
       type: 'end',
       runId: v.runId,
@@ -201,6 +207,7 @@ export class Runner implements vscode.Disposable {
       ...(error ? { error, midStream } : {}),
       ...(v.requestId ? { requestId: v.requestId } : {}),
       timings: v.timings,
+      ...(v.cost ? { cost: v.cost } : {}),
     });
     if (this.run === run) {
       void vscode.commands.executeCommand('setContext', 'promptwright.running', false);
@@ -280,7 +287,7 @@ export class Runner implements vscode.Disposable {
     try {
       result = validator().appendReply(doc.getText(), formatOf(doc.fileName), r.message);
     } catch (e) {
-      void vscode.window.showErrorMessage(`Promptwright: cannot append: ${(e as Error).message}`);
+      void this.api.showError(e, 'Append Reply to File');
       return false;
     }
     const edit = new vscode.WorkspaceEdit();

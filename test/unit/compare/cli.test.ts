@@ -8,11 +8,17 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { startFake, type Fake } from '../../fake/server';
-import { assertPrompt, runCli, type Ran } from '../cli/spawnCli';
-import { request, tempRepo, type TempRepo } from './repo';
+import { cliEnv, useFake } from '../../support/fake';
+import { assertPrompt, runCli, type Ran } from '../../support/spawnCli';
+import { tempRepo, type TempRepo } from '../../support/tempRepo';
 
 const SONNET = 'model-sonnet-4-6';
+
+/** A request file's text (JSON) whose last user message says `content`. */
+function request(content: string, extra: Record<string, unknown> = {}): string {
+  const body = { model: 'model-opus-4-7', max_tokens: 100, ...extra, messages: [{ role: 'user', content }] };
+  return `${JSON.stringify(body, null, 2)}\n`;
+}
 
 interface CountRow {
   file: string;
@@ -25,13 +31,12 @@ interface CountRow {
 
 describe('compare: count and test --base as processes, in a git repository', function () {
   this.timeout(60_000);
-  let fake: Fake;
+  const fake = useFake({ keepAliveMs: 60_000 });
   let r: TempRepo;
   let env: Record<string, string>;
 
   before(async () => {
-    fake = await startFake({ keepAliveMs: 60_000 });
-    env = { PROMPTWRIGHT_BASE_URL: fake.url, PROMPTWRIGHT_API_KEY: fake.apiKey };
+    env = cliEnv(fake);
     r = tempRepo('pw-compare-cli-');
     const support = (system: string) =>
       `model: model-opus-4-7\nmax_tokens: 100\nsystem: ${system}\n` +
@@ -90,10 +95,8 @@ describe('compare: count and test --base as processes, in a git repository', fun
     r.write('notes.txt', 'still not a prompt\n');
   });
   after(async () => {
-    await fake.close();
     r.dispose();
   });
-  beforeEach(() => fake.clear());
 
   const cli = (args: string[], cwd = r.dir): Promise<Ran> =>
     runCli(fake, args, { cwd, env: { ...process.env, ...env }, killAfterMs: 30_000 });
@@ -300,6 +303,12 @@ describe('compare: count and test --base as processes, in a git repository', fun
         'stop_reason',
         'latency_ms',
         'request_id',
+        'samples',
+        'passed_samples',
+        'min_pass',
+        'flaky',
+        'cost_usd',
+        'judge_cost_usd',
       ]);
       assert.equal(rec('thanks').base, null);
       assert.equal(rec('bye').pass, null);
@@ -343,6 +352,42 @@ describe('compare: count and test --base as processes, in a git repository', fun
         assert.equal(fake.requests.length, 0);
       } finally {
         r.remove('bad.cases.yaml');
+      }
+    });
+
+    it('--changed: a case file whose judge prompt changed runs, though its text and request did not', async () => {
+      const j = tempRepo('pw-compare-judge-');
+      try {
+        j.write(
+          'ask.prompt.yaml',
+          'model: model-opus-4-7\nmax_tokens: 50\nmessages:\n  - role: user\n    content: "{{q}}"\n',
+        );
+        j.write(
+          'ask.cases.yaml',
+          [
+            'request: ask.prompt.yaml',
+            `models: [${SONNET}]`,
+            `judge: { model: ${SONNET}, prompt: judge.txt }`,
+            'cases:',
+            '  - { name: hello, vars: { q: "hello" }, assert: [{ rubric: \'Says "hello"\' }] }',
+            '',
+          ].join('\n'),
+        );
+        j.write('judge.txt', 'Grade <reply>{{reply}}</reply> against <criteria>{{criteria}}</criteria>.\n');
+        j.commit('base');
+        const unchanged = await cli(['test', '--base', 'HEAD', '--changed', '--format', 'json'], j.dir);
+        assert.deepEqual(JSON.parse(unchanged.out), [], unchanged.err);
+        j.write('judge.txt', 'Be strict. Grade <reply>{{reply}}</reply> against <criteria>{{criteria}}</criteria>.\n');
+        const ran = await cli(['test', '--base', 'HEAD', '--changed', '--format', 'json'], j.dir);
+        const recs = JSON.parse(ran.out) as { file: string; case: string; change: string }[];
+        assert.deepEqual(
+          recs.map(x => [x.file, x.case]),
+          [['ask.cases.yaml', 'hello']],
+          ran.err,
+        );
+        promptly(ran);
+      } finally {
+        j.dispose();
       }
     });
   });

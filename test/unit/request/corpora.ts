@@ -65,7 +65,6 @@ export const RULE_NAMES: Readonly<Record<string, RuleId>> = {
 export const WARNINGS: Readonly<Record<string, string>> = {
   'system-role-in-messages':
     'refused only without a beta header, which a request file cannot show (beta-feature, as every beta feature)',
-  'stop-sequence-whitespace': 'the one report is from 2024, and "\\n" is a common stop sequence',
 };
 
 export function rejectedEntries(): RejectedEntry[] {

@@ -356,8 +356,9 @@ describe('model rules (doc1 §2.2, §4.3; doc3 §9.4)', () => {
     );
   });
   it('§2.1 speed fast needs its beta; diagnostics needs cache-diagnosis', () => {
-    one(check(base({ speed: 'fast' })), 'beta-feature');
-    assert.deepEqual(check(base({ speed: 'fast' }), 'json', ['fast-mode-2026-02-01']), []);
+    const fast = { model: 'model-opus-4-6', speed: 'fast' };
+    one(check(base(fast)), 'beta-feature');
+    assert.deepEqual(check(base(fast), 'json', ['fast-mode-2026-02-01']), []);
     one(check(base({ diagnostics: { previous_message_id: 'm' } })), 'cache-diagnosis-beta');
   });
   it('§8 the context-1m beta has no effect on sonnet-4-5 and sonnet-4-0', () => {

@@ -282,16 +282,16 @@ describe('hostile and edge input never crashes', () => {
       /"temperature" must be a finite number/,
     );
   });
-  it('lone surrogates in strings are a warning, escaped or raw; a real pair is fine', () => {
+  it('lone surrogates in strings are an error (refused as invalid JSON), escaped or raw; a real pair is fine', () => {
     const lone = check('{"model":"model-opus-4-7","max_tokens":5,"messages":[{"role":"user","content":"a\\ud800b"}]}');
-    assert.deepEqual(codes(lone), ['warning:lone-surrogate']);
+    assert.deepEqual(codes(lone), ['error:lone-surrogate']);
     assert.equal(lone[0]!.at, '\\ud800');
     // upper-case hex and a high half in A–F are found too (the prefilter lower-cases the letter)
     for (const escape of ['\\uDBFF', '\\uDAbc', '\\ud9ff']) {
       const found = check(
         `{"model":"model-opus-4-7","max_tokens":5,"messages":[{"role":"user","content":"${escape}!"}]}`,
       );
-      assert.deepEqual(codes(found), ['warning:lone-surrogate'], escape);
+      assert.deepEqual(codes(found), ['error:lone-surrogate'], escape);
     }
     assert.deepEqual(
       check(
@@ -302,7 +302,7 @@ describe('hostile and edge input never crashes', () => {
     const raw = check(
       `{"model":"model-opus-4-7","max_tokens":5,"messages":[{"role":"user","content":"a${'\udc00'}"}]}`,
     );
-    assert.deepEqual(codes(raw), ['warning:lone-surrogate']);
+    assert.deepEqual(codes(raw), ['error:lone-surrogate']);
   });
   it('a 20 MB one-line string is answered in well under a second per MB', () => {
     const big = 'x'.repeat(20 * 1024 * 1024);

@@ -253,7 +253,8 @@ describe('valid request files (doc1 §2.1-§2.6)', () => {
   }
   it('every top-level field of §2.1 is accepted', () => {
     const req = base({
-      model: 'model-opus-4-5',
+      // a model with fast mode (speed-unsupported)
+      model: 'model-opus-4-6',
       cache_control: { type: 'ephemeral' },
       container: 'c1',
       inference_geo: 'us',

@@ -21,7 +21,10 @@ export function metadataRules(body: Obj, out: PathProblem[]): void {
   }
 }
 
-/** A stop sequence must hold text: an empty one is refused; one of whitespace only was refused in 2024. */
+/**
+ * A stop sequence must hold text: an empty one is refused, and so is one of whitespace only (the reports quote
+ * ["\n"] refused; no accepted recording shows one).
+ */
 export function stopSequenceRules(body: Obj, out: PathProblem[]): void {
   if (!Array.isArray(body.stop_sequences)) return;
   body.stop_sequences.forEach((s, k) => {
@@ -41,11 +44,11 @@ export function stopSequenceRules(body: Obj, out: PathProblem[]): void {
         : {
             path: at,
             anchor: 'value',
-            severity: 'warning',
+            severity: 'error',
             code: 'stop-sequence-whitespace',
             message:
-              'A stop sequence of whitespace only was refused by the service ("each stop sequence must contain ' +
-              'non-whitespace") in 2024 reports; use one with visible text, such as "\\nObservation:".',
+              'A stop sequence must contain a character other than whitespace: the service refuses this one. ' +
+              'Use one with visible text, such as "\\nObservation:", or remove it.',
             fixes,
           },
     );

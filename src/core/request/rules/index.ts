@@ -11,8 +11,9 @@ import { isObj, type RuleContext } from './common';
 import { metadataRules, stopSequenceRules, structuredOutputRules } from './fields';
 import { mediaRules } from './media';
 import { messageRules } from './messages';
-import { modelRules } from './model';
+import { modelRules, speedRules } from './model';
 import { samplingRules } from './sampling';
+import { strictSchemaRules } from './strict';
 import { effortAndThinking, thinkingRules } from './thinking';
 import { toolRules } from './tools';
 
@@ -25,12 +26,14 @@ export function checkRules(body: unknown, ctx: RuleContext): PathProblem[] {
   const info = model !== undefined ? modelRules(model, ctx, out) : undefined;
   messageRules(body, info, ctx, out);
   cacheRules(body, out);
-  mediaRules(body, info, out);
+  mediaRules(body, info, ctx, out);
   if (info) effortAndThinking(body, info, out);
+  if (info) speedRules(body, info, out);
   thinkingRules(body, info, out);
   samplingRules(body, info, ctx, out);
   toolRules(body, ctx, out);
   structuredOutputRules(body, out);
+  strictSchemaRules(body, out);
   metadataRules(body, out);
   stopSequenceRules(body, out);
   betaRules(body, ctx, out);

@@ -4,7 +4,7 @@
 import { imageSize, pdfPageCount, readerOf, scanBase64, sniff } from '../media';
 import type { ModelInfo } from '../models';
 import type { FixData, Path, PathProblem } from '../types';
-import { isObj, type Obj } from './common';
+import { isObj, type Obj, type RuleContext } from './common';
 
 /** 5 MiB: the service's message says "5 MB maximum: … bytes > 5242880 bytes". */
 const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
@@ -15,8 +15,10 @@ const MANY_IMAGES = 20;
 /** Images and PDF pages per request (the service counts them together). */
 const MAX_MEDIA = 100;
 const MAX_PDF_PAGES = 100;
-/** The media limit is known for models with this context window; larger windows may take more. */
+/** The media limit is known for models with this context window, and for larger ones that say so (maxMedia). */
 const MEDIA_LIMIT_WINDOW = 200_000;
+/** The beta that gives a model its 1M-token window; with it, the limit may be higher (not shown in the record). */
+const LONG_CONTEXT_BETA = 'context-1m-2025-08-07';
 const IMAGE_TYPES: readonly string[] = ['image/jpeg', 'image/png', 'image/gif', 'image/webp'];
 /** The blocks that are, or may hold, an image or a PDF. */
 const MEDIA_HOLDERS = new Set<unknown>(['image', 'document', 'tool_result']);
@@ -68,7 +70,7 @@ function collect(msgs: unknown[]): { images: Medium[]; pdfs: Medium[]; order: Me
 const HERE: Path = [];
 const CONTENT: Path = ['content'];
 
-export function mediaRules(body: Obj, info: ModelInfo | undefined, out: PathProblem[]): void {
+export function mediaRules(body: Obj, info: ModelInfo | undefined, ctx: RuleContext, out: PathProblem[]): void {
   if (!Array.isArray(body.messages)) return;
   const { images, pdfs, order } = collect(body.messages);
   if (!images.length && !pdfs.length) return;
@@ -94,9 +96,18 @@ export function mediaRules(body: Obj, info: ModelInfo | undefined, out: PathProb
   }
   const pages = new Map<Medium, number>();
   for (const m of pdfs) pages.set(m, pdfRules(m, out) ?? 1);
-  if (info && info.contextWindow <= MEDIA_LIMIT_WINDOW) tooMuchMedia(order, images.length, pages, out);
+  if (info && mediaLimited(info, ctx)) tooMuchMedia(order, images.length, pages, info, out);
   if (info?.imageInput === false && images[0]) inputUnsupported(info.id, 'image', images, out);
   if (info?.pdfInput === false && pdfs[0]) inputUnsupported(info.id, 'PDF', pdfs, out);
+}
+
+/**
+ * Whether the 100 images and pages hold: on 200k-window models, and on the larger-window models of the 4.6
+ * generation (a 2026 report), unless the configured betas include the 1M-context one, which may raise it.
+ */
+function mediaLimited(info: ModelInfo, ctx: RuleContext): boolean {
+  if (info.contextWindow <= MEDIA_LIMIT_WINDOW) return true;
+  return info.maxMedia !== undefined && !ctx.betas.includes(LONG_CONTEXT_BETA);
 }
 
 /**
@@ -229,7 +240,13 @@ function pdfRules(m: Medium, out: PathProblem[]): number | undefined {
 }
 
 /** Images and PDF pages together, marked on the block that takes the count past the limit. */
-function tooMuchMedia(order: Medium[], images: number, pages: Map<Medium, number>, out: PathProblem[]): void {
+function tooMuchMedia(
+  order: Medium[],
+  images: number,
+  pages: Map<Medium, number>,
+  info: ModelInfo,
+  out: PathProblem[],
+): void {
   let docPages = 0;
   for (const n of pages.values()) docPages += n;
   if (docPages + images <= MAX_MEDIA) return;
@@ -245,7 +262,22 @@ function tooMuchMedia(order: Medium[], images: number, pages: Map<Medium, number
       message:
         `Too much media: ${docPages} document pages + ${images} images > ${MAX_MEDIA}. The service takes at most ` +
         `${MAX_MEDIA} images and PDF pages per request; from this block on, the request is over. Send fewer, or ` +
-        'split the work across requests.',
+        'split the work across requests.' +
+        (info.contextWindow > MEDIA_LIMIT_WINDOW
+          ? ' (A 2026 report shows this limit on the 4.6 models too; if your code sends the beta ' +
+            `${LONG_CONTEXT_BETA}, which a request file cannot show, add it to promptwright.betas.)`
+          : ''),
+      ...(info.contextWindow > MEDIA_LIMIT_WINDOW
+        ? {
+            fixes: [
+              {
+                kind: 'add-beta',
+                title: `Add the beta "${LONG_CONTEXT_BETA}" to promptwright.betas`,
+                beta: LONG_CONTEXT_BETA,
+              },
+            ] as FixData[],
+          }
+        : {}),
     });
     return;
   }

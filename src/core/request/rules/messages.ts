@@ -20,6 +20,8 @@ const KNOWN_ROLES = new Set<unknown>(['user', 'assistant', 'system', undefined])
 
 /** The ids the service takes: letters, digits, `_` and `-` (its message quotes the pattern). */
 const TOOL_USE_ID = /^[a-zA-Z0-9_-]+$/;
+/** "messages.N.content.M.tool_use.name: String should have at most 200 characters" */
+const MAX_TOOL_USE_NAME = 200;
 
 /**
  * doc1 §2.2 rules 1, 2 and 4, §2.4 (tool results), §2.5 (citations); empty and whitespace text, the prefill's
@@ -53,17 +55,30 @@ export function messageRules(body: Obj, info: ModelInfo | undefined, ctx: RuleCo
     if (prefill) prefillRules(content, i, info, out);
     else if (role === 'user' || role === 'assistant') emptyContent(content, i, out);
     if (!Array.isArray(content)) continue;
+    // in a user message, the first block that is not a tool_result (tool results must come before it)
+    let other = -1;
+    let misplaced = false;
     for (let j = 0; j < content.length; j++) {
       const b: unknown = content[j];
       if (!isObj(b)) continue;
       const type = b.type;
+      if (type !== 'tool_result' && other < 0) other = j;
       if (type === 'text') {
         if (!prefill && typeof b.text === 'string' && isBlank(b.text))
-          emptyText(b.text, ['messages', i, 'content', j], out);
+          (role === 'assistant' && b.text !== '' ? assistantWhitespace : emptyText)(
+            b.text,
+            ['messages', i, 'content', j],
+            out,
+          );
         if (Array.isArray(b.citations)) citationRules(b, ['messages', i, 'content', j], out);
       } else if (type === 'tool_use') {
         if (typeof b.id === 'string') pairing.use({ id: b.id, i, j });
+        if (typeof b.name === 'string' && b.name.length > MAX_TOOL_USE_NAME) toolUseName(b.name, i, j, out);
       } else if (type === 'tool_result') {
+        if (role === 'user' && other >= 0 && !misplaced) {
+          misplaced = true;
+          toolResultNotFirst(content, i, other, out);
+        }
         if (typeof b.tool_use_id === 'string') pairing.result({ id: b.tool_use_id, i, j });
         fileSources(b, i, j, ctx, out);
       } else if (type === 'image' || type === 'document') {
@@ -240,6 +255,60 @@ function orphanToolResult(r: Use, previous: readonly Use[], earlier: number | un
     code: 'orphan-tool-result',
     message: `tool_use_id "${r.id}" ${where}${known.length ? ` (its ids: ${list}${more})` : ''}.`,
     ...(fixes.length ? { fixes } : {}),
+  });
+}
+
+/**
+ * A user message that answers tool calls starts with its tool_result blocks: other content before one of them
+ * (text, an image) is refused as if the calls had no result. Marked on the first block out of place; the fix
+ * moves the tool_result blocks to the front, keeping the order of the rest.
+ */
+function toolResultNotFirst(content: unknown[], i: number, other: number, out: PathProblem[]): void {
+  const isResult = (b: unknown) => isObj(b) && b.type === 'tool_result';
+  const value = [...content.filter(isResult), ...content.filter(b => !isResult(b))];
+  out.push({
+    path: ['messages', i, 'content', other],
+    anchor: 'value',
+    severity: 'error',
+    code: 'tool-result-not-first',
+    message:
+      'The tool_result blocks of a message that answers tool calls must come first: this block comes before one, ' +
+      'and the service refuses the request as if the calls had no result. Put the tool_result blocks at the start ' +
+      'of the content, and the rest after them.',
+    fixes: [
+      { kind: 'replace-value', title: 'Put the tool_result blocks first', path: ['messages', i, 'content'], value },
+    ],
+  });
+}
+
+/** A tool_use in the history whose name is longer than the service takes there. */
+function toolUseName(name: string, i: number, j: number, out: PathProblem[]): void {
+  out.push({
+    path: ['messages', i, 'content', j, 'name'],
+    anchor: 'value',
+    severity: 'error',
+    code: 'tool-use-name-too-long',
+    message:
+      `This tool_use name is ${name.length} characters long; the service takes at most ${MAX_TOOL_USE_NAME} in a ` +
+      'tool_use block of the conversation. Shorten the tool name (here and in its tool definition).',
+  });
+}
+
+/**
+ * A whitespace-only text block in an assistant turn before the last: a 2026 recording shows the service taking one
+ * (" " between cited text blocks of a web search answer sent back), where reports show it refusing one in a user
+ * turn. A warning, with the fix of removing it.
+ */
+function assistantWhitespace(text: string, at: Path, out: PathProblem[]): void {
+  out.push({
+    path: [...at, 'text'],
+    anchor: 'value',
+    severity: 'warning',
+    code: 'assistant-whitespace-text',
+    message:
+      'This text block of an assistant turn holds only whitespace. The service takes one in a reply sent back as it ' +
+      'came (between cited text blocks), but refuses whitespace-only text in user turns; remove it if you wrote it.',
+    fixes: [{ kind: 'remove-property', title: 'Remove this text block', path: at }],
   });
 }
 

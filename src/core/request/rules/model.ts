@@ -1,8 +1,8 @@
 // The model: retired, deprecated, unknown, or a dated id that follows its model (models.ts, or the service's
 // model list merged over it: a model the list has is never unknown).
-import { lookupModel, replacementsFor, type ModelInfo } from '../models';
+import { fastModels, lookupModel, replacementsFor, type ModelInfo } from '../models';
 import type { FixData, PathProblem } from '../types';
-import type { Place, RuleContext } from './common';
+import type { Obj, Place, RuleContext } from './common';
 
 /** doc1 §2.1 (ids), doc3 §9.4 (retired and deprecated models). */
 export function modelRules(model: string, ctx: RuleContext, out: PathProblem[]): ModelInfo | undefined {
@@ -58,4 +58,26 @@ export function modelRules(model: string, ctx: RuleContext, out: PathProblem[]):
     });
   }
   return info;
+}
+
+/**
+ * `speed: "fast"` on a model the table says has no fast mode: the service refuses it naming the model
+ * ("'<model>' does not support the speed parameter"). Models whose fast mode is not known are not judged.
+ */
+export function speedRules(body: Obj, info: ModelInfo, out: PathProblem[]): void {
+  if (body.speed !== 'fast' || info.fastMode !== false) return;
+  const model = info.base ?? info.id;
+  out.push({
+    path: ['speed'],
+    anchor: 'value',
+    severity: 'error',
+    code: 'speed-unsupported',
+    message:
+      `${model} does not support the speed parameter: fast mode is for ${fastModels().join(' and ')}. Remove ` +
+      'speed, or use one of those models.',
+    fixes: [
+      { kind: 'remove-property', title: 'Remove speed', path: ['speed'] },
+      ...fastModels().map((m): FixData => ({ kind: 'replace-value', title: `Use ${m}`, path: ['model'], value: m })),
+    ],
+  });
 }

@@ -14,10 +14,16 @@ const LONGER_OUTPUT = ['output-128k-2025-02-19', 'output-300k-2026-03-24'];
 
 const remove = (field: string): FixData => ({ kind: 'remove-property', title: `Remove ${field}`, path: [field] });
 
+/**
+ * Given, and not -1: 2025 recordings show the service answering 200 to top_k and top_p of -1 (read as unset), so
+ * the rules that refuse a given top_k or top_p leave -1 to sampling-minus-one, a warning.
+ */
+const sampled = (v: unknown) => given(v) && v !== -1;
+
 /** doc1 §2.2 rule 5, doc3 §9.5 (top_p with thinking), §2.1 (max_tokens 0). */
 export function samplingRules(body: Obj, info: ModelInfo | undefined, ctx: RuleContext, out: PathProblem[]): void {
   const { temperature, top_p: topP } = body;
-  if (info?.temperatureAndTopPExclusive && given(temperature) && given(topP)) {
+  if (info?.temperatureAndTopPExclusive && given(temperature) && sampled(topP)) {
     const fixes: FixData[] = [
       { kind: 'remove-property', title: 'Remove top_p (keep temperature)', path: ['top_p'] },
       { kind: 'remove-property', title: 'Remove temperature (keep top_p)', path: ['temperature'] },
@@ -28,11 +34,12 @@ export function samplingRules(body: Obj, info: ModelInfo | undefined, ctx: RuleC
   }
   if (info?.samplingDeprecated) deprecatedSampling(body, info, out);
   if (info?.fixedSampling) fixedSamplingRules(body, info, out);
+  minusOne(body, out);
   for (const [field, value] of [
     ['temperature', temperature],
     ['top_p', topP],
   ] as const) {
-    if (typeof value !== 'number' || (value >= 0 && value <= 1)) continue;
+    if (typeof value !== 'number' || (value >= 0 && value <= 1) || (field === 'top_p' && value === -1)) continue;
     const near = value < 0 ? 0 : 1;
     out.push({
       path: [field],
@@ -74,7 +81,7 @@ export function samplingRules(body: Obj, info: ModelInfo | undefined, ctx: RuleC
 /** Manual thinking (`enabled` with budget_tokens): its budget, and the sampling settings it does not take. */
 function manualThinking(body: Obj, info: ModelInfo | undefined, ctx: RuleContext, out: PathProblem[]): void {
   const { temperature, top_p: topP, top_k: topK, max_tokens: max } = body;
-  if (typeof topP === 'number' && (topP < 0.95 || topP > 1)) {
+  if (typeof topP === 'number' && topP !== -1 && (topP < 0.95 || topP > 1)) {
     out.push({
       path: ['top_p'],
       anchor: 'value',
@@ -93,7 +100,7 @@ function manualThinking(body: Obj, info: ModelInfo | undefined, ctx: RuleContext
       fixes: [remove('temperature')],
     });
   }
-  if (given(topK)) {
+  if (sampled(topK)) {
     out.push({
       path: ['top_k'],
       anchor: 'key',
@@ -156,8 +163,8 @@ function deprecatedSampling(body: Obj, info: ModelInfo, out: PathProblem[]): voi
   if (typeof body.temperature === 'number' && body.temperature !== 1)
     refuse('temperature', 'temperature-deprecated', 'the service takes only temperature 1. Remove it.');
   if (info.samplingDeprecated === 'temperature') return;
-  if (given(body.top_p)) refuse('top_p', 'top-p-deprecated', 'the service refuses it at any value. Remove it.');
-  if (given(body.top_k)) refuse('top_k', 'top-k-deprecated', 'the service refuses it at any value. Remove it.');
+  if (sampled(body.top_p)) refuse('top_p', 'top-p-deprecated', 'the service refuses it at any value. Remove it.');
+  if (sampled(body.top_k)) refuse('top_k', 'top-k-deprecated', 'the service refuses it at any value. Remove it.');
 }
 
 /** Outside the spec: the public SDKs say models after model-opus-4-6 take temperature 1, no top_k, top_p >= 0.99. */
@@ -176,6 +183,28 @@ function fixedSamplingRules(body: Obj, info: ModelInfo, out: PathProblem[]): voi
   // a temperature the reports show refused is an error already (deprecatedSampling)
   if (typeof body.temperature === 'number' && body.temperature !== 1 && !info.samplingDeprecated)
     warn('temperature', 'takes temperature 1 only');
-  if (given(body.top_k)) warn('top_k', 'does not take top_k');
-  if (typeof body.top_p === 'number' && body.top_p < 0.99) warn('top_p', 'takes top_p of 0.99 or more only');
+  if (sampled(body.top_k)) warn('top_k', 'does not take top_k');
+  if (typeof body.top_p === 'number' && body.top_p !== -1 && body.top_p < 0.99)
+    warn('top_p', 'takes top_p of 0.99 or more only');
+}
+
+/**
+ * top_k or top_p of -1, and a negative top_k: 2025 recordings show -1 answered with 200 (the service read it as
+ * unset); no report shows what it does today, nor with a negative top_k other than -1. A warning, with a fix.
+ */
+function minusOne(body: Obj, out: PathProblem[]): void {
+  for (const field of ['top_k', 'top_p'] as const) {
+    const v = body[field];
+    if (typeof v !== 'number' || !(v === -1 || (field === 'top_k' && v < 0))) continue;
+    out.push({
+      path: [field],
+      anchor: 'value',
+      severity: 'warning',
+      code: 'sampling-minus-one',
+      message:
+        `${field} ${v}: recordings of 2025 show the service taking ${field} -1 as unset, but no report says it ` +
+        `still does (temperature -1 is refused since 2026). Leave ${field} out for the default.`,
+      fixes: [remove(field)],
+    });
+  }
 }

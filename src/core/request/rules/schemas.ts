@@ -7,9 +7,9 @@ import type { FixData, Path, PathProblem } from '../types';
 import { isObj, type Obj } from './common';
 
 /** Keywords whose value is a map of subschemas. */
-const SCHEMA_MAPS = ['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas'];
+export const SCHEMA_MAPS = ['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas'];
 /** Keywords whose value is one subschema. */
-const SCHEMA_ONE = [
+export const SCHEMA_ONE = [
   'items',
   'additionalProperties',
   'not',
@@ -23,41 +23,51 @@ const SCHEMA_ONE = [
   'additionalItems',
 ];
 /** Keywords whose value is a list of subschemas. */
-const SCHEMA_LISTS = ['allOf', 'anyOf', 'oneOf', 'prefixItems'];
+export const SCHEMA_LISTS = ['allOf', 'anyOf', 'oneOf', 'prefixItems'];
 const TYPES = ['object', 'array', 'string', 'number', 'integer', 'boolean', 'null'];
 
 /** A schema or subschema, with its path. */
-interface Node {
+export interface Node {
   schema: Obj;
   at: Path;
 }
 
 /**
- * Every object (sub)schema of a schema, depth first, without recursion. A subschema that is not an object
- * (a boolean schema, or a mistake, which `schemaShape` reports) is skipped. `null` counts as absent.
+ * Every object (sub)schema of a schema, depth first, without recursion: last child first (`stack`), or in the
+ * order they are written (`document`). A subschema that is not an object (a boolean schema, or a mistake, which
+ * `schemaShape` reports) is skipped. `null` counts as absent.
  */
-export function subschemas(root: Obj, at: Path): Node[] {
+export function subschemas(root: Obj, at: Path, order: 'stack' | 'document' = 'stack'): Node[] {
   const out: Node[] = [];
   const stack: Node[] = [{ schema: root, at }];
   for (let n = stack.pop(); n; n = stack.pop()) {
     out.push(n);
-    const s = n.schema;
-    for (const k of SCHEMA_MAPS) {
-      const map = s[k];
-      if (!isObj(map)) continue;
-      for (const [name, v] of Object.entries(map)) if (isObj(v)) stack.push({ schema: v, at: [...n.at, k, name] });
-    }
-    for (const k of SCHEMA_ONE) {
-      const v = s[k];
-      if (isObj(v)) stack.push({ schema: v, at: [...n.at, k] });
-      // `items` as a list is the older tuple form
-      else if (k === 'items' && Array.isArray(v))
-        v.forEach((x, i) => isObj(x) && stack.push({ schema: x, at: [...n.at, k, i] }));
-    }
-    for (const k of SCHEMA_LISTS) {
-      const v = s[k];
-      if (Array.isArray(v)) v.forEach((x, i) => isObj(x) && stack.push({ schema: x, at: [...n.at, k, i] }));
-    }
+    const kids = children(n);
+    if (order === 'document') kids.reverse();
+    stack.push(...kids);
+  }
+  return out;
+}
+
+/** The object subschemas right under a schema, in the order they are written (keyword by keyword). */
+function children(n: Node): Node[] {
+  const out: Node[] = [];
+  const s = n.schema;
+  for (const k of SCHEMA_MAPS) {
+    const map = s[k];
+    if (!isObj(map)) continue;
+    for (const [name, v] of Object.entries(map)) if (isObj(v)) out.push({ schema: v, at: [...n.at, k, name] });
+  }
+  for (const k of SCHEMA_ONE) {
+    const v = s[k];
+    if (isObj(v)) out.push({ schema: v, at: [...n.at, k] });
+    // `items` as a list is the older tuple form
+    else if (k === 'items' && Array.isArray(v))
+      v.forEach((x, i) => isObj(x) && out.push({ schema: x, at: [...n.at, k, i] }));
+  }
+  for (const k of SCHEMA_LISTS) {
+    const v = s[k];
+    if (Array.isArray(v)) v.forEach((x, i) => isObj(x) && out.push({ schema: x, at: [...n.at, k, i] }));
   }
   return out;
 }

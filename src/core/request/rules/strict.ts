@@ -1,0 +1,219 @@
+// Strict schemas: the schema of a structured output (`output_config.format`, or the beta `output_format`) and the
+// input_schema of every tool with `strict: true`. The service compiles them into one grammar per request, and its
+// compiler has limits the documentation states and public reports of its 400 messages quote (RULES.md, Evidence):
+// at most 20 strict tools; at most 24 optional parameters and 16 union-typed parameters across all strict schemas of
+// the request; no recursive $ref; no numeric or length bounds, and minItems only 0 or 1. A boolean `true` subschema
+// is not in the record: a warning.
+import type { FixData, Path, PathProblem } from '../types';
+import { isObj, type Obj } from './common';
+import { SCHEMA_LISTS, SCHEMA_MAPS, SCHEMA_ONE, subschemas, type Node } from './schemas';
+
+const MAX_STRICT_TOOLS = 20;
+const MAX_OPTIONAL = 24;
+const MAX_UNIONS = 16;
+
+/** A strict schema of the request: where it is, and whether it is a tool's (output schemas have maxItems apart). */
+interface StrictSchema {
+  schema: Obj;
+  at: Path;
+  tool: boolean;
+}
+
+/** Keywords the compiler refuses, by the type they bound ("For 'integer' type, property 'minimum' is not …"). */
+const BOUNDS: Readonly<Record<string, readonly string[]>> = {
+  integer: ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf'],
+  number: ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf'],
+  string: ['minLength', 'maxLength'],
+};
+
+export function strictSchemaRules(body: Obj, out: PathProblem[]): void {
+  const schemas: StrictSchema[] = [];
+  if (Array.isArray(body.tools)) {
+    let strict = 0;
+    body.tools.forEach((t, i) => {
+      if (!isObj(t) || t.strict !== true) return;
+      if (++strict === MAX_STRICT_TOOLS + 1) tooManyTools(body.tools as unknown[], i, out);
+      if (isObj(t.input_schema)) schemas.push({ schema: t.input_schema, at: ['tools', i, 'input_schema'], tool: true });
+    });
+  }
+  const oc = body.output_config;
+  const formats: [unknown, Path][] = [
+    [isObj(oc) ? oc.format : undefined, ['output_config', 'format', 'schema']],
+    [body.output_format, ['output_format', 'schema']],
+  ];
+  for (const [format, at] of formats)
+    if (isObj(format) && isObj(format.schema)) schemas.push({ schema: format.schema, at, tool: false });
+  if (!schemas.length) return;
+  const optional: Path[] = [];
+  const unions: Path[] = [];
+  for (const s of schemas) {
+    const nodes = subschemas(s.schema, s.at, 'document');
+    for (const n of nodes) {
+      bounds(n, s.tool, out);
+      booleanSubschemas(n, out);
+      optional.push(...optionalProperties(n));
+      const union = unionAt(n, s.at);
+      if (union) unions.push(union);
+    }
+    recursiveRef(s.schema, s.at, nodes, out);
+  }
+  if (optional.length > MAX_OPTIONAL) {
+    out.push({
+      path: optional[MAX_OPTIONAL]!,
+      anchor: 'key',
+      severity: 'error',
+      code: 'strict-schema-too-many-optional',
+      message:
+        `The strict schemas of this request have ${optional.length} optional parameters (properties left out of ` +
+        `"required"); the service compiles at most ${MAX_OPTIONAL} across all of them, and this one is the ` +
+        `${MAX_OPTIONAL + 1}th. Make some required (with a nullable type where absence matters), or take "strict" ` +
+        'off a tool.',
+    });
+  }
+  if (unions.length > MAX_UNIONS) {
+    out.push({
+      path: unions[MAX_UNIONS]!,
+      anchor: 'key',
+      severity: 'error',
+      code: 'strict-schema-too-many-unions',
+      message:
+        `The strict schemas of this request have ${unions.length} parameters with union types (anyOf, or a list ` +
+        `of types); the service compiles at most ${MAX_UNIONS} across all of them, and this one is the ` +
+        `${MAX_UNIONS + 1}th. Express an optional value by leaving it out of "required" instead of adding null, ` +
+        'or take "strict" off a tool.',
+    });
+  }
+}
+
+function tooManyTools(tools: unknown[], i: number, out: PathProblem[]): void {
+  const n = tools.filter(t => isObj(t) && t.strict === true).length;
+  out.push({
+    path: ['tools', i, 'strict'],
+    anchor: 'key',
+    severity: 'error',
+    code: 'strict-tools-too-many',
+    message:
+      `This request has ${n} strict tools; the service takes at most ${MAX_STRICT_TOOLS}, and this one is the ` +
+      `${MAX_STRICT_TOOLS + 1}th. Keep "strict" on the tools whose input matters most.`,
+    fixes: [{ kind: 'remove-property', title: 'Remove "strict" from this tool', path: ['tools', i, 'strict'] }],
+  });
+}
+
+const types = (s: Obj): string[] =>
+  typeof s.type === 'string' ? [s.type] : Array.isArray(s.type) ? s.type.filter(t => typeof t === 'string') : [];
+
+/** Bounds on numbers and strings, minItems other than 0 or 1, and (in a tool's schema) maxItems. */
+function bounds({ schema: s, at }: Node, tool: boolean, out: PathProblem[]): void {
+  const refuse = (key: string, type: string, why: string) => {
+    const on: Path = [...at, key];
+    const fixes: FixData[] = [{ kind: 'remove-property', title: `Remove "${key}"`, path: on }];
+    out.push({
+      path: on,
+      anchor: 'key',
+      severity: 'error',
+      code: 'strict-schema-keyword',
+      message:
+        `Strict schemas (structured outputs and strict tools) do not support "${key}" on ` +
+        `${type === 'integer' ? 'an' : 'a'} ${type}${why}: remove it, and say the bound in the description.`,
+      fixes,
+    });
+  };
+  for (const type of types(s)) {
+    for (const key of BOUNDS[type] ?? []) if (s[key] !== undefined && s[key] !== null) refuse(key, type, '');
+    if (type !== 'array') continue;
+    if (typeof s.minItems === 'number' && s.minItems !== 0 && s.minItems !== 1)
+      refuse('minItems', type, ' other than 0 or 1');
+    if (tool && s.maxItems !== undefined && s.maxItems !== null) refuse('maxItems', type, '');
+  }
+}
+
+/** `true` where a subschema goes (`additionalProperties: true` is output-schema-not-closed's). */
+function booleanSubschemas({ schema: s, at }: Node, out: PathProblem[]): void {
+  const warn = (on: Path) =>
+    out.push({
+      path: on,
+      anchor: 'value',
+      severity: 'warning',
+      code: 'strict-schema-boolean',
+      message:
+        'A boolean true schema accepts any value, which a strict schema cannot compile into its grammar; the ' +
+        'documentation lists it among the unsupported features, and no report shows the service taking it. Give a ' +
+        'schema with a type.',
+    });
+  for (const k of SCHEMA_MAPS) {
+    const map = s[k];
+    if (isObj(map)) for (const [name, v] of Object.entries(map)) if (v === true) warn([...at, k, name]);
+  }
+  for (const k of SCHEMA_ONE) if (k !== 'additionalProperties' && s[k] === true) warn([...at, k]);
+  for (const k of SCHEMA_LISTS) {
+    const list = s[k];
+    if (Array.isArray(list)) list.forEach((v, i) => v === true && warn([...at, k, i]));
+  }
+}
+
+/** The keys of the properties an object schema leaves out of `required`. */
+function optionalProperties({ schema: s, at }: Node): Path[] {
+  if (!isObj(s.properties)) return [];
+  const required = new Set(Array.isArray(s.required) ? s.required : []);
+  return Object.keys(s.properties)
+    .filter(k => !required.has(k))
+    .map(k => [...at, 'properties', k]);
+}
+
+/** A (sub)schema with a union type: anyOf, or a list of more than one type. The root is not a parameter. */
+function unionAt({ schema: s, at }: Node, root: Path): Path | undefined {
+  if (at.length === root.length) return undefined;
+  if (Array.isArray(s.anyOf)) return [...at, 'anyOf'];
+  if (Array.isArray(s.type) && s.type.length > 1) return [...at, 'type'];
+  return undefined;
+}
+
+/**
+ * A $ref that leads back to the schema it is in: `#` (the root) from inside it, or a chain of `#/$defs/…` (or
+ * `#/definitions/…`) that comes back ("Circular reference detected in schema definitions"). The first $ref that
+ * closes a cycle is marked.
+ */
+function recursiveRef(root: Obj, at: Path, nodes: Node[], out: PathProblem[]): void {
+  const defsOf = (k: string) => (isObj(root[k]) ? Object.keys(root[k]) : []);
+  const containers = ['#', ...['$defs', 'definitions'].flatMap(k => defsOf(k).map(n => `#/${k}/${n}`))];
+  // the container of a node: the definition its path is under, or the root
+  const containerOf = (p: Path): string => {
+    const rel = p.slice(at.length);
+    return (rel[0] === '$defs' || rel[0] === 'definitions') && typeof rel[1] === 'string'
+      ? `#/${rel[0]}/${rel[1]}`
+      : '#';
+  };
+  const edges = new Map<string, { to: string; at: Path }[]>(containers.map(c => [c, []]));
+  for (const n of nodes) {
+    const ref = n.schema.$ref;
+    if (typeof ref !== 'string' || !edges.has(ref)) continue;
+    edges.get(containerOf(n.at))!.push({ to: ref, at: [...n.at, '$ref'] });
+  }
+  const reaches = (from: string, to: string): boolean => {
+    const seen = new Set<string>();
+    const stack = [from];
+    for (let c = stack.pop(); c !== undefined; c = stack.pop()) {
+      if (c === to) return true;
+      if (seen.has(c)) continue;
+      seen.add(c);
+      for (const e of edges.get(c) ?? []) stack.push(e.to);
+    }
+    return false;
+  };
+  for (const [from, list] of edges) {
+    for (const e of list) {
+      if (!reaches(e.to, from)) continue;
+      out.push({
+        path: e.at,
+        anchor: 'value',
+        severity: 'error',
+        code: 'strict-schema-recursive',
+        message:
+          `This $ref (${e.to}) leads back to the schema it is in: strict schemas do not support recursive ` +
+          'definitions ("Self-referencing or mutually-referencing definitions are not supported"). Unroll it to a ' +
+          'fixed depth, or take the recursive part out of the schema.',
+      });
+      return;
+    }
+  }
+}
