@@ -117,8 +117,9 @@ export class SseDecoder {
   private lineAt(text: string, from: number, to: number, out: EventSink): void {
     if (from === to) return this.dispatch(out);
     const c0 = text.charCodeAt(from);
-    if (c0 === 100 && text.startsWith('data: ', from)) this.addData(text, from + 6, to);
-    else if (c0 === 101 && text.startsWith('event: ', from)) this.event = text.slice(from + 7, to);
+    // compared as slices: startsWith with a position costs several times more in V8
+    if (c0 === 100 && text.slice(from, from + 6) === 'data: ') this.addData(text, from + 6, to);
+    else if (c0 === 101 && text.slice(from, from + 7) === 'event: ') this.event = text.slice(from + 7, to);
     else this.line(text.slice(from, to), out);
   }
 

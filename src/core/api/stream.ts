@@ -209,9 +209,10 @@ const TEXT_DELTA_MID = ',"delta":{"type":"text_delta","text":';
 /** The event whose data is `text.slice(from, to)`, read in place (the data of a chunk's line is not sliced). */
 function parseEvent(name: string, text: string, from: number, to: number): StreamEvent | undefined {
   if (name === 'ping') return { type: 'ping' };
-  // the hot path: a text delta in the service's compact key order, `…"text":"…"}}`, is read where it is
+  // the hot path: a text delta in the service's compact key order, `…"text":"…"}}`, is read where it is (its fixed
+  // parts compared as slices: startsWith with a position costs several times more in V8)
   if (
-    text.startsWith(TEXT_DELTA_HEAD, from) &&
+    text.slice(from, from + TEXT_DELTA_HEAD.length) === TEXT_DELTA_HEAD &&
     text.charCodeAt(to - 1) === 125 &&
     text.charCodeAt(to - 2) === 125 &&
     text.charCodeAt(to - 3) === 34
@@ -223,7 +224,7 @@ function parseEvent(name: string, text: string, from: number, to: number): Strea
     for (let c = text.charCodeAt(at); c >= 48 && c <= 57 && at - head < 9; c = text.charCodeAt(++at))
       index = index * 10 + c - 48;
     const open = at + TEXT_DELTA_MID.length;
-    if (at > head && text.startsWith(TEXT_DELTA_MID, at) && text.charCodeAt(open) === 34) {
+    if (at > head && text.slice(at, open) === TEXT_DELTA_MID && text.charCodeAt(open) === 34) {
       // the literal's first quote after the opening one is its closing one: no escaped quote; no escape at all
       if (text.indexOf('"', open + 1) === to - 3) {
         const literal = text.slice(open + 1, to - 3);
