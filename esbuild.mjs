@@ -8,7 +8,7 @@ import * as esbuild from 'esbuild';
 import fs from 'node:fs';
 import path from 'node:path';
 import { createRequire } from 'node:module';
-import { bundles, nodeOptions } from './scripts/bundles.mjs';
+import { bundles, nodeOptions, shrink } from './scripts/bundles.mjs';
 import { webviewIcons, writeCodiconSubset } from './scripts/codicons.mjs';
 
 const production = process.argv.includes('--production');
@@ -83,7 +83,17 @@ const codiconsPlugin = {
 };
 
 const contexts = bundles(production).map(b => b.options);
-contexts[0].plugins = [schemaPlugin];
+// the webviews' stylesheets (media/*.css), minified for production into dist/webview/ beside their scripts
+contexts.push({
+  entryPoints: fs
+    .readdirSync('media')
+    .filter(f => f.endsWith('.css'))
+    .map(f => `media/${f}`),
+  outdir: 'dist/webview',
+  minify: production,
+  logLevel: 'warning',
+});
+contexts[0].plugins = [...(contexts[0].plugins ?? []), schemaPlugin];
 contexts.find(c => c.outfile === 'dist/webview/response.js').plugins = [codiconsPlugin];
 if (tests) {
   const testNode = { ...node, sourcemap: 'inline', minify: false, packages: 'external', outbase: '.', outdir: 'out' };
@@ -116,6 +126,17 @@ if (watch) {
   console.log('[esbuild] watching…');
 } else {
   await Promise.all(contexts.map(c => esbuild.build(c)));
+  // the .vsix's bundles, minified once more (scripts/bundles.mjs, shrink)
+  if (production) {
+    await Promise.all(
+      bundles(true)
+        .filter(b => b.shipped)
+        .map(async b => {
+          const file = b.options.outfile;
+          fs.writeFileSync(file, await shrink(fs.readFileSync(file, 'utf8'), b.options.format === 'iife'));
+        }),
+    );
+  }
   console.log(
     `[esbuild] ${production ? 'production' : 'development'} build${tests ? ' + tests' : ''} in ${Date.now() - t0} ms`,
   );

@@ -1,5 +1,8 @@
 // Benchmarks (npm run bench). Each case measures our code and its floor (bare JSON.parse, a raw read of
 // the same bytes, …) in the same run, and prints the ratio, so the figures do not depend on the machine.
+// Every figure has a goal: it prints at once with `ok` or `OVER`, and the last line lists every figure over
+// its goal (`npm run bench -- --check` then exits 1). A case is one call: `figs.push(ratioCase({ …, target }))`,
+// or `figs.push({ name, value, target, ok })` for a figure measured otherwise (CONTRIBUTING.md, Benchmarks).
 import { performance } from 'node:perf_hooks';
 
 export interface Case {
@@ -7,22 +10,62 @@ export interface Case {
   /** the floor: the least work that could possibly do the job */
   floor: { name: string; run: () => unknown };
   ours: { name: string; run: () => unknown };
-  target?: number;
+  /** the goal: at most this many times the floor */
+  target: number;
 }
 export interface Figure {
   name: string;
   extra?: string;
   value: string;
-  target?: string;
-  ok?: boolean;
+  /** the goal, as it prints (`<= 2x`, `<= 8 ms`, `1`) */
+  target: string;
+  /** whether the value meets the goal */
+  ok: boolean;
 }
+
+/**
+ * Where the figures of a run go: an array whose `push` prints each figure as it comes. One per process, shared
+ * by the bench files (each is its own bundle in out/bench/) and bench/run.mjs, which adds the sizes and
+ * activation figures first.
+ */
+export function board(): Figure[] {
+  const key = Symbol.for('promptwright.bench.board');
+  const global = globalThis as { [key]?: Figure[] };
+  if (!global[key]) {
+    const figures: Figure[] = [];
+    figures.push = (...added: Figure[]) => {
+      for (const f of added) print(f);
+      return Array.prototype.push.apply(figures, added);
+    };
+    global[key] = figures;
+  }
+  return global[key];
+}
+
+/** The last line: how many figures met their goals, and every one that did not. Sets the exit code on --check. */
+export function summary(figs: Figure[], check = process.argv.includes('--check')): void {
+  const over = figs.filter(f => !f.ok);
+  console.log(
+    over.length
+      ? `\nOVER: ${over.length} of ${figs.length} figures over their goals: ${over.map(f => f.name.trim()).join('; ')}`
+      : `\nAll ${figs.length} figures within their goals.`,
+  );
+  if (check && over.length) process.exitCode = 1;
+}
+
+function print(f: Figure): void {
+  console.log(`${f.name.padEnd(52)} ${f.value.padStart(10)}  (goal ${f.target})  ${f.ok ? 'ok' : 'OVER'}`);
+  if (f.extra) console.log(`${''.padEnd(4)}${f.extra}`);
+}
+
+const median = (a: number[]) => [...a].sort((x, y) => x - y)[Math.floor(a.length / 2)]!;
 
 /** Median time of an async `run`, interleaved with the floor so both see the same machine state. */
 export async function ratioAsync(
   name: string,
   floor: { name: string; run: () => Promise<unknown> },
   ours: { name: string; run: () => Promise<unknown> },
-  target?: number,
+  target: number,
   rounds = 61,
 ): Promise<Figure> {
   for (let i = 0; i < 10; i++) {
@@ -39,14 +82,7 @@ export async function ratioAsync(
     await ours.run();
     o.push(performance.now() - t);
   }
-  const med = (a: number[]) => a.sort((x, y) => x - y)[Math.floor(a.length / 2)]!;
-  const r = med(o) / med(f);
-  return {
-    name,
-    extra: `${ours.name} ${med(o).toFixed(2)} ms vs ${floor.name} ${med(f).toFixed(2)} ms`,
-    value: `${r.toFixed(2)}x`,
-    ...(target !== undefined ? { target: `<= ${target}x`, ok: r <= target } : {}),
-  };
+  return ratioFigure(name, ours.name, median(o), floor.name, median(f), target);
 }
 
 /**
@@ -68,22 +104,16 @@ export function ratioCase(c: Case, minMs = 2000): Figure {
     c.ours.run();
     os.push(performance.now() - t);
   }
-  const med = (a: number[]) => a.sort((x, y) => x - y)[Math.floor(a.length / 2)]!;
-  const f = med(fs);
-  const o = med(os);
-  const r = o / f;
-  return {
-    name: c.name,
-    extra: `${c.ours.name} ${o.toFixed(2)} ms vs ${c.floor.name} ${f.toFixed(2)} ms`,
-    value: `${r.toFixed(2)}x`,
-    ...(c.target !== undefined ? { target: `<= ${c.target}x`, ok: r <= c.target } : {}),
-  };
+  return ratioFigure(c.name, c.ours.name, median(os), c.floor.name, median(fs), c.target);
 }
 
-export function print(figs: Figure[]): void {
-  for (const f of figs) {
-    const status = f.ok === undefined ? '' : f.ok ? '  ok' : '  OVER TARGET';
-    console.log(`${f.name.padEnd(52)} ${f.value.padStart(10)}${f.target ? `  (target ${f.target})` : ''}${status}`);
-    if (f.extra) console.log(`${''.padEnd(4)}${f.extra}`);
-  }
+function ratioFigure(name: string, ours: string, o: number, floor: string, f: number, target: number): Figure {
+  const r = o / f;
+  return {
+    name,
+    extra: `${ours} ${o.toFixed(2)} ms vs ${floor} ${f.toFixed(2)} ms (medians)`,
+    value: `${r.toFixed(2)}x`,
+    target: `<= ${target}x`,
+    ok: r <= target,
+  };
 }

@@ -94,6 +94,7 @@ export async function judgeBench(): Promise<Figure[]> {
       {
         name: `${CELLS} cells × ${SAMPLES} samples with a rubric at concurrency ${CONCURRENCY}`,
         value: perSecond(first.ms),
+        target: `every cell passes, ${CELLS} judge requests`,
         ok: all && first.judged === CELLS,
         extra:
           `${(first.ms / 1000).toFixed(2)} s; ${first.replies} replies, ${first.judged} judge requests (one per ` +

@@ -25,84 +25,13 @@ import { cellsOf, prepareCell, runCell } from '../src/core/cases/runner';
 import { priceTable } from '../src/core/cost/prices';
 import type { CaseFile } from '../src/core/cases/types';
 import { Base64Reader, pdfPageCount } from '../src/core/request/media';
-import { print, ratioAsync, ratioCase, type Figure } from './bench';
+import { board, ratioAsync, ratioCase, summary } from './bench';
+import { bigPdf, bigRequest } from './inputs';
 import { modelsBench } from './models';
 import { cacheBench } from './cache';
 import { trustBench } from './trust';
 
-/** A realistic request of about `bytes` bytes: alternating turns with text, tool use and tool results. */
-export function bigRequest(bytes: number): object {
-  const messages: object[] = [];
-  let size = 0;
-  for (let i = 0; size < bytes; i++) {
-    const m =
-      i % 4 === 1
-        ? {
-            role: 'assistant',
-            content: [
-              { type: 'text', text: `Let me look that up (${i}).` },
-              { type: 'tool_use', id: `toolu_${i}`, name: 'search', input: { q: `query ${i}` } },
-            ],
-          }
-        : i % 4 === 2
-          ? {
-              role: 'user',
-              content: [
-                {
-                  type: 'tool_result',
-                  tool_use_id: `toolu_${i - 1}`,
-                  content: [
-                    { type: 'text', text: `Result ${i}: lorem ipsum dolor sit amet, consectetur adipiscing elit.` },
-                  ],
-                },
-              ],
-            }
-          : {
-              role: i % 2 ? 'assistant' : 'user',
-              content: `Turn ${i}: the quick brown fox jumps over the lazy dog, again and again, to fill the file.`,
-            };
-    messages.push(m);
-    size += JSON.stringify(m).length + 2;
-  }
-  if (messages.length % 2 === 0) messages.push({ role: 'user', content: 'last' });
-  return {
-    model: 'model-opus-4-7',
-    max_tokens: 4096,
-    system: 'You are terse.',
-    tools: [{ name: 'search', input_schema: { type: 'object', properties: { q: { type: 'string' } } } }],
-    messages,
-  };
-}
-
-/**
- * A PDF of about `bytes` bytes, as a writer makes one: pages with a content stream of filler text each, a page
- * tree, and a cross-reference table at the end (through which the validator finds the page count).
- */
-export function bigPdf(bytes: number, pages = 60): Buffer {
-  const filler = 'BT /F1 12 Tf 72 712 Td (The quick brown fox jumps over the lazy dog.) Tj ET\n';
-  const stream = filler.repeat(Math.ceil(bytes / pages / filler.length));
-  const kids = Array.from({ length: pages }, (_, i) => `${2 * i + 3} 0 R`).join(' ');
-  const objects = ['<< /Type /Catalog /Pages 2 0 R >>', `<< /Type /Pages /Kids [${kids}] /Count ${pages} >>`];
-  for (let i = 0; i < pages; i++) {
-    objects.push(`<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents ${2 * i + 4} 0 R >>`);
-    objects.push(`<< /Length ${stream.length} >>\nstream\n${stream}endstream`);
-  }
-  const parts = ['%PDF-1.7\n'];
-  let size = parts[0]!.length;
-  const offsets = objects.map((o, i) => {
-    const at = size;
-    const text = `${i + 1} 0 obj\n${o}\nendobj\n`;
-    parts.push(text);
-    size += text.length;
-    return at;
-  });
-  parts.push(`xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`);
-  for (const o of offsets) parts.push(`${String(o).padStart(10, '0')} 00000 n \n`);
-  parts.push(`trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${size}\n%%EOF\n`);
-  return Buffer.from(parts.join(''), 'latin1');
-}
-
-const figs: Figure[] = [];
+const figs = board();
 trustBench(figs);
 for (const mb of [1, 10]) {
   const text = JSON.stringify(bigRequest(mb * 1_000_000), null, 2);
@@ -111,7 +40,7 @@ for (const mb of [1, 10]) {
   figs.push(
     ratioCase({
       name: `JSON ${mb} MB: parse+validate+ranges vs JSON.parse`,
-      target: 3,
+      target: 2,
       floor: { name: 'JSON.parse', run: (): unknown => JSON.parse(text) },
       ours: { name: 'validateText', run: () => validateText(text, 'json') },
     }),
@@ -159,6 +88,7 @@ for (const mb of [1, 10]) {
   figs.push(
     ratioCase({
       name: `JSON 1 MB with ${n} problems vs JSON.parse`,
+      target: 2.5,
       floor: { name: 'JSON.parse', run: (): unknown => JSON.parse(text) },
       ours: { name: 'validateText', run: () => validateText(text, 'json') },
     }),
@@ -262,10 +192,10 @@ async function streaming(): Promise<void> {
             for await (const ev of s) if (ev.type === 'content_block_delta') deltas++;
           },
         },
-        1.5,
+        1.3,
       ),
     );
-    figs.push({ name: '  deltas received (of 2,000)', value: String(deltas), ok: deltas === 2000 });
+    figs.push({ name: '  deltas received (of 2,000)', value: String(deltas), target: '2000', ok: deltas === 2000 });
     // client + the panel's per-frame batching (what the extension posts to the webview)
     const big = { ...body, messages: [{ role: 'user', content: 'bench #long=20000' }] };
     let posted = 0,
@@ -344,6 +274,8 @@ async function tokenCounting(): Promise<void> {
   figs.push({
     name: 'token count: reply -> status text latency (median, p99)',
     value: `${lat[100]!.toFixed(3)} ms`,
+    target: '<= 1 ms',
+    ok: lat[100]! <= 1,
     extra: `p99 ${lat[198]!.toFixed(3)} ms over 200 replies`,
   });
 }
@@ -446,13 +378,14 @@ async function problemPlacement(): Promise<void> {
     for (let k = 0; k < count; k++) body.messages[Math.floor((k * n) / count)]!.role = 'robot';
     return body;
   };
-  // the target is for 1,000 problems: at most half as long again as the clean file
-  const versus = (name: string, clean: string, text: string, format: 'json' | 'yaml', rounds: number) =>
+  // placing a problem costs no walk of its own: 1,000 in a JSON file at most 1.3 times the clean file (YAML, whose
+  // parser resolves aliases from the document's start, 1.5 times); none, the clean file against itself (noise)
+  const versus = (name: string, clean: string, text: string, format: 'json' | 'yaml', target: number, rounds: number) =>
     ratioAsync(
       name,
       { name: 'no problems', run: () => Promise.resolve(validateText(clean, format)) },
       { name: 'with problems', run: () => Promise.resolve(validateText(text, format)) },
-      / 1,000 /.test(name) ? 1.5 : undefined,
+      target,
       rounds,
     );
   const cases = [
@@ -470,7 +403,8 @@ async function problemPlacement(): Promise<void> {
       if (placed.length !== count || !onRoles) throw new Error(`${format}: ${placed.length} of ${count} placed`);
       const size = `${(text.length / 1e6).toFixed(1)} MB`;
       const name = `${format.toUpperCase()} ${size}, ${count.toLocaleString('en-US')} bad roles vs none`;
-      figs.push(await versus(name, clean, text, format, rounds));
+      const target = format === 'yaml' ? 1.5 : count ? 1.3 : 1.15;
+      figs.push(await versus(name, clean, text, format, target, rounds));
     }
   }
   // 1,000 turns share one content list through an alias; in one file that list has an unknown field
@@ -489,7 +423,7 @@ async function problemPlacement(): Promise<void> {
   if (placed.length !== 1000 || placed.some(p => text.slice(p.start, p.end) !== 'colour'))
     throw new Error(`yaml aliases: ${placed.length} of 1000 placed`);
   const name = `YAML ${(text.length / 1e6).toFixed(1)} MB, 1,000 problems inside an alias vs none`;
-  figs.push(await versus(name, aliased({}), text, 'yaml', 11));
+  figs.push(await versus(name, aliased({}), text, 'yaml', 1.5, 11));
 }
 
 /**
@@ -545,7 +479,7 @@ async function caseMatrix(): Promise<void> {
         name: `100 cases × 2 models at concurrency ${concurrency}`,
         value: concurrency === 1 ? `${(r.ms / 1000).toFixed(2)} s` : `${ratio.toFixed(2)}x`,
         ...(concurrency === 1
-          ? { ok: all }
+          ? { target: 'every cell passes', ok: all }
           : { target: `<= ${(2 / concurrency).toFixed(2)}x of concurrency 1`, ok: all && ratio <= 2 / concurrency }),
         extra:
           `${(r.ms / 1000).toFixed(2)} s wall, ${r.passed} of ${cells.length} cells passed; ` +
@@ -628,4 +562,4 @@ void streaming()
   .then(async () => (await import('./compare.js')).compareBench(figs))
   .then(async () => figs.push(...(await (await import('./judge.js')).judgeBench())))
   .then(async () => (await import('./lsp.js')).lspBench(figs))
-  .then(() => print(figs));
+  .then(() => summary(figs));

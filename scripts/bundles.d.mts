@@ -7,7 +7,9 @@ export interface Bundle {
   options: BuildOptions;
 }
 export function bundles(production: boolean): Bundle[];
-export function sharedModules(): string[];
+export function sharedModules(list?: string): string[];
+/** each bundle that shares modules with later ones, and the file under src/ that lists them */
+export const SHARING: Record<'./extension.js' | './editor.js', string>;
 export function nodeOptions(production: boolean): BuildOptions;
 export const LAZY_BUNDLES: string[];
 export const VSIX_BUDGET: number;

@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
-import { bundles, VSIX_BUDGET } from './bundles.mjs';
+import { bundles, shrink, VSIX_BUDGET } from './bundles.mjs';
 
 const kb = n => `${(n / 1024).toFixed(1)} KB`;
 
@@ -28,7 +28,11 @@ export async function measureBundles() {
       .sort((a, c) => c[1] - a[1])
       .slice(0, 5)
       .map(([name, bytes]) => ({ name, bytes }));
-    out.push({ name: b.name, file: b.options.outfile, bytes: meta.bytes, budget: b.budget, top });
+    // a shipped bundle is measured as it ships (minified again by terser); its contributors as esbuild counts them
+    const bytes = b.shipped
+      ? Buffer.byteLength(await shrink(r.outputFiles[0].text, b.options.format === 'iife'))
+      : meta.bytes;
+    out.push({ name: b.name, file: b.options.outfile, bytes, budget: b.budget, top });
   }
   return out;
 }

@@ -1,10 +1,12 @@
-// The composition root. Activation builds only what checking and counting the open request file need;
-// the validator (dist/validator.js) loads on the first check, and everything else (dist/features.js) on
-// first use of a command or view, so opening an unrelated JSON file costs almost nothing.
+// The composition root. Activation registers every command, view and provider and returns: what a request file
+// needs (its diagnostics, token count, cache lenses and the API client: dist/editor.js) loads when the first
+// request file is seen, the validator (dist/validator.js) on the first check, and everything else
+// (dist/features.js) on first use of a command or view, so opening an unrelated JSON file costs almost nothing.
 import * as vscode from 'vscode';
+import type { Editor } from './editor';
 import type { Features, Host } from './features';
-import { Api } from './vscode/platform/api';
-import { CacheBreakpoints } from './vscode/cache/cacheBreakpoints';
+import type { Api } from './vscode/platform/api';
+import type { CacheBreakpoints } from './vscode/cache/cacheBreakpoints';
 import { ACTIVITY_VIEW_TYPE } from './protocol/activity';
 import { CASES_VIEW_TYPE } from './protocol/cases';
 import { COMPARE_VIEW_TYPE } from './protocol/compare';
@@ -21,15 +23,14 @@ import { Recent } from './vscode/platform/recent';
 import { LazyTree } from './vscode/platform/lazyTree';
 import { Log } from './vscode/platform/log';
 import { QuickFixes } from './vscode/request/quickFixes';
-import { RequestDiagnostics } from './vscode/request/requestDiagnostics';
+import type { RequestDiagnostics } from './vscode/request/requestDiagnostics';
 import { Keys } from './vscode/platform/secrets';
 import type { RateLimitNode } from './vscode/rateLimits/rateLimitsTree';
 import { ResourceDocuments } from './vscode/sessions/resourceDocuments';
 import type { SessionNode } from './vscode/sessions/sessionsTree';
 import { TemplateCompletion } from './vscode/request/templateCompletion';
 import { YamlAssist } from './vscode/request/yamlAssist';
-import { TokenStatus } from './vscode/tokens/tokenStatus';
-import { GitBase } from './vscode/compare/gitBase';
+import type { TokenStatus } from './vscode/tokens/tokenStatus';
 
 // for dist/features.js, which takes these modules from this bundle instead of carrying copies (src/shared.ts)
 export { shared } from './shared';
@@ -57,15 +58,25 @@ export function activate(context: vscode.ExtensionContext): PromptwrightApi {
   const log = new Log();
   reportLoads(line => log.info(line));
   const config = new Config();
-  const diagnostics = new RequestDiagnostics(config, log);
   const keys = new Keys(context.secrets, log);
-  const api = new Api(config, keys, log);
-  api.startDemo = async () => (await features()).demo.start({ quiet: true });
   const recent = new Recent(context.workspaceState);
-  // files at a git revision, read with the git executable when first asked (never here)
-  const git = new GitBase(log);
-  const tokens = new TokenStatus(config, keys, api, diagnostics, log, recent, git);
-  const cache = new CacheBreakpoints(config, keys, api, diagnostics, log);
+  let edited: Editor | undefined;
+  /** The request-file features (dist/editor.js), loaded when the first request file is seen or asked for. */
+  const editor = (): Editor => {
+    if (!edited) {
+      const t0 = Date.now();
+      const mod = require('./editor.js') as typeof import('./editor');
+      const e = (edited = mod.createEditor({ context, log, config, keys, recent }));
+      e.api.startDemo = async () => (await features()).demo.start({ quiet: true });
+      context.subscriptions.push(
+        e.diagnostics.onDidValidate(d => {
+          if (!loaded && modelsWanted(e.diagnostics.state(d)?.validation)) void features();
+        }),
+      );
+      log.info(`the request-file features loaded (dist/editor.js) in ${Date.now() - t0} ms`);
+    }
+    return edited;
+  };
   const promptFilesTree = new LazyTree(async () => (await features()).promptFiles);
   const sessionsTree = new LazyTree(async () => (await features()).sessions);
   const rateLimitsTree = new LazyTree(async () => (await features()).rateLimits);
@@ -78,10 +89,11 @@ export function activate(context: vscode.ExtensionContext): PromptwrightApi {
   // the Test Explorer lists case files from the start; it asks for them (and the features load) when shown
   const casesTesting = createCasesTestController(async () => (await features()).casesTests);
   const views = { rateLimitsView, sessionsView, orgView };
-  const host: Host = { context, log, config, keys, api, diagnostics, ...views, recent, casesTesting, git };
   let loaded: Features | undefined;
   const features = (): Promise<Features> => {
     if (!loaded) {
+      const { api, diagnostics, git } = editor();
+      const host: Host = { context, log, config, keys, api, diagnostics, ...views, recent, casesTesting, git };
       const t0 = Date.now();
       const mod = require('./features.js') as typeof import('./features');
       loaded = mod.createFeatures(host);
@@ -92,6 +104,8 @@ export function activate(context: vscode.ExtensionContext): PromptwrightApi {
   /** A command whose implementation lives in the features bundle. */
   const lazy = (id: string, run: (f: Features, ...args: unknown[]) => unknown) =>
     vscode.commands.registerCommand(id, async (...args: unknown[]) => run(await features(), ...args));
+  /** Whether a document is a request file, whose features (dist/editor.js) a provider may then load. */
+  const requestFile = (d: vscode.TextDocument) => isRequestFile(d, config);
   const node = (n: unknown) => n as SessionNode;
   const rateLimitNode = (n: unknown) => n as RateLimitNode;
   const adminNode = (n: unknown) => n as AdminNode | undefined;
@@ -115,7 +129,8 @@ export function activate(context: vscode.ExtensionContext): PromptwrightApi {
   // and the workspace has a case file (its CodeLens and its placeholders' diagnostics come from there). The
   // workspace is searched then, once, not at activation: JSON and YAML files of any kind activate us.
   let searchedForCaseFiles = false;
-  const loadForCaseFile = (doc: vscode.TextDocument) => {
+  const loadForFile = (doc: vscode.TextDocument) => {
+    if (!edited && requestFile(doc)) editor();
     if (loaded) return;
     if (isCaseFileName(doc.fileName)) void features();
     else if (!searchedForCaseFiles && isRequestFile(doc, config)) {
@@ -125,7 +140,8 @@ export function activate(context: vscode.ExtensionContext): PromptwrightApi {
       });
     }
   };
-  vscode.workspace.textDocuments.forEach(loadForCaseFile);
+  // the files open now are looked at once activation has returned
+  const opened = setTimeout(() => vscode.workspace.textDocuments.forEach(loadForFile), 0);
   // the service's model list comes with the features bundle, on first need (vscode/models): a request file whose
   // model the built-in table does not know, or a list an earlier window kept; completion and hover on `model`
   const modelsWanted = (v: { problems: { code: string }[] } | undefined) =>
@@ -146,11 +162,8 @@ export function activate(context: vscode.ExtensionContext): PromptwrightApi {
   const yamlAssist = new YamlAssist(config);
   context.subscriptions.push(
     log,
-    diagnostics,
     keys,
-    api,
-    tokens,
-    cache,
+    { dispose: () => clearTimeout(opened) },
     sessionsTree,
     rateLimitsTree,
     orgTree,
@@ -160,9 +173,13 @@ export function activate(context: vscode.ExtensionContext): PromptwrightApi {
     orgView,
     casesTesting,
     keys.onDidChange(() => void updateKeyContext()),
-    vscode.languages.registerCodeActionsProvider(selector, new QuickFixes(diagnostics), {
-      providedCodeActionKinds: QuickFixes.kinds,
-    }),
+    vscode.languages.registerCodeActionsProvider(
+      selector,
+      new QuickFixes({ current: d => (requestFile(d) ? editor().diagnostics.current(d) : undefined) }),
+      {
+        providedCodeActionKinds: QuickFixes.kinds,
+      },
+    ),
     vscode.languages.registerCompletionItemProvider(
       selector,
       new TemplateCompletion(config, context.asAbsolutePath('dist/templates.json')),
@@ -189,10 +206,7 @@ export function activate(context: vscode.ExtensionContext): PromptwrightApi {
     vscode.window.registerWebviewPanelSerializer(COMPARE_VIEW_TYPE, {
       deserializeWebviewPanel: async panel => (await features()).compare.adopt(panel),
     }),
-    vscode.workspace.onDidOpenTextDocument(loadForCaseFile),
-    diagnostics.onDidValidate(d => {
-      if (!loaded && modelsWanted(diagnostics.state(d)?.validation)) void features();
-    }),
+    vscode.workspace.onDidOpenTextDocument(loadForFile),
     vscode.languages.registerCompletionItemProvider(
       selector,
       {
@@ -212,7 +226,7 @@ export function activate(context: vscode.ExtensionContext): PromptwrightApi {
       provideTextDocumentContent: async uri => (await features()).resourceDocs.provideTextDocumentContent(uri),
     }),
     vscode.commands.registerCommand('promptwright.showLog', () => log.show()),
-    vscode.commands.registerCommand('promptwright.newRequestFile', () => newRequestFile(api)),
+    vscode.commands.registerCommand('promptwright.newRequestFile', () => newRequestFile(editor().api)),
     vscode.commands.registerCommand('promptwright.addBeta', (beta?: string) =>
       addBeta(typeof beta === 'string' ? beta : undefined),
     ),
@@ -252,9 +266,9 @@ export function activate(context: vscode.ExtensionContext): PromptwrightApi {
       );
       if (pick) await vscode.commands.executeCommand(pick.command);
     }),
-    vscode.commands.registerCommand('promptwright.countTokens', () => tokens.countNow()),
+    vscode.commands.registerCommand('promptwright.countTokens', () => editor().tokens.countNow()),
     vscode.commands.registerCommand('promptwright.countCacheBreakpoints', (arg?: unknown) =>
-      cache.countNow(uriOf(arg)),
+      editor().cache.countNow(uriOf(arg)),
     ),
     lazy('promptwright.tokenBreakdown', f => f.breakdown.run()),
     lazy('promptwright.sendRequest', (f, arg) => f.runner.send(uriOf(arg))),
@@ -325,7 +339,26 @@ export function activate(context: vscode.ExtensionContext): PromptwrightApi {
   // `npm start` without a service of its own: the offline demo from the start, as the walkthrough offers it
   if (process.env.PROMPTWRIGHT_DEMO === '1' && !config.baseUrl)
     void features().then(f => f.demo.start({ quiet: true }));
-  return { log, config, diagnostics, keys, api, tokens, cache, features, logUri: context.logUri, ...views };
+  return {
+    log,
+    config,
+    keys,
+    get diagnostics() {
+      return editor().diagnostics;
+    },
+    get api() {
+      return editor().api;
+    },
+    get tokens() {
+      return editor().tokens;
+    },
+    get cache() {
+      return editor().cache;
+    },
+    features,
+    logUri: context.logUri,
+    ...views,
+  };
 }
 
 /** "Load more…" of every paged tree; the ids the trees had before it stay, so no keybinding breaks. */

@@ -78,7 +78,17 @@ describe('Getting Started walkthrough (DOM)', function () {
     await runCommand(page, 'View: Close Primary Side Bar');
     await runCommand(page, 'View: Hide Secondary Side Bar');
     await step(STEPS[3]).click();
-    await walkthrough.locator('.getting-started-media img').first().waitFor({ timeout: 10000 });
+    const picture = walkthrough.locator('.getting-started-media img').first();
+    await picture.waitFor({ timeout: 10000 });
+    // the step's picture is the one of the theme (package.json names a dark and a light one), and it is drawn
+    const shown = await picture.evaluate(async img => {
+      await img.decode().catch(() => {});
+      const bg = getComputedStyle(document.querySelector('.part.editor') ?? document.body).backgroundColor;
+      const dark = (bg.match(/\d+/g) ?? ['255', '255', '255']).slice(0, 3).reduce((a, c) => a + Number(c), 0) < 384;
+      return { src: img.currentSrc || img.src, width: img.naturalWidth, dark };
+    });
+    assert.match(shown.src, new RegExp(`run-${shown.dark ? 'dark' : 'light'}\\.webp`), shown.src);
+    assert.ok(shown.width > 100, `the picture is drawn (${shown.width} px wide)`);
     await page.mouse.move(5, 5);
     await page.waitForTimeout(500);
     await page.screenshot({ path: path.join(ui.results, 'walkthrough.png') });

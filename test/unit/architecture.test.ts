@@ -120,24 +120,51 @@ describe('architecture', () => {
     assert.deepEqual(direct, []);
   });
 
-  it('the features bundle takes the modules src/shared.ts lists from the activation bundle', async function () {
+  it('the editor and features bundles take the modules src/shared.ts and src/editorShared.ts list', async function () {
     this.timeout(20_000);
-    const { bundles, sharedModules } = await import('../../scripts/bundles.mjs');
-    const keys: string[] = sharedModules();
-    assert.ok(keys.length >= 5, keys.join(', '));
+    const { bundles, sharedModules, SHARING } = await import('../../scripts/bundles.mjs');
     const inputsOf = async (name: string) => {
       const b = bundles(true).find(x => x.name === name)!;
       const r = await esbuild.build({ ...b.options, write: false, metafile: true, logLevel: 'silent' });
       return { inputs: Object.keys(r.metafile.inputs), text: r.outputFiles[0]!.text };
     };
-    const activation = await inputsOf('extension');
-    const features = await inputsOf('features');
-    for (const k of keys) {
-      assert.ok(fs.existsSync(`src/${k}.ts`), `src/${k}.ts`);
-      assert.ok(activation.inputs.includes(`src/${k}.ts`), `the activation bundle carries src/${k}.ts`);
-      assert.ok(!features.inputs.includes(`src/${k}.ts`), `the features bundle carries no copy of src/${k}.ts`);
+    const built = {
+      extension: await inputsOf('extension'),
+      editor: await inputsOf('editor'),
+      features: await inputsOf('features'),
+      validator: await inputsOf('validator'),
+    };
+    // each list: the bundle that provides its modules, and the bundles loaded after it that take them from it
+    const lists = [
+      { list: SHARING['./extension.js'], from: built.extension, by: [built.editor, built.features] },
+      { list: SHARING['./editor.js'], from: built.editor, by: [built.features, built.validator] },
+    ];
+    for (const { list, from, by } of lists) {
+      const keys: string[] = sharedModules(list);
+      assert.ok(keys.length >= 4, keys.join(', '));
+      for (const k of keys) {
+        assert.ok(fs.existsSync(`src/${k}.ts`), `src/${k}.ts`);
+        assert.ok(from.inputs.includes(`src/${k}.ts`), `${list}: the providing bundle carries src/${k}.ts`);
+        for (const b of by) assert.ok(!b.inputs.includes(`src/${k}.ts`), `${list}: a later bundle copies src/${k}.ts`);
+      }
     }
-    assert.match(features.text, /require\("\.\/extension\.js"\)\.shared/);
+    assert.match(built.editor.text, /require\("\.\/extension\.js"\)\.shared/);
+    assert.match(built.features.text, /require\("\.\/extension\.js"\)\.shared/);
+    assert.match(built.features.text, /require\("\.\/editor\.js"\)\.shared/);
+    assert.match(built.validator.text, /require\("\.\/editor\.js"\)\.shared/);
+    // what a request file needs loads with the editor bundle, not at activation
+    for (const f of ['src/vscode/request/requestDiagnostics.ts', 'src/core/api/http.ts', 'src/core/cache/words.ts'])
+      assert.ok(!built.extension.inputs.includes(f), `the activation bundle carries ${f}`);
+  });
+
+  it('each bundle reads the vscode module once, not once per module that imports it', async function () {
+    this.timeout(20_000);
+    const { bundles } = await import('../../scripts/bundles.mjs');
+    for (const name of ['extension', 'editor', 'features']) {
+      const b = bundles(true).find(x => x.name === name)!;
+      const r = await esbuild.build({ ...b.options, write: false, logLevel: 'silent' });
+      assert.equal(r.outputFiles[0]!.text.match(/require\("vscode"\)/g)?.length, 1, name);
+    }
   });
 });
 

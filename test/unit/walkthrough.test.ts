@@ -1,13 +1,13 @@
-// The Getting Started walkthrough as package.json declares it: each step's picture exists and is small (it
-// ships in the .vsix; one picture for every theme), and the events that tick the steps. What the
-// steps look like and how they tick in the real editor: test/ui/walkthrough*.test.mjs.
+// The Getting Started walkthrough as package.json declares it: each step's pictures, dark and light, exist and are
+// small (they ship in the .vsix), and the events that tick the steps. What the steps look like and how they
+// tick in the real editor: test/ui/walkthrough*.test.mjs.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 
 interface Step {
   id: string;
   description: string;
-  media: { image: string; altText: string };
+  media: { image: { dark: string; light: string; hc: string; hcLight: string }; altText: string };
   completionEvents: string[];
 }
 
@@ -17,17 +17,24 @@ const pkg = JSON.parse(fs.readFileSync('package.json', 'utf8')) as {
 const steps = pkg.contributes.walkthroughs[0]!.steps;
 const step = (id: string) => steps.find(s => s.id === id)!;
 
-/** A picture's share of the .vsix budget (320 KB for everything). */
-const MAX_PICTURE_BYTES = 8 * 1024;
+/** A picture's share of the .vsix budget (two pictures a step, dark and light). */
+const MAX_PICTURE_BYTES = 6 * 1024;
 
 describe('the Getting Started walkthrough (package.json)', () => {
-  it('every step has a picture, a small JPEG named after the step', () => {
+  it('every step has a dark and a light picture, small WebPs named after the step, high contrast too', () => {
     for (const s of steps) {
-      const file = s.media.image;
-      assert.equal(file, `media/walkthrough/${s.id}.jpg`);
-      const bytes = fs.readFileSync(file);
-      assert.equal(bytes.readUInt16BE(0), 0xffd8, `${file} is a JPEG`);
-      assert.ok(bytes.length <= MAX_PICTURE_BYTES, `${file}: ${bytes.length} bytes`);
+      const { dark, light, hc, hcLight } = s.media.image;
+      assert.deepEqual([dark, light], [`media/walkthrough/${s.id}-dark.webp`, `media/walkthrough/${s.id}-light.webp`]);
+      assert.deepEqual(
+        [hc, hcLight],
+        [dark, light],
+        `${s.id}: the high contrast themes take the dark and the light one`,
+      );
+      for (const file of [dark, light]) {
+        const bytes = fs.readFileSync(file);
+        assert.equal(bytes.toString('latin1', 8, 12), 'WEBP', `${file} is a WebP`);
+        assert.ok(bytes.length <= MAX_PICTURE_BYTES, `${file}: ${bytes.length} bytes`);
+      }
       assert.ok(s.media.altText.length > 20, `${s.id}: says what the picture shows`);
     }
   });

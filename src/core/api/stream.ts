@@ -93,11 +93,9 @@ export class MessageStream implements AsyncIterable<StreamEvent> {
         }
       })();
     };
-    const take = (events: { event: string; data: string }[]) => {
-      for (const e of events) {
-        const ev = parseEvent(e.event, e.data);
-        if (ev) queue.push(ev);
-      }
+    const take = (event: string, text: string, from: number, to: number) => {
+      const ev = parseEvent(event, text, from, to);
+      if (ev) queue.push(ev);
     };
     const deliver = (): IteratorResult<StreamEvent> | undefined => {
       while (qi < queue.length) {
@@ -148,8 +146,8 @@ export class MessageStream implements AsyncIterable<StreamEvent> {
           const r = await body.next();
           if (r.done) {
             state = 'ended';
-            take(decoder.end());
-          } else take(decoder.push(r.value));
+            for (const e of decoder.end()) take(e.event, e.data, 0, e.data.length);
+          } else decoder.pushEach(r.value, take);
         }
       } catch (e) {
         close();
@@ -208,33 +206,41 @@ function deltaChars(d: Delta): number {
 const TEXT_DELTA_HEAD = '{"type":"content_block_delta","index":';
 const TEXT_DELTA_MID = ',"delta":{"type":"text_delta","text":';
 
-function parseEvent(name: string, data: string): StreamEvent | undefined {
+/** The event whose data is `text.slice(from, to)`, read in place (the data of a chunk's line is not sliced). */
+function parseEvent(name: string, text: string, from: number, to: number): StreamEvent | undefined {
   if (name === 'ping') return { type: 'ping' };
-  // the hot path: text deltas in the service's compact key order parse as one string, not an object
-  if (data.startsWith(TEXT_DELTA_HEAD) && data.endsWith('}}')) {
-    const mid = data.indexOf(TEXT_DELTA_MID, TEXT_DELTA_HEAD.length);
-    const index = mid > 0 ? Number(data.slice(TEXT_DELTA_HEAD.length, mid)) : NaN;
-    if (Number.isInteger(index)) {
-      const lit = data.slice(mid + TEXT_DELTA_MID.length, -2);
-      // a string literal without escapes is its own text; otherwise JSON decodes the escapes
-      if (
-        lit.length >= 2 &&
-        lit.charCodeAt(0) === 34 &&
-        lit.charCodeAt(lit.length - 1) === 34 &&
-        lit.indexOf('\\') < 0 &&
-        lit.indexOf('"', 1) === lit.length - 1
-      ) {
-        return { type: 'content_block_delta', index, delta: { type: 'text_delta', text: lit.slice(1, -1) } };
+  // the hot path: a text delta in the service's compact key order, `…"text":"…"}}`, is read where it is (its fixed
+  // parts compared as slices: startsWith with a position costs several times more in V8)
+  if (
+    text.slice(from, from + TEXT_DELTA_HEAD.length) === TEXT_DELTA_HEAD &&
+    text.charCodeAt(to - 1) === 125 &&
+    text.charCodeAt(to - 2) === 125 &&
+    text.charCodeAt(to - 3) === 34
+  ) {
+    // the index, then the delta's head right after it (each looked for in place: never past the line)
+    const head = from + TEXT_DELTA_HEAD.length;
+    let at = head;
+    let index = 0;
+    for (let c = text.charCodeAt(at); c >= 48 && c <= 57 && at - head < 9; c = text.charCodeAt(++at))
+      index = index * 10 + c - 48;
+    const open = at + TEXT_DELTA_MID.length;
+    if (at > head && text.slice(at, open) === TEXT_DELTA_MID && text.charCodeAt(open) === 34) {
+      // the literal's first quote after the opening one is its closing one: no escaped quote; no escape at all
+      if (text.indexOf('"', open + 1) === to - 3) {
+        const literal = text.slice(open + 1, to - 3);
+        if (literal.indexOf('\\') < 0)
+          return { type: 'content_block_delta', index, delta: { type: 'text_delta', text: literal } };
       }
       try {
-        const text = JSON.parse(lit) as unknown;
-        if (typeof text === 'string')
-          return { type: 'content_block_delta', index, delta: { type: 'text_delta', text } };
+        const decoded = JSON.parse(text.slice(open, to - 2)) as unknown;
+        if (typeof decoded === 'string')
+          return { type: 'content_block_delta', index, delta: { type: 'text_delta', text: decoded } };
       } catch {
         /* not that shape after all: parse it whole */
       }
     }
   }
+  const data = text.slice(from, to);
   let j: unknown;
   try {
     j = JSON.parse(data);

@@ -77,9 +77,13 @@ export function cacheMarkers(body: Obj): Marker[] {
       for (let j = 0; j < m.content.length; j++) {
         const b: unknown = m.content[j];
         if (!isObj(b)) continue;
-        const at: Path = ['messages', i, 'content', j];
-        if (given(b.cache_control)) mark(b, at, at);
-        if (b.type === 'tool_result' || b.type === 'document' || b.type === 'search_result') nested(b, at, mark);
+        // paths are built only for a marker: this loop visits every block
+        if (given(b.cache_control)) {
+          const at: Path = ['messages', i, 'content', j];
+          mark(b, at, at);
+        }
+        if (b.type === 'tool_result' || b.type === 'search_result') nestedIn(b.content, i, j, CONTENT, b.type, mark);
+        else if (b.type === 'document') documentContent(b, i, j, [], mark);
       }
     }
   }
@@ -92,24 +96,29 @@ export function cacheMarkers(body: Obj): Marker[] {
 
 type Mark = (holder: Obj, at: Path, block: Path, nested?: Marker['nested']) => void;
 
-/** doc1 §2.3: the nested blocks of a tool_result, a document's `source.content`, a search_result. */
-function nested(block: Obj, at: Path, mark: Mark): void {
-  const walk = (arr: unknown, arrPath: Path, kind: NestedIn) => {
-    if (!Array.isArray(arr)) return;
-    for (let k = 0; k < arr.length; k++) {
-      const child: unknown = arr[k];
-      if (!isObj(child)) continue;
-      if (given(child.cache_control)) mark(child, [...arrPath, k], at, { in: kind, last: k === arr.length - 1 });
-      if (child.type === 'document') documentContent(child, [...arrPath, k]);
+const CONTENT: Path = ['content'];
+
+/**
+ * doc1 §2.3: the nested blocks of a tool_result or a search_result (`content`) or of a document (`source.content`),
+ * at `rest` inside the block `messages[i].content[j]`.
+ */
+function nestedIn(arr: unknown, i: number, j: number, rest: Path, kind: NestedIn, mark: Mark): void {
+  if (!Array.isArray(arr)) return;
+  for (let k = 0; k < arr.length; k++) {
+    const child: unknown = arr[k];
+    if (!isObj(child)) continue;
+    if (given(child.cache_control)) {
+      const block: Path = ['messages', i, 'content', j];
+      mark(child, [...block, ...rest, k], block, { in: kind, last: k === arr.length - 1 });
     }
-  };
-  const documentContent = (doc: Obj, p: Path) => {
-    const src = doc.source;
-    if (isObj(src) && src.type === 'content') walk(src.content, [...p, 'source', 'content'], 'document-content');
-  };
-  if (block.type === 'tool_result') walk(block.content, [...at, 'content'], 'tool_result');
-  if (block.type === 'document') documentContent(block, at);
-  if (block.type === 'search_result') walk(block.content, [...at, 'content'], 'search_result');
+    if (child.type === 'document') documentContent(child, i, j, [...rest, k], mark);
+  }
+}
+
+function documentContent(doc: Obj, i: number, j: number, rest: Path, mark: Mark): void {
+  const src = doc.source;
+  if (isObj(src) && src.type === 'content')
+    nestedIn(src.content, i, j, [...rest, 'source', 'content'], 'document-content', mark);
 }
 
 /** Blocks that take no breakpoint: thinking (its cache_control is refused) and an empty text block. */

@@ -20,7 +20,23 @@ export interface EnumCandidate {
  * The values to offer for `input`, nearest first (ties keep the set's own order), and which one, if any, is
  * clearly right. Never offers `input` itself.
  */
-export function enumCandidates(input: unknown, values: readonly unknown[]): EnumCandidate[] {
+export function enumCandidates(input: unknown, values: readonly unknown[]): readonly EnumCandidate[] {
+  // a file with a thousand wrong roles asks a thousand times for the same answer: kept by the set (a schema's
+  // set is one array, asked for again and again) and the value written
+  if (typeof input !== 'string') return rank(input, values);
+  let byInput = answered.get(values);
+  if (!byInput) answered.set(values, (byInput = new Map<string, readonly EnumCandidate[]>()));
+  let candidates = byInput.get(input);
+  if (!candidates) {
+    if (byInput.size >= 100) byInput.clear();
+    byInput.set(input, (candidates = rank(input, values)));
+  }
+  return candidates;
+}
+
+const answered = new WeakMap<readonly unknown[], Map<string, readonly EnumCandidate[]>>();
+
+function rank(input: unknown, values: readonly unknown[]): readonly EnumCandidate[] {
   const strings = [...new Set(values.filter((v): v is string => typeof v === 'string' && v !== input))];
   if (!strings.length) return [];
   const typed = typeof input === 'string' ? input.trim().toLowerCase() : undefined;
@@ -34,7 +50,9 @@ export function enumCandidates(input: unknown, values: readonly unknown[]): Enum
   const [best, second] = ranked;
   const preferred = strings.length === 1 || (!!best && clearlyMeant(typed, best, second));
   const shown = strings.length <= OFFER_ALL ? ranked : ranked.slice(0, OFFER_NEAREST);
-  return shown.map((c, i) => ({ value: c.value, distance: c.distance, preferred: preferred && i === 0 }));
+  return Object.freeze(
+    shown.map((c, i) => Object.freeze({ value: c.value, distance: c.distance, preferred: preferred && i === 0 })),
+  );
 }
 
 /** The nearest is the one meant: no other is as near, and it is a case change or a slip of a few letters. */

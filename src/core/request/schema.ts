@@ -1,7 +1,8 @@
 // The create-message request body of POST /v1/messages, as zod schemas: the one source of truth.
 // Sections cited (§x) are of doc1 (messages) unless marked doc3 (platform); docs/spec.md has each one.
 // The editor's JSON Schema is generated from these at build time (jsonSchema.ts); the validator
-// (validate.ts) runs them on the parsed file and turns their issues into diagnostics (issues.ts).
+// (validate.ts) walks them over the parsed file (schemaCheck.ts: zod's issues without zod's copy of the value)
+// and turns their issues into diagnostics (issues.ts).
 //
 // Two conventions keep the validator from crying wolf on bodies the service accepts:
 //  - every optional field is `.nullish()`: the service reads `null` as absent;
@@ -9,9 +10,7 @@
 //    the whole API, and the service documents fields it leaves out.
 // Features that come with a beta header (betas.ts) are typed loosely here (their shape is not in the spec)
 // and rules.ts warns when no beta that enables them is configured.
-import { $constructor, $ZodObjectJIT } from 'zod/v4/core';
 import * as z from 'zod/mini';
-import { ZodMiniType } from 'zod/mini';
 import { BETA_BLOCK_TYPES, BETA_FIELDS, BETA_NESTED, BETA_TOOL_TYPES } from './betas';
 
 type Shape = z.core.$ZodLooseShape;
@@ -65,20 +64,8 @@ const d = <T extends z.ZodMiniType>(s: T, description: string): T => {
 const int = (min: number) => z.int().check(z.minimum(min));
 const lit = <V extends string>(v: V, description?: string) =>
   description ? d(z.literal(v), description) : z.literal(v);
-/**
- * zod/mini's objects check their keys one by one; zod's full build compiles a checker per object shape
- * (`$ZodObjectJIT`), which validates request bodies about 1.6 times faster. This is that compiled
- * object, with zod/mini's surface, so the bundle stays small and the hot path stays fast.
- */
-const JitObject = $constructor('PromptwrightObject', (inst: z.core.$ZodObject, def: z.core.$ZodObjectDef) => {
-  $ZodObjectJIT.init(inst, def);
-  ZodMiniType.init(inst as unknown as z.ZodMiniType, def);
-  Object.defineProperty(inst, 'shape', { get: () => def.shape, enumerable: false, configurable: true });
-});
-function compiledObject<T extends Shape>(shape: T, catchall: z.core.$ZodType): z.ZodMiniObject<T, z.core.$strict> {
-  return new JitObject({ type: 'object', shape, catchall }) as unknown as z.ZodMiniObject<T, z.core.$strict>;
-}
-const obj = <T extends Shape>(shape: T) => compiledObject(shape, z.never());
+/** An object with the keys of its shape (an unknown key is reported; issues.ts makes it a warning). */
+const obj = <T extends Shape>(shape: T) => z.strictObject(shape);
 /** A field of a beta feature: shown in completion and hover, its value not checked (the spec has no shape). */
 const open = (description: string) => d(z.unknown(), description);
 const betaNote = (betas: readonly string[]) => `Beta: needs \`vendor-beta: ${betas[0]}\`; not described by the spec.`;

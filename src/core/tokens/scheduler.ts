@@ -2,7 +2,6 @@
 // the call in flight when the text changes, never shows a reply for an older version, and caches by a
 // hash of the exact body sent (so undo, re-open or switching back costs no call). Pure: the clock and
 // the count function are injected, so it is tested with a fake clock.
-import { createHash } from 'node:crypto';
 import { pickCountFields } from '../request/count';
 
 export type CountState =
@@ -41,6 +40,8 @@ export interface SchedulerOptions {
 }
 
 export function bodyHash(body: Record<string, unknown>): string {
+  // node:crypto is loaded by the first count, not with the extension (it is most of an activation's cost)
+  const { createHash } = process.getBuiltinModule('node:crypto');
   return createHash('sha256').update(JSON.stringify(body)).digest('base64url');
 }
 

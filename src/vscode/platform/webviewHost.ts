@@ -1,7 +1,10 @@
 import * as vscode from 'vscode';
 import type { Log } from './log';
 
-/** A webview's page: its bundle `dist/webview/<script>.js`, stylesheets from media/, and a static skeleton. */
+/**
+ * A webview's page: its bundle `dist/webview/<script>.js`, stylesheets (media/*.css, built into dist/webview/), and a
+ * static skeleton.
+ */
 interface WebviewPage {
   script: string;
   stylesheets: readonly string[];
@@ -64,7 +67,7 @@ function webviewHtml(webview: vscode.Webview, extensionUri: vscode.Uri, title: s
 <meta http-equiv="Content-Security-Policy" content="${csp}">
 <meta name="viewport" content="width=device-width, initial-scale=1.0">
 <link rel="stylesheet" href="${uri('dist', 'webview', 'codicon.css')}">
-${page.stylesheets.map(s => `<link rel="stylesheet" href="${uri('media', s)}">`).join('\n')}
+${page.stylesheets.map(s => `<link rel="stylesheet" href="${uri('dist', 'webview', s)}">`).join('\n')}
 <title>${title}</title>
 </head>
 <body>

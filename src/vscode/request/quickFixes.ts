@@ -6,7 +6,7 @@ import type { RequestDiagnostics } from './requestDiagnostics';
 /** Code actions for the problems that carry fixes (core/language/fixActions.ts). */
 export class QuickFixes implements vscode.CodeActionProvider {
   static readonly kinds = [vscode.CodeActionKind.QuickFix];
-  constructor(private readonly diagnostics: RequestDiagnostics) {}
+  constructor(private readonly diagnostics: Pick<RequestDiagnostics, 'current'>) {}
 
   provideCodeActions(
     doc: vscode.TextDocument,

@@ -137,6 +137,11 @@ describe('placing many problems', () => {
       '{}',
       '{"skipped": ["}", "]", "\\"{", {"q": "[["}, "\\\\"], "wanted": {"k": 1}}',
       JSON.stringify({ a: [{ b: [{}, { c: 'd' }] }], e: 'f' }, null, '\t'),
+      // without duplicates, found through the keys' places: items without keys, empty objects, an array root
+      '{"a": [{}, [], "x", {"k": [ {}, {"m": 1} ]}, 3], "b": {"c": {}}, "d": {"e": [[{"f": 1}]]}}',
+      ' [ {"a": 1}, [], {"b": {"c": 2}}, {} ] ',
+      // integer-like keys come first in the value, whatever their place in the text
+      '{"b": 1, "2": {"x": [1, {}]}, "a": {"1": 2, "z": [ {"k": 1}, [], {} , "s"]}}',
     ];
     for (const text of texts) {
       const parsed = parseRequest(text, 'json');
@@ -163,6 +168,17 @@ describe('placing many problems', () => {
             assert.deepEqual(locate(path, key), parsed.locate(path, key), `${JSON.stringify(path)} in ${text}`);
       }
     }
+  });
+
+  it('locateMany answers for a text checked before another one (its key offsets are read again)', () => {
+    const first = parseRequest('{"a": {"b": [1, {"c": 2}]}, "d": "e"}', 'json');
+    const second = parseRequest('{"x": 1, "y": {"z": [3]}}', 'json');
+    const paths: Path[] = [['a', 'b', 1, 'c'], ['d'], ['a']];
+    const locateFirst = first.locateMany(paths);
+    const locateSecond = second.locateMany([['y', 'z', 0]]);
+    for (const path of paths)
+      for (const key of [false, true]) assert.deepEqual(locateFirst(path, key), first.locate(path, key));
+    assert.deepEqual(locateSecond(['y', 'z', 0]), second.locate(['y', 'z', 0]));
   });
 
   it('the jsonc-parser path finds what findNodeAtLocation finds, keys included', () => {

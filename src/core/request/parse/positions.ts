@@ -1,7 +1,7 @@
 // Where a path is in valid JSON text, found by walking only the containers on the way (no parse tree): one
 // path (locateJson), or many in one forward walk (locateJsonMany), as placing every problem of a check needs.
 import type { Path } from '../types';
-import type { Locate, Span } from './types';
+import { MAX_DEPTH, type Locate, type Span } from './types';
 
 const isWs = (c: number) => c === 32 || c === 10 || c === 13 || c === 9;
 
@@ -113,15 +113,34 @@ interface Wanted {
   value?: Span;
   /** the key that holds the value, when it is in an object */
   key?: Span;
+  /** found in the parsed value (by `anchorWanted`): where it is in the text is worked out when asked */
+  present?: boolean;
+  /** where its value starts (its end is found only for a path asked for) */
+  start?: number;
+  /** the index, in the text's order, of the key that holds it */
+  keyIndex?: number;
+  /** an object with keys: the index of its first key */
+  firstKey?: number;
+}
+
+/** The value JSON.parse made of a text without duplicate keys, and where each key starts, in the text's order. */
+export interface KeyOffsets {
+  value: unknown;
+  /** the offsets (asked for once, when the first path is placed) */
+  keys: () => Int32Array;
 }
 
 /**
- * `locateJson` for many paths: a tree of the paths (prefixes shared) is filled in by one walk over the
- * text that enters only the containers on a wanted path and skips the rest, so placing every problem of
- * a check costs about one pass over the file, not one per problem. Answers are those of `locateJson`.
+ * `locateJson` for many paths: a tree of the paths (prefixes shared) is filled in at once, so placing every
+ * problem of a check costs about one pass, not one per problem. With the offsets of the keys (a text without
+ * duplicate keys), the pass is over the parsed value, which lists its keys in the order of the text: the
+ * n-th key met is the n-th key of the text, so a path's place is its key's, and nothing but the few values
+ * asked for is read from the text. Otherwise, one walk over the text enters only the containers on a wanted
+ * path and skips the rest. Answers are those of `locateJson`.
  */
-export function locateJsonMany(text: string, paths: readonly Path[]): Locate {
+export function locateJsonMany(text: string, paths: readonly Path[], offsets?: KeyOffsets): Locate {
   const root: Wanted = {};
+  let wanted = 0;
   for (const path of paths) {
     // an index that is not a count (-1, 1.5) is left to locateJson, which has its own idea of it
     if (!path.every(seg => typeof seg === 'string' || (Number.isSafeInteger(seg) && seg >= 0))) continue;
@@ -129,19 +148,140 @@ export function locateJsonMany(text: string, paths: readonly Path[]): Locate {
     for (const seg of path) {
       node.children ??= new Map();
       let child = node.children.get(seg);
-      if (!child) node.children.set(seg, (child = {}));
+      if (!child) {
+        node.children.set(seg, (child = {}));
+        wanted++;
+      }
       node = child;
     }
   }
-  let walked = false; // not before the first question: a check with no problems asks none
+  // not before the first question: a check with no problems asks none
+  let anchored: boolean | undefined;
+  let keys: Int32Array | undefined;
   return (path, key = false) => {
-    if (!walked) findWanted(text, root);
-    walked = true;
-    let node: Wanted | undefined = root;
-    for (let n = 0; node && n < path.length; n++) node = node.children?.get(path[n]!);
-    if (!node) return locateJson(text, path, key);
+    if (anchored === undefined) {
+      anchored = !!offsets && anchorWanted(root, offsets.value, wanted);
+      if (anchored) keys = offsets!.keys();
+      else findWanted(text, root);
+    }
+    const nodes: Wanted[] = [root];
+    for (let n = 0; n < path.length; n++) {
+      const next = nodes[n]!.children?.get(path[n]!);
+      if (!next) return locateJson(text, path, key);
+      nodes.push(next);
+    }
+    if (keys) place(text, keys, nodes, path);
+    const node = nodes[nodes.length - 1]!;
     return key && node.key ? node.key : node.value;
   };
+}
+
+/**
+ * Marks the wanted paths the value has, each with the index of its key (or of an object's first key), walking
+ * the value in the order of its text and counting keys; stops once every wanted path is met. A part of the
+ * value on no wanted path is only counted (the order of its keys does not matter, their number does). False
+ * when the order of the value may not be the text's: an object on a wanted path with an integer-like key
+ * (the engine lists those first), or nesting deeper than MAX_DEPTH (not walked here, to keep the stack small).
+ */
+function anchorWanted(root: Wanted, value: unknown, wanted: number): boolean {
+  let keys = 0;
+  let left = wanted;
+  root.present = true;
+  // false: give up; true: go on (`left` says when everything is met)
+  const walk = (v: unknown, w: Wanted, depth: number): boolean => {
+    if (v === null || typeof v !== 'object') return true;
+    if (depth > MAX_DEPTH) return false;
+    const children = w.children;
+    if (Array.isArray(v)) {
+      // the wanted items in order; those between them are only counted
+      const indices = children ? [...children.keys()].filter(k => typeof k === 'number').sort((a, b) => a - b) : [];
+      let from = 0;
+      for (const i of indices) {
+        if (left <= 0 || i >= v.length) break;
+        for (; from < i; from++) if (!count(v[from], depth + 1)) return false;
+        const child = children!.get(i)!;
+        child.present = true;
+        left--;
+        if (!walk(v[i], child, depth + 1)) return false;
+        from = i + 1;
+      }
+      return true;
+    }
+    w.firstKey = keys;
+    for (const k in v) {
+      if (left <= 0) return true;
+      const c = k.charCodeAt(0);
+      if (c >= 48 && c <= 57 && INTEGER_KEY.test(k)) return false;
+      const child = children?.get(k);
+      const x = (v as Record<string, unknown>)[k];
+      if (child) {
+        child.present = true;
+        child.keyIndex = keys++;
+        left--;
+        if (!walk(x, child, depth + 1)) return false;
+      } else {
+        keys++;
+        if (!count(x, depth + 1)) return false;
+      }
+    }
+    if (w.firstKey === keys) w.firstKey = undefined; // no keys
+    return true;
+  };
+  /** Adds the keys of a part of the value on no wanted path; false when it nests too deep. */
+  const count = (v: unknown, depth: number): boolean => {
+    if (v === null || typeof v !== 'object') return true;
+    if (depth > MAX_DEPTH) return false;
+    if (Array.isArray(v)) {
+      for (let i = 0; i < v.length; i++) if (!count(v[i], depth + 1)) return false;
+      return true;
+    }
+    for (const k in v) {
+      keys++;
+      if (!count((v as Record<string, unknown>)[k], depth + 1)) return false;
+    }
+    return true;
+  };
+  return walk(value, root, 1);
+}
+
+/** Keys the engine lists before all others, whatever their place in the text (array indices). */
+const INTEGER_KEY = /^(0|[1-9]\d{0,9})$/;
+
+/**
+ * Works out where the last of `nodes` (the path's nodes, from the root) is in the text: where each of them
+ * starts, then where the last one ends (only that one: a container's end costs a skip over all of it).
+ */
+function place(text: string, keys: Int32Array, nodes: Wanted[], path: Path): void {
+  for (let n = 0; n < nodes.length; n++) {
+    const w = nodes[n]!;
+    if (w.start !== undefined || !w.present) continue;
+    if (w.keyIndex !== undefined) {
+      const k = keys[w.keyIndex]!;
+      const kEnd = skipString(text, k) + 1;
+      w.key = { start: k, end: kEnd };
+      w.start = skipWs(text, skipWs(text, kEnd) + 1);
+    } else if (w.firstKey !== undefined) {
+      // the brace before an object's first key
+      let at = keys[w.firstKey]! - 1;
+      while (isWs(text.charCodeAt(at))) at--;
+      w.start = at;
+    } else if (n === 0) {
+      w.start = skipWs(text, text.charCodeAt(0) === 0xfeff ? 1 : 0);
+    } else {
+      // an item without keys of its own (a string, a list, an empty object): counted from its array's start
+      let at = skipWs(text, nodes[n - 1]!.start! + 1);
+      for (let k = 0; k < (path[n - 1] as number); k++) {
+        at = skipWs(text, skipValue(text, at));
+        if (text.charCodeAt(at) === 44) at = skipWs(text, at + 1);
+      }
+      w.start = at;
+    }
+  }
+  const last = nodes[nodes.length - 1]!;
+  if (last.start === undefined || last.value) return;
+  const c = text.charCodeAt(last.start);
+  const end = c === 123 || c === 91 ? forwardSkipper(text)(last.start) : skipValue(text, last.start);
+  last.value = { start: last.start, end };
 }
 
 /** Fills in the spans of the wanted paths in one forward walk over valid JSON text (iterative: it may nest deep). */

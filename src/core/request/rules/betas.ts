@@ -33,17 +33,21 @@ export function betaUsed(
   out.push({ path, anchor, severity: 'warning', code: 'beta-feature', message: betaMessage(feature), fixes });
 }
 
-/** Image and document blocks with a `file` source, here or inside a tool_result's content. */
-export function fileSources(block: Obj, at: Path, ctx: RuleContext, out: PathProblem[]): void {
-  const isFile = (b: unknown) =>
-    isObj(b) && (b.type === 'image' || b.type === 'document') && isObj(b.source) && b.source.type === 'file';
-  if (isFile(block)) betaUsed(FILE_SOURCE, [...at, 'source', 'type'], 'value', ctx, out);
-  if (block.type === 'tool_result' && Array.isArray(block.content)) {
-    block.content.forEach((c, k) => {
-      if (isFile(c)) betaUsed(FILE_SOURCE, [...at, 'content', k, 'source', 'type'], 'value', ctx, out);
-    });
+/**
+ * Image and document blocks with a `file` source: the block `messages[i].content[j]`, or inside its content (a
+ * tool_result's). Paths are built only for what is found: this runs for every block that may hold one.
+ */
+export function fileSources(block: Obj, i: number, j: number, ctx: RuleContext, out: PathProblem[]): void {
+  if (isFile(block)) betaUsed(FILE_SOURCE, ['messages', i, 'content', j, 'source', 'type'], 'value', ctx, out);
+  if (block.type !== 'tool_result' || !Array.isArray(block.content)) return;
+  for (let k = 0; k < block.content.length; k++) {
+    if (isFile(block.content[k]))
+      betaUsed(FILE_SOURCE, ['messages', i, 'content', j, 'content', k, 'source', 'type'], 'value', ctx, out);
   }
 }
+
+const isFile = (b: unknown) =>
+  isObj(b) && (b.type === 'image' || b.type === 'document') && isObj(b.source) && b.source.type === 'file';
 
 /** doc1 §2.1 (speed, diagnostics), §8 (the retired 1M beta), doc3 §9.2 (betas), fields outside the spec. */
 export function betaRules(body: Obj, ctx: RuleContext, out: PathProblem[]): void {

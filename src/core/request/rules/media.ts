@@ -33,38 +33,42 @@ function collect(msgs: unknown[]): { images: Medium[]; pdfs: Medium[]; order: Me
   const images: Medium[] = [];
   const pdfs: Medium[] = [];
   const order: Medium[] = [];
-  const visit = (b: Obj, at: Path) => {
+  // the block messages[i].content[j], or one at `rest` inside it
+  const visit = (b: Obj, i: number, j: number, rest: Path) => {
     if (b.type === 'image') {
-      const m = { block: b, at };
+      const m = { block: b, at: ['messages', i, 'content', j, ...rest] };
       images.push(m);
       order.push(m);
     } else if (b.type === 'document' && isObj(b.source)) {
       const s = b.source;
       if (s.type === 'url' || s.type === 'file' || (s.type === 'base64' && s.media_type === 'application/pdf')) {
-        const m = { block: b, at };
+        const m = { block: b, at: ['messages', i, 'content', j, ...rest] };
         pdfs.push(m);
         order.push(m);
-      } else if (s.type === 'content') children(s.content, [...at, 'source', 'content']);
-    } else if (b.type === 'tool_result') children(b.content, [...at, 'content']);
+      } else if (s.type === 'content') children(s.content, i, j, [...rest, 'source', 'content']);
+    } else if (b.type === 'tool_result') children(b.content, i, j, rest.length ? [...rest, 'content'] : CONTENT);
   };
-  const children = (list: unknown, at: Path) => {
+  const children = (list: unknown, i: number, j: number, rest: Path) => {
     if (!Array.isArray(list)) return;
     for (let k = 0; k < list.length; k++) {
       const c: unknown = list[k];
-      if (isObj(c) && MEDIA_HOLDERS.has(c.type)) visit(c, [...at, k]);
+      if (isObj(c) && MEDIA_HOLDERS.has(c.type)) visit(c, i, j, [...rest, k]);
     }
   };
-  // plain loops, and a path built only for a block that may hold media: this walk runs over every block
+  // plain loops, and paths built only for media and what holds them: this walk runs over every block
   for (let i = 0; i < msgs.length; i++) {
     const m: unknown = msgs[i];
     if (!isObj(m) || !Array.isArray(m.content)) continue;
     for (let j = 0; j < m.content.length; j++) {
       const b: unknown = m.content[j];
-      if (isObj(b) && MEDIA_HOLDERS.has(b.type)) visit(b, ['messages', i, 'content', j]);
+      if (isObj(b) && MEDIA_HOLDERS.has(b.type)) visit(b, i, j, HERE);
     }
   }
   return { images, pdfs, order };
 }
+
+const HERE: Path = [];
+const CONTENT: Path = ['content'];
 
 export function mediaRules(body: Obj, info: ModelInfo | undefined, ctx: RuleContext, out: PathProblem[]): void {
   if (!Array.isArray(body.messages)) return;

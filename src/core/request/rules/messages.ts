@@ -13,6 +13,8 @@ interface Use {
   j: number;
 }
 
+const NONE: readonly Use[] = [];
+
 /** The roles a message may have; the first message has no turn before it (undefined). */
 const KNOWN_ROLES = new Set<unknown>(['user', 'assistant', 'system', undefined]);
 
@@ -78,9 +80,9 @@ export function messageRules(body: Obj, info: ModelInfo | undefined, ctx: RuleCo
           toolResultNotFirst(content, i, other, out);
         }
         if (typeof b.tool_use_id === 'string') pairing.result({ id: b.tool_use_id, i, j });
-        fileSources(b, ['messages', i, 'content', j], ctx, out);
+        fileSources(b, i, j, ctx, out);
       } else if (type === 'image' || type === 'document') {
-        fileSources(b, ['messages', i, 'content', j], ctx, out);
+        fileSources(b, i, j, ctx, out);
       } else if (typeof type === 'string') {
         otherBlock(b, type, i, j, serverToolUseIds, ctx, out);
       }
@@ -199,10 +201,10 @@ class ToolPairing {
   /** The current turn against the one before it. */
   private settle(): void {
     if (this.role !== 'user') return;
-    const calls = this.prevRole === 'assistant' ? (this.prevUses ?? []) : [];
-    const results = this.results ?? [];
+    const calls = (this.prevRole === 'assistant' && this.prevUses) || NONE;
+    const results = this.results ?? NONE;
     for (const u of calls) {
-      if (results.some(r => r.id === u.id)) continue;
+      if (hasId(results, u.id)) continue;
       this.out.push({
         path: ['messages', u.i, 'content', u.j, 'id'],
         anchor: 'value',
@@ -216,14 +218,20 @@ class ToolPairing {
     // after a message whose role is invalid (reported as such), which calls a result answers is not known
     if (!this.results || !KNOWN_ROLES.has(this.prevRole)) return;
     for (const r of this.results) {
-      if (calls.some(u => u.id === r.id)) continue;
+      if (hasId(calls, r.id)) continue;
       const earlier = this.first.get(r.id);
       orphanToolResult(r, calls, earlier && earlier.turn < this.n ? earlier.i : undefined, this.out);
     }
   }
 }
 
-function orphanToolResult(r: Use, previous: Use[], earlier: number | undefined, out: PathProblem[]): void {
+/** Whether one of `uses` has the id (a loop: this runs for every call and result of a conversation). */
+function hasId(uses: readonly Use[], id: string): boolean {
+  for (let k = 0; k < uses.length; k++) if (uses[k]!.id === id) return true;
+  return false;
+}
+
+function orphanToolResult(r: Use, previous: readonly Use[], earlier: number | undefined, out: PathProblem[]): void {
   const at: Path = ['messages', r.i, 'content', r.j, 'tool_use_id'];
   const known = previous.map(u => u.id);
   const fixes: FixData[] = known

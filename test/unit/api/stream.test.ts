@@ -1,0 +1,68 @@
+// A streamed reply's events are what JSON.parse makes of each event's data, whatever the chunking: text deltas
+// read in place in their chunk (the hot path) and every other event alike.
+import * as assert from 'node:assert/strict';
+import { MessageStream } from '../../../src/core/api/stream';
+import type { Raw } from '../../../src/core/api/http';
+
+const DATA: object[] = [
+  { type: 'message_start', message: { id: 'm', type: 'message', role: 'assistant', content: [], usage: {} } },
+  { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } },
+  { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'plain ' } },
+  { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'line\nbreak, "quotes" and \\ ' } },
+  // escapes without a quote: only the check for a backslash sends it to JSON.parse
+  { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'tab\tand \\ and\n' } },
+  { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: 'ünïcödé ☃ 😀 ' } },
+  { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: '' } },
+  { type: 'content_block_stop', index: 0 },
+  { type: 'content_block_start', index: 12, content_block: { type: 'tool_use', id: 't', name: 'f', input: {} } },
+  { type: 'content_block_delta', index: 12, delta: { type: 'input_json_delta', partial_json: '{"text":"}}"' } },
+  { type: 'content_block_delta', index: 12, delta: { type: 'input_json_delta', partial_json: '}' } },
+  { type: 'content_block_stop', index: 12 },
+  { type: 'content_block_start', index: 13, content_block: { type: 'text', text: '' } },
+  // the same delta with its keys in another order: parsed whole
+  { index: 13, type: 'content_block_delta', delta: { text: 'reordered', type: 'text_delta' } },
+  { type: 'content_block_stop', index: 13 },
+  { type: 'message_delta', delta: { stop_reason: 'end_turn' }, usage: { output_tokens: 3 } },
+  { type: 'message_stop' },
+];
+
+const sse = DATA.map(d => `event: ${(d as { type: string }).type}\ndata: ${JSON.stringify(d)}\n\n`).join('');
+
+function raw(chunks: Uint8Array[]): Raw {
+  const body = new ReadableStream<Uint8Array>({
+    start(c) {
+      for (const ch of chunks) c.enqueue(ch);
+      c.close();
+    },
+  });
+  return { status: 200, headers: {}, body, touch: () => {}, close: () => {} };
+}
+
+async function events(chunks: Uint8Array[]): Promise<unknown[]> {
+  const out: unknown[] = [];
+  for await (const ev of new MessageStream(raw(chunks))) out.push(ev);
+  return out;
+}
+
+describe('the events of a streamed reply', () => {
+  const bytes = new TextEncoder().encode(sse);
+
+  it('are the JSON of each event, text deltas included, in one chunk', async () => {
+    assert.deepEqual(await events([bytes]), DATA);
+  });
+
+  it('are the same whatever the chunking (split at every byte, and in two at each place)', async () => {
+    assert.deepEqual(await events([...bytes].map(b => Uint8Array.of(b))), DATA);
+    for (let at = 1; at < bytes.length; at += 7)
+      assert.deepEqual(await events([bytes.subarray(0, at), bytes.subarray(at)]), DATA, `split at ${at}`);
+  });
+
+  it('accumulate into the message, tool input parsed', async () => {
+    const s = new MessageStream(raw([bytes]));
+    const m = await s.finalMessage();
+    assert.equal(m.content[0]?.text, 'plain line\nbreak, "quotes" and \\ tab\tand \\ and\nünïcödé ☃ 😀 ');
+    assert.deepEqual(m.content[12]?.input, { text: '}}' });
+    assert.equal(m.content[13]?.text, 'reordered');
+    assert.equal(m.stop_reason, 'end_turn');
+  });
+});
