@@ -193,6 +193,9 @@ export function parseFromActivityWebview(raw: unknown): FromActivityWebview | un
 
 /** The state a restored panel hands back (what the webview saved), or undefined when it is not one. */
 export function parseActivityWebviewState(raw: unknown): ActivityWebviewState | undefined {
-  const filter = parseFilter(record(raw)?.filter);
-  return filter ? { filter } : undefined;
+  const o = record(raw);
+  const filter = parseFilter(o?.filter);
+  const scrollTop = o?.scrollTop;
+  const scrolled = typeof scrollTop === 'number' && Number.isFinite(scrollTop) && scrollTop > 0;
+  return filter ? { filter, ...(scrolled ? { scrollTop } : {}) } : undefined;
 }

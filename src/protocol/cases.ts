@@ -123,5 +123,11 @@ export function parseCasesWebviewState(raw: unknown): CasesWebviewState | undefi
   const selected = record(o?.selected);
   const caseName = name(selected?.caseName);
   const model = name(selected?.model);
-  return { caseFile, ...(caseName !== undefined && model ? { selected: { caseName, model } } : {}) };
+  const height = o?.detailHeight;
+  const detailHeight = typeof height === 'number' && Number.isFinite(height) && height > 0 ? height : undefined;
+  return {
+    caseFile,
+    ...(caseName !== undefined && model ? { selected: { caseName, model } } : {}),
+    ...(detailHeight ? { detailHeight } : {}),
+  };
 }

@@ -14,3 +14,25 @@ export function boundedString(v: unknown, max: number, nonEmpty = false): string
 export interface Ready {
   type: 'ready';
 }
+
+/** A finite number, or undefined. */
+export const finite = (v: unknown): number | undefined => (typeof v === 'number' && Number.isFinite(v) ? v : undefined);
+
+/**
+ * A reply as a page kept it (setState): an object whose `content` is a list of blocks, each an object with a
+ * string `type`, and whose `usage`, when there, is an object. What a block holds besides is drawn defensively
+ * (webview/common/reply.ts reads every field through asText), so it is not checked field by field here.
+ */
+export function keptMessage<M extends { content: unknown[] }>(v: unknown): M | undefined {
+  const o = record(v);
+  if (!o || !Array.isArray(o.content)) return undefined;
+  if (!o.content.every(b => typeof record(b)?.type === 'string')) return undefined;
+  if (o.usage !== undefined && !record(o.usage)) return undefined;
+  return o as M;
+}
+
+/** An error as a page shows it: a `type` and a `message` (strings) at least. */
+export function keptError<E extends { type: string; message: string }>(v: unknown): E | undefined {
+  const o = record(v);
+  return o && typeof o.type === 'string' && typeof o.message === 'string' ? (o as E) : undefined;
+}

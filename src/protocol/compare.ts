@@ -3,17 +3,17 @@
 // here. The webview posts `ready` first; the extension posts nothing before that, and answers every `ready`
 // with the whole comparison as it is now. Stream events come batched, at most one message per frame.
 import type { ErrorInfo } from './response';
-import { boundedString, record, type Ready } from './common';
+import { boundedString, finite, keptError, keptMessage, record, type Ready } from './common';
 import type { Message, StreamEvent } from '../core/api/types';
 import type { DiffPart } from '../core/compare/wordDiff';
 
 export const COMPARE_VIEW_TYPE = 'promptwright.compare';
 
-// the webview builds each column's reply from its events with the accumulator the API client uses
-export type { ContentBlock, Message, StreamEvent } from '../core/api/types';
-export { MessageAccumulator } from '../core/api/accumulator';
+// each column's reply and its events, as the response panel's (webview/common/reply.ts draws both)
+export type { Message, StreamEvent } from '../core/api/types';
 
-type ColumnStatus = 'queued' | 'running' | 'done' | 'error' | 'cancelled' | 'not-sent';
+const COLUMN_STATUSES = ['queued', 'running', 'done', 'error', 'cancelled', 'not-sent'] as const;
+type ColumnStatus = (typeof COLUMN_STATUSES)[number];
 
 /** One column as the page shows it. */
 export interface ColumnView {
@@ -97,4 +97,46 @@ export function parseFromCompareWebview(raw: unknown): FromCompareWebview | unde
     default:
       return undefined;
   }
+}
+
+const strings = (v: unknown): string[] | undefined =>
+  Array.isArray(v) && v.every((x): x is string => typeof x === 'string') ? v : undefined;
+
+function keptColumn(raw: unknown, index: number): ColumnView | undefined {
+  const o = record(raw);
+  const status = COLUMN_STATUSES.find(x => x === o?.status);
+  if (!o || !status || typeof o.model !== 'string' || typeof o.version !== 'string') return undefined;
+  const sample = finite(o.sample);
+  const message = keptMessage<Message>(o.message);
+  const error = keptError<ErrorInfo>(o.error);
+  const problems = strings(o.problems);
+  const differs = strings(o.differs);
+  const latencyMs = finite(o.latencyMs);
+  return {
+    index,
+    model: o.model,
+    version: o.version,
+    status,
+    sample: sample !== undefined && sample >= 1 ? sample : 1,
+    ...(problems ? { problems } : {}),
+    ...(message ? { message } : {}),
+    ...(error ? { error } : {}),
+    ...(latencyMs !== undefined ? { latencyMs } : {}),
+    ...(typeof o.requestId === 'string' ? { requestId: o.requestId } : {}),
+    ...(differs ? { differs } : {}),
+  };
+}
+
+/**
+ * The state a reloaded page hands back (what it saved with setState), or undefined when it is not a
+ * comparison: from one to MAX_COLUMNS columns, each with its model, version and status.
+ */
+export function parseCompareWebviewState(raw: unknown): CompareWebviewState | undefined {
+  const o = record(raw);
+  const runId = finite(o?.runId);
+  if (!o || runId === undefined || typeof o.file !== 'string') return undefined;
+  if (!Array.isArray(o.columns) || !o.columns.length || o.columns.length > MAX_COLUMNS) return undefined;
+  const columns = o.columns.map(keptColumn);
+  if (!columns.every(c => c !== undefined)) return undefined;
+  return { runId, file: o.file, columns, running: o.running === true };
 }

@@ -2,14 +2,13 @@
 // `vscode` or the DOM here. The webview posts `ready` first; the extension posts nothing before that.
 import type { Message, StreamEvent } from '../core/api/types';
 
-import type { Ready } from './common';
+import { finite, keptError, keptMessage, record, type Ready } from './common';
 
 export const RESPONSE_VIEW_TYPE = 'promptwright.response';
 
-// The webview imports this module only: the event and message shapes, and the accumulator that turns
-// events into a message (pure code, the same the API client uses, so both sides agree exactly).
-export type { ContentBlock, Message, StreamEvent } from '../core/api/types';
-export { MessageAccumulator } from '../core/api/accumulator';
+// The event and message shapes; the page draws them with the one reply renderer (webview/common/reply.ts),
+// which builds the message with the accumulator the API client uses, so both sides agree exactly.
+export type { Message, StreamEvent } from '../core/api/types';
 
 export interface ErrorInfo {
   /** `error.type` (or connection_error, idle_timeout, aborted, …) */
@@ -82,4 +81,39 @@ export function parseFromResponseWebview(m: unknown): FromResponseWebview | unde
   if (o.type === 'open-link' && typeof o.url === 'string' && /^https?:\/\//i.test(o.url) && o.url.length < 4096)
     return { type: 'open-link', url: o.url };
   return undefined;
+}
+
+const OUTCOMES: readonly RunOutcome[] = ['running', 'done', 'error', 'cancelled'];
+
+/**
+ * The state a reloaded page hands back (what it saved with setState), or undefined when it is not a run's
+ * view: the page shows nothing rather than a damaged reply. A reply or an error that is not one is dropped,
+ * and so is a retry's countdown (it cannot go on after a reload).
+ */
+export function parseResponseWebviewState(raw: unknown): RunView | undefined {
+  const o = record(raw);
+  if (!o) return undefined;
+  const runId = finite(o.runId);
+  const startedAt = finite(o.startedAt);
+  const outcome = OUTCOMES.find(x => x === o.outcome);
+  if (runId === undefined || startedAt === undefined || !outcome) return undefined;
+  if (typeof o.file !== 'string' || typeof o.model !== 'string') return undefined;
+  const timings = record(o.timings) ?? {};
+  const message = keptMessage<Message>(o.message);
+  const error = keptError<ErrorInfo>(o.error);
+  const cost = record(o.cost);
+  return {
+    runId,
+    file: o.file,
+    model: o.model,
+    startedAt,
+    outcome,
+    timings: { firstTokenMs: finite(timings.firstTokenMs), totalMs: finite(timings.totalMs) },
+    ...(message ? { message } : {}),
+    ...(error ? { error, midStream: o.midStream === true } : {}),
+    ...(typeof o.requestId === 'string' ? { requestId: o.requestId } : {}),
+    ...(cost && (cost.usd === null || finite(cost.usd) !== undefined)
+      ? { cost: { usd: cost.usd as number | null, ...(typeof cost.why === 'string' ? { why: cost.why } : {}) } }
+      : {}),
+  };
 }

@@ -1,22 +1,23 @@
 // The Activity Feed webview. It talks to the extension only through the typed protocol; it asks for the next
 // page only when the table is scrolled near its end (an IntersectionObserver on a sentinel below the last
 // row) and only when no page is in flight, and it keeps the filter with setState so a reload restores it.
-import type {
-  ActivityFilter,
-  ActivityWebviewState,
-  FeedError,
-  FeedStatus,
-  FromActivityWebview,
-  ToActivityWebview,
+import {
+  parseActivityWebviewState,
+  type ActivityFilter,
+  type ActivityWebviewState,
+  type FeedError,
+  type FeedStatus,
+  type FromActivityWebview,
+  type ToActivityWebview,
 } from '../../protocol/activity';
-import { vscodeApi } from '../common/vscodeApi';
+import { Page } from '../common/page';
 import { RecordPane } from './detail';
 import { $, button, count, el, icon, plural } from './dom';
 import { FilterBar } from './filterBar';
 import { FeedTable } from './table';
 
-const vscode = vscodeApi<FromActivityWebview, ActivityWebviewState>();
-const post = (m: FromActivityWebview) => vscode.postMessage(m);
+const page = new Page<ToActivityWebview, FromActivityWebview, ActivityWebviewState>(parseActivityWebviewState);
+const post = (m: FromActivityWebview) => page.post(m);
 
 /** How close (px) the end of the table may come to the bottom of the view before the next page is asked for. */
 const NEAR_END_PX = 600;
@@ -52,24 +53,28 @@ const filters = new FilterBar($<HTMLFormElement>('filters'), $('problems'), {
 
 // ---- what a reload restores --------------------------------------------------------------------------------
 
-const saved = vscode.getState() as Partial<ActivityWebviewState> | undefined;
+const saved = page.restored;
 
 function save(): void {
-  vscode.setState({ filter: applied, scrollTop: Math.round(scroller.scrollTop) });
+  page.save({ filter: applied, scrollTop: Math.round(scroller.scrollTop) });
 }
 
-let saveFrame = 0;
+/** the table was scrolled since the last frame: where to is saved once, in the next frame */
+let scrolled = false;
 scroller.addEventListener(
   'scroll',
   () => {
-    if (!saveFrame)
-      saveFrame = requestAnimationFrame(() => {
-        saveFrame = 0;
-        save();
-      });
+    scrolled = true;
+    page.schedule();
   },
   { passive: true },
 );
+
+function draw(): void {
+  if (!scrolled) return;
+  scrolled = false;
+  save();
+}
 
 // ---- paging as the table scrolls --------------------------------------------------------------------------
 
@@ -193,9 +198,7 @@ function handle(m: ToActivityWebview): void {
   }
 }
 
-window.addEventListener('message', (e: MessageEvent) => handle(e.data as ToActivityWebview));
-
 // the filter the webview last had, shown before the extension answers (it sends the same on `ready`)
-if (saved?.filter) filters.show(saved.filter);
+if (saved) filters.show(saved.filter);
 renderStatus();
-post({ type: 'ready' });
+page.start({ handle, draw });

@@ -13,7 +13,7 @@ import type {
   RerunTarget,
   SampleView,
 } from '../../protocol/cases';
-import { renderMarkdown } from '../common/markdown';
+import { replyText } from '../common/reply';
 import { button, duration, el, icon } from './dom';
 import { changeTag, flakyTag, gradeTag, samplesTag, statusBadge } from './badges';
 import { compareDetail, compareTag } from './compare';
@@ -180,9 +180,8 @@ export class Detail {
 
   private replyText(c: Pick<CellView, 'text' | 'status'>, label: string): HTMLElement {
     if (!c.text) return el('div', 'reply muted', c.status === 'running' ? '…' : '(no text)');
-    const box = this.raw ? el('pre', 'reply raw', c.text) : el('div', 'reply md');
+    const box = replyText(c.text, url => this.actions.openLink(url), this.raw ? 'reply raw' : 'reply md', this.raw);
     box.setAttribute('aria-label', label);
-    if (!this.raw) box.appendChild(renderMarkdown(document, c.text, url => this.actions.openLink(url)));
     return box;
   }
 

@@ -1,12 +1,14 @@
 // The Cases webview: a case file's cases by models, each cell streaming its reply, then its verdict. It talks
-// to the extension only through the typed protocol. Messages change the model at once; the page is drawn at
-// most once per animation frame, only the cells that changed. setState keeps the case file, the selected
-// cell and the detail pane's height, so a reload (or VS Code restarting) shows the same grid. Its parts are
+// to the extension only through the typed protocol, as a port of the page runtime (common/page.ts): a frame's
+// messages change the model, then the page draws once, only the cells that changed. setState keeps the case
+// file, the selected cell and the detail pane's height, so a reload (or VS Code restarting) shows the same
+// grid. Its parts are
 // small components: the table (grid.ts), its keyboard (navigation.ts), the whole of a cut-off line (tip.ts),
 // the detail pane (detail.ts) and the bar that resizes it (splitter.ts); compare mode's cells, bar and
 // detail (compare.ts) when the grid is compared with a git revision.
 import {
   cellKey,
+  parseCasesWebviewState,
   progressSummary,
   type CasesWebviewState,
   type CellPatch,
@@ -18,7 +20,7 @@ import {
   type ToCasesWebview,
 } from '../../protocol/cases';
 import { formatUsd } from '../../core/cost/format';
-import { vscodeApi } from '../common/vscodeApi';
+import { Page } from '../common/page';
 import { CompareBar } from './compare';
 import { $, button } from './dom';
 import { Detail, type ComparedDetail } from './detail';
@@ -27,9 +29,9 @@ import { GridNavigation } from './navigation';
 import { Splitter } from './splitter';
 import { CellTip } from './tip';
 
-const vscode = vscodeApi<FromCasesWebview, CasesWebviewState>();
-const post = (m: FromCasesWebview) => vscode.postMessage(m);
-const saved = vscode.getState() as Partial<CasesWebviewState> | undefined;
+const page = new Page<ToCasesWebview, FromCasesWebview, CasesWebviewState>(parseCasesWebviewState);
+const post = (m: FromCasesWebview) => page.post(m);
+const saved = page.restored;
 
 let grid: GridView | undefined;
 const cells = new Map<string, CellView>();
@@ -97,7 +99,7 @@ const compareBar = new CompareBar($('compare-bar'), () => post({ type: 'leave-co
 function save(): void {
   if (!grid) return;
   const cell = viewOf(selected);
-  vscode.setState({
+  page.save({
     caseFile: grid.caseFileUri,
     ...(cell ? { selected: { caseName: cell.caseName, model: cell.model } } : {}),
     ...(detailHeight ? { detailHeight } : {}),
@@ -118,14 +120,8 @@ function select(key: string | undefined): void {
 /** cells whose text grew, and cells that changed otherwise (badge, verdict), since the last frame */
 const grown = new Set<string>();
 const changed = new Set<string>();
-let frame = 0;
-
-function schedule(): void {
-  if (!frame) frame = requestAnimationFrame(draw);
-}
 
 function draw(): void {
-  frame = 0;
   for (const key of changed) {
     const c = viewOf(key);
     if (c) table.update(c, true);
@@ -230,13 +226,11 @@ function applyPatches(patches: CellPatch[], running: boolean, savedTo?: string, 
   grid.running = running;
   if (savedTo !== undefined) grid.savedTo = savedTo;
   if (savedPath !== undefined) grid.savedPath = savedPath;
-  schedule();
 }
 
 // ---- messages ------------------------------------------------------------------------------------------
 
-window.addEventListener('message', (e: MessageEvent) => {
-  const m = e.data as ToCasesWebview;
+function handle(m: ToCasesWebview): void {
   switch (m.type) {
     case 'grid':
       showGrid(m.grid);
@@ -245,6 +239,6 @@ window.addEventListener('message', (e: MessageEvent) => {
       applyPatches(m.patches, m.running, m.savedTo, m.savedPath);
       break;
   }
-});
+}
 
-post({ type: 'ready' });
+page.start({ handle, draw });

@@ -1,20 +1,11 @@
 // One column of the Compare page: a header (version, model, status, the input tokens and their change
-// against the first column), the reply as it streams (text, Markdown once a block is complete; thinking,
-// collapsed; tool calls with their input JSON) and a footer (stop_reason, usage in words, latency,
-// request-id, and after "Run again" whether the new sample differs). Every node is built with textContent:
-// model output is never parsed as HTML.
+// against the first column), the reply as it streams (drawn by the one reply renderer, common/reply.ts, with
+// thinking collapsed) and a footer (stop_reason, usage in words, latency, request-id, and after "Run again"
+// whether the new sample differs). Every node is built with textContent: model output is never parsed as HTML.
 import { totalInput, usageWords } from '../../core/api/usage';
-import { asText } from '../../core/text';
-import {
-  MessageAccumulator,
-  type ColumnView,
-  type ContentBlock,
-  type Message,
-  type StreamEvent,
-} from '../../protocol/compare';
-import { el, icon } from '../common/dom';
-import { highlightJson } from '../common/json';
-import { renderMarkdown } from '../common/markdown';
+import type { ColumnView, Message, StreamEvent } from '../../protocol/compare';
+import { el } from '../common/dom';
+import { Reply } from '../common/reply';
 
 const STATUS: Record<ColumnView['status'], string> = {
   queued: 'queued',
@@ -25,104 +16,56 @@ const STATUS: Record<ColumnView['status'], string> = {
   'not-sent': 'not sent',
 };
 
-interface Block {
-  root: HTMLElement;
-  /** the text node deltas append to, while the block streams */
-  stream?: Text;
-  json?: HTMLElement;
-}
-
 const fmt = (n: number) => n.toLocaleString('en-US');
 
 export class Column {
   readonly root: HTMLElement;
   private readonly head: HTMLElement;
   private readonly facts: HTMLElement;
-  private readonly body: HTMLElement;
   private readonly foot: HTMLElement;
-  private acc = new MessageAccumulator();
-  private blocks = new Map<number, Block>();
+  private readonly reply: Reply;
   view: ColumnView;
 
-  constructor(
-    view: ColumnView,
-    private readonly openLink: (url: string) => void,
-  ) {
+  constructor(view: ColumnView, openLink: (url: string) => void) {
     this.view = view;
     this.root = el('section', 'column');
     this.root.tabIndex = 0;
     this.root.dataset.index = String(view.index);
     this.head = el('header', 'col-head');
     this.facts = el('div', 'col-facts');
-    this.body = el('div', 'col-body');
+    const body = el('div', 'col-body');
     this.foot = el('footer', 'col-foot');
-    this.root.append(this.head, this.body, this.foot);
+    this.root.append(this.head, body, this.foot);
+    this.reply = new Reply(body, openLink, { thinkingOpen: false });
     this.show(view);
   }
 
   /** The reply so far (for the diff of a column that is still streaming, and the saved state). */
   get message(): Message | undefined {
-    return this.acc.message;
+    return this.reply.message;
   }
 
   /** Starts over from a view: its message shown whole (a reload's, or a run's so far). */
   show(view: ColumnView): void {
     this.view = view;
-    this.acc = new MessageAccumulator();
-    this.blocks.clear();
-    this.body.replaceChildren();
-    const m = view.message;
-    if (m) {
-      const streaming = view.status === 'running';
-      this.acc.apply({ type: 'message_start', message: { ...m, content: [] } });
-      m.content.forEach(({ partial_json, ...b }, index) => {
-        this.acc.apply({ type: 'content_block_start', index, content_block: b });
-        this.start(index, b);
-        // tool input still arriving: what came of it, for the deltas to come to build on
-        if (typeof partial_json === 'string')
-          this.acc.apply({ type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json } });
-        // the last block of a column that streams stays open for its next deltas
-        if (streaming && index === m.content.length - 1) return;
-        if (typeof partial_json !== 'string') this.acc.apply({ type: 'content_block_stop', index });
-        this.finish(index);
-      });
-      if (m.stop_reason)
-        this.acc.apply({
-          type: 'message_delta',
-          delta: { stop_reason: m.stop_reason, stop_sequence: m.stop_sequence },
-          usage: m.usage,
-        });
-    }
+    this.reply.show(view.message, view.status === 'running');
     this.drawChrome();
   }
 
   /** A column's new state (started, ended): the reply is kept, or replaced by the final one. */
   update(view: ColumnView): void {
     const ended = view.status !== 'running' && view.status !== 'queued';
-    if (ended && view.message && !this.acc.message?.content.length) {
+    if (ended && view.message && !this.reply.message?.content.length) {
       this.show(view);
       return;
     }
     this.view = view;
-    if (ended) for (const [i, b] of this.blocks) if (b.stream || b.json) this.finish(i);
+    if (ended) this.reply.finishOpen();
     this.drawChrome();
   }
 
   apply(ev: StreamEvent): void {
-    try {
-      this.acc.apply(ev);
-    } catch {
-      // a block the page joined mid-way (tool input cut short): shown as it is, the stream goes on
-      return;
-    }
-    if (ev.type === 'content_block_start') this.start(ev.index, ev.content_block);
-    else if (ev.type === 'content_block_delta') {
-      const b = this.blocks.get(ev.index);
-      const d = ev.delta;
-      if (d.type === 'text_delta') b?.stream?.appendData(d.text);
-      else if (d.type === 'thinking_delta') b?.stream?.appendData(d.thinking);
-      else if (d.type === 'input_json_delta' && b?.json) b.json.textContent = this.acc.partialJson(ev.index) ?? '';
-    } else if (ev.type === 'content_block_stop') this.finish(ev.index);
+    this.reply.apply(ev);
   }
 
   /** the first column's reply: the header's token change is against its input tokens */
@@ -156,7 +99,7 @@ export class Column {
       this.facts.appendChild(s);
     };
     fact(STATUS[v.status], `col-status status-${v.status}`);
-    const usage = this.acc.message?.usage;
+    const usage = this.reply.message?.usage;
     if (usage) {
       const input = totalInput(usage);
       fact(`${fmt(input)} in`, 'col-in', 'Input tokens (cached ones included)');
@@ -191,7 +134,7 @@ export class Column {
 
   private drawFoot(): void {
     const v = this.view;
-    const m = this.acc.message;
+    const m = this.reply.message;
     this.foot.replaceChildren();
     const line = (label: string, value: string | undefined, className = '') => {
       if (!value) return;
@@ -211,53 +154,5 @@ export class Column {
     if (m?.usage && v.status !== 'running') this.foot.appendChild(el('p', 'usage-words', usageWords(m.usage)));
     line('Latency:', v.latencyMs !== undefined ? `${(v.latencyMs / 1000).toFixed(2)} s` : undefined);
     line('request-id:', v.requestId ?? v.error?.requestId, 'request-id');
-  }
-
-  private start(index: number, b: ContentBlock): void {
-    const root = el('div', `block block-${b.type}`);
-    const block: Block = { root };
-    if (b.type === 'text') {
-      const text = el('div', 'text streaming');
-      block.stream = document.createTextNode(asText(b.text));
-      text.appendChild(block.stream);
-      root.appendChild(text);
-    } else if (b.type === 'thinking' || b.type === 'redacted_thinking') {
-      const d = el('details', 'thinking');
-      const s = el('summary');
-      s.append(icon('lightbulb'), document.createTextNode(b.type === 'thinking' ? ' Thinking' : ' Redacted thinking'));
-      const t = el('div', 'thinking-text');
-      if (b.type === 'thinking') {
-        block.stream = document.createTextNode(asText(b.thinking));
-        t.appendChild(block.stream);
-      }
-      d.append(s, t);
-      root.appendChild(d);
-    } else if (b.type === 'tool_use' || b.type === 'server_tool_use') {
-      const h = el('div', 'tool-head');
-      h.append(icon('tools'), el('strong', undefined, ` ${asText(b.name)}`), el('span', 'muted', ` ${b.type}`));
-      block.json = el('pre', 'json');
-      root.append(h, block.json);
-    } else {
-      root.append(el('div', 'tool-head', b.type));
-      block.json = el('pre', 'json');
-      block.json.appendChild(highlightJson(document, b));
-    }
-    this.blocks.set(index, block);
-    this.body.appendChild(root);
-  }
-
-  private finish(index: number): void {
-    const block = this.blocks.get(index);
-    const b = this.acc.message?.content[index];
-    if (!block || !b) return;
-    if (b.type === 'text') {
-      const text = el('div', 'text markdown');
-      text.appendChild(renderMarkdown(document, asText(b.text), this.openLink));
-      block.root.replaceChildren(text);
-    } else if ((b.type === 'tool_use' || b.type === 'server_tool_use') && block.json) {
-      block.json.replaceChildren(highlightJson(document, b.input ?? {}));
-    }
-    delete block.stream;
-    delete block.json;
   }
 }

@@ -1,22 +1,24 @@
 // The Compare page: a request's versions side by side, each column streaming its reply. It talks to the
-// extension only through the typed protocol; stream events arrive batched and are drawn at most once per
-// animation frame. The toolbar runs every column again, cancels, and asks for the word diff of two columns.
+// extension only through the typed protocol, as a port of the page runtime (common/page.ts): stream events
+// arrive batched, and the page draws at most once per animation frame. The toolbar runs every column again,
+// cancels, and asks for the word diff of two columns.
 // Keyboard: Tab reaches every control and each column; Left and Right move between columns, Home and End to
 // the first and the last; Escape closes the diff.
-import type {
-  ColumnView,
-  CompareView,
-  CompareWebviewState,
-  DiffView,
-  FromCompareWebview,
-  ToCompareWebview,
+import {
+  parseCompareWebviewState,
+  type ColumnView,
+  type CompareView,
+  type CompareWebviewState,
+  type DiffView,
+  type FromCompareWebview,
+  type ToCompareWebview,
 } from '../../protocol/compare';
 import { $, button, el } from '../common/dom';
-import { vscodeApi } from '../common/vscodeApi';
+import { Page } from '../common/page';
 import { Column } from './column';
 
-const vscode = vscodeApi<FromCompareWebview, CompareWebviewState>();
-const post = (m: FromCompareWebview) => vscode.postMessage(m);
+const page = new Page<ToCompareWebview, FromCompareWebview, CompareWebviewState>(parseCompareWebviewState);
+const post = (m: FromCompareWebview) => page.post(m);
 const openLink = (url: string) => post({ type: 'open-link', url });
 
 let view: CompareView | undefined;
@@ -98,7 +100,6 @@ function show(v: CompareView): void {
   options(pickB, 1);
   closeDiff();
   changed = true;
-  schedule();
 }
 
 function updateColumn(c: ColumnView): void {
@@ -106,20 +107,14 @@ function updateColumn(c: ColumnView): void {
   view.columns[c.index] = c;
   columns[c.index]?.update(c);
   changed = true;
-  schedule();
 }
 
 // ---- drawing, once per frame -----------------------------------------------------------------------------
 
-let frame = 0;
+/** something the header, the footers or the summary show has changed since the last frame */
 let changed = false;
 
-function schedule(): void {
-  if (!frame) frame = requestAnimationFrame(draw);
-}
-
 function draw(): void {
-  frame = 0;
   if (!changed || !view) return;
   changed = false;
   const first = columns[0]?.message;
@@ -135,20 +130,17 @@ function draw(): void {
   save();
 }
 
-let saveTimer: ReturnType<typeof setTimeout> | undefined;
 function save(): void {
-  if (saveTimer || !view) return;
-  saveTimer = setTimeout(() => {
-    saveTimer = undefined;
-    if (!view) return;
-    vscode.setState({
-      ...view,
-      columns: view.columns.map((c, i) => {
-        const message = columns[i]?.message;
-        return message ? { ...c, message } : c;
-      }),
-    });
-  }, 500);
+  page.saveSoon(
+    () =>
+      view && {
+        ...view,
+        columns: view.columns.map((c, i) => {
+          const message = columns[i]?.message;
+          return message ? { ...c, message } : c;
+        }),
+      },
+  );
 }
 
 // ---- the diff --------------------------------------------------------------------------------------------
@@ -180,8 +172,7 @@ function closeDiff(): void {
 
 // ---- messages --------------------------------------------------------------------------------------------
 
-window.addEventListener('message', (e: MessageEvent) => {
-  const m = e.data as ToCompareWebview;
+function handle(m: ToCompareWebview): void {
   switch (m.type) {
     case 'show':
       show(m.view);
@@ -190,7 +181,6 @@ window.addEventListener('message', (e: MessageEvent) => {
       if (!view || m.runId !== view.runId) return;
       for (const item of m.items) for (const ev of item.events) columns[item.column]?.apply(ev);
       changed = true;
-      schedule();
       break;
     case 'column':
       if (view && m.runId === view.runId) updateColumn(m.column);
@@ -199,16 +189,15 @@ window.addEventListener('message', (e: MessageEvent) => {
       if (!view || m.runId !== view.runId) return;
       view.running = m.running;
       changed = true;
-      schedule();
       break;
     case 'diff':
       showDiff(m.diff);
       break;
   }
-});
+}
 
-const restored = vscode.getState() as CompareWebviewState | undefined;
-if (restored && typeof restored === 'object' && Array.isArray(restored.columns)) {
+const restored = page.restored;
+if (restored) {
   // after a reload: what was there; columns that were streaming cannot go on
   show({
     ...restored,
@@ -217,5 +206,6 @@ if (restored && typeof restored === 'object' && Array.isArray(restored.columns))
       c.status === 'running' || c.status === 'queued' ? { ...c, status: 'cancelled' as const } : c,
     ),
   });
+  page.schedule();
 }
-post({ type: 'ready' });
+page.start({ handle, draw });

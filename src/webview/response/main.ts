@@ -1,40 +1,38 @@
 // The response panel's script. It talks to the extension only through the typed protocol, builds every
 // node with textContent (model output is never parsed as HTML), and applies event batches once per frame.
 // Its actions (Cancel, Re-run, Continue, Append, Copy, Save) are in the panel's title bar, not in the page.
-import type { FromResponseWebview, RunView, ToResponseWebview } from '../../protocol/response';
+import {
+  parseResponseWebviewState,
+  type FromResponseWebview,
+  type RunView,
+  type ToResponseWebview,
+} from '../../protocol/response';
 import { $ } from '../common/dom';
-import { vscodeApi } from '../common/vscodeApi';
+import { Page } from '../common/page';
+import { Reply } from '../common/reply';
 import { Banner } from './banner';
-import { Blocks } from './blocks';
 import { renderMeta } from './meta';
 
-const vscode = vscodeApi<FromResponseWebview, RunView>();
-const openLink = (url: string) => vscode.postMessage({ type: 'open-link', url });
+const page = new Page<ToResponseWebview, FromResponseWebview, RunView>(parseResponseWebviewState);
+const openLink = (url: string) => page.post({ type: 'open-link', url });
 
-const blocks = new Blocks($('blocks'), openLink);
+const reply = new Reply($('blocks'), openLink, { thinkingOpen: true });
 const banner = new Banner();
 let view: RunView | undefined;
-let pending: ToResponseWebview[] = [];
-let frame = 0;
-let saveTimer: ReturnType<typeof setTimeout> | undefined;
 
 function reset(v: RunView): void {
   view = v;
-  blocks.reset(v.message);
+  reply.show(v.message, v.outcome === 'running');
   banner.clear();
   $('usage').replaceChildren();
   $('empty').hidden = true;
   if (v.retry) banner.showRetry(v.retry);
   if (v.error) banner.showError(v);
-  renderMeta(view, blocks.acc.message);
+  renderMeta(view, reply.message);
 }
 
 function save(): void {
-  if (saveTimer) return;
-  saveTimer = setTimeout(() => {
-    saveTimer = undefined;
-    if (view) vscode.setState({ ...view, message: blocks.acc.snapshot() });
-  }, 500);
+  page.saveSoon(() => view && { ...view, message: reply.snapshot() });
 }
 
 function handle(msg: ToResponseWebview): void {
@@ -48,9 +46,9 @@ function handle(msg: ToResponseWebview): void {
         delete view.retry;
         banner.clear();
       }
-      for (const ev of msg.events) blocks.apply(ev);
+      for (const ev of msg.events) reply.apply(ev);
       if (msg.firstTokenMs !== undefined) view.timings.firstTokenMs = msg.firstTokenMs;
-      renderMeta(view, blocks.acc.message);
+      renderMeta(view, reply.message);
       break;
     case 'retry':
       if (!view || msg.runId !== view.runId) return;
@@ -67,11 +65,11 @@ function handle(msg: ToResponseWebview): void {
         view.error = msg.error;
         view.midStream = !!msg.midStream;
       }
-      blocks.finishOpen();
-      if (msg.message && !blocks.acc.message) reset({ ...view, message: msg.message });
+      reply.finishOpen();
+      if (msg.message && !reply.message) reset({ ...view, message: msg.message });
       if (view.error) banner.showError(view);
       else banner.clear();
-      renderMeta(view, blocks.acc.message);
+      renderMeta(view, reply.message);
       break;
     case 'flash': {
       const f = $('flash');
@@ -85,19 +83,8 @@ function handle(msg: ToResponseWebview): void {
   save();
 }
 
-window.addEventListener('message', (e: MessageEvent) => {
-  pending.push(e.data as ToResponseWebview);
-  if (!frame)
-    frame = requestAnimationFrame(() => {
-      frame = 0;
-      const batch = pending;
-      pending = [];
-      for (const m of batch) handle(m);
-    });
-});
-
-const restored = vscode.getState() as RunView | undefined;
-if (restored && typeof restored === 'object' && 'runId' in restored) {
+const restored = page.restored;
+if (restored) {
   // after a reload: show what was there; a run that was streaming cannot continue
   reset({
     ...restored,
@@ -107,4 +94,4 @@ if (restored && typeof restored === 'object' && 'runId' in restored) {
       : {}),
   });
 }
-vscode.postMessage({ type: 'ready' });
+page.start({ handle });

@@ -1,42 +1,83 @@
-// The reply's blocks as they stream: text (Markdown once complete), thinking, tool calls with their input JSON,
-// server tool results, citations. Every node is built with textContent: model output is never parsed as HTML.
-import { MessageAccumulator, type ContentBlock, type Message, type StreamEvent } from '../../protocol/response';
+// The one renderer of a model's reply, for every page that shows one: the response panel, each column of the
+// Compare page, and (a reply known only by its text) the Cases grid's detail pane. A reply's blocks as they
+// stream: text (Markdown once the block is complete), thinking, tool calls with their input JSON, server tool
+// results, citations. Every node is built with textContent: model output is never parsed as HTML.
+import { MessageAccumulator } from '../../core/api/accumulator';
+import type { ContentBlock, Message, StreamEvent } from '../../core/api/types';
 import { asText } from '../../core/text';
-import { el, icon } from '../common/dom';
-import { highlightJson } from '../common/json';
-import { link, renderMarkdown } from '../common/markdown';
+import { el, icon } from './dom';
+import { highlightJson } from './json';
+import { link, renderMarkdown } from './markdown';
 
-interface Entry {
-  root: HTMLElement;
-  stream?: Text;
-  json?: HTMLElement;
-  kind: string;
+type OpenLink = (url: string) => void;
+
+export interface ReplyOptions {
+  /** thinking shown open (the response panel: one reply, the whole width) or collapsed (Compare's columns) */
+  thinkingOpen: boolean;
 }
 
-export class Blocks {
-  /** the message the events build, the same accumulator the API client uses */
-  acc = new MessageAccumulator();
-  private readonly entries = new Map<number, Entry>();
+interface Block {
+  root: HTMLElement;
+  /** the text node deltas append to, while the block streams */
+  stream?: Text;
+  /** a tool call's input: its JSON text while it streams, highlighted once complete */
+  json?: HTMLElement;
+}
+
+/**
+ * A reply's text as a page shows it: rendered Markdown (drawn as nodes), or `raw`, the text as the model wrote
+ * it in a `<pre>`. The element has the class `className`, and `markdown` too once rendered.
+ */
+export function replyText(text: string, openLink: OpenLink, className: string, raw = false): HTMLElement {
+  if (raw) return el('pre', className, text);
+  const box = el('div', `${className} markdown`);
+  box.appendChild(renderMarkdown(document, text, openLink));
+  return box;
+}
+
+/** One reply drawn into `root`, from a whole message (`show`) or from its stream events (`apply`). */
+export class Reply {
+  /** the message the events build, with the accumulator the API client uses (both sides agree exactly) */
+  private acc = new MessageAccumulator();
+  private readonly blocks = new Map<number, Block>();
 
   constructor(
     private readonly root: HTMLElement,
-    private readonly openLink: (url: string) => void,
+    private readonly openLink: OpenLink,
+    private readonly options: ReplyOptions,
   ) {}
 
-  /** Starts over, showing `message` (a reload's, or a run's so far) complete. */
-  reset(message?: Message): void {
+  /** The reply so far (undefined before the stream's message_start). */
+  get message(): Message | undefined {
+    return this.acc.message;
+  }
+
+  /** A copy of the reply so far, with a tool's input still arriving kept as its raw text: what a page saves. */
+  snapshot(): Message | undefined {
+    return this.acc.snapshot();
+  }
+
+  /**
+   * Starts over, showing `message` (a reload's, or a run's so far: a snapshot). While `streaming`, its last
+   * block stays open for the deltas to come; every other block is shown complete.
+   */
+  show(message: Message | undefined, streaming = false): void {
     this.acc = new MessageAccumulator();
-    this.entries.clear();
+    this.blocks.clear();
     this.root.replaceChildren();
     if (!message) return;
-    this.acc.apply({ type: 'message_start', message: { ...message, content: [] } });
-    message.content.forEach((b, index) => {
-      this.acc.apply({ type: 'content_block_start', index, content_block: b });
-      this.start(index, b);
-      this.finish(index);
+    this.apply({ type: 'message_start', message: { ...message, content: [] } });
+    message.content.forEach(({ partial_json, ...b }, index) => {
+      this.apply({ type: 'content_block_start', index, content_block: b });
+      // tool input still arriving: what came of it, for the deltas to come to build on
+      if (typeof partial_json === 'string')
+        this.apply({ type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json } });
+      if (streaming && index === message.content.length - 1) return;
+      if (typeof partial_json === 'string') this.finish(index);
+      else this.apply({ type: 'content_block_stop', index });
     });
     if (message.stop_reason)
-      this.acc.apply({
+      this.apply({
         type: 'message_delta',
         delta: {
           stop_reason: message.stop_reason,
@@ -47,35 +88,61 @@ export class Blocks {
       });
   }
 
-  /** Blocks still open (a failed stream) become readable as they are. */
+  /** Blocks still open (a stream that failed or was cancelled) become readable as they are. */
   finishOpen(): void {
-    for (const [i, entry] of this.entries) if (entry.stream) this.finish(i);
+    for (const [index, block] of this.blocks) if (block.stream || block.json) this.finish(index);
+  }
+
+  apply(ev: StreamEvent): void {
+    try {
+      this.acc.apply(ev);
+    } catch {
+      // a block the page joined mid-way, or tool input cut short: shown as it is, the stream goes on
+      return;
+    }
+    switch (ev.type) {
+      case 'content_block_start':
+        this.start(ev.index, ev.content_block);
+        break;
+      case 'content_block_delta': {
+        const block = this.blocks.get(ev.index);
+        const d = ev.delta;
+        if (d.type === 'text_delta') block?.stream?.appendData(d.text);
+        else if (d.type === 'thinking_delta') block?.stream?.appendData(d.thinking);
+        else if (d.type === 'input_json_delta' && block?.json)
+          block.json.textContent = this.acc.partialJson(ev.index) ?? '';
+        break;
+      }
+      case 'content_block_stop':
+        this.finish(ev.index);
+        break;
+      default:
+        break;
+    }
   }
 
   private start(index: number, b: ContentBlock): void {
     const root = el('section', `block block-${b.type}`);
     root.dataset.index = String(index);
     root.dataset.type = b.type;
-    const entry: Entry = { root, kind: b.type };
+    const block: Block = { root };
     switch (b.type) {
       case 'text': {
         const body = el('div', 'text streaming');
-        entry.stream = document.createTextNode(asText(b.text));
-        body.appendChild(entry.stream);
+        block.stream = document.createTextNode(asText(b.text));
+        body.appendChild(block.stream);
         root.appendChild(body);
         break;
       }
       case 'thinking': {
         const d = el('details', 'thinking');
-        d.open = true;
+        d.open = this.options.thinkingOpen;
         const s = el('summary');
-        s.appendChild(icon('lightbulb'));
-        s.appendChild(document.createTextNode(' Thinking'));
-        d.appendChild(s);
+        s.append(icon('lightbulb'), document.createTextNode(' Thinking'));
         const body = el('div', 'thinking-text');
-        entry.stream = document.createTextNode(asText(b.thinking));
-        body.appendChild(entry.stream);
-        d.appendChild(body);
+        block.stream = document.createTextNode(asText(b.thinking));
+        body.appendChild(block.stream);
+        d.append(s, body);
         root.appendChild(d);
         break;
       }
@@ -85,35 +152,37 @@ export class Blocks {
       case 'tool_use':
       case 'server_tool_use': {
         const h = el('div', 'tool-head');
-        h.appendChild(icon(b.type === 'tool_use' ? 'tools' : 'server-process'));
-        h.appendChild(el('strong', undefined, ` ${asText(b.name)}`));
-        h.appendChild(el('span', 'muted', ` ${b.type} · ${asText(b.id)}`));
-        root.appendChild(h);
-        entry.json = el('pre', 'json');
-        root.appendChild(entry.json);
+        h.append(
+          icon(b.type === 'tool_use' ? 'tools' : 'server-process'),
+          el('strong', undefined, ` ${asText(b.name)}`),
+          el('span', 'muted', ` ${b.type} · ${asText(b.id)}`),
+        );
+        block.json = el('pre', 'json');
+        root.append(h, block.json);
         break;
       }
       default:
         this.result(root, b);
     }
-    this.entries.set(index, entry);
+    this.blocks.set(index, block);
     this.root.appendChild(root);
   }
 
-  finish(index: number): void {
-    const entry = this.entries.get(index);
+  /** A block is complete: text becomes Markdown (and its citations), a tool's whole input is highlighted. */
+  private finish(index: number): void {
+    const block = this.blocks.get(index);
     const b = this.acc.message?.content[index];
-    if (!entry || !b) return;
+    if (!block || !b) return;
     if (b.type === 'text') {
-      const body = el('div', 'text markdown');
-      body.appendChild(renderMarkdown(document, asText(b.text), this.openLink));
-      entry.root.replaceChildren(body);
+      block.root.replaceChildren(replyText(asText(b.text), this.openLink, 'text'));
       const cites = Array.isArray(b.citations) ? (b.citations as Record<string, unknown>[]) : [];
-      if (cites.length) entry.root.appendChild(this.citations(cites));
-    } else if ((b.type === 'tool_use' || b.type === 'server_tool_use') && entry.json) {
-      entry.json.replaceChildren(highlightJson(document, b.input ?? {}));
+      if (cites.length) block.root.appendChild(this.citations(cites));
+    } else if (block.json && this.acc.partialJson(index) === undefined) {
+      // input cut short (no content_block_stop) stays the raw text that came: it does not parse
+      block.json.replaceChildren(highlightJson(document, b.input ?? {}));
     }
-    delete entry.stream;
+    delete block.stream;
+    delete block.json;
   }
 
   private citations(cites: Record<string, unknown>[]): HTMLElement {
@@ -209,30 +278,6 @@ export class Blocks {
       root.appendChild(el('div', undefined, `Tools found: ${refs.map(r => r.tool_name).join(', ') || 'none'}`));
     } else {
       root.appendChild(jsonBlock(b));
-    }
-  }
-
-  apply(ev: StreamEvent): void {
-    this.acc.apply(ev);
-    switch (ev.type) {
-      case 'content_block_start':
-        this.start(ev.index, ev.content_block);
-        break;
-      case 'content_block_delta': {
-        const entry = this.entries.get(ev.index);
-        if (!entry) break;
-        const d = ev.delta;
-        if (d.type === 'text_delta') entry.stream?.appendData(d.text);
-        else if (d.type === 'thinking_delta') entry.stream?.appendData(d.thinking);
-        else if (d.type === 'input_json_delta' && entry.json)
-          entry.json.textContent = this.acc.partialJson(ev.index) ?? '';
-        break;
-      }
-      case 'content_block_stop':
-        this.finish(ev.index);
-        break;
-      default:
-        break;
     }
   }
 }
