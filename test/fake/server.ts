@@ -14,9 +14,12 @@
 //   #cyber     with #refusal: stop_details with a category and an explanation (null and null without it)
 //   #xss       text, thinking and tool input carrying script and event-handler payloads
 //   #json      the reply text is a JSON object, {"answer": "<what was said>"}
+// The co-author's requests (Generate Test Cases, Improve Prompt: known by the schema they ask for) are answered by
+// the stand-in co-author's rule (src/core/demo/coauthor.ts), which has words of its own (#malformed, #fewer…).
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { SimulatedAdmin } from '../../src/core/demo/admin';
+import { standInCoauthor } from '../../src/core/demo/coauthor';
 import type { RateOptions, SimulatedCompliance } from '../../src/core/demo/compliance';
 import { SimulatedPromptCache, type CacheUsage } from '../../src/core/demo/promptCache';
 import { makeResources, SimulatedService, type Reply, type Resource } from '../../src/core/demo/service';
@@ -252,6 +255,8 @@ export async function startFake(opts: FakeOptions = {}): Promise<Fake> {
       if (!b.messages.length) return error(res, 400, 'messages: at least one message is required');
       if (b.model.includes('3-haiku-2024'))
         return error(res, 404, `model: ${b.model} has been retired`, 'not_found_error');
+      const written = standInCoauthor(b);
+      if (written !== undefined) return send(res, 200, answerMessage(b, written));
       const plan = planReply(b, promptCache.usage(b));
       if (b.stream === true) return stream(res, plan, opts.eventDelayMs ?? 0);
       return send(res, 200, plan.message);
@@ -313,6 +318,20 @@ function lastUserText(b: Record<string, unknown>): string {
         .join(' ');
   }
   return '';
+}
+
+/** A non-streamed reply of one text block (the stand-in co-author's answer), with usage as the fake counts it. */
+function answerMessage(b: Record<string, unknown>, text: string) {
+  return {
+    id: `msg_fake_${Date.now().toString(36)}`,
+    type: 'message',
+    role: 'assistant',
+    model: b.model,
+    content: [{ type: 'text', text }],
+    stop_reason: 'end_turn',
+    stop_sequence: null,
+    usage: { input_tokens: countTokens(b), output_tokens: Math.max(1, Math.ceil(text.length / 4)) },
+  };
 }
 
 function planReply(b: Record<string, unknown>, cache: CacheUsage): Plan {
