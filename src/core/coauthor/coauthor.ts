@@ -2,14 +2,18 @@
 // the client (key, address, retry rules, cancellation), and the answer made into what is offered: generated
 // cases for a case file, or the request file with new texts. Nothing here writes a file; the front ends show or
 // write what comes back.
+import * as path from 'node:path';
 import type { ApiClient } from '../api/client';
 import { InputError } from '../api/errors';
+import { loadCaseFileFrom } from '../cases/load';
 import type { TestCase } from '../cases/types';
+import { applyEdits, type TextEdit } from '../request/fixes';
 import { parseRequest } from '../request/parse';
 import type { Format } from '../request/types';
+import { singleEdit } from '../run/append';
 import { ask, AnswerError, type Answer } from './answer';
-import { newProblems, replaceTexts } from './edits';
-import { casesBody, MAX_CASES, readCases, type GeneratedCases } from './generate';
+import { appendCases, caseFileText, newProblems, replaceTexts } from './edits';
+import { casesBody, MAX_CASES, readCases, type GeneratedCase, type GeneratedCases } from './generate';
 import { improvableTexts, requestParts } from './request';
 import { improvementBody, nothingToImprove, readImprovement, type Change } from './improve';
 
@@ -76,6 +80,55 @@ export async function generateCases(
   return { ...readCases(answer.value, placeholders, { ...o, existing: o.existing ?? [] }, answer.requestId), answer };
 }
 
+/** Where generated cases go: an existing case file (its `text`), or a new one at `abs`. */
+export interface CaseFileTarget {
+  abs: string;
+  format: Format;
+  text?: string;
+}
+
+/**
+ * The case file with the cases appended (its comments and formatting kept), or a new case file of them, as the
+ * edit that makes it and the text it makes; checked against its request with the case-file check, and refused
+ * (an AnswerError: nothing is written) when that finds an error the file did not have.
+ */
+export function withCases(
+  target: CaseFileTarget,
+  request: { abs: string; text: string },
+  cases: readonly GeneratedCase[],
+  answer: Pick<Answer, 'model' | 'requestId'>,
+): { text: string; edit: TextEdit } {
+  let edit: TextEdit;
+  if (target.text !== undefined) edit = appendCases(target.text, target.format, cases);
+  else {
+    const rel = path.relative(path.dirname(target.abs), request.abs).split(path.sep).join('/');
+    edit = { start: 0, end: 0, newText: caseFileText(rel, cases, target.format, answer.model) };
+  }
+  const text = applyEdits(target.text ?? '', [edit]);
+  const errors = (caseText: string) => {
+    const display = 'case file';
+    const texts = new Map([
+      [target.abs, caseText],
+      [request.abs, request.text],
+    ]);
+    const source = (abs: string) => (texts.has(abs) ? { text: texts.get(abs)! } : undefined);
+    const { records } = loadCaseFileFrom(target.abs, path.dirname(target.abs), source, display);
+    return records.filter(r => r.severity === 'error' && r.file === display).map(r => `${r.code}: ${r.message}`);
+  };
+  const before = target.text === undefined ? [] : errors(target.text);
+  const added = errors(text).filter(e => {
+    const at = before.indexOf(e);
+    if (at >= 0) before.splice(at, 1);
+    return at < 0;
+  });
+  if (added.length)
+    throw new AnswerError(
+      `the cases would not pass the case-file check (${added[0]}): nothing written`,
+      answer.requestId,
+    );
+  return { text, edit };
+}
+
 export interface ImproveInput {
   goal?: string;
   model?: string;
@@ -87,6 +140,8 @@ export interface ImproveInput {
 /** The improved request file, what changed and why, and how many of its texts changed. */
 export interface Improved {
   text: string;
+  /** the one edit that turns the file's text into `text` */
+  edit: TextEdit;
   changes: Change[];
   /** the texts that changed (0: the model left the prompt as it was, and `text` is the file's) */
   changed: number;
@@ -132,5 +187,5 @@ export async function improvePrompt(client: ApiClient, file: RequestFile, o: Imp
       answer.requestId,
     );
   }
-  return { text, changes, changed: replaced.length, answer };
+  return { text, edit: singleEdit(file.text, text), changes, changed: replaced.length, answer };
 }

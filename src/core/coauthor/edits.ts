@@ -137,32 +137,49 @@ function yamlScalar(
   }
   // the content's indentation: the old block's own, else two more than its key's column
   let indent = columnOf(text, key?.range?.[0] ?? node.range![0]) + 2;
-  let width = 0;
+  let source: string[] = [];
   if (block) {
-    const body = text.slice(text.indexOf('\n', node.range![0]) + 1, node.range![1]);
+    const body = text.slice(text.indexOf('\n', node.range![0]) + 1, node.range![1]).replace(/\r/g, '');
     const first = /^( *)\S/m.exec(body);
     if (first) indent = first[1]!.length;
-    width = Math.max(...body.split('\n').map(l => l.trimEnd().length));
+    source = body.split('\n').map(l => l.slice(indent).trimEnd());
   }
   const pad = ' '.repeat(indent);
   const trailing = /\n*$/.exec(value)![0].length;
   const chomp = trailing === 0 ? '-' : trailing === 1 ? '' : '+';
   const body = value.replace(/\n+$/, '');
-  // a folded block stays folded (its long lines wrapped as the author wrapped them) unless a line is indented,
-  // which folding would keep apart
+  // a folded block stays folded (wrapped as the author wrapped it) unless a line is indented, which folding
+  // would keep apart
   const folded = node.type === 'BLOCK_FOLDED' && !/(^|\n)[ \t]/.test(body);
-  const lines = folded ? foldedLines(body, Math.max(width, 80) - indent) : body.split('\n');
+  const lines = folded ? foldedLines(body, source) : body.split('\n');
   const content = lines.map(l => (l ? pad + l : '')).join(eol);
   return `${folded ? '>' : '|'}${chomp}${eol}${content}${eol}${trailing > 1 ? eol.repeat(trailing - 1) : ''}`;
 }
 
 /**
  * The lines of a folded block scalar that reads back as `value`: a run of k line breaks is written as k + 1 (a
- * single break folds into a space), and a long line is wrapped at single spaces within `width`.
+ * single break folds into a space). A paragraph the old block had keeps its old lines; a new one is wrapped at
+ * single spaces to the old block's width.
  */
-function foldedLines(value: string, width: number): string[] {
+function foldedLines(value: string, old: readonly string[]): string[] {
+  // the old block's paragraphs (runs of lines that fold into one), by the text they fold into
+  const known = new Map<string, string[]>();
+  let run: string[] = [];
+  for (const line of [...old, '']) {
+    if (line && !line.startsWith(' ')) run.push(line);
+    else if (run.length) {
+      known.set(run.join(' '), run);
+      run = [];
+    }
+  }
+  const width = Math.max(40, ...old.map(l => l.length));
   const out: string[] = [];
   for (const line of value.replace(/\n+/g, m => `${m}\n`).split('\n')) {
+    const kept = known.get(line);
+    if (kept) {
+      out.push(...kept);
+      continue;
+    }
     let rest = line;
     while (rest.length > width) {
       // a space with a word on each side: the break folds back into exactly that space

@@ -116,7 +116,8 @@ function appendYaml(text: string, key: string, turns: object[]): TextEdit {
   return { start: insertAt, end: insertAt, newText: `${needNl ? '\n' : ''}${body}\n` };
 }
 
-function singleEdit(before: string, after: string): TextEdit {
+/** The one edit that turns `before` into `after`: from the first character that differs to the last. */
+export function singleEdit(before: string, after: string): TextEdit {
   let s = 0;
   while (s < before.length && s < after.length && before[s] === after[s]) s++;
   let e1 = before.length,

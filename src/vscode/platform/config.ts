@@ -82,6 +82,10 @@ export class Config {
   }
 
   /** the git revision the status bar, the Token Breakdown and Compare set the working copy against */
+  /** the model that writes test cases and improves prompts; empty: the request's own */
+  get coauthorModel(): string {
+    return String(this.c.get('coauthor.model') ?? '').trim();
+  }
   get compareBase(): string {
     return String(this.c.get('compare.base') ?? 'HEAD').trim();
   }

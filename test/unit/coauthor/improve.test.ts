@@ -176,6 +176,17 @@ describe('an improved prompt', () => {
       const v = parseRequest(out, 'yaml').value as { system: string };
       assert.equal(v.system, system);
     });
+    it("YAML: a folded block's paragraphs that stay keep their lines; a new one is wrapped to the block's", () => {
+      const old = (parseRequest(YAML_REQUEST, 'yaml').value as { system: string }).system;
+      const added =
+        'Keep every answer short and friendly, never promise a delivery date the shop has not confirmed, and ' +
+        'thank the customer.';
+      const out = replaceTexts(YAML_REQUEST, 'yaml', [{ path: ['system'], text: `${old}\n${added}` }]);
+      assert.ok(out.includes(YAML_REQUEST.slice(YAML_REQUEST.indexOf('system:'), YAML_REQUEST.indexOf('tools:'))));
+      const wrapped =
+        '  Keep every answer short and friendly, never promise a delivery date the shop has not confirmed, and\n';
+      assert.ok(out.includes(`you answered in.\n\n${wrapped}  thank the customer.\ntools:`), out);
+    });
     it('YAML: a plain or quoted one-line text that becomes several lines is a literal block under its key', () => {
       const text = "model: m\nmax_tokens: 5\nsystem: Be terse.\nmessages:\n  - role: user\n    content: '{{q}}'\n";
       const out = replaceTexts(text, 'yaml', [
