@@ -317,7 +317,8 @@ export function activate(context: vscode.ExtensionContext): PromptwrightApi {
     lazy('promptwright.refreshPrompts', f => f.promptFiles.refresh()),
     // from the editor's title (its file) or the palette (the active file)
     lazy('promptwright.generateCases', (f, arg) => f.coauthor.generateCases(uriOf(arg))),
-    lazy('promptwright.improvePrompt', (f, arg) => f.coauthor.improvePrompt(uriOf(arg))),
+    // the walkthrough's link improves the sample request
+    lazy('promptwright.improvePrompt', (f, arg) => f.coauthor.improvePrompt(arg === 'sample' ? arg : uriOf(arg))),
     lazy('promptwright.acceptProposal', f => f.coauthor.proposals.accept()),
     lazy('promptwright.declineProposal', f => f.coauthor.proposals.decline()),
     lazy('promptwright.cancelCases', f => f.cases.cancel()),

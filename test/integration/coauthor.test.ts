@@ -129,7 +129,7 @@ describe('Generate Test Cases… and Improve Prompt… (real extension host)', f
       text,
       REQUEST.replace(
         'Say which language you answered in.',
-        'Say which language you answered in.\n\n\n  Above all: handles refunds politely.',
+        'Say which language you answered in.\n\n  Above all: handles refunds politely.',
       ),
     );
     const doc = await vscode.workspace.openTextDocument(requestUri);

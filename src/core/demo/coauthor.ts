@@ -102,7 +102,7 @@ function improvement(schema: Json, prompt: string): Json {
   const texts = Object.fromEntries(
     ids.map(id => {
       const old = shown.get(id) ?? '';
-      const text = id === target ? `${old.trimEnd()}\n\n${sentence}` : old;
+      const text = id === target ? `${old.trimEnd()}\n${sentence}` : old;
       return [id, drop ? text.replace(/\{\{\s*[\w.-]+\s*\}\}/g, 'it') : text];
     }),
   );

@@ -20,6 +20,7 @@ import type { Config } from '../platform/config';
 import { validator } from '../platform/lazy';
 import type { Log } from '../platform/log';
 import { vscodePrompts, type Prompts } from '../platform/prompts';
+import { openSample } from '../demo/demo';
 import { Proposals, type Outcome } from './proposals';
 
 /** How a command ended, for the tests: the proposal's outcome, a new untitled case file, or nothing done. */
@@ -43,8 +44,12 @@ export class Coauthor implements vscode.Disposable {
     private readonly log: Log,
   ) {}
 
-  /** The document a command is for: the one given (the editor title's, the explorer's), else the active one. */
+  /**
+   * The document a command is for: the one given (the editor title's, the explorer's), the sample request (the
+   * walkthrough's link), else the active one.
+   */
   private async documentOf(arg: unknown, what: string): Promise<vscode.TextDocument | undefined> {
+    if (arg === 'sample') return (await openSample()).document;
     const uri = arg instanceof vscode.Uri ? arg : vscode.window.activeTextEditor?.document.uri;
     if (!uri || uri.scheme === Proposals.scheme) {
       void vscode.window.showInformationMessage(

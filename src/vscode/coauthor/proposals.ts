@@ -1,8 +1,8 @@
 // A change the model proposes to one of the author's files, reviewed as a diff: the file on the left, the
 // proposal (a read-only document of ours) on the right, and a notification saying what changed and why, with
-// Accept and Decline (also in the diff's title bar). Accept applies it as one undoable edit, provided the file has
-// not changed since; Decline, closing the diff or dismissing the notification leaves the file as it was. One
-// proposal at a time: a new one declines the one before.
+// Accept and Decline (also in the diff's title bar, which stays when the notification is dismissed). Accept applies
+// it as one undoable edit, provided the file has not changed since; Decline or closing the diff leaves the file as
+// it was. One proposal at a time: a new one declines the one before.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { TextEdit } from '../../core/request/fixes';
@@ -111,9 +111,10 @@ export class Proposals implements vscode.TextDocumentContentProvider, vscode.Dis
     void vscode.window.showInformationMessage(pending.offer.message, ...buttons).then(pick => {
       // a notification outlives its proposal when the diff's own buttons ended it: then it does nothing
       if (this.pending !== pending) return;
+      // dismissed (or cleared): the diff's title bar still has Accept and Decline
       if (pick === 'Accept') void this.accept();
-      else if (pick && pick !== 'Decline') pending.settle({ action: pick });
-      else pending.settle('declined');
+      else if (pick === 'Decline') pending.settle('declined');
+      else if (pick) pending.settle({ action: pick });
     });
     this.shown.fire(pending.uri);
     const result = await outcome;

@@ -153,7 +153,7 @@ describe('promptwright cases generate and improve, as processes', function () {
     assertPrompt(r);
     const before = YAML.parse(REQUEST) as Record<string, unknown>;
     const after = YAML.parse(r.out) as Record<string, unknown>;
-    assert.equal(after.system, `${before.system as string}\n\nAbove all: handles refunds politely.`);
+    assert.equal(after.system, `${before.system as string}\nAbove all: handles refunds politely.`);
     assert.deepEqual({ ...after, system: before.system }, before);
     assert.equal(r.out.replace(/system: >-[\s\S]*?\ntools:/, ''), REQUEST.replace(/system: >-[\s\S]*?\ntools:/, ''));
     for (const p of ['{{question}}', '{{tone}}']) assert.ok(r.out.includes(p), p);

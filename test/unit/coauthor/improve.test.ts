@@ -253,7 +253,7 @@ describe('an improved prompt', () => {
         const after = parseRequest(r.text, format).value as Record<string, unknown>;
         const system = (v: Record<string, unknown>) =>
           typeof v.system === 'string' ? v.system : (v.system as { text: string }[])[0]!.text;
-        assert.equal(system(after), `${system(before)}\n\nAbove all: shorter.`);
+        assert.equal(system(after), `${system(before)}\nAbove all: shorter.`);
         const { system: _a, ...restBefore } = before;
         const { system: _b, ...restAfter } = after;
         assert.deepEqual(restAfter, restBefore);

@@ -68,7 +68,7 @@ describe('the stand-in co-author (offline demo and fake)', () => {
       const sentence = goal
         ? 'Above all: handles refunds politely.'
         : 'Answer in at most three sentences, and say so when you are not sure.';
-      assert.deepEqual([...r.texts], [['system', `${SYSTEM}\n\n${sentence}`]]);
+      assert.deepEqual([...r.texts], [['system', `${SYSTEM}\n${sentence}`]]);
       assert.equal(r.changes.length, 1);
     }
   });
