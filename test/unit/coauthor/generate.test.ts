@@ -3,7 +3,7 @@
 // read as cases: short, long, malformed, clashing names, duplicate values, values that do not fit, rubrics.
 import * as assert from 'node:assert/strict';
 import { AnswerError, answerValue } from '../../../src/core/coauthor/answer';
-import { casesRequest } from '../../../src/core/coauthor/coauthor';
+import { casesRequest, withCases } from '../../../src/core/coauthor/coauthor';
 import { caseFileText } from '../../../src/core/coauthor/edits';
 import {
   casesBody,
@@ -232,6 +232,25 @@ describe('generated test cases', () => {
         assert.deepEqual(parsed.file?.cases, r.cases);
         assert.equal(parsed.file?.request, 'support.prompt.yaml');
       }
+    });
+    it('appended to a case file: its errors may stay, but a new one writes nothing', () => {
+      const request = { abs: '/w/support.prompt.json', text: JSON.stringify(REQUEST) };
+      const existing = 'request: support.prompt.json\ncases:\n  - name: old # no values: an error already\n';
+      const target = { abs: '/w/support.cases.yaml', format: 'yaml' as const, text: existing };
+      const ok = readCases({ cases: [item('new', 'q')] }, PLACEHOLDERS, opts()).cases;
+      const { text, edit } = withCases(target, request, ok, { model: 'm' });
+      assert.equal(
+        text,
+        `${existing}  - name: new\n    vars:\n      shop: Acme\n      tone: formal\n      question: q\n`,
+      );
+      assert.deepEqual(edit, { start: existing.length, end: existing.length, newText: text.slice(existing.length) });
+      const lacking = [{ name: 'lacking', vars: { shop: 'Acme', tone: 'formal' } }];
+      assert.throws(
+        () => withCases(target, request, lacking, { model: 'm', requestId: 'req_2' }),
+        /^AnswerError: the cases would not pass the case-file check \(undefined-placeholder: .*"lacking".*\): nothing written \(request-id req_2\)$/,
+      );
+      const fresh = withCases({ abs: '/w/cases/new.cases.json', format: 'json' }, request, ok, { model: 'm' });
+      assert.equal((JSON.parse(fresh.text) as { request: string }).request, '../support.prompt.json');
     });
   });
 });
