@@ -35,14 +35,16 @@ function answerWords(a: Answer): string {
 
 export class Coauthor implements vscode.Disposable {
   prompts: Prompts = vscodePrompts;
-  readonly proposals = new Proposals();
+  readonly proposals: Proposals;
 
   constructor(
     private readonly config: Config,
     private readonly api: Api,
     private readonly cases: CaseDiagnostics,
     private readonly log: Log,
-  ) {}
+  ) {
+    this.proposals = new Proposals((e, what) => api.showError(e, what));
+  }
 
   /**
    * The document a command is for: the one given (the editor title's, the explorer's), the sample request (the
@@ -61,18 +63,21 @@ export class Coauthor implements vscode.Disposable {
   }
 
   /** A case file's request file, opened; or why it cannot be (said). */
-  private async requestOfCaseFile(caseDoc: vscode.TextDocument): Promise<vscode.TextDocument | undefined> {
+  private async requestOfCaseFile(
+    caseDoc: vscode.TextDocument,
+    what: string,
+  ): Promise<vscode.TextDocument | undefined> {
     const parsed = validator().parseCaseFile(caseDoc.getText(), formatOf(caseDoc.fileName));
     const request = parsed.file?.request;
     if (!request) {
-      void vscode.window.showErrorMessage(`Promptwright: ${name(caseDoc.uri)} names no request file ("request").`);
+      void this.api.showError(`${name(caseDoc.uri)} names no request file ("request").`, what);
       return undefined;
     }
     const uri = vscode.Uri.joinPath(caseDoc.uri, '..', request);
     try {
       return await vscode.workspace.openTextDocument(uri);
     } catch {
-      void vscode.window.showErrorMessage(`Promptwright: ${name(caseDoc.uri)} names ${request}, which cannot be read.`);
+      void this.api.showError(`${name(caseDoc.uri)} names ${request}, which cannot be read.`, what);
       return undefined;
     }
   }
@@ -113,7 +118,7 @@ export class Coauthor implements vscode.Disposable {
     const doc = await this.documentOf(arg, 'generate test cases for it');
     if (!doc) return undefined;
     const fromCaseFile = isCaseFileName(doc.fileName);
-    const requestDoc = fromCaseFile ? await this.requestOfCaseFile(doc) : doc;
+    const requestDoc = fromCaseFile ? await this.requestOfCaseFile(doc, what) : doc;
     if (!requestDoc) return undefined;
     const core = validator();
     const file = this.fileOf(requestDoc);
@@ -238,7 +243,7 @@ export class Coauthor implements vscode.Disposable {
     const what = 'Improve Prompt';
     const doc = await this.documentOf(arg, 'improve its prompt');
     if (!doc) return undefined;
-    const requestDoc = isCaseFileName(doc.fileName) ? await this.requestOfCaseFile(doc) : doc;
+    const requestDoc = isCaseFileName(doc.fileName) ? await this.requestOfCaseFile(doc, what) : doc;
     if (!requestDoc) return undefined;
     const core = validator();
     const file = this.fileOf(requestDoc);

@@ -44,7 +44,8 @@ export class Proposals implements vscode.TextDocumentContentProvider, vscode.Dis
   /** fires when a proposal's diff is open and its question asked (the extension-host tests wait for it) */
   readonly onDidShow = this.shown.event;
 
-  constructor() {
+  /** `fail` shows a failure (the extension's error display) */
+  constructor(private readonly fail: (e: unknown, what: string) => Promise<void>) {
     this.disposables = [
       this.shown,
       vscode.workspace.registerTextDocumentContentProvider(Proposals.scheme, this),
@@ -128,9 +129,10 @@ export class Proposals implements vscode.TextDocumentContentProvider, vscode.Dis
     if (!pending) return false;
     const { doc, edit, version } = pending.offer;
     if (doc.isClosed || doc.version !== version) {
-      void vscode.window.showWarningMessage(
-        `Promptwright: ${path.basename(doc.uri.path)} changed since the proposal was made: it was not applied. ` +
+      void this.fail(
+        `${path.basename(doc.uri.path)} changed since the proposal was made: it was not applied. ` +
           'Ask again for a proposal of the file as it is now.',
+        'Accept',
       );
       pending.settle('declined');
       return false;

@@ -7,8 +7,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as YAML from 'yaml';
-import { startFake, type Fake } from '../../fake/server';
-import { assertPrompt, runCli, type Ran } from './spawnCli';
+import { cliEnv, useFake } from '../../support/fake';
+import { assertPrompt, runCli, type Ran } from '../../support/spawnCli';
 
 const REQUEST = `# The support prompt: {{question}} and {{tone}} are filled by each case.
 model: model-sonnet-4-6
@@ -37,23 +37,17 @@ cases:
 
 describe('promptwright cases generate and improve, as processes', function () {
   this.timeout(30_000);
-  let fake: Fake;
+  const fake = useFake({ keepAliveMs: 60_000 });
   let dir: string;
-  let env: Record<string, string>;
 
-  before(async () => {
-    fake = await startFake({ keepAliveMs: 60_000 });
-    env = { PROMPTWRIGHT_BASE_URL: fake.url, PROMPTWRIGHT_API_KEY: fake.apiKey };
-  });
-  after(() => fake.close());
   beforeEach(() => {
-    fake.clear();
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pw-coauthor-'));
     fs.writeFileSync(path.join(dir, 'support.prompt.yaml'), REQUEST);
   });
   afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-  const cli = (args: string[]): Promise<Ran> => runCli(fake, args, { cwd: dir, env: { ...process.env, ...env } });
+  const cli = (args: string[]): Promise<Ran> =>
+    runCli(fake, args, { cwd: dir, env: { ...process.env, ...cliEnv(fake) } });
   const read = (name: string) => fs.readFileSync(path.join(dir, name), 'utf8');
 
   it('cases generate --count 5 --out: a case file of 5 cases that check passes clean; exit 0', async () => {

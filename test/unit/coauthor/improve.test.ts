@@ -2,7 +2,6 @@
 // checked (every text, every placeholder kept, none added), the new texts written into JSON and YAML files with
 // every other byte kept, and the whole flow against the fake: nothing but the texts changes, or nothing is offered.
 import * as assert from 'node:assert/strict';
-import { ApiClient } from '../../../src/core/api/client';
 import { AnswerError } from '../../../src/core/coauthor/answer';
 import { improvePrompt, improvementRequest } from '../../../src/core/coauthor/coauthor';
 import { newProblems, replaceTexts } from '../../../src/core/coauthor/edits';
@@ -10,7 +9,7 @@ import { improvementPrompt, improvementSchema, readImprovement } from '../../../
 import { improvableTexts, requestParts } from '../../../src/core/coauthor/request';
 import { parseRequest } from '../../../src/core/request/parse';
 import { validateText } from '../../../src/core/request/validate';
-import { startFake, type Fake } from '../../fake/server';
+import { clientOf, useFake } from '../../support/fake';
 
 const YAML_REQUEST = `# Support prompt: {{question}} is filled by each case.
 model: model-sonnet-4-6   # the model
@@ -227,21 +226,15 @@ describe('an improved prompt', () => {
   });
 
   describe('against the fake service', () => {
-    let fake: Fake;
-    let client: ApiClient;
-    before(async () => {
-      fake = await startFake();
-      client = new ApiClient({ baseUrl: fake.url, apiKey: fake.apiKey, maxRetries: 0 });
-    });
-    after(() => fake.close());
-    beforeEach(() => fake.clear());
+    const fake = useFake();
+    const client = () => clientOf(fake);
 
     it('nothing but the texts changes: every other field, comment and byte stays, and every placeholder', async () => {
       for (const [text, format] of [
         [YAML_REQUEST, 'yaml'],
         [JSON_REQUEST, 'json'],
       ] as const) {
-        const r = await improvePrompt(client, { name: 'f', text, format }, { goal: 'shorter' });
+        const r = await improvePrompt(client(), { name: 'f', text, format }, { goal: 'shorter' });
         assert.equal(r.changed, 1);
         assert.deepEqual(r.changes, [
           {
@@ -268,12 +261,12 @@ describe('an improved prompt', () => {
     it('an answer that drops a placeholder, or is not JSON, is an error with its request-id', async () => {
       const drop = YAML_REQUEST.replace('in their language', 'in their language #drop-placeholder');
       await assert.rejects(
-        improvePrompt(client, { name: 'f', text: drop, format: 'yaml' }, {}),
+        improvePrompt(client(), { name: 'f', text: drop, format: 'yaml' }, {}),
         /the new text of "system" drops \{\{tone\}\}: it is not offered \(request-id req_fake_/,
       );
       const malformed = YAML_REQUEST.replace('in their language', 'in their language #malformed');
       await assert.rejects(
-        improvePrompt(client, { name: 'f', text: malformed, format: 'yaml' }, {}),
+        improvePrompt(client(), { name: 'f', text: malformed, format: 'yaml' }, {}),
         /the answer is not JSON: "Here are some ideas for your prompt!" \(request-id req_fake_/,
       );
     });
