@@ -98,6 +98,7 @@ describe('Improve Prompt… and Generate Test Cases… (DOM)', function () {
     assert.equal(await diffEditor(page).locator('.editor.original .line-delete').count(), 0);
     const item = await notification(page, 'support.prompt.yaml improved');
     assert.match(await item.innerText(), /Added a closing instruction to "system": The goal asks for it/);
+    assert.match(await item.innerText(), /input tokens \d+ → \d+ +\(\+\d+, \+[\d.]+%\)/);
     await item.locator('.monaco-button', { hasText: 'Accept' }).waitFor({ timeout: 5000 });
 
     // the picture: the diff and the reasons, the pointer away

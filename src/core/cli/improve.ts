@@ -7,6 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { isCaseFile } from '../cases/caseFile';
 import { improvePrompt } from '../coauthor/coauthor';
+import { deltaLine } from '../compare/deltas';
 import { count } from '../text';
 import { one, parseArgs, UsageError } from './args';
 import { clientFromEnv, requireService } from './api';
@@ -41,6 +42,7 @@ async function improve(args: string[], io: CliIo): Promise<number> {
     ? `${count(improved.changed, 'text')} improved${out ? `, written to ${out}` : ''}`
     : 'the model changed no text: the request is as it was';
   io.stderr.write(`promptwright improve: ${what} (${answerLine(improved.answer)})\n`);
+  if (improved.tokens) io.stderr.write(`  input tokens: ${deltaLine(improved.tokens)}\n`);
   if (improved.changed)
     for (const c of improved.changes) io.stderr.write(`  - ${c.change}${c.reason ? `: ${c.reason}` : ''}\n`);
   return EXIT.ok;

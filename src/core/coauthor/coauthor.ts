@@ -4,7 +4,8 @@
 // write what comes back.
 import * as path from 'node:path';
 import type { ApiClient } from '../api/client';
-import { InputError } from '../api/errors';
+import { AbortedError, InputError } from '../api/errors';
+import { deltaOf, type Delta } from '../compare/deltas';
 import { loadCaseFileFrom } from '../cases/load';
 import type { TestCase } from '../cases/types';
 import { applyEdits, type TextEdit } from '../request/fixes';
@@ -146,6 +147,8 @@ export interface Improved {
   /** the texts that changed (0: the model left the prompt as it was, and `text` is the file's) */
   changed: number;
   answer: Answer;
+  /** the request's input tokens before and after (count_tokens, placeholders as written); absent when uncounted */
+  tokens?: Delta;
 }
 
 /** The body asking for better texts, and the texts it shows; or why there is nothing to ask. */
@@ -187,5 +190,26 @@ export async function improvePrompt(client: ApiClient, file: RequestFile, o: Imp
       answer.requestId,
     );
   }
-  return { text, edit: singleEdit(file.text, text), changes, changed: replaced.length, answer };
+  const tokens = replaced.length ? await countBoth(client, file, text, o.signal) : undefined;
+  return {
+    text,
+    edit: singleEdit(file.text, text),
+    changes,
+    changed: replaced.length,
+    answer,
+    ...(tokens ? { tokens } : {}),
+  };
+}
+
+/** The input tokens of the request and of its improved text, or undefined when the service cannot count them. */
+async function countBoth(client: ApiClient, file: RequestFile, improved: string, signal?: AbortSignal) {
+  try {
+    const [before, after] = await Promise.all(
+      [file.text, improved].map(text => client.countTokens(requestValue({ ...file, text }), signal ? { signal } : {})),
+    );
+    return deltaOf(before!.input_tokens, after!.input_tokens);
+  } catch (e) {
+    if (e instanceof AbortedError) throw e;
+    return undefined;
+  }
 }

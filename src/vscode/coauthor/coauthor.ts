@@ -11,6 +11,7 @@ import { tokensInOut } from '../../core/api/usage';
 import type { Answer } from '../../core/coauthor/answer';
 import type { RequestFile } from '../../core/coauthor/coauthor';
 import type { Change } from '../../core/coauthor/improve';
+import { deltaLine } from '../../core/compare/deltas';
 import { count } from '../../core/text';
 import { isCaseFileName } from '../cases/caseFiles';
 import type { CaseDiagnostics } from '../cases/caseDiagnostics';
@@ -284,7 +285,10 @@ export class Coauthor implements vscode.Disposable {
       edit: improved.edit,
       version,
       title: `${file.name} ↔ Improved by ${improved.answer.model}`,
-      message: `Promptwright: ${file.name} improved (${words}). ${changesWords(improved.changes)}`,
+      message:
+        `Promptwright: ${file.name} improved (${words}` +
+        `${improved.tokens ? `; input tokens ${deltaLine(improved.tokens)}` : ''}). ` +
+        changesWords(improved.changes),
     });
   }
 

@@ -152,6 +152,7 @@ describe('promptwright cases generate and improve, as processes', function () {
     assert.equal(r.out.replace(/system: >-[\s\S]*?\ntools:/, ''), REQUEST.replace(/system: >-[\s\S]*?\ntools:/, ''));
     for (const p of ['{{question}}', '{{tone}}']) assert.ok(r.out.includes(p), p);
     assert.match(r.err, /^promptwright improve: 1 text improved \(model-sonnet-4-6 · .* request-id req_fake_\w+\)\n/);
+    assert.match(r.err, /\n {2}input tokens: \d+ → \d+ {2}\(\+\d+, \+[\d.]+%\)\n/);
     assert.match(
       r.err,
       /\n {2}- Added a closing instruction to "system": The goal asks for it \("handles refunds politely"\)/,

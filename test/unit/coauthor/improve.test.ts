@@ -236,6 +236,12 @@ describe('an improved prompt', () => {
       ] as const) {
         const r = await improvePrompt(client(), { name: 'f', text, format }, { goal: 'shorter' });
         assert.equal(r.changed, 1);
+        // its token delta, counted by the service (two count_tokens calls after the answer)
+        assert.ok(r.tokens && r.tokens.after! > r.tokens.before! && r.tokens.delta! > 0, JSON.stringify(r.tokens));
+        assert.deepEqual(
+          fake.requests.slice(-3).map(q => q.path),
+          ['/v1/messages', '/v1/messages/count_tokens', '/v1/messages/count_tokens'],
+        );
         assert.deepEqual(r.changes, [
           {
             change: 'Added a closing instruction to "system"',
