@@ -320,6 +320,7 @@ export function activate(context: vscode.ExtensionContext): PromptwrightApi {
     lazy('promptwright.improvePrompt', (f, arg) => f.coauthor.improvePrompt(arg === 'sample' ? arg : uriOf(arg))),
     lazy('promptwright.acceptProposal', f => f.coauthor.proposals.accept()),
     lazy('promptwright.declineProposal', f => f.coauthor.proposals.decline()),
+    lazy('promptwright.compareImprovedPrompt', f => f.coauthor.compareImproved()),
     lazy('promptwright.cancelCases', f => f.cases.cancel()),
     lazy('promptwright.showCases', (f, arg) => f.cases.show(uriOf(arg))),
     lazy('promptwright.refreshModels', f => f.models.refresh()),

@@ -118,7 +118,7 @@ export function createFeatures(host: Host): Features {
   const models = new Models(context.globalState, config, keys, api, diagnostics, log);
   const modelEditing = new ModelEditing(models, config, diagnostics);
   const compare = new ComparePanel(context.extensionUri, config, api, host.git, log);
-  const coauthor = new Coauthor(config, api, caseDiagnostics, log);
+  const coauthor = new Coauthor(config, api, caseDiagnostics, cases, log);
   context.subscriptions.push(
     panel,
     runner,

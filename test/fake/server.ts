@@ -14,6 +14,9 @@
 //   #cyber     with #refusal: stop_details with a category and an explanation (null and null without it)
 //   #xss       text, thinking and tool input carrying script and event-handler payloads
 //   #json      the reply text is a JSON object, {"answer": "<what was said>"}
+//   #flaky     every second request of the same body answers "Sorry, I cannot help with that." instead
+// A judge's request (a rubric assertion's: it asks for the verdict schema) is answered by the stand-in judge's
+// rule (src/core/demo/judge.ts): the phrases its <criteria> quote, looked for in its <reply>.
 // The co-author's requests (Generate Test Cases, Improve Prompt: known by the schema they ask for) are answered by
 // the stand-in co-author's rule (src/core/demo/coauthor.ts), which has words of its own (#malformed, #fewer…).
 import * as http from 'node:http';
@@ -21,6 +24,7 @@ import type { AddressInfo } from 'node:net';
 import type { SimulatedAdmin } from '../../src/core/demo/admin';
 import { standInCoauthor } from '../../src/core/demo/coauthor';
 import type { RateOptions, SimulatedCompliance } from '../../src/core/demo/compliance';
+import { standInVerdict } from '../../src/core/demo/judge';
 import { SimulatedPromptCache, type CacheUsage } from '../../src/core/demo/promptCache';
 import { makeResources, SimulatedService, type Reply, type Resource } from '../../src/core/demo/service';
 import type { ServiceModel } from '../../src/core/models/types';
@@ -120,6 +124,8 @@ export async function startFake(opts: FakeOptions = {}): Promise<Fake> {
   const apiKey = opts.apiKey ?? 'test-key';
   const adminKey = opts.adminKey ?? 'sk-vendor-admin-test';
   const requests: FakeRequest[] = [];
+  /** how many times each body has been asked (#flaky) */
+  const seen: Seen = new Map();
   const faults: Fault[] = [];
   const service = new SimulatedService({
     apiKey,
@@ -255,9 +261,9 @@ export async function startFake(opts: FakeOptions = {}): Promise<Fake> {
       if (!b.messages.length) return error(res, 400, 'messages: at least one message is required');
       if (b.model.includes('3-haiku-2024'))
         return error(res, 404, `model: ${b.model} has been retired`, 'not_found_error');
-      const written = standInCoauthor(b);
-      if (written !== undefined) return send(res, 200, answerMessage(b, written));
-      const plan = planReply(b, promptCache.usage(b));
+      const answer = standInVerdict(b) ?? standInCoauthor(b);
+      if (answer !== undefined) return send(res, 200, answerMessage(b, answer));
+      const plan = planReply(b, promptCache.usage(b), seen);
       if (b.stream === true) return stream(res, plan, opts.eventDelayMs ?? 0);
       return send(res, 200, plan.message);
     }
@@ -282,6 +288,7 @@ export async function startFake(opts: FakeOptions = {}): Promise<Fake> {
     clear() {
       requests.length = 0;
       faults.length = 0;
+      seen.clear();
       compliance.resetRate();
       promptCache.clear();
     },
@@ -320,7 +327,10 @@ function lastUserText(b: Record<string, unknown>): string {
   return '';
 }
 
-/** A non-streamed reply of one text block (the stand-in co-author's answer), with usage as the fake counts it. */
+/**
+ * A non-streamed reply of one text block (a stand-in's: the judge's verdict, the co-author's answer), with usage as
+ * the fake counts it.
+ */
 function answerMessage(b: Record<string, unknown>, text: string) {
   return {
     id: `msg_fake_${Date.now().toString(36)}`,
@@ -334,10 +344,18 @@ function answerMessage(b: Record<string, unknown>, text: string) {
   };
 }
 
-function planReply(b: Record<string, unknown>, cache: CacheUsage): Plan {
+/** How many times each body (stream flag aside) has been asked, for #flaky. */
+type Seen = Map<string, number>;
+
+function planReply(b: Record<string, unknown>, cache: CacheUsage, seen: Seen): Plan {
   const said = lastUserText(b);
   const words = (said.match(/#\w+(=\d+)?/g) ?? []).map(w => w.slice(1));
   const has = (w: string) => words.some(x => x === w || x.startsWith(`${w}=`));
+  const { stream: _stream, ...asked } = b;
+  const key = JSON.stringify(asked);
+  const nth = (seen.get(key) ?? 0) + 1;
+  seen.set(key, nth);
+  const declined = has('flaky') && nth % 2 === 0;
   const num = (w: string) => Number(words.find(x => x.startsWith(`${w}=`))?.split('=')[1] ?? NaN);
   const xss = has('xss');
   const content: Record<string, unknown>[] = [];
@@ -358,9 +376,11 @@ function planReply(b: Record<string, unknown>, cache: CacheUsage): Plan {
     text = xss
       ? 'Hello <script>window.__pwned=1</script><img src=x onerror="window.__pwned=2"> **bold** ' +
         '[link](javascript:alert(1))'
-      : has('json')
-        ? JSON.stringify({ answer: plain || '(nothing)' })
-        : `Hello! You said: ${plain || '(nothing)'}`;
+      : declined
+        ? 'Sorry, I cannot help with that.'
+        : has('json')
+          ? JSON.stringify({ answer: plain || '(nothing)' })
+          : `Hello! You said: ${plain || '(nothing)'}`;
     deltas.push(chunk(text, 6));
   }
   const textBlock: Record<string, unknown> = { type: 'text', text };

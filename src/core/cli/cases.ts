@@ -17,11 +17,13 @@ import { clientFromEnv, requireService } from './api';
 import { readText } from './caseFiles';
 import { answerLine, readRequestFile } from './coauthor';
 import { positionals } from './common';
+import { pricesOption } from './prices';
 import { EXIT, guarded } from './guard';
 import type { CliIo } from './io';
 
 const USAGE =
-  'usage: promptwright cases generate REQUEST [--count N] [--model M] [--rubrics] [--out FILE | --append FILE]\n';
+  'usage: promptwright cases generate REQUEST [--count N] [--model M] [--rubrics] [--out FILE | --append FILE] ' +
+  '[--prices FILE]\n';
 
 export function runCases(args: string[], io: CliIo): Promise<number> {
   const [sub, ...rest] = args;
@@ -39,7 +41,7 @@ type Target =
   | { kind: 'stdout' };
 
 async function generate(args: string[], io: CliIo): Promise<number> {
-  const p = parseArgs(args, ['count', 'model', 'out', 'append'], ['rubrics']);
+  const p = parseArgs(args, ['count', 'model', 'out', 'append', 'prices'], ['rubrics']);
   const [requestArg] = positionals(p, ['REQUEST']);
   const cwd = process.cwd();
   const n = one(p, 'count') ?? String(DEFAULT_CASES);
@@ -50,6 +52,7 @@ async function generate(args: string[], io: CliIo): Promise<number> {
       `${requestArg} is a case file: give the request file it names, and --append ${requestArg} to add the cases to it`,
     );
   const request = readRequestFile(requestArg!, cwd);
+  const prices = pricesOption(p, cwd);
   const target = targetOf(one(p, 'out'), one(p, 'append'), request.abs, cwd);
   requireService(io);
   const model = one(p, 'model');
@@ -74,7 +77,9 @@ async function generate(args: string[], io: CliIo): Promise<number> {
     target.kind === 'stdout'
       ? 'written to stdout'
       : `${target.kind === 'new' ? 'written to' : 'added to'} ${target.display}`;
-  io.stderr.write(`promptwright cases generate: ${count(cases.length, 'case')} ${where} (${answerLine(answer)})\n`);
+  io.stderr.write(
+    `promptwright cases generate: ${count(cases.length, 'case')} ${where} (${answerLine(answer, prices)})\n`,
+  );
   for (const note of notes) io.stderr.write(`  - ${note}\n`);
   return EXIT.ok;
 }

@@ -5,6 +5,8 @@ import * as path from 'node:path';
 import { InputError } from '../api/errors';
 import { usageWords } from '../api/usage';
 import type { Answer } from '../coauthor/answer';
+import { costOf, costWords } from '../cost/cost';
+import type { PriceTable } from '../cost/prices';
 import type { RequestFile } from '../coauthor/coauthor';
 import { formatOf } from '../request/parse';
 import { decodeUtf8 } from './files';
@@ -18,9 +20,9 @@ export function readRequestFile(file: string, cwd: string): RequestFile & { abs:
   return { name: file, text: decoded.text, format: formatOf(abs), abs };
 }
 
-/** `model-x · 1,204 input tokens (…) and 310 output tokens · request-id req_…` */
-export function answerLine(a: Answer): string {
-  return [a.model, usageWords(a.usage).replace(/\.$/, ''), ...(a.requestId ? [`request-id ${a.requestId}`] : [])].join(
-    ' · ',
-  );
+/** `model-x · 1,204 input tokens (…) and 310 output tokens · $0.0081 · request-id req_…` */
+export function answerLine(a: Answer, prices: PriceTable): string {
+  const usage = usageWords(a.usage).replace(/\.$/, '');
+  const cost = costWords(costOf(a.usage, a.model, prices));
+  return [a.model, usage, cost, ...(a.requestId ? [`request-id ${a.requestId}`] : [])].join(' · ');
 }

@@ -13,6 +13,7 @@ import { one, parseArgs, UsageError } from './args';
 import { clientFromEnv, requireService } from './api';
 import { answerLine, readRequestFile } from './coauthor';
 import { positionals } from './common';
+import { pricesOption } from './prices';
 import { EXIT, guarded } from './guard';
 import { betasFromEnv, type CliIo } from './io';
 
@@ -21,11 +22,12 @@ export function runImprove(args: string[], io: CliIo): Promise<number> {
 }
 
 async function improve(args: string[], io: CliIo): Promise<number> {
-  const p = parseArgs(args, ['goal', 'model', 'out']);
+  const p = parseArgs(args, ['goal', 'model', 'out', 'prices']);
   const [requestArg] = positionals(p, ['REQUEST']);
   if (isCaseFile(requestArg!)) throw new UsageError(`${requestArg} is a case file: improve the request file it names`);
   const cwd = process.cwd();
   const request = readRequestFile(requestArg!, cwd);
+  const prices = pricesOption(p, cwd);
   const out = one(p, 'out');
   requireService(io);
   const goal = one(p, 'goal');
@@ -41,7 +43,7 @@ async function improve(args: string[], io: CliIo): Promise<number> {
   const what = improved.changed
     ? `${count(improved.changed, 'text')} improved${out ? `, written to ${out}` : ''}`
     : 'the model changed no text: the request is as it was';
-  io.stderr.write(`promptwright improve: ${what} (${answerLine(improved.answer)})\n`);
+  io.stderr.write(`promptwright improve: ${what} (${answerLine(improved.answer, prices)})\n`);
   if (improved.tokens) io.stderr.write(`  input tokens: ${deltaLine(improved.tokens)}\n`);
   if (improved.changed)
     for (const c of improved.changes) io.stderr.write(`  - ${c.change}${c.reason ? `: ${c.reason}` : ''}\n`);

@@ -15,10 +15,12 @@ import { deltaLine } from '../../core/compare/deltas';
 import { count } from '../../core/text';
 import { isCaseFileName } from '../cases/caseFiles';
 import type { CaseDiagnostics } from '../cases/caseDiagnostics';
+import type { CasesPanel } from '../cases/casesPanel';
 import type { Api } from '../platform/api';
 import { formatOf } from '../../core/request/types';
 import type { Config } from '../platform/config';
 import { validator } from '../platform/lazy';
+import { pricesOf } from '../platform/prices';
 import type { Log } from '../platform/log';
 import { vscodePrompts, type Prompts } from '../platform/prompts';
 import { openSample } from '../demo/demo';
@@ -29,19 +31,30 @@ export type Ended = Outcome | 'new-file' | 'unchanged' | 'cancelled' | 'failed' 
 
 const name = (uri: vscode.Uri) => path.basename(uri.path);
 
-/** The usage of an answer in a few words: `model-x · 1,204 in · 310 out · request-id req_…`. */
-function answerWords(a: Answer): string {
-  return [a.model, tokensInOut(a.usage), ...(a.requestId ? [`request-id ${a.requestId}`] : [])].join(' · ');
+/** The usage of an answer in a few words, priced: `model-x · 1,204 in · 310 out · $0.0081 · request-id req_…`. */
+function answerWords(a: Answer, config: Config, log: Log): string {
+  const core = validator();
+  const cost = core.costWords(core.costOf(a.usage, a.model, pricesOf(config, log)));
+  return [a.model, tokensInOut(a.usage), cost, ...(a.requestId ? [`request-id ${a.requestId}`] : [])].join(' · ');
 }
+
+/** The notification's button (and the diff's title bar command) that runs the cases on the improved prompt. */
+const COMPARE = 'Compare with the Improved Prompt';
+
+/** Set while the proposal shown is an improved prompt whose request a case file names. */
+const COMPARE_KEY = 'promptwright.proposalCanCompare';
 
 export class Coauthor implements vscode.Disposable {
   prompts: Prompts = vscodePrompts;
   readonly proposals: Proposals;
+  /** the improved prompt shown, and the case files that name its request (Compare with the Improved Prompt) */
+  private improving: { request: vscode.TextDocument; text: string; caseFiles: vscode.Uri[] } | undefined;
 
   constructor(
     private readonly config: Config,
     private readonly api: Api,
     private readonly cases: CaseDiagnostics,
+    private readonly grid: CasesPanel,
     private readonly log: Log,
   ) {
     this.proposals = new Proposals((e, what) => api.showError(e, what));
@@ -172,7 +185,8 @@ export class Coauthor implements vscode.Disposable {
     );
     if (generated === 'cancelled' || generated === 'failed') return generated;
     const { cases, notes, answer } = generated;
-    this.log.info(`${what}: ${count(cases.length, 'case')} for ${file.name} (${answerWords(answer)})`);
+    const words = answerWords(answer, this.config, this.log);
+    this.log.info(`${what}: ${count(cases.length, 'case')} for ${file.name} (${words})`);
     const said = notes.length ? ` ${notes.join('; ')}.` : '';
     const request = { abs: requestDoc.uri.fsPath, text: requestDoc.getText() };
     try {
@@ -185,7 +199,7 @@ export class Coauthor implements vscode.Disposable {
           edit,
           version,
           title: `${name(caseDoc.uri)} ↔ ${count(cases.length, 'generated case')}`,
-          message: `Promptwright: ${count(cases.length, 'new case')} for ${file.name} (${answerWords(answer)}).${said}`,
+          message: `Promptwright: ${count(cases.length, 'new case')} for ${file.name} (${words}).${said}`,
         });
       }
       const uri = await this.newCaseFileUri(requestDoc.uri);
@@ -195,7 +209,7 @@ export class Coauthor implements vscode.Disposable {
       await editor.edit(e => e.insert(new vscode.Position(0, 0), text));
       void vscode.window.showInformationMessage(
         `Promptwright: ${count(cases.length, 'test case')} for ${file.name} in a new case file: save it to keep ` +
-          `them (${answerWords(answer)}).${said}`,
+          `them (${words}).${said}`,
       );
       return 'new-file';
     } catch (e) {
@@ -273,23 +287,62 @@ export class Coauthor implements vscode.Disposable {
       }),
     );
     if (improved === 'cancelled' || improved === 'failed') return improved;
-    const words = answerWords(improved.answer);
+    const words = answerWords(improved.answer, this.config, this.log);
     this.log.info(`${what}: ${file.name}, ${count(improved.changed, 'text')} changed (${words})`);
     for (const c of improved.changes) this.log.info(`  ${c.change}: ${c.reason}`);
     if (!improved.changed) {
       void vscode.window.showInformationMessage(`Promptwright: the model left ${file.name} as it was (${words}).`);
       return 'unchanged';
     }
-    return this.proposals.offer({
-      doc: requestDoc,
-      edit: improved.edit,
-      version,
-      title: `${file.name} ↔ Improved by ${improved.answer.model}`,
-      message:
-        `Promptwright: ${file.name} improved (${words}` +
-        `${improved.tokens ? `; input tokens ${deltaLine(improved.tokens)}` : ''}). ` +
-        changesWords(improved.changes),
-    });
+    await this.cases.ready;
+    const caseFiles = this.cases.forRequest(requestDoc.uri).map(e => e.uri);
+    this.improving = { request: requestDoc, text: improved.text, caseFiles };
+    await vscode.commands.executeCommand('setContext', COMPARE_KEY, caseFiles.length > 0);
+    try {
+      let outcome = await this.proposals.offer({
+        doc: requestDoc,
+        edit: improved.edit,
+        version,
+        title: `${file.name} ↔ Improved by ${improved.answer.model}`,
+        message:
+          `Promptwright: ${file.name} improved (${words}` +
+          `${improved.tokens ? `; input tokens ${deltaLine(improved.tokens)}` : ''}). ` +
+          changesWords(improved.changes),
+        ...(caseFiles.length ? { actions: [COMPARE] } : {}),
+      });
+      // the comparison runs in the Cases grid while the proposal stays open, to be accepted or declined
+      while (typeof outcome === 'object') {
+        void this.compareImproved();
+        outcome = await this.proposals.again();
+      }
+      return outcome;
+    } finally {
+      this.improving = undefined;
+      await vscode.commands.executeCommand('setContext', COMPARE_KEY, false);
+    }
+  }
+
+  /**
+   * Compare with the Improved Prompt: the cases of a case file that names the request (a pick when several do)
+   * run in the Cases grid's compare mode on the improved prompt, with the working copy as the base; nothing is
+   * saved as the case file's results. Resolves when the run ends.
+   */
+  async compareImproved(): Promise<void> {
+    const shown = this.improving;
+    if (!shown?.caseFiles.length) return;
+    let caseUri = shown.caseFiles[0]!;
+    if (shown.caseFiles.length > 1) {
+      const items = shown.caseFiles.map(uri => ({
+        label: name(uri),
+        description: vscode.workspace.asRelativePath(uri),
+        uri,
+      }));
+      const pick = await this.prompts.pick(items, { title: COMPARE, placeHolder: 'Run the cases of…' });
+      if (!pick) return;
+      caseUri = pick.uri;
+    }
+    const value = validator().validateText(shown.text, formatOf(shown.request.fileName)).parsed.value;
+    await this.grid.runner.run(caseUri, { scope: 'all' }, { improved: value as Record<string, unknown> });
   }
 
   dispose(): void {

@@ -56,7 +56,7 @@ describe('promptwright cases generate and improve, as processes', function () {
     assert.equal(r.out, '');
     assert.match(
       r.err,
-      /^promptwright cases generate: 5 cases written to new\.cases\.yaml \(model-sonnet-4-6 · \d+ input tokens .* request-id req_fake_\w+\)\n$/,
+      /^promptwright cases generate: 5 cases written to new\.cases\.yaml \(model-sonnet-4-6 · \d+ input tokens .* · \$0\.\d+ · request-id req_fake_\w+\)\n$/,
     );
     assertPrompt(r);
     const file = YAML.parse(read('new.cases.yaml')) as { request: string; cases: { name: string; vars: object }[] };
@@ -87,6 +87,34 @@ describe('promptwright cases generate and improve, as processes', function () {
     const prompt = (fake.requests[0]!.body as { messages: { content: string }[] }).messages[0]!.content;
     assert.match(prompt, /<existing_cases>\n- refund: \{"question":"Can I get a refund\?","tone":"formal"\}/);
     assert.equal((await cli(['check', 'support.cases.yaml'])).code, 0);
+  });
+
+  it('cases generate --rubrics: rubric assertions the case-file check knows; --prices prices the answer', async () => {
+    fs.writeFileSync(
+      path.join(dir, 'prices.json'),
+      JSON.stringify({
+        'model-sonnet-4-6': { input: 0, output: 0, cache_write_5m: 0, cache_write_1h: 0, cache_read: 0 },
+      }),
+    );
+    const r = await cli([
+      'cases',
+      'generate',
+      'support.prompt.yaml',
+      '--count',
+      '2',
+      '--rubrics',
+      '--out',
+      'r.cases.yaml',
+      '--prices',
+      'prices.json',
+    ]);
+    assert.equal(r.code, 0, r.err);
+    assert.match(r.err, / · \$0 · request-id /);
+    const file = YAML.parse(read('r.cases.yaml')) as { cases: { assert: { rubric: string }[] }[] };
+    assert.deepEqual(file.cases[0]!.assert, [{ rubric: 'Answers the typical case about "A typical question,"' }]);
+    assert.deepEqual(file.cases[1]!.assert, [{ rubric: 'Handles the edge: empty case' }]);
+    const check = await cli(['check', 'r.cases.yaml']);
+    assert.equal(check.code, 0, check.out + check.err);
   });
 
   it('cases generate to stdout; a short answer is said plainly', async () => {
