@@ -225,7 +225,10 @@ describe('Generate Test Cases… and Improve Prompt… (real extension host)', f
       f.coauthor.prompts = scripted(['']);
       assert.equal(await vscode.commands.executeCommand('promptwright.improvePrompt', malformed), 'failed');
       assert.equal((await vscode.workspace.openTextDocument(malformed)).isDirty, false);
-      assert.match(errors[0]!, /^Improve Prompt: the answer is not JSON: "Here are some ideas for your prompt!"/);
+      assert.match(
+        errors[0]!,
+        /^Improve Prompt: the model's answer is not JSON: "Here are some ideas for your prompt!"/,
+      );
       const hello = await writeWorkspaceFile(
         'coauthor/hello.prompt.yaml',
         'model: model-sonnet-4-6\nmax_tokens: 5\nmessages: [{ role: user, content: Hi }]\n',

@@ -4,7 +4,8 @@
 // the bodies with the validator). The answer is data: parsed and checked by the feature; one that is not the
 // JSON asked for is an AnswerError with its reason and request-id, and nothing is written.
 import type { ApiClient } from '../api/client';
-import type { Message, Usage } from '../api/types';
+import { answerJson } from '../api/answer';
+import type { Usage } from '../api/types';
 
 /** A JSON Schema, as the strict compiler takes it. */
 export type StrictSchema = Record<string, unknown>;
@@ -56,37 +57,13 @@ export interface Answer {
   requestId?: string;
 }
 
-const MAX_QUOTE = 80;
-
-/** The answer's JSON object, or why the reply is not one. */
-export function answerValue(reply: Message): { value: Record<string, unknown> } | { problem: string } {
-  if (reply.stop_reason === 'refusal') return { problem: 'the model refused to answer (stop_reason refusal)' };
-  if (reply.stop_reason === 'max_tokens')
-    return { problem: 'the answer was cut off at max_tokens: ask for fewer cases, or shorten the request' };
-  const text = reply.content
-    .map(b => (b.type === 'text' && typeof b.text === 'string' ? b.text : ''))
-    .join('')
-    .trim();
-  if (!text) return { problem: 'the model answered no text' };
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    const quote = text.length > MAX_QUOTE ? `${text.slice(0, MAX_QUOTE)}…` : text;
-    return { problem: `the answer is not JSON: ${JSON.stringify(quote)}` };
-  }
-  if (value === null || typeof value !== 'object' || Array.isArray(value))
-    return { problem: 'the answer is JSON, but not the object asked for' };
-  return { value: value as Record<string, unknown> };
-}
-
 /**
  * Sends the co-author's request through the client (its key, address, retry rules), cancelled by `signal`;
  * the answer's JSON, or an AnswerError. A failed request throws the client's error (error.type, request-id).
  */
 export async function ask(client: ApiClient, body: Record<string, unknown>, signal?: AbortSignal): Promise<Answer> {
   const reply = await client.createMessage(body, signal ? { signal } : {});
-  const parsed = answerValue(reply);
+  const parsed = answerJson(reply);
   if ('problem' in parsed) throw new AnswerError(parsed.problem, reply.requestId);
   return {
     value: parsed.value,

@@ -143,7 +143,10 @@ describe('promptwright cases generate and improve, as processes', function () {
     fs.writeFileSync(path.join(dir, 'support.prompt.yaml'), REQUEST.replace('online shop', 'online shop #malformed'));
     const r = await cli(['cases', 'generate', 'support.prompt.yaml', '--out', 'new.cases.yaml']);
     assert.equal(r.code, 1);
-    assert.match(r.err, /the answer is not JSON: "Here are some ideas for your prompt!" \(request-id req_fake_\w+\)/);
+    assert.match(
+      r.err,
+      /the model's answer is not JSON: "Here are some ideas for your prompt!" \(request-id req_fake_\w+\)/,
+    );
     assert.ok(!fs.existsSync(path.join(dir, 'new.cases.yaml')));
     assertPrompt(r);
   });

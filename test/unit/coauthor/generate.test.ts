@@ -2,7 +2,8 @@
 // answer's strict schema (checked by our own validator, as the service's compiler would take it), and the answer
 // read as cases: short, long, malformed, clashing names, duplicate values, values that do not fit, rubrics.
 import * as assert from 'node:assert/strict';
-import { AnswerError, answerValue } from '../../../src/core/coauthor/answer';
+import { answerJson } from '../../../src/core/api/answer';
+import { AnswerError } from '../../../src/core/coauthor/answer';
 import { casesRequest, withCases } from '../../../src/core/coauthor/coauthor';
 import { caseFileText } from '../../../src/core/coauthor/edits';
 import {
@@ -130,12 +131,12 @@ describe('generated test cases', () => {
 
   describe('reading the answer', () => {
     it('a malformed answer is an error with its reason, never cases', () => {
-      assert.deepEqual(answerValue(reply('Here are some ideas!')), {
-        problem: 'the answer is not JSON: "Here are some ideas!"',
+      assert.deepEqual(answerJson(reply('Here are some ideas!')), {
+        problem: 'the model\'s answer is not JSON: "Here are some ideas!"',
       });
-      assert.match((answerValue(reply('{"cases": [', 'max_tokens')) as { problem: string }).problem, /cut off/);
-      assert.match((answerValue(reply('', 'refusal')) as { problem: string }).problem, /refused/);
-      assert.match((answerValue(reply('[1, 2]')) as { problem: string }).problem, /not the object asked for/);
+      assert.match((answerJson(reply('{"cases": [', 'max_tokens')) as { problem: string }).problem, /cut off/);
+      assert.match((answerJson(reply('', 'refusal')) as { problem: string }).problem, /refused/);
+      assert.match((answerJson(reply('[1, 2]')) as { problem: string }).problem, /not the object asked for/);
       assert.throws(
         () => readCases({ items: [] }, PLACEHOLDERS, opts(), 'req_1'),
         (e: unknown) => {

@@ -273,7 +273,7 @@ describe('an improved prompt', () => {
       const malformed = YAML_REQUEST.replace('in their language', 'in their language #malformed');
       await assert.rejects(
         improvePrompt(client(), { name: 'f', text: malformed, format: 'yaml' }, {}),
-        /the answer is not JSON: "Here are some ideas for your prompt!" \(request-id req_fake_/,
+        /the model's answer is not JSON: "Here are some ideas for your prompt!" \(request-id req_fake_/,
       );
     });
   });
