@@ -2,9 +2,10 @@
 // co-author, src/core/demo/coauthor.ts). Improve Prompt from the palette: the goal typed, the diff of the request
 // against its improved version opened with Accept and Decline in its title bar, the reasons in the notification;
 // Accept in the title bar applies it, one Undo takes it back. Generate Test Cases from the case file's title
-// bar: its diff, declined from the notification: the file as it was. Cancel on the progress notification while
-// the model is still working: nothing opens, nothing changes. Picture: test-results/improve.png; with
-// UPDATE_DOCS_IMAGES=1 also docs/images/improve.png.
+// bar: its diff, declined from the notification: the file as it was. Compare with the Improved Prompt from the
+// diff's title bar: the Cases grid in compare mode, the improved prompt against the working copy; then Accept from
+// the notification. Cancel on the progress notification while the model is still working: nothing opens, nothing
+// changes. Picture: test-results/improve.png; with UPDATE_DOCS_IMAGES=1 also docs/images/improve.png.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -121,6 +122,38 @@ describe('Improve Prompt… and Generate Test Cases… (DOM)', function () {
       .waitFor({ state: 'detached', timeout: 10000 });
     assert.doesNotMatch(await editorText(page), /Above all/);
     assert.match(await editorText(page), /You answer the customers of an online shop/);
+  });
+
+  it('Compare with the Improved Prompt: the Cases grid compares it with the working copy; then Accept', async () => {
+    const { page } = s;
+    await closeNotifications(page);
+    await runCommand(page, 'Promptwright: Improve Prompt…');
+    await page.locator('.quick-input-widget', { hasText: 'A goal, if you have one' }).waitFor({ timeout: 15000 });
+    await answerInput(page, 'shorter');
+    await diffEditor(page).waitFor({ timeout: 30000 });
+    const before = ui.fake.requests.length;
+    await page
+      .locator('.editor-group-container.active .editor-actions [aria-label="Compare with the Improved Prompt"]')
+      .click();
+    const grid = page.frameLocator('iframe.webview').last().frameLocator('iframe#active-frame');
+    await grid
+      .locator('#compare-bar', { hasText: 'Comparing the improved prompt with the working copy' })
+      .waitFor({ timeout: 30000 });
+    await grid.locator('#compare-bar .compare-summary', { hasText: '1 same' }).waitFor({ timeout: 30000 });
+    const sent = ui.fake.requests.slice(before).filter(r => r.path === '/v1/messages');
+    assert.deepEqual(sent.map(r => /Above all: shorter\./.test(r.body.system)).sort(), [false, true]);
+    // the proposal is still there: Accept in its notification
+    const item = await notification(page, 'support.prompt.yaml improved');
+    await item.locator('.monaco-button', { hasText: 'Accept' }).click();
+    await diffEditor(page).waitFor({ state: 'detached', timeout: 15000 });
+    await openFile(page, 'support.prompt.yaml');
+    assert.match(await editorText(page), /Above all: shorter\./);
+    await page.locator('.editor-group-container.active .monaco-editor .view-lines').first().click();
+    await page.keyboard.press('Control+Z');
+    await page
+      .locator('.editor-group-container.active .view-lines', { hasText: 'Above all' })
+      .waitFor({ state: 'detached', timeout: 10000 });
+    await runCommand(page, 'View: Close All Editor Groups');
   });
 
   it('Generate Test Cases from the case file: its diff; Decline leaves the file as it was', async () => {
