@@ -269,16 +269,12 @@ describe('walkthrough pictures (DOM)', function () {
       await clearNotifications(page);
       await page.mouse.move(viewport.width - 5, viewport.height - 5);
       await page.waitForTimeout(300);
-      // the lines from `max_tokens:` to `tools:`: the system prompt removed and its new version added (small:
+      // the lines between `max_tokens:` and `tools:`: the system prompt removed and its new version added (small:
       // the picture ships in the .vsix)
       const lineOf = text => box(diff.locator('.editor.modified .view-line', { hasText: text }).first());
-      const [top, bottom, editors] = [await lineOf('max_tokens:'), await lineOf('tools:'), await box(diff)];
-      await shoot('improve', {
-        x: Math.round(editors.x),
-        y: Math.round(top.y),
-        width: 500,
-        height: Math.round(bottom.y + bottom.height - top.y),
-      });
+      const [above, below, editors] = [await lineOf('max_tokens:'), await lineOf('tools:'), await box(diff)];
+      const top = Math.round(above.y + above.height);
+      await shoot('improve', { x: Math.round(editors.x), y: top, width: 480, height: Math.round(below.y) - top });
       await runCommand(page, 'Promptwright: Decline');
       await diff.waitFor({ state: 'detached', timeout: 15000 });
       await runCommand(page, 'Promptwright: Stop Offline Demo');
