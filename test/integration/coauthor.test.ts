@@ -78,7 +78,15 @@ describe('Generate Test Cases… and Improve Prompt… (real extension host)', f
     requestUri = await writeWorkspaceFile('coauthor/support.prompt.yaml', REQUEST);
     casesUri = await writeWorkspaceFile('coauthor/support.cases.yaml', CASES);
     const f = await features();
-    await waitFor('the case file known', () => f.caseDiagnostics.forRequest(requestUri).length);
+    // checked now, not when the file watcher gets to it (late on a loaded machine)
+    await f.caseDiagnostics.checkNow(casesUri);
+    await waitFor('the case file known', () => f.caseDiagnostics.forRequest(requestUri).length, 30_000);
+  });
+  after(async () => {
+    // no grid of a case file this suite deleted is left for the next suite to re-run
+    const f = await features();
+    await f.cases.idle();
+    f.cases.runner.current = undefined;
   });
   afterEach(async () => {
     (await features()).coauthor.proposals.decline();
