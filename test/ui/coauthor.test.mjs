@@ -146,7 +146,10 @@ describe('Improve Prompt… and Generate Test Cases… (DOM)', function () {
     const item = await notification(page, 'support.prompt.yaml improved');
     await item.locator('.monaco-button', { hasText: 'Accept' }).click();
     await diffEditor(page).waitFor({ state: 'detached', timeout: 15000 });
-    await openFile(page, 'support.prompt.yaml');
+    // Accept shows the request itself (a Quick Open of it meanwhile would be closed as it does)
+    await page
+      .locator('.editor-group-container.active .tab.active', { hasText: /^support\.prompt\.yaml/ })
+      .waitFor({ timeout: 15000 });
     assert.match(await editorText(page), /Above all: shorter\./);
     await page.locator('.editor-group-container.active .monaco-editor .view-lines').first().click();
     await page.keyboard.press('Control+Z');
@@ -158,6 +161,8 @@ describe('Improve Prompt… and Generate Test Cases… (DOM)', function () {
 
   it('Generate Test Cases from the case file: its diff; Decline leaves the file as it was', async () => {
     const { page } = s;
+    // whatever an earlier test left open (the Cases grid's tab is titled by the case file too)
+    await runCommand(page, 'View: Close All Editor Groups');
     await openFile(page, 'support.cases.yaml');
     await closeNotifications(page);
     await page.locator('.editor-group-container.active .editor-actions [aria-label="Generate Test Cases…"]').click();
