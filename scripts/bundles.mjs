@@ -203,4 +203,4 @@ export async function shrink(code, iife = false) {
 }
 
 /** The .vsix budget in bytes. */
-export const VSIX_BUDGET = 320 * 1024;
+export const VSIX_BUDGET = 330 * 1024;

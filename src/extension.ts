@@ -328,6 +328,13 @@ export function activate(context: vscode.ExtensionContext): PromptwrightApi {
       f.cases.compareCases(uriOf(arg), typeof ref === 'string' ? ref : undefined),
     ),
     lazy('promptwright.refreshPrompts', f => f.promptFiles.refresh()),
+    // from the editor's title (its file) or the palette (the active file)
+    lazy('promptwright.generateCases', (f, arg) => f.coauthor.generateCases(uriOf(arg))),
+    // the walkthrough's link improves the sample request
+    lazy('promptwright.improvePrompt', (f, arg) => f.coauthor.improvePrompt(arg === 'sample' ? arg : uriOf(arg))),
+    lazy('promptwright.acceptProposal', f => f.coauthor.proposals.accept()),
+    lazy('promptwright.declineProposal', f => f.coauthor.proposals.decline()),
+    lazy('promptwright.compareImprovedPrompt', f => f.coauthor.compareImproved()),
     lazy('promptwright.cancelCases', f => f.cases.cancel()),
     lazy('promptwright.showCases', (f, arg) => f.cases.show(uriOf(arg))),
     lazy('promptwright.refreshModels', f => f.models.refresh()),

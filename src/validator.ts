@@ -27,7 +27,7 @@ export { cellsOf, prepareCell, runCell, samplingOf } from './core/cases/runner';
 export { directTransport, runCellOf, runCells } from './core/cases/engine';
 export { judgePromptCheck } from './core/cases/judge';
 export { DirectoryVerdictCache } from './core/cases/verdictCache';
-export { costOf } from './core/cost/cost';
+export { costOf, costWords } from './core/cost/cost';
 export { parsePrices, priceTable } from './core/cost/prices';
 export {
   compareResults,
@@ -50,3 +50,7 @@ export { GitError, GitRepo } from './core/compare/git';
 // A case file at a git revision (the Cases grid's "Compare with…"), read and checked as `test --base` does.
 export { caseFileAt, revisionSource } from './core/compare/versions';
 export { loadCaseFileFrom } from './core/cases/load';
+// Generated test cases and improved prompts (Generate Test Cases…, Improve Prompt…): the prompts, the answers
+// read, and the edits of the author's files, which need yaml and jsonc-parser like the rest of this bundle.
+export { casesRequest, generateCases, improvementRequest, improvePrompt, withCases } from './core/coauthor/coauthor';
+export { DEFAULT_CASES, MAX_CASES } from './core/coauthor/generate';

@@ -17,9 +17,12 @@
 //   #flaky     every second request of the same body answers "Sorry, I cannot help with that." instead
 // A judge's request (a rubric assertion's: it asks for the verdict schema) is answered by the stand-in judge's
 // rule (src/core/demo/judge.ts): the phrases its <criteria> quote, looked for in its <reply>.
+// The co-author's requests (Generate Test Cases, Improve Prompt: known by the schema they ask for) are answered by
+// the stand-in co-author's rule (src/core/demo/coauthor.ts), which has words of its own (#malformed, #fewer…).
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { SimulatedAdmin } from '../../src/core/demo/admin';
+import { standInCoauthor } from '../../src/core/demo/coauthor';
 import type { RateOptions, SimulatedCompliance } from '../../src/core/demo/compliance';
 import { standInVerdict } from '../../src/core/demo/judge';
 import { SimulatedPromptCache, type CacheUsage } from '../../src/core/demo/promptCache';
@@ -258,8 +261,8 @@ export async function startFake(opts: FakeOptions = {}): Promise<Fake> {
       if (!b.messages.length) return error(res, 400, 'messages: at least one message is required');
       if (b.model.includes('3-haiku-2024'))
         return error(res, 404, `model: ${b.model} has been retired`, 'not_found_error');
-      const verdict = standInVerdict(b);
-      if (verdict !== undefined) return send(res, 200, judgeMessage(b, verdict));
+      const answer = standInVerdict(b) ?? standInCoauthor(b);
+      if (answer !== undefined) return send(res, 200, answerMessage(b, answer));
       const plan = planReply(b, promptCache.usage(b), seen);
       if (b.stream === true) return stream(res, plan, opts.eventDelayMs ?? 0);
       return send(res, 200, plan.message);
@@ -324,17 +327,20 @@ function lastUserText(b: Record<string, unknown>): string {
   return '';
 }
 
-/** The reply to a judge's request: the stand-in judge's verdict, with usage as the fake counts it. */
-function judgeMessage(b: Record<string, unknown>, verdict: string) {
+/**
+ * A non-streamed reply of one text block (a stand-in's: the judge's verdict, the co-author's answer), with usage as
+ * the fake counts it.
+ */
+function answerMessage(b: Record<string, unknown>, text: string) {
   return {
-    id: `msg_fake_judge_${Date.now().toString(36)}`,
+    id: `msg_fake_${Date.now().toString(36)}`,
     type: 'message',
     role: 'assistant',
     model: b.model,
-    content: [{ type: 'text', text: verdict }],
+    content: [{ type: 'text', text }],
     stop_reason: 'end_turn',
     stop_sequence: null,
-    usage: { input_tokens: countTokens(b), output_tokens: Math.max(1, Math.ceil(verdict.length / 4)) },
+    usage: { input_tokens: countTokens(b), output_tokens: Math.max(1, Math.ceil(text.length / 4)) },
   };
 }
 

@@ -93,9 +93,14 @@ export interface ComparedCell {
 
 /** A grid in compare mode (core/cases/gridCompare.ts): the revision, and each cell's other side. */
 export interface GridCompare {
-  /** the revision as the person named it (`HEAD`, `main`, a tag), and the commit it named then */
+  /**
+   * the revision as the person named it (`HEAD`, `main`, a tag), and the commit it named then; or the working
+   * copy (sha empty) when the other side is an improved prompt
+   */
   ref: string;
   sha: string;
+  /** what the cells ran on when it is not the working copy: `the improved prompt` */
+  current?: string;
   /** why the revision's version runs nothing as it is (the case file is not there, or cannot be used) */
   notice?: string;
   cells: ComparedCell[];

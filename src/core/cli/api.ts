@@ -8,8 +8,7 @@ import { formatOf } from '../request/parse';
 import { validateText, type Endpoint } from '../request/validate';
 import { count } from '../text';
 import { usageWords } from '../api/usage';
-import { costOf } from '../cost/cost';
-import { formatUsd } from '../cost/format';
+import { costOf, costWords } from '../cost/cost';
 import type { PriceTable } from '../cost/prices';
 import { parseArgs, UsageError } from './args';
 import { pricesOption } from './prices';
@@ -152,7 +151,7 @@ function summary(
   const parts = [
     `stop_reason: ${m.stop_reason ?? 'none'}${m.stop_sequence ? ` (${m.stop_sequence})` : ''}`,
     final ? usage : `usage from message_start only (the stream ended before the final message_delta): ${usage}`,
-    cost.usd === null ? `cost unknown (${cost.why})` : formatUsd(cost.usd),
+    costWords(cost),
     ...(requestId ? [`request-id ${requestId}`] : []),
   ];
   io.stderr.write(`${parts.join(' · ')}\n`);

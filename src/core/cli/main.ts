@@ -1,8 +1,10 @@
 import { runAdmin } from './admin';
 import { runRun } from './api';
+import { runCases } from './cases';
 import { runCheck } from './check';
 import { runCompliance } from './compliance';
 import { runCount } from './count';
+import { runImprove } from './improve';
 import type { CliIo } from './io';
 import { runModels } from './models';
 import { runSchema } from './schema';
@@ -47,6 +49,15 @@ commands:
                    each (same, fixed, broke, new, removed; fewer samples passing is broke), with a word
                    diff of replies that differ.
                    --changed: the case files that differ from REF, or whose request file does
+  cases generate REQUEST [--count N] [--model M] [--rubrics] [--out FILE | --append FILE] [--prices FILE]
+                   N test cases (default 5) for the request's {{placeholders}}, written by a model (default:
+                   the request's own): typical, edge, adversarial, other languages; --rubrics gives each one
+                   or two rubric assertions. A case file to stdout, a new FILE, or the end of an existing
+                   one's cases; exit 1 (nothing written) when the answer is not the JSON asked for
+  improve REQUEST [--goal TEXT] [--model M] [--out FILE] [--prices FILE]
+                   the system prompt (and the user turns that are templates) rewritten by a model toward
+                   the goal, every {{placeholder}} and every other field kept: the request to --out or
+                   stdout, what changed and why to stderr
   models [ID] [--format text|json]
                    the service's models (every page), or one by id or alias; exit 1 for an unknown id
   admin …          the administration interface (Admin key): organization, workspaces, users, invites;
@@ -63,7 +74,7 @@ commands:
 
 environment:
   PROMPTWRIGHT_BASE_URL  the service address (https://…, without /v1)
-  PROMPTWRIGHT_API_KEY   API key (count, run, test, models)
+  PROMPTWRIGHT_API_KEY   API key (count, run, test, models, cases generate, improve)
   PROMPTWRIGHT_ADMIN_KEY Admin API key (admin commands; compliance activities when no compliance key is set)
   PROMPTWRIGHT_COMPLIANCE_KEY  Compliance Access Key (compliance commands)
   PROMPTWRIGHT_COMPLIANCE_RATE compliance requests per window, LIMIT/WINDOW_MS (default 600/60000; a testing knob)
@@ -85,6 +96,8 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   if (cmd === 'run') return runRun(rest, io);
   if (cmd === 'test') return runTest(rest, io);
   if (cmd === 'models') return runModels(rest, io);
+  if (cmd === 'cases') return runCases(rest, io);
+  if (cmd === 'improve') return runImprove(rest, io);
   if (cmd === 'admin') return runAdmin(rest, io);
   if (cmd === 'compliance') return runCompliance(rest, io);
   if (cmd === 'schema') return runSchema(rest, io);

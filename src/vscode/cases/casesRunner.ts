@@ -26,7 +26,7 @@ import type { Recent } from '../platform/recent';
 import { vscodePrompts, type Prompts } from '../platform/prompts';
 import { readText, requestUriOf, type CaseDiagnostics } from './caseDiagnostics';
 import { isCaseFileName } from './caseFiles';
-import { askRevision, readBase, withBaseCells, type ReadyCell } from './casesCompare';
+import { askRevision, IMPROVED, readBase, withBaseCells, workingCopyBase, type ReadyCell } from './casesCompare';
 import type { CasesResults } from './casesResults';
 import { CasesStatus } from './casesStatus';
 
@@ -40,6 +40,8 @@ export interface Grid {
   cells: Map<string, CellView>;
   /** the grades people gave this case file's replies (👍 / 👎), kept with its results */
   grades: SavedGrade[];
+  /** the improved request its cells ran on (compare mode with an improved prompt) */
+  improved?: Record<string, unknown>;
 }
 
 /** What a run needs, read from the case file and its request file. */
@@ -107,6 +109,11 @@ export interface RunOptions {
   reveal?: boolean;
   /** compare mode: the cells run on the case file at this git revision too, each shown beside the other */
   compareWith?: string;
+  /**
+   * compare mode with an improved request (Improve Prompt…): the cells run on it, beside the working copy as the
+   * base; nothing is saved and the Test Explorer is not told (these are not the case file's results)
+   */
+  improved?: Record<string, unknown>;
 }
 
 /** Where a run shows itself: the Cases panel (it batches the patches, at most one message a frame). */
@@ -184,10 +191,17 @@ export class CasesRunner {
     return chosen && 'notInGit' in chosen ? chosen.notInGit : undefined;
   }
 
-  /** Back from compare mode to the grid of the working copy alone, its cells as they last ran. */
-  leaveCompare(): void {
+  /**
+   * Back from compare mode to the grid of the working copy alone, its cells as they last ran (after an improved
+   * prompt's comparison, as they were saved: the cells shown ran on the improved prompt).
+   */
+  async leaveCompare(): Promise<void> {
     const grid = this.current;
     if (!grid?.view.compare || this.running) return;
+    if (grid.improved) {
+      this.current = undefined;
+      return this.restore(grid.caseUri);
+    }
     endComparison(grid.view);
     this.view.showGrid();
   }
@@ -300,7 +314,7 @@ export class CasesRunner {
     const cancel = () => running.controller.abort();
     const onToken = o.token?.onCancellationRequested(cancel);
     if (o.token?.isCancellationRequested) cancel();
-    const reporter = o.reporter ?? this.reporters?.forRun(caseUri, cancel);
+    const reporter = o.improved ? undefined : (o.reporter ?? this.reporters?.forRun(caseUri, cancel));
     try {
       await this.runUnguarded(caseUri, target, running.controller.signal, o, reporter);
     } catch (e) {
@@ -340,8 +354,11 @@ export class CasesRunner {
     }
     // compare mode: the case file at the revision too, or why there is nothing to compare with (before
     // the service's address and key are asked for: outside git there is nothing to send)
-    const base =
-      o.compareWith === undefined ? undefined : await readBase(this.git, caseUri, o.compareWith, this.config.betas);
+    const base = o.improved
+      ? workingCopyBase(prepared, this.config.betas)
+      : o.compareWith === undefined
+        ? undefined
+        : await readBase(this.git, caseUri, o.compareWith, this.config.betas);
     if (typeof base === 'string') {
       // the grid keeps what it shows: nothing ran
       reporter?.notRun(base);
@@ -361,6 +378,10 @@ export class CasesRunner {
     if (base && !beginComparison(grid.view, base, prepared.cells, c => inTarget(c, target)).kept)
       target = { scope: 'all' };
     if (!base && grid.view.compare) endComparison(grid.view);
+    // with an improved prompt the cells run on it, named so, and the working copy is the other side
+    const run = o.improved ? { ...prepared, requestValue: o.improved } : prepared;
+    if (o.improved) grid.view.compare!.current = IMPROVED;
+    grid.improved = o.improved;
     const targets = prepared.cells.filter(c => inTarget(c, target));
     // the cells of this run start over; the others keep what they show
     for (const c of targets) grid.cells.set(cellKey(c.caseName, c.model), queuedCell(c));
@@ -380,9 +401,9 @@ export class CasesRunner {
     const ready: ReadyCell[] = [];
     const notSent: CellResult[] = [];
     for (const c of targets) {
-      const p = core.prepareCell(prepared.file, prepared.requestValue, c, { betas });
+      const p = core.prepareCell(run.file, run.requestValue, c, { betas });
       if ('body' in p) {
-        ready.push(core.runCellOf(prepared, { ...c, body: p.body }));
+        ready.push(core.runCellOf(run, { ...c, body: p.body }));
         continue;
       }
       const result = notSentResult(c, p.problems);
@@ -431,8 +452,9 @@ export class CasesRunner {
     });
 
     // what changed since the results saved before this run, then this run saved over them: the working
-    // copy's (a comparison's other side is not a result of this case file)
+    // copy's (a comparison's other side is not a result of this case file, nor are an improved prompt's)
     const ran = [...results.filter((_, i) => !cells[i]?.base), ...notSent];
+    if (o.improved) return;
     const changes = core.compareResults(saved?.results, ran);
     for (const r of ran) {
       const view = grid.cells.get(cellKey(r.caseName, r.model));

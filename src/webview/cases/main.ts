@@ -19,7 +19,7 @@ import {
 } from '../../protocol/cases';
 import { formatUsd } from '../../core/cost/format';
 import { vscodeApi } from '../common/vscodeApi';
-import { CompareBar } from './compare';
+import { CompareBar, sidesOf } from './compare';
 import { $, button } from './dom';
 import { Detail, type ComparedDetail } from './detail';
 import { Grid } from './grid';
@@ -42,7 +42,7 @@ const rerun = (target: RerunTarget) => post({ type: 'rerun', target });
 const viewOf = (key: string | undefined) => (key ? (cells.get(key) ?? pairs.get(key)?.base) : undefined);
 const comparedOf = (key: string | undefined): ComparedDetail | undefined => {
   const pair = key ? pairs.get(key) : undefined;
-  return pair && grid?.compare ? { ref: grid.compare.ref, sha: grid.compare.sha, pair } : undefined;
+  return pair && grid?.compare ? { ...grid.compare, pair } : undefined;
 };
 const openLink = (url: string) => post({ type: 'open-link', url });
 const table = new Grid($<HTMLTableElement>('grid'), {
@@ -185,7 +185,7 @@ function showGrid(g: GridView): void {
   for (const c of g.cells) cells.set(cellKey(c.caseName, c.model), c);
   pairs.clear();
   for (const p of g.compare?.cells ?? []) pairs.set(cellKey(p.caseName, p.model), p);
-  table.compare = g.compare ? { ref: g.compare.ref, pairs } : undefined;
+  table.compare = g.compare ? { sides: sidesOf(g.compare), pairs } : undefined;
   $('title').textContent = g.caseFile;
   $('title').title = g.caseFilePath;
   $('request').textContent = g.request ? `→ ${g.request}` : '';
