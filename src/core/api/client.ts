@@ -1,6 +1,7 @@
-// The client for messages, token counting, session resources and rate limits, on the shared transport
-// (http.ts): exactly the spec's endpoints, paged lists as async iterators, typed errors.
+// The client for messages, token counting, session resources, rate limits and Message Batches (batches.ts), on
+// the shared transport (http.ts): exactly the endpoints, paged lists as async iterators, typed errors.
 import { pickCountFields } from '../request/count';
+import { BatchesClient } from './batches';
 import { Http, type CallOptions, type HttpOptions, type JsonResponse, type KeyKind, type RequestSpec } from './http';
 import { MessageStream } from './stream';
 import type { Page, RateLimitEntry, SessionResource, TokenCount, Message } from './types';
@@ -13,9 +14,12 @@ export type ClientOptions = HttpOptions;
 
 export class ApiClient {
   readonly http: Http;
+  /** Message Batches (batches.ts) */
+  readonly batches: BatchesClient;
 
   constructor(readonly o: ClientOptions) {
     this.http = new Http(o);
+    this.batches = new BatchesClient(this.http);
   }
 
   /** POST /v1/messages/count_tokens with only the fields it takes. */
