@@ -1,5 +1,7 @@
 // The service and its keys from the environment (the CLI has no SecretStorage), and how a failure is
 // said in a terminal: which variable to set, or the service's status, error.type, message and request-id.
+import * as os from 'node:os';
+import * as path from 'node:path';
 import { ApiError, ConfigError, describeError, hintFor } from '../api/errors';
 import { Http, type HttpOptions } from '../api/http';
 import { betasFromEnv, type CliIo } from './io';
@@ -47,4 +49,17 @@ export function describeForCli(e: unknown): string {
     return `${e.status} ${e.type}: ${e.message}${id}${hint ? ` — ${hint}` : ''}`;
   }
   return describeError(e);
+}
+
+/**
+ * Where the CLI keeps what outlives a run (judges' verdicts): PROMPTWRIGHT_CACHE_DIR, else the user's cache
+ * folder: `$XDG_CACHE_HOME/promptwright` or `~/.cache/promptwright` on Linux, `~/Library/Caches/promptwright`
+ * on macOS, `%LOCALAPPDATA%\promptwright\Cache` on Windows.
+ */
+export function cacheDir(env: CliIo['env'], platform = process.platform, home = os.homedir()): string {
+  if (env.PROMPTWRIGHT_CACHE_DIR) return path.resolve(env.PROMPTWRIGHT_CACHE_DIR);
+  if (platform === 'darwin') return path.join(home, 'Library', 'Caches', 'promptwright');
+  if (platform === 'win32')
+    return path.win32.join(env.LOCALAPPDATA || path.win32.join(home, 'AppData', 'Local'), 'promptwright', 'Cache');
+  return path.join(env.XDG_CACHE_HOME || path.join(home, '.cache'), 'promptwright');
 }

@@ -1,5 +1,6 @@
 import { runAdmin } from './admin';
 import { runRun } from './api';
+import { runBatch } from './batch';
 import { runCheck } from './check';
 import { runCompliance } from './compliance';
 import { runCount } from './count';
@@ -72,6 +73,11 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   if (cmd === 'test') return runTest(rest, io);
   if (cmd === 'models') return runModels(rest, io);
   if (cmd === 'admin') return runAdmin(rest, io);
+  if (cmd === 'batch')
+    return runBatch(rest, io, () => {
+      io.stderr.write('promptwright batch collect: not yet\n');
+      return Promise.resolve(2);
+    });
   if (cmd === 'compliance') return runCompliance(rest, io);
   if (cmd === '--version' || cmd === '-v') {
     io.stdout.write(`${typeof PROMPTWRIGHT_VERSION === 'string' ? PROMPTWRIGHT_VERSION : 'dev'}\n`);

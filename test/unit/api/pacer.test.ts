@@ -1,9 +1,12 @@
 // The adaptive pacer: what it decides from the headers, and a whole run in virtual time (2,000 requests, 16
 // at once, against a service that allows 600 a minute), with and without it.
 import * as assert from 'node:assert/strict';
-import { RateLimitPacer } from '../../../src/core/api/pacer';
+import { ApiClient } from '../../../src/core/api/client';
+import { RateLimitPacer, realPacer } from '../../../src/core/api/pacer';
+import { sleep } from '../../../src/core/api/retry';
 import type { RateLimitInfo } from '../../../src/core/api/types';
 import { SlidingBudget } from '../../../src/core/demo/budget';
+import { startFake } from '../../fake/server';
 
 /** Virtual time: sleeps resolve when the clock is moved past them, in order. */
 class VirtualTime {
@@ -149,5 +152,71 @@ describe('adaptive pacing from the rate-limit headers', () => {
       const r = await simulate(false);
       assert.ok(r.limited > 20, `${r.limited} 429s`);
     });
+  });
+});
+
+describe('the pacer on the client, against the fake’s request limit', function () {
+  this.timeout(20_000);
+  it('sends 60 requests 8 at once under a limit of 20 per 500 ms with at most one 429; unpaced, more', async () => {
+    const fake = await startFake({ requestLimit: { limit: 20, windowMs: 500 } });
+    try {
+      const run = async (paced: boolean) => {
+        fake.clear();
+        const pacer = realPacer(sleep);
+        const client = new ApiClient({
+          baseUrl: fake.url,
+          apiKey: fake.apiKey,
+          maxRetries: 10,
+          ...(paced ? pacer.hooks() : {}),
+        });
+        let next = 0;
+        const worker = async () => {
+          while (next < 60) {
+            next++;
+            await client.countTokens({ model: 'model-opus-4-7', messages: [{ role: 'user', content: 'hi' }] });
+          }
+        };
+        await Promise.all(Array.from({ length: 8 }, worker));
+        return { limited: fake.requests.filter(r => r.status === 429).length, waits: pacer.stats.waits };
+      };
+      const paced = await run(true);
+      assert.ok(paced.limited <= 1, `${paced.limited} 429s`);
+      assert.ok(paced.waits > 0, 'it waited');
+      const unpaced = await run(false);
+      assert.ok(unpaced.limited > paced.limited, `unpaced: ${unpaced.limited} 429s`);
+      const answer = fake.requests.find(r => r.status === 429)!;
+      assert.ok(answer, 'the fake refuses over its limit');
+    } finally {
+      await fake.close();
+    }
+  });
+
+  it('every answer carries the limit, what is left and when it is whole again', async () => {
+    const fake = await startFake({ requestLimit: { limit: 3, windowMs: 60_000 } });
+    try {
+      const seen: RateLimitInfo[] = [];
+      const client = new ApiClient({
+        baseUrl: fake.url,
+        apiKey: fake.apiKey,
+        maxRetries: 0,
+        onRateLimit: i => seen.push(i),
+      });
+      const body = { model: 'model-opus-4-7', max_tokens: 5, messages: [{ role: 'user', content: 'hi' }] };
+      for (let i = 0; i < 3; i++) await client.createMessage(body);
+      await assert.rejects(client.createMessage(body), /rate_limit_error|more than 3/);
+      assert.deepEqual(
+        seen.map(s => [s.limit, s.remaining]),
+        [
+          [3, 2],
+          [3, 1],
+          [3, 0],
+          [3, 0],
+        ],
+      );
+      assert.ok(seen[3]!.retryAfter! >= 59, 'retry-after until the window is whole');
+      assert.ok(Date.parse(seen[0]!.reset!) > Date.now() + 50_000);
+    } finally {
+      await fake.close();
+    }
   });
 });
