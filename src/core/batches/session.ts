@@ -44,6 +44,16 @@ export interface SessionOptions {
   onEvent?: (e: SessionEvent) => void;
   /** tries of a results read cut by the network (the lines already read are not handed out again) */
   resultsRetries?: number;
+  /**
+   * Collect a run already submitted (`batch collect ID`, the editor's Collect): this run, whatever its requests'
+   * ids add up to now, and never a submission, collected or not.
+   */
+  collect?: { runKey: string };
+}
+
+/** A run that should have been submitted, and was not found. */
+export class RunNotFound extends Error {
+  override name = 'RunNotFound';
 }
 
 /** A result matched to the request it answers. */
@@ -64,7 +74,7 @@ export class BatchSession {
   constructor(private readonly o: SessionOptions) {
     this.byId = new Map(o.jobs.map(j => [j.customId, j]));
     if (this.byId.size !== o.jobs.length) throw new RangeError('the custom_ids of a run must be unique');
-    this.key = runKeyOf(o.jobs.map(j => j.customId));
+    this.key = o.collect?.runKey ?? runKeyOf(o.jobs.map(j => j.customId));
   }
 
   /** The run's batches, once submitted (or found). */
@@ -84,6 +94,16 @@ export class BatchSession {
    */
   async submit(signal?: AbortSignal): Promise<{ created: MessageBatch[]; resumed: boolean }> {
     const found = await this.o.store.run(this.key);
+    if (this.o.collect) {
+      if (!found?.batchIds.length) throw new RunNotFound(`no run ${this.key} was submitted from here`);
+      this.record = found;
+      for (const id of found.batchIds) {
+        const kept = await this.o.store.batch(id);
+        if (kept) this.batches.set(id, lastKnown(kept));
+      }
+      this.o.onEvent?.({ kind: 'resumed', batchIds: [...found.batchIds] });
+      return { created: [], resumed: true };
+    }
     const resumed = !!found && !found.collectedAt && found.batchIds.length > 0;
     const record = resumed ? found : BatchStore.newRun(this.key, this.o.run);
     this.record = record;

@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import { ApiClient } from '../../../src/core/api/client';
 import { ApiError } from '../../../src/core/api/errors';
 import { customIds } from '../../../src/core/batches/requests';
-import { BatchSession, type BatchJob, type SessionEvent } from '../../../src/core/batches/session';
+import { BatchSession, RunNotFound, type BatchJob, type SessionEvent } from '../../../src/core/batches/session';
 import { BatchStore } from '../../../src/core/batches/store';
 import { startFake, type Fake } from '../../fake/server';
 
@@ -168,6 +168,40 @@ describe('a run as Message Batches (session)', () => {
     const again = await session(jobs, { maxRequests: 2 }).submit();
     assert.equal(again.created.length, 2);
     assert.equal(creates().length, 3);
+  });
+
+  it('collect: reads a run already submitted (collected or not) and never submits', async () => {
+    const jobs = jobsOf(4);
+    const first = session(jobs);
+    await first.submit();
+    await first.wait();
+    await first.collected();
+    const collect = new BatchSession({
+      client: new ApiClient({ baseUrl: fake.url, apiKey: fake.apiKey }).batches,
+      store: new BatchStore(dir),
+      // the case file changed since: one request is another now; the run is found by its key all the same
+      jobs: [...jobs.slice(0, 3), ...jobsOf(5, i => `changed ${i}`).slice(4)],
+      run: { cwd: '/repo', files: ['a.cases.yaml'], args: {} },
+      pace: FAST,
+      collect: { runKey: first.key },
+      onEvent: e => events.push(e),
+    });
+    const r = await collect.submit();
+    assert.deepEqual(r, { created: [], resumed: true });
+    await collect.wait();
+    const matched = new Set<string>();
+    for await (const m of collect.results()) matched.add(m.job.customId);
+    assert.equal(matched.size, 3);
+    assert.ok(events.some(e => e.kind === 'unmatched' && /no request of this run/.test(e.problem)));
+    assert.equal(creates().length, 1);
+    const unknown = new BatchSession({
+      client: new ApiClient({ baseUrl: fake.url, apiKey: fake.apiKey }).batches,
+      store: new BatchStore(dir),
+      jobs,
+      run: { cwd: '/repo', files: [], args: {} },
+      collect: { runKey: 'nope' },
+    });
+    await assert.rejects(unknown.submit(), RunNotFound);
   });
 
   it('a create refused by the service leaves the run with what was created, and nothing lost', async () => {
