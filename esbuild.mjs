@@ -93,6 +93,8 @@ if (tests) {
       entryPoints: [
         ...listTests('test/unit', '.test.ts'),
         ...listTests('test/fake', '.ts'),
+        // the helpers the suites share: the UI suite imports them as built
+        ...listTests('test/support', '.ts'),
         ...listTests('bench', '.ts'),
       ],
     },

@@ -2,17 +2,16 @@
 // at most two per changed body, none for an unchanged file; and its time against counting the same 50
 // working copies alone), and the compare panel's batching of 4 columns × 2,000 deltas each streamed at
 // once (deltas per second through the compare runner and the per-frame batcher, none lost).
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { ApiClient } from '../src/core/api/client';
 import type { StreamEvent } from '../src/core/api/types';
 import { runCli } from '../src/core/cli/main';
 import { runColumns, sendWith } from '../src/core/compare/runner';
 import { EventBatcher } from '../src/core/run/batcher';
 import { startFake, type Fake } from '../test/fake/server';
+import { clientOf, cliEnv } from '../test/support/fake';
+import { tempRepo } from '../test/support/tempRepo';
 import { ratioAsync, type Figure } from './bench';
 
 const CHANGED = 50;
@@ -26,7 +25,7 @@ async function count(fake: Fake, cwd: string, args: string[]): Promise<void> {
   const io = {
     stdout: { write: () => true },
     stderr: { write: (s: string) => process.stderr.write(s) },
-    env: { PROMPTWRIGHT_BASE_URL: fake.url, PROMPTWRIGHT_API_KEY: fake.apiKey },
+    env: cliEnv(fake),
   };
   const prev = process.cwd();
   process.chdir(cwd);
@@ -40,26 +39,14 @@ async function count(fake: Fake, cwd: string, args: string[]): Promise<void> {
 
 async function countBase(figs: Figure[]): Promise<void> {
   const fake = await startFake();
-  const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'pw-bench-compare-')));
+  const repo = tempRepo('pw-bench-compare-');
+  const dir = repo.dir;
   try {
-    const git = (...args: string[]) =>
-      execFileSync('git', args, {
-        cwd: dir,
-        env: {
-          ...process.env,
-          GIT_AUTHOR_NAME: 'bench',
-          GIT_AUTHOR_EMAIL: 'bench@example.com',
-          GIT_COMMITTER_NAME: 'bench',
-          GIT_COMMITTER_EMAIL: 'bench@example.com',
-        },
-      });
-    git('init', '-q', '-b', 'main');
     const name = (i: number) => `prompts/p${String(i).padStart(3, '0')}.prompt.json`;
     fs.mkdirSync(path.join(dir, 'prompts'));
     for (let i = 0; i < CHANGED + UNCHANGED; i++)
       fs.writeFileSync(path.join(dir, name(i)), request(`Question ${i}: where is my parcel?`));
-    git('add', '-A');
-    git('commit', '-q', '-m', 'base');
+    repo.commit('base');
     for (let i = 0; i < CHANGED; i++)
       fs.writeFileSync(path.join(dir, name(i)), request(`Question ${i}: where is my parcel, and when will it come?`));
 
@@ -89,7 +76,7 @@ async function countBase(figs: Figure[]): Promise<void> {
     );
   } finally {
     await fake.close();
-    fs.rmSync(dir, { recursive: true, force: true });
+    repo.dispose();
   }
 }
 
@@ -97,7 +84,7 @@ async function countBase(figs: Figure[]): Promise<void> {
 async function panelBatching(figs: Figure[]): Promise<void> {
   const fake = await startFake();
   try {
-    const client = new ApiClient({ baseUrl: fake.url, apiKey: fake.apiKey, maxRetries: 0 });
+    const client = clientOf(fake);
     const body = {
       model: 'model-opus-4-7',
       max_tokens: 10,

@@ -212,7 +212,7 @@ export function activate(context: vscode.ExtensionContext): PromptwrightApi {
       provideTextDocumentContent: async uri => (await features()).resourceDocs.provideTextDocumentContent(uri),
     }),
     vscode.commands.registerCommand('promptwright.showLog', () => log.show()),
-    vscode.commands.registerCommand('promptwright.newRequestFile', () => newRequestFile(api.prompts)),
+    vscode.commands.registerCommand('promptwright.newRequestFile', () => newRequestFile(api)),
     vscode.commands.registerCommand('promptwright.addBeta', (beta?: string) =>
       addBeta(typeof beta === 'string' ? beta : undefined),
     ),
@@ -268,8 +268,9 @@ export function activate(context: vscode.ExtensionContext): PromptwrightApi {
     lazy('promptwright.addSession', (f, id) => f.sessions.addSession(typeof id === 'string' ? id : undefined)),
     lazy('promptwright.removeSession', (f, n) => f.sessions.removeSession(node(n))),
     lazy('promptwright.refreshSessions', (f, n) => f.sessions.refresh(node(n))),
-    lazy('promptwright.loadMoreResources', (f, n) => f.sessions.loadMore(node(n))),
-    lazy('promptwright.loadAllResources', (f, n) => f.sessions.loadMore(node(n), true)),
+    // every paged tree's "Load more…" and Load All (vscode/platform/pagedTree.ts), under the ids trees had too
+    ...LOAD_MORE_IDS.map(id => lazy(id, (f, n) => f.loadMore(n))),
+    ...LOAD_ALL_IDS.map(id => lazy(id, (f, n) => f.loadMore(n, true))),
     lazy('promptwright.attachFile', (f, n) => f.sessions.attachFile(node(n))),
     lazy('promptwright.openResource', (f, n) => f.resourceDocs.open(node(n))),
     lazy('promptwright.addRateLimitWorkspace', (f, id) =>
@@ -291,8 +292,7 @@ export function activate(context: vscode.ExtensionContext): PromptwrightApi {
     lazy('promptwright.admin.removeUser', (f, n) => f.admin.removeUser(adminNode(n))),
     lazy('promptwright.admin.invite', f => f.admin.invite()),
     lazy('promptwright.admin.deleteInvite', (f, n) => f.admin.deleteInvite(adminNode(n))),
-    lazy('promptwright.admin.loadMore', (f, n) => f.admin.loadMore(adminNode(n))),
-    lazy('promptwright.admin.retry', (f, n) => f.admin.retry(adminNode(n))),
+    lazy('promptwright.admin.retry', f => f.org.refresh()),
     lazy('promptwright.tryDemo', f => f.demo.start()),
     lazy('promptwright.stopDemo', f => f.demo.stop()),
     lazy('promptwright.openSample', f => f.openSample()),
@@ -307,8 +307,7 @@ export function activate(context: vscode.ExtensionContext): PromptwrightApi {
     lazy('promptwright.compliance.deleteChat', (f, n) => f.compliance.deleteChat(complianceNode(n))),
     lazy('promptwright.compliance.deleteProject', (f, n) => f.compliance.deleteProject(complianceNode(n))),
     lazy('promptwright.compliance.deleteFile', (f, n) => f.compliance.deleteFile(complianceNode(n))),
-    lazy('promptwright.compliance.loadMore', (f, n) => f.compliance.loadMore(complianceNode(n))),
-    lazy('promptwright.compliance.retry', (f, n) => f.compliance.retry(complianceNode(n))),
+    lazy('promptwright.compliance.retry', f => f.complianceTree.refresh()),
     lazy('promptwright.runCases', (f, arg) => f.cases.runCases(uriOf(arg))),
     // from the editor's title (its file), the palette (the active case file or the grid's) or the grid's toolbar
     lazy('promptwright.compareCases', (f, arg, ref) =>
@@ -328,6 +327,15 @@ export function activate(context: vscode.ExtensionContext): PromptwrightApi {
     void features().then(f => f.demo.start({ quiet: true }));
   return { log, config, diagnostics, keys, api, tokens, cache, features, logUri: context.logUri, ...views };
 }
+
+/** "Load more…" of every paged tree; the ids the trees had before it stay, so no keybinding breaks. */
+const LOAD_MORE_IDS = [
+  'promptwright.loadMore',
+  'promptwright.loadMoreResources',
+  'promptwright.admin.loadMore',
+  'promptwright.compliance.loadMore',
+];
+const LOAD_ALL_IDS = ['promptwright.loadAll', 'promptwright.loadAllResources'];
 
 export function deactivate(): void {
   // everything is disposed through context.subscriptions

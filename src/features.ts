@@ -20,6 +20,7 @@ import { ComplianceTree } from './vscode/compliance/complianceTree';
 import type { Config } from './vscode/platform/config';
 import { DemoBackend, openSample } from './vscode/demo/demo';
 import { JsonDocuments } from './vscode/platform/jsonDocuments';
+import { loadMore } from './vscode/platform/pagedTree';
 import { ModelEditing } from './vscode/models/modelEditing';
 import { Models } from './vscode/models/models';
 import type { Log } from './vscode/platform/log';
@@ -70,6 +71,8 @@ export interface Features {
   compliance: ComplianceCommands;
   demo: DemoBackend;
   openSample: typeof openSample;
+  /** the command of every paged tree's "Load more…" row (and of Load All) */
+  loadMore: typeof loadMore;
   caseDiagnostics: CaseDiagnostics;
   caseLanguage: CaseLanguage;
   cases: CasesPanel;
@@ -134,6 +137,6 @@ export function createFeatures(host: Host): Features {
   return {
     ...{ panel, runner, breakdown, sessions, resourceDocs, rateLimits, json, org, admin },
     ...{ access, activity, complianceTree, compliance, demo, openSample, caseDiagnostics, caseLanguage, cases },
-    ...{ casesTests, promptFiles, models, modelEditing, compare },
+    ...{ casesTests, promptFiles, models, modelEditing, compare, loadMore },
   };
 }

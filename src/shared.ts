@@ -2,7 +2,7 @@
 // the same extension host, and the activation bundle is loaded first: one copy means one module state, one
 // class for `instanceof`, and a smaller .vsix. The build (scripts/bundles.mjs) reads the list below: in the
 // features bundle, an import of one of these files becomes a lookup here. Each is one the activation bundle
-// already uses nearly whole, so listing it costs activation nothing (test/unit/bundles.test.ts checks).
+// already uses nearly whole, so listing it costs activation nothing (test/unit/architecture.test.ts checks).
 import * as accumulator from './core/api/accumulator';
 import * as errors from './core/api/errors';
 import * as http from './core/api/http';

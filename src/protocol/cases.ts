@@ -4,7 +4,7 @@
 // its tab comes back) with the whole grid as it is now. Cells stream: `patch` appends reply text, batched so
 // that at most one message goes out per frame.
 import type { CellView, GridView } from '../core/cases/grid';
-import type { ComparedCell } from '../core/cases/gridCompare';
+import type { ComparedCell } from '../core/cases/grid';
 import { boundedString, record, type Ready } from './common';
 
 export const CASES_VIEW_TYPE = 'promptwright.cases';
@@ -14,7 +14,7 @@ export { cellKey, progressSummary } from '../core/cases/grid';
 export type { CellView, GridView } from '../core/cases/grid';
 // compare mode: each cell at a git revision beside the working copy's (core/cases/gridCompare.ts)
 export { compareSummary } from '../core/cases/gridCompare';
-export type { ComparedCell, GridCompare } from '../core/cases/gridCompare';
+export type { ComparedCell, GridCompare } from '../core/cases/grid';
 export type { CellChange } from '../core/compare/cells';
 
 /**

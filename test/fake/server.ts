@@ -1,10 +1,10 @@
 // A local fake of the service, following the spec (docs/spec.md): messages (JSON and SSE), token
 // counting, session resources, rate limits; auth and version-header checks; error bodies with request-id;
-// rate-limit headers and a per-minute request limit (requestLimit); Message Batches (core/demo/batches.ts:
+// rate-limit headers and a per-minute request limit (requestLimit); Message Batches (src/core/demo/batches.ts:
 // in_progress for batchProcessingMs, results shuffled, #errored and #expired per request, cancel, expiry); the
-// administration interface (admin.ts) and the compliance interface with its keys, scopes and shared budget
-// (compliance.ts); the models list (models.ts); and fault injection. Used by the unit
-// tests, the VS Code suites, the benchmarks, and by `npm start` as a clearly labelled offline demo backend.
+// administration interface (src/core/demo/admin.ts) and the compliance interface with its keys, scopes and
+// shared budget (src/core/demo/compliance.ts), simulations the offline demo serves too; the models list
+// (test/fake/models.ts); and fault injection. Used by the unit tests, the VS Code suites and the benchmarks.
 // Listens on 127.0.0.1 only.
 //
 // Scenario words in the last user message steer a streamed reply (handy in the demo too):

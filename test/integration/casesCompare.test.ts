@@ -14,6 +14,7 @@ import * as vscode from 'vscode';
 import type { Features } from '../../src/features';
 import type { ComparedCell, GridView } from '../../src/protocol/cases';
 import type { FakeRequest } from '../fake/server';
+import { gitIn, gitRepo } from '../support/tempRepo';
 import { api, scripted, useFake, waitFor, workspaceUri } from './helpers';
 
 const run = promisify(execFile);
@@ -60,24 +61,14 @@ describe('Cases grid: Compare with… a git revision (real extension host)', fun
   const repo = workspaceUri(REPO);
   const greet = vscode.Uri.joinPath(repo, 'greet.cases.yaml');
   const slow = vscode.Uri.joinPath(repo, 'slow.cases.yaml');
-  const git = (...args: string[]) =>
-    run('git', args, {
-      cwd: repo.fsPath,
-      env: {
-        ...process.env,
-        GIT_AUTHOR_NAME: 'Promptwright Test',
-        GIT_AUTHOR_EMAIL: 'test@example.com',
-        GIT_COMMITTER_NAME: 'Promptwright Test',
-        GIT_COMMITTER_EMAIL: 'test@example.com',
-      },
-    });
+  // git as the tests' author, in the repository the suite makes (test/support/tempRepo.ts)
+  const git = (...args: string[]) => gitIn(repo.fsPath)(...args);
   const write = (name: string, text: string) => fs.writeFileSync(path.join(repo.fsPath, name), text);
   let prompts: Features['cases']['prompts'];
 
   before(async () => {
     fs.mkdirSync(repo.fsPath, { recursive: true });
-    await git('init', '-q', '-b', 'main');
-    await git('config', 'commit.gpgsign', 'false');
+    gitRepo(repo.fsPath);
     write('greet.prompt.json', request('Q'));
     write(
       'greet.cases.yaml',
@@ -90,9 +81,9 @@ describe('Cases grid: Compare with… a git revision (real extension host)', fun
     );
     const slowCases = [1, 2, 3].map((i): [string, string, string] => [`slow ${i}`, `#slow=150 number ${i}`, 'number']);
     write('slow.cases.yaml', caseFile(slowCases));
-    await git('add', '-A');
-    await git('commit', '-q', '-m', 'the cases as they were');
-    await git('branch', 'before-change');
+    git('add', '-A');
+    git('commit', '-q', '-m', 'the cases as they were');
+    git('branch', 'before-change');
     // the working copy: the request's prefix changed (one case breaks, one is fixed), a case added, one removed
     write('greet.prompt.json', request('A'));
     write(
@@ -133,7 +124,7 @@ describe('Cases grid: Compare with… a git revision (real extension host)', fun
 
     const grid = f.cases.grid();
     assert.equal(grid?.compare?.ref, 'HEAD');
-    assert.equal(grid?.compare?.sha, (await git('rev-parse', 'HEAD')).stdout.trim());
+    assert.equal(grid?.compare?.sha, git('rev-parse', 'HEAD').trim());
     assert.deepEqual(pairs(grid), [
       'keeps: passed → passed (same)',
       'breaks: passed → failed (broke)',

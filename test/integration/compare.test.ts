@@ -10,6 +10,7 @@ import * as path from 'node:path';
 import { promisify } from 'node:util';
 import * as vscode from 'vscode';
 import type { Fake } from '../fake/server';
+import { gitIn, gitRepo } from '../support/tempRepo';
 import { api, scripted, useFake, waitFor, workspaceUri } from './helpers';
 
 const run = promisify(execFile);
@@ -26,17 +27,8 @@ describe('compare against git (real extension host)', function () {
   const env = useFake({ apiKey: 'sk-compare-test' }, { 'tokenCount.debounceMs': 300 });
   let fake: Fake;
   let repo: vscode.Uri;
-  const git = (...args: string[]) =>
-    run('git', args, {
-      cwd: repo.fsPath,
-      env: {
-        ...process.env,
-        GIT_AUTHOR_NAME: 'Promptwright Test',
-        GIT_AUTHOR_EMAIL: 'test@example.com',
-        GIT_COMMITTER_NAME: 'Promptwright Test',
-        GIT_COMMITTER_EMAIL: 'test@example.com',
-      },
-    });
+  // git as the tests' author, in the repository the suite makes (test/support/tempRepo.ts)
+  const git = (...args: string[]) => gitIn(repo.fsPath)(...args);
   const write = (name: string, text: string) => fs.writeFileSync(path.join(repo.fsPath, name), text);
   const counts = (content: string) =>
     fake.requests.filter(
@@ -49,12 +41,12 @@ describe('compare against git (real extension host)', function () {
     fake = env.fake;
     repo = workspaceUri('compare-repo');
     fs.mkdirSync(repo.fsPath, { recursive: true });
-    await git('init', '-q', '-b', 'main');
+    gitRepo(repo.fsPath);
     write('tracked.prompt.json', request('Hello from the base version'));
     write('breakdown.prompt.json', request('Same question', 'You are terse.'));
     write('columns.prompt.json', request('The base question'));
-    await git('add', '-A');
-    await git('commit', '-q', '-m', 'base');
+    git('add', '-A');
+    git('commit', '-q', '-m', 'base');
     // the working copies differ from HEAD
     write('breakdown.prompt.json', request('Same question', 'You are terse, polite and exact in every answer.'));
     write('columns.prompt.json', request('The working question'));
@@ -200,8 +192,8 @@ describe('compare against git (real extension host)', function () {
     const a = await api();
     const f = await a.features();
     write('slow.prompt.json', request('Go on #long=400 #slow=15'));
-    await git('add', 'slow.prompt.json');
-    await git('commit', '-q', '-m', 'slow');
+    git('add', 'slow.prompt.json');
+    git('commit', '-q', '-m', 'slow');
     const uri = vscode.Uri.joinPath(repo, 'slow.prompt.json');
     const running = f.compare.compare(uri, [
       { model: OPUS, version: { kind: 'working' } },

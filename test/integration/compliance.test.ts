@@ -133,7 +133,7 @@ describe('Compliance view (real extension host)', () => {
     )!;
     let list = await children(project);
     assert.equal(list.filter(n => n.kind === 'attachment').length, 20);
-    await f.compliance.loadMore(list.at(-1));
+    await vscode.commands.executeCommand('promptwright.loadMore', list.at(-1));
     list = await children(project);
     assert.equal(list.filter(n => n.kind === 'attachment').length, 40);
     const asked = holder.fake.requests.filter(r => r.path.endsWith('/attachments'));
@@ -173,7 +173,7 @@ describe('Compliance view (real extension host)', () => {
     const query = await chatsOf('user_01');
     await setKey('compliance', READONLY);
     try {
-      await f.complianceTree.loadMore(query);
+      await query.pager.load();
       const chat = query.pager.items.find(c => !c.project_id)!;
       f.compliance.prompts = scripted([true]);
       let result: unknown;

@@ -179,6 +179,26 @@ describe('request file diagnostics (real extension host)', () => {
     }
   });
 
+  it('"New Request File" on a name that is taken writes nothing and says so through the error display', async () => {
+    const a = await api();
+    const previous = a.api.prompts;
+    const shown: string[] = [];
+    const listening = a.api.onDidShowError(t => shown.push(t));
+    // hello.prompt.json is a file of the workspace already
+    const before = (await vscode.workspace.openTextDocument(workspaceUri('hello.prompt.json'))).getText();
+    a.api.prompts = { ...previous, input: () => Promise.resolve('hello.prompt.json') };
+    try {
+      const uri = await vscode.commands.executeCommand<vscode.Uri | undefined>('promptwright.newRequestFile');
+      assert.equal(uri, undefined);
+      assert.deepEqual(shown, ['New Request File: hello.prompt.json already exists; choose another name.']);
+      const after = (await vscode.workspace.openTextDocument(workspaceUri('hello.prompt.json'))).getText();
+      assert.equal(after, before);
+    } finally {
+      a.api.prompts = previous;
+      listening.dispose();
+    }
+  });
+
   it('a check that throws becomes one diagnostic and a log line; the extension keeps working', async () => {
     const a = await api();
     const logged: string[] = [];

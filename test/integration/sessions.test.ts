@@ -67,6 +67,32 @@ describe('session resources and rate limits views (real extension host)', () => 
     assert.equal(pages[0]!.headers['vendor-beta'], 'managed-agents-2026-04-01');
   });
 
+  it('a failed page is a row of its own, whose click asks for the same page again, keeping what came', async () => {
+    const f = await features();
+    await addSession('ses_big');
+    const big = (await f.sessions.getChildren()).find(r => r.kind === 'session' && r.id === 'ses_big')!;
+    let kids = await f.sessions.getChildren(big);
+    const more = f.sessions.getTreeItem(kids.at(-1)!);
+    assert.equal(more.label, 'Load more… (1,000 loaded)');
+    assert.equal(more.command?.command, 'promptwright.loadMore');
+    fake.clear();
+    fake.fail({ path: '/v1/sessions/ses_big/resources', status: 400, message: 'injected' });
+    await vscode.commands.executeCommand(more.command.command, ...(more.command.arguments ?? []));
+    kids = await f.sessions.getChildren(big);
+    assert.equal(kids.filter(k => k.kind === 'resource').length, 1000);
+    const failed = f.sessions.getTreeItem(kids.at(-1)!);
+    assert.equal(kids.at(-1)!.kind, 'error');
+    assert.match(failed.label as string, /^invalid_request_error \(400\): injected \[request-id req_fake_/);
+    assert.equal(failed.command?.command, 'promptwright.loadMore');
+    await vscode.commands.executeCommand(failed.command.command, ...(failed.command.arguments ?? []));
+    kids = await f.sessions.getChildren(big);
+    assert.equal(kids.filter(k => k.kind === 'resource').length, 2000);
+    const pages = fake.requests.map(r => r.query.page);
+    assert.equal(pages.length, 2);
+    assert.ok(pages[0], 'the second page, by its token');
+    assert.equal(pages[1], pages[0], 'the same page again');
+  });
+
   it('Add Session… shows the new session: revealed at the end of a long list, selected and expanded', async () => {
     const a = await api();
     const f = await a.features();

@@ -45,6 +45,11 @@ describe('Organization view (DOM)', function () {
     };
     await more.filter({ hasText: '20 loaded' }).waitFor({ timeout: 15000 });
     await treeRows(page).filter({ hasText: users[0].email }).waitFor();
+    // every paged view offers Load All on its "Load more…" row (vscode/platform/pagedTree.ts)
+    await more.click({ button: 'right' });
+    await page.locator('.context-view .monaco-menu .action-label', { hasText: 'Load All' }).waitFor({ timeout: 10000 });
+    await page.screenshot({ path: path.join(ui.results, 'organization-load-all.png') });
+    await page.keyboard.press('Escape');
     await more.click();
     await toEnd();
     await more.filter({ hasText: '40 loaded' }).waitFor({ timeout: 15000 });

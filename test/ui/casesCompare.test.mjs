@@ -6,11 +6,10 @@
 // Picture: test-results/cases-compare.png (dark theme, the workbench's default here).
 // The fake answers "Hello! You said: <the question>", so every verdict is known.
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { ui } from './context.mjs';
-import { openWorkbench, runCommand, screenshotOnFailure, setApiKey } from './drive.mjs';
+import { freshRepository, openWorkbench, runCommand, screenshotOnFailure, setApiKey } from './drive.mjs';
 
 const SONNET = 'model-sonnet-4-6';
 const HAIKU = 'model-haiku-4-5';
@@ -56,22 +55,9 @@ async function choose(page, text) {
 describe('Cases grid: compare mode (DOM)', function () {
   const s = {};
   let folder;
-  const git = (...args) =>
-    execFileSync('git', args, {
-      cwd: folder,
-      env: {
-        ...process.env,
-        GIT_AUTHOR_NAME: 'Promptwright Test',
-        GIT_AUTHOR_EMAIL: 'test@example.com',
-        GIT_COMMITTER_NAME: 'Promptwright Test',
-        GIT_COMMITTER_EMAIL: 'test@example.com',
-      },
-    });
-
   before(async function () {
-    folder = ui.freshWorkspace();
-    git('init', '-q', '-b', 'main');
-    git('config', 'commit.gpgsign', 'false');
+    const repo = await freshRepository();
+    folder = repo.dir;
     fs.writeFileSync(path.join(folder, 'greet.prompt.json'), request('Q'));
     const kept = [
       ['keeps', 'hi', 'hi'],
@@ -80,8 +66,7 @@ describe('Cases grid: compare mode (DOM)', function () {
       ['markup', HOSTILE, 'You said'],
     ];
     fs.writeFileSync(path.join(folder, 'greet.cases.yaml'), caseFile([...kept, ['gone', 'bye', 'bye']]));
-    git('add', '-A');
-    git('commit', '-q', '-m', 'cases');
+    repo.commit('cases');
     fs.writeFileSync(path.join(folder, 'greet.prompt.json'), request('A'));
     fs.writeFileSync(path.join(folder, 'greet.cases.yaml'), caseFile([...kept, ['fresh', 'new', 'new']]));
     Object.assign(s, await openWorkbench(folder, 'greet.cases.yaml', { width: 1280, height: 800 }));

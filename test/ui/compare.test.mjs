@@ -6,11 +6,19 @@
 // Pictures: test-results/compare.png and ci-comment.png (the `count --base --format markdown` comment as a
 // pull request shows it); with UPDATE_DOCS_IMAGES=1 also docs/images/.
 import assert from 'node:assert/strict';
-import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { ui } from './context.mjs';
-import { answerInput, openFile, openWorkbench, runCommand, screenshotOnFailure, setApiKey } from './drive.mjs';
+import {
+  answerInput,
+  freshRepository,
+  openFile,
+  openWorkbench,
+  runCommand,
+  screenshotOnFailure,
+  setApiKey,
+  support,
+} from './drive.mjs';
 
 const OPUS = 'model-opus-4-7';
 const HAIKU = 'model-haiku-4-5';
@@ -47,21 +55,9 @@ async function choose(page, text) {
 describe('Compare (DOM)', function () {
   const s = {};
   let folder;
-  const git = (...args) =>
-    execFileSync('git', args, {
-      cwd: folder,
-      env: {
-        ...process.env,
-        GIT_AUTHOR_NAME: 'Promptwright Test',
-        GIT_AUTHOR_EMAIL: 'test@example.com',
-        GIT_COMMITTER_NAME: 'Promptwright Test',
-        GIT_COMMITTER_EMAIL: 'test@example.com',
-      },
-    });
-
   before(async function () {
-    folder = ui.freshWorkspace();
-    git('init', '-q', '-b', 'main');
+    const repo = await freshRepository();
+    folder = repo.dir;
     fs.writeFileSync(
       path.join(folder, 'weather.prompt.json'),
       request("What's the weather in Paris? #thinking #tool #slow=120"),
@@ -69,8 +65,7 @@ describe('Compare (DOM)', function () {
     fs.writeFileSync(path.join(folder, 'slow.prompt.json'), request('A long answer please #long=600 #slow=25'));
     fs.writeFileSync(path.join(folder, 'faq.prompt.json'), request('Where can I find the opening hours?'));
     // the fixture workspace's files too: only what the test changes differs from HEAD
-    git('add', '-A');
-    git('commit', '-q', '-m', 'prompts');
+    repo.commit('prompts');
     // the working copy: a system prompt and a sharper question
     fs.writeFileSync(
       path.join(folder, 'weather.prompt.json'),
@@ -252,14 +247,15 @@ describe('Compare (DOM)', function () {
     );
     fs.rmSync(path.join(folder, 'faq.prompt.json'));
     const cli = path.join(ui.root, 'dist', 'cli.js');
-    const child = spawn(process.execPath, [cli, 'count', '--base', 'HEAD', '--changed', '--format', 'markdown'], {
+    const { spawnCli } = await support('spawnCli');
+    const run = spawnCli(['count', '--base', 'HEAD', '--changed', '--format', 'markdown'], {
+      cli,
       cwd: folder,
       env: { ...process.env, PROMPTWRIGHT_BASE_URL: ui.fake.url, PROMPTWRIGHT_API_KEY: ui.fake.apiKey },
-      stdio: ['ignore', 'pipe', 'pipe'],
     });
-    let markdown = '';
-    child.stdout.on('data', d => (markdown += String(d)));
-    const code = await new Promise(resolve => child.on('exit', resolve));
+    const code = await run.exited;
+    await run.closed;
+    const markdown = run.out;
     assert.equal(code, 0);
     assert.match(markdown, /^<!-- promptwright:count -->\n/);
     const { page, close } = await ui.launchBrowser({ width: 820, height: 420 });

@@ -224,3 +224,15 @@ export async function answerInput(page, text) {
   await page.waitForTimeout(150);
   await page.keyboard.press('Enter');
 }
+
+/**
+ * A helper more than one suite shares (test/support/), as the build leaves it in out/: `tempRepo` (a git
+ * repository), `spawnCli` (the built CLI as a process).
+ */
+export const support = name => import(`../../out/test/support/${name}.js`);
+
+/** A fresh workspace folder that is a new git repository (test/support/tempRepo.ts). */
+export async function freshRepository() {
+  const { gitRepo } = await support('tempRepo');
+  return gitRepo(ui.freshWorkspace());
+}

@@ -2,9 +2,10 @@
 // the shared transport (http.ts): exactly the endpoints, paged lists as async iterators, typed errors.
 import { pickCountFields } from '../request/count';
 import { BatchesClient } from './batches';
-import { Http, type CallOptions, type HttpOptions, type JsonResponse, type KeyKind, type RequestSpec } from './http';
+import { Http, type CallOptions, type HttpOptions } from './http';
+import { collect, tokenPages, type TokenPage } from './paging';
 import { MessageStream } from './stream';
-import type { Page, RateLimitEntry, SessionResource, TokenCount, Message } from './types';
+import type { RateLimitEntry, SessionResource, TokenCount, Message } from './types';
 
 export { type CallOptions } from './http';
 export { MessageStream } from './stream';
@@ -48,13 +49,14 @@ export class ApiClient {
   async *resourcePages(
     sessionId: string,
     opts: { limit?: number; signal?: AbortSignal; page?: string } = {},
-  ): AsyncGenerator<Page<SessionResource>> {
+  ): AsyncGenerator<TokenPage<SessionResource>> {
     if (opts.limit !== undefined && (!Number.isInteger(opts.limit) || opts.limit < 1 || opts.limit > 1000)) {
       throw new RangeError(`limit must be a whole number from 1 to 1000, got ${opts.limit}`);
     }
     const path = `/v1/sessions/${encodeURIComponent(sessionId)}/resources`;
     const query: Record<string, string> = opts.limit ? { limit: String(opts.limit) } : {};
-    yield* this.pages<SessionResource>(path, query, 'api', opts.signal, opts.page);
+    const o = { ...(opts.signal ? { signal: opts.signal } : {}), ...(opts.page ? { page: opts.page } : {}) };
+    yield* tokenPages<SessionResource>(this.http, { method: 'GET', path, query, betas: [SESSIONS_BETA] }, o);
   }
 
   async getResource(sessionId: string, resourceId: string, c: CallOptions = {}): Promise<SessionResource> {
@@ -97,35 +99,8 @@ export class ApiClient {
     return this.all<RateLimitEntry>(path, q.groupType ? { group_type: q.groupType } : {}, c);
   }
 
-  private async all<T>(path: string, query: Record<string, string>, c: CallOptions): Promise<T[]> {
-    const out: T[] = [];
-    for await (const p of this.pages<T>(path, query, 'admin', c.signal)) out.push(...p.data);
-    return out;
-  }
-
-  /** Pages of a `next_page` list; the cursor advances only after a page arrived (a 429 retries the same one). */
-  private async *pages<T>(
-    path: string,
-    query: Record<string, string>,
-    key: KeyKind,
-    signal?: AbortSignal,
-    first?: string,
-  ): AsyncGenerator<Page<T>> {
-    const ctl = new AbortController();
-    const onAbort = () => ctl.abort();
-    signal?.addEventListener('abort', onAbort, { once: true });
-    const betas = key === 'api' ? [SESSIONS_BETA] : [];
-    try {
-      let page: string | null | undefined = first;
-      do {
-        const spec: RequestSpec = { method: 'GET', path, query: { ...query, ...(page ? { page } : {}) }, key, betas };
-        const r: JsonResponse<Page<T>> = await this.http.json<Page<T>>(spec, { signal: ctl.signal });
-        page = r.data.next_page;
-        yield r.data;
-      } while (page);
-    } finally {
-      ctl.abort();
-      signal?.removeEventListener('abort', onAbort);
-    }
+  /** Every record of a `next_page` list read with the Admin key. */
+  private all<T>(path: string, query: Record<string, string>, c: CallOptions): Promise<T[]> {
+    return collect(tokenPages<T>(this.http, { method: 'GET', path, query, key: 'admin' }, c));
   }
 }

@@ -50,3 +50,23 @@ export class Pager<T> {
     this.error = undefined;
   }
 }
+
+/**
+ * The cursor of the page after `page`, in either family of lists (core/api/paging.ts): a cursor list's
+ * `last_id` while `has_more`, a page-token list's `next_page`; null when there is no more.
+ */
+function nextCursor(page: { has_more?: boolean; last_id?: string | null; next_page?: string | null }): string | null {
+  if (page.has_more === false) return null;
+  return ('next_page' in page ? page.next_page : page.last_id) ?? null;
+}
+
+/**
+ * A Pager's fetch from a client's pages: the first page the iterator gives, which is then closed (the Pager
+ * asks again, from the next cursor, for the page after).
+ */
+export async function firstPage<T>(pages: AsyncGenerator<{ data: T[] }>): Promise<Loaded<T>> {
+  const r = await pages.next();
+  await pages.return(undefined);
+  const page = r.done ? undefined : (r.value as Parameters<typeof nextCursor>[0] & { data: T[] });
+  return { items: page?.data ?? [], next: page ? nextCursor(page) : null };
+}

@@ -65,11 +65,6 @@ export interface SessionResource {
   [k: string]: unknown;
 }
 
-export interface Page<T> {
-  data: T[];
-  next_page: string | null;
-}
-
 interface Limiter {
   type: string;
   value: number;

@@ -2,7 +2,8 @@
 // (live or read back from the results file). Pure code over plain values; the extension and the webview share
 // it through the protocol.
 import type { Usage } from '../api/types';
-import type { GridCompare } from './gridCompare';
+import type { CellChange } from '../compare/cells';
+import type { DiffPart } from '../compare/wordDiff';
 import type { AssertionResult, CellKey, CellResult, CellStatus } from './types';
 
 /** How a cell's verdict compares with the last saved run of the same case file (core/cases/results.ts). */
@@ -45,6 +46,30 @@ export interface CellView {
   latencyMs?: number;
   requestId?: string;
   change?: Change;
+}
+
+/** One cell of a comparison: a case on a model, at the revision and in the working copy. */
+export interface ComparedCell {
+  caseName: string;
+  model: string;
+  /** the cell at the revision; absent when the revision has no such cell (it is new) */
+  base?: CellView;
+  /** whether the working copy has the cell (its view is the grid's own cell); false: removed since */
+  inCurrent: boolean;
+  /** what the change did to the verdict, once every side there is has ended */
+  change?: CellChange;
+  /** the word diff of the two replies' text, once both sides have ended */
+  diff?: DiffPart[];
+}
+
+/** A grid in compare mode (core/cases/gridCompare.ts): the revision, and each cell's other side. */
+export interface GridCompare {
+  /** the revision as the person named it (`HEAD`, `main`, a tag), and the commit it named then */
+  ref: string;
+  sha: string;
+  /** why the revision's version runs nothing as it is (the case file is not there, or cannot be used) */
+  notice?: string;
+  cells: ComparedCell[];
 }
 
 export interface GridView {

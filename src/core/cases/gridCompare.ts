@@ -5,33 +5,18 @@
 // extension and the webview share it through the protocol.
 import type { StreamEvent } from '../api/types';
 import { CHANGE_ORDER, changeOf, pairCells, type CellChange } from '../compare/cells';
-import { diffWords, type DiffPart } from '../compare/wordDiff';
-import { cellKey, cellViewOf, notSentResult, queuedCell, type CellView, type GridView } from './grid';
+import { diffWords } from '../compare/wordDiff';
+import {
+  cellKey,
+  cellViewOf,
+  notSentResult,
+  queuedCell,
+  type CellView,
+  type ComparedCell,
+  type GridCompare,
+  type GridView,
+} from './grid';
 import type { CellKey, CellResult } from './types';
-
-/** One cell of a comparison: a case on a model, at the revision and in the working copy. */
-export interface ComparedCell {
-  caseName: string;
-  model: string;
-  /** the cell at the revision; absent when the revision has no such cell (it is new) */
-  base?: CellView;
-  /** whether the working copy has the cell (its view is the grid's own cell); false: removed since */
-  inCurrent: boolean;
-  /** what the change did to the verdict, once every side there is has ended */
-  change?: CellChange;
-  /** the word diff of the two replies' text, once both sides have ended */
-  diff?: DiffPart[];
-}
-
-/** A grid in compare mode: the revision, and each cell's other side. */
-export interface GridCompare {
-  /** the revision as the person named it (`HEAD`, `main`, a tag), and the commit it named then */
-  ref: string;
-  sha: string;
-  /** why the revision's version runs nothing as it is (the case file is not there, or cannot be used) */
-  notice?: string;
-  cells: ComparedCell[];
-}
 
 /** A cell's side has ended with a verdict: a cancelled or unfinished one says nothing about the prompt. */
 const finished = (c: CellView | undefined) => c?.status === 'passed' || c?.status === 'failed' || c?.status === 'error';

@@ -1,8 +1,7 @@
-// Session resources (doc2 §2.1, §4.1) for the tree: how each one is described, and a pager that loads
-// a page at a time, resumes from the last cursor after an error, and never loads everything unless asked.
-import { Pager } from '../api/pager';
+// Session resources (doc2 §2.1, §4.1) for the tree: how each one is described, and what Attach File takes.
+// The tree loads them a page at a time like every paged list (core/api/pager.ts).
 import { asText } from '../text';
-import type { Page, SessionResource } from '../api/types';
+import type { SessionResource } from '../api/types';
 
 export interface ResourceView {
   label: string;
@@ -38,18 +37,6 @@ export function describeResource(r: SessionResource): ResourceView {
     };
   }
   return { label: s(r.id) || s(r.type), description: s(r.type), icon: 'question', fields };
-}
-
-export type FetchPage = (cursor: string | undefined) => Promise<Page<SessionResource>>;
-
-/** Session resources a page at a time (the `next_page` family of doc2 §4.1). */
-export class ResourcePager extends Pager<SessionResource> {
-  constructor(fetch: FetchPage) {
-    super(async cursor => {
-      const page = await fetch(cursor);
-      return { items: page.data, next: page.next_page ?? null };
-    });
-  }
 }
 
 /** Validates Attach File input (doc2 §4.1): a file_id, and an optional absolute mount path. */

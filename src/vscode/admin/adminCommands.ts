@@ -279,7 +279,7 @@ export class AdminCommands {
     if (!pick || pick.label === u.role) return undefined;
     const problem = roleProblem(pick.label);
     if (problem) {
-      void vscode.window.showErrorMessage(problem);
+      void this.api.showError(problem);
       return undefined;
     }
     return this.call(
@@ -344,15 +344,5 @@ export class AdminCommands {
       async () => (await this.api.admin()).deleteInvite(i.id),
       'invites',
     ));
-  }
-
-  // ---- lists ---------------------------------------------------------------------------------------------
-
-  async loadMore(n?: AdminNode): Promise<void> {
-    if (n?.kind === 'more') await this.tree.loadMore(n.group);
-  }
-
-  retry(n?: AdminNode): void {
-    this.tree.refresh(n?.kind === 'error' ? n.group : undefined);
   }
 }

@@ -3,10 +3,10 @@ import { DimmedItems } from '../platform/dimmedItems';
 import { colorIcon, inviteView, userView, workspaceView } from '../../core/admin/view';
 import type { Invite, Organization, User, Workspace } from '../../core/admin/types';
 import { ApiError, describeError } from '../../core/api/errors';
-import { Pager } from '../../core/api/pager';
-import type { CursorPage } from '../../core/api/paging';
+import { firstPage } from '../../core/api/pager';
 import type { Api } from '../platform/api';
 import type { Config } from '../platform/config';
+import { PagedTree, type ErrorView, type ErrorRow, type MoreRow, type PagedList } from '../platform/pagedTree';
 import type { Keys } from '../platform/secrets';
 
 export type Group = 'workspaces' | 'users' | 'invites';
@@ -17,8 +17,8 @@ export type AdminNode =
   | { kind: 'workspace'; workspace: Workspace }
   | { kind: 'user'; user: User }
   | { kind: 'invite'; invite: Invite }
-  | { kind: 'more'; group: Group; loaded: number }
-  | { kind: 'error'; group?: Group; error: unknown };
+  | MoreRow<AdminNode>
+  | ErrorRow<AdminNode>;
 
 /** Dimmed labels (archived workspaces, expired invites) come from a decoration on this URI scheme. */
 const DIM_SCHEME = 'promptwright-admin';
@@ -36,7 +36,13 @@ export class OrgTree implements vscode.TreeDataProvider<AdminNode>, vscode.Dispo
   private readonly dimmed = new DimmedItems(DIM_SCHEME);
   private readonly disposables: vscode.Disposable[] = [this.changed];
   private org: Promise<Organization> | undefined;
-  private readonly pagers = new Map<Group, Pager<Workspace | User | Invite>>();
+  private readonly pages = new PagedTree<AdminNode>({
+    viewId: 'promptwright.organization',
+    changed: this.changed,
+    explain,
+    retry: 'promptwright.admin.refresh',
+  });
+  private readonly pagers = new Map<Group, PagedList<Workspace | User | Invite, AdminNode>>();
   private readonly groupNodes = new Map<Group, AdminNode>();
   /**
    * What was created in this window (a workspace, an invite), newest first: shown at the top of its group
@@ -85,8 +91,7 @@ export class OrgTree implements vscode.TreeDataProvider<AdminNode>, vscode.Dispo
     if (n.kind === 'workspace') return this.groupNode('workspaces');
     if (n.kind === 'user') return this.groupNode('users');
     if (n.kind === 'invite') return this.groupNode('invites');
-    if ((n.kind === 'more' || n.kind === 'error') && n.group) return this.groupNode(n.group);
-    return undefined;
+    return n.kind === 'more' || n.kind === 'error' ? n.list?.parent() : undefined;
   }
 
   async setShowArchived(show: boolean): Promise<void> {
@@ -101,35 +106,26 @@ export class OrgTree implements vscode.TreeDataProvider<AdminNode>, vscode.Dispo
     this.refresh('users');
   }
 
-  /** The next page of a list ("Load more"). */
-  async loadMore(group: Group): Promise<void> {
-    await this.pager(group).loadMore();
-    this.changed.fire(this.groupNodes.get(group));
-  }
-
   /** The objects loaded so far (tests and commands read them). */
   loaded(group: Group): readonly (Workspace | User | Invite)[] {
     return this.pagers.get(group)?.items ?? [];
   }
 
-  private pager(group: Group): Pager<Workspace | User | Invite> {
+  private pager(group: Group): PagedList<Workspace | User | Invite, AdminNode> {
     let p = this.pagers.get(group);
     if (!p) {
       const pageSize = this.config.adminPageSize;
-      const first = (pages: AsyncGenerator<CursorPage<Workspace | User | Invite>>) =>
-        pages.next().then(async r => {
-          await pages.return(undefined);
-          const page = r.value as CursorPage<Workspace | User | Invite> | undefined;
-          return { items: page?.data ?? [], next: page?.has_more ? page.last_id : null };
-        });
-      p = new Pager(async cursor => {
-        const admin = await this.api.admin();
-        const o = { pageSize, ...(cursor ? { after: cursor } : {}) };
-        if (group === 'workspaces') return first(admin.workspaces({ ...o, includeArchived: this.showArchived }));
-        if (group === 'users')
-          return first(admin.users({ ...o, ...(this.userFilter ? { email: this.userFilter } : {}) }));
-        return first(admin.invites(o));
-      });
+      p = this.pages.list<Workspace | User | Invite>(
+        () => this.groupNode(group),
+        async cursor => {
+          const admin = await this.api.admin();
+          const o = { pageSize, ...(cursor ? { after: cursor } : {}) };
+          if (group === 'workspaces') return firstPage(admin.workspaces({ ...o, includeArchived: this.showArchived }));
+          if (group === 'users')
+            return firstPage(admin.users({ ...o, ...(this.userFilter ? { email: this.userFilter } : {}) }));
+          return firstPage(admin.invites(o));
+        },
+      );
       this.pagers.set(group, p);
     }
     return p;
@@ -151,21 +147,19 @@ export class OrgTree implements vscode.TreeDataProvider<AdminNode>, vscode.Dispo
         const org = await this.organization();
         return [{ kind: 'org', org }, ...(['workspaces', 'users', 'invites'] as const).map(g => this.groupNode(g))];
       } catch (e) {
-        return [{ kind: 'error', error: e }];
+        return [this.pages.errorRow(e, explain(e))];
       }
     }
     if (n.kind !== 'group') return [];
-    const pager = this.pager(n.group);
-    if (pager.cursor === undefined && !pager.error) await pager.loadMore();
-    const created = this.created.get(n.group) ?? [];
+    const group = n.group;
+    const created = this.created.get(group) ?? [];
     const createdIds = new Set(created.map(x => x.id));
     // what this window created first: the service's version of it where the loaded pages have it
-    const fresh = created.map(x => pager.items.find(y => y.id === x.id) ?? x);
-    const rest = pager.items.filter(x => !createdIds.has(x.id));
-    const items = [...fresh, ...rest].map(x => this.itemNode(n.group, x));
-    if (pager.error) items.push({ kind: 'error', group: n.group, error: pager.error });
-    else if (!pager.done) items.push({ kind: 'more', group: n.group, loaded: pager.items.length });
-    return items;
+    const order = (items: readonly (Workspace | User | Invite)[]) => [
+      ...created.map(x => items.find(y => y.id === x.id) ?? x),
+      ...items.filter(x => !createdIds.has(x.id)),
+    ];
+    return this.pager(group).rows(x => this.itemNode(group, x), order);
   }
 
   private itemNode(group: Group, x: Workspace | User | Invite): AdminNode {
@@ -222,23 +216,9 @@ export class OrgTree implements vscode.TreeDataProvider<AdminNode>, vscode.Dispo
         it.contextValue = `invite.${n.invite.status}`;
         return it;
       }
-      case 'more': {
-        const it = new vscode.TreeItem(`Load more… (${n.loaded.toLocaleString('en-US')} loaded)`);
-        it.iconPath = new vscode.ThemeIcon('ellipsis');
-        it.contextValue = 'more';
-        it.command = { command: 'promptwright.admin.loadMore', title: 'Load more', arguments: [n] };
-        return it;
-      }
-      case 'error': {
-        const it = new vscode.TreeItem(errorLabel(n.error));
-        it.iconPath = new vscode.ThemeIcon('error', new vscode.ThemeColor('errorForeground'));
-        it.tooltip = describeError(n.error);
-        it.contextValue = 'error';
-        it.command = notAdmin(n.error)
-          ? { command: 'promptwright.setAdminApiKey', title: 'Set Admin API Key' }
-          : { command: 'promptwright.admin.retry', title: 'Retry', arguments: [n] };
-        return it;
-      }
+      case 'more':
+      case 'error':
+        return this.pages.item(n);
     }
   }
 
@@ -258,4 +238,10 @@ function errorLabel(e: unknown): string {
   }
   if (e instanceof ApiError && e.status === 401) return `The Admin API key was refused (${e.type}: ${e.message}).`;
   return describeError(e);
+}
+
+/** A failure of the organization or of a page of a list: a key that cannot use the interface is told so. */
+function explain(e: unknown): ErrorView {
+  const fix = notAdmin(e) ? { command: 'promptwright.setAdminApiKey', title: 'Set Admin API Key' } : undefined;
+  return { label: errorLabel(e), tooltip: describeError(e), ...(fix ? { fix } : {}) };
 }

@@ -96,7 +96,7 @@ const REF_ICON: Record<GitRef['kind'], string> = { branch: 'git-branch', tag: 't
 
 /**
  * The revision to compare a case file with: `ref` when `given`, else the person's choice (undefined when
- * cancelled); outside git, why there is none (said at once: nothing is asked, nothing runs).
+ * cancelled); outside git, why there is none (for the caller to say at once: nothing is asked, nothing runs).
  */
 export async function askRevision(
   prompts: Prompts,
@@ -106,9 +106,7 @@ export async function askRevision(
   given: boolean,
 ): Promise<{ ref: string } | { notInGit: string } | undefined> {
   if (!(await git.inRepository(caseUri))) {
-    const notInGit = `${fileName(caseUri)} is not in a git repository: there is no revision to compare it with.`;
-    void vscode.window.showErrorMessage(`Promptwright: ${notInGit}`);
-    return { notInGit };
+    return { notInGit: `${fileName(caseUri)} is not in a git repository: there is no revision to compare it with.` };
   }
   const chosen = given ? ref : await chooseRef(prompts, git, caseUri, ref || 'HEAD');
   return chosen ? { ref: chosen } : undefined;

@@ -65,7 +65,7 @@ export class CasesPanel implements vscode.Disposable, GridDisplay {
     git: GitBase,
     recent?: Recent,
   ) {
-    const results = new CasesResults(config, storage, log);
+    const results = new CasesResults(config, storage, api);
     this.runner = new CasesRunner(config, api, cases, results, log, this, git, recent);
     this.host = new WebviewHost(extensionUri, {
       viewType: CASES_VIEW_TYPE,

@@ -2,9 +2,9 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { SavedResults } from '../../core/cases/results';
 import type { CellResult } from '../../core/cases/types';
+import type { Api } from '../platform/api';
 import type { Config } from '../platform/config';
 import { validator } from '../platform/lazy';
-import type { Log } from '../platform/log';
 
 /** Where a case file's results are kept, and how the grid names the place. */
 export interface ResultsPlace {
@@ -26,7 +26,7 @@ export class CasesResults {
     private readonly config: Config,
     /** ExtensionContext.storageUri (undefined without a workspace) and globalStorageUri */
     private readonly storage: { workspace: vscode.Uri | undefined; global: vscode.Uri },
-    private readonly log: Log,
+    private readonly api: Pick<Api, 'showError'>,
   ) {}
 
   place(caseUri: vscode.Uri): ResultsPlace | undefined {
@@ -67,8 +67,7 @@ export class CasesResults {
       await vscode.workspace.fs.writeFile(where.uri, new TextEncoder().encode(text));
       return where;
     } catch (e) {
-      this.log.error(`Cases: could not save the results to ${where.full}: ${String(e)}`);
-      void vscode.window.showWarningMessage(`Promptwright: the results could not be saved (${String(e)}).`);
+      void this.api.showError(e, `Could not save the results of Run Cases to ${where.full}`);
       return undefined;
     }
   }

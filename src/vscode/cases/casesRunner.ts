@@ -175,6 +175,7 @@ export class CasesRunner {
     if (!caseUri) return undefined;
     const chosen = await askRevision(this.prompts, this.git, caseUri, ref ?? this.config.compareBase, !!ref);
     if (chosen && 'ref' in chosen) await this.run(caseUri, { scope: 'all' }, { compareWith: chosen.ref });
+    if (chosen && 'notInGit' in chosen) void this.api.showError(chosen.notInGit, 'Compare Cases');
     return chosen && 'notInGit' in chosen ? chosen.notInGit : undefined;
   }
 
@@ -275,9 +276,7 @@ export class CasesRunner {
     } catch (e) {
       // the grid says what happened; the extension keeps running
       this.log.error(`Run Cases failed for ${caseUri.fsPath}: ${e instanceof Error && e.stack ? e.stack : String(e)}`);
-      void vscode.window.showErrorMessage(
-        `Promptwright: Run Cases failed: ${e instanceof Error ? e.message : String(e)}`,
-      );
+      void this.api.showError(e, 'Run Cases failed');
       reporter?.notRun(`Run Cases failed: ${e instanceof Error ? e.message : String(e)}`);
     } finally {
       onToken?.dispose();
@@ -306,7 +305,7 @@ export class CasesRunner {
       reporter?.notRun(prepared);
       this.showNotice(caseUri, prepared, reveal);
       // the Test Explorer says it at the case file's item
-      if (reveal) void vscode.window.showErrorMessage(`Promptwright: ${prepared}`);
+      if (reveal) void this.api.showError(prepared, 'Run Cases');
       return;
     }
     // compare mode: the case file at the revision too, or why there is nothing to compare with (before
@@ -316,7 +315,7 @@ export class CasesRunner {
     if (typeof base === 'string') {
       // the grid keeps what it shows: nothing ran
       reporter?.notRun(base);
-      void vscode.window.showErrorMessage(`Promptwright: ${base}`);
+      void this.api.showError(base, 'Compare Cases');
       return;
     }
     // asked once, not once per cell: with no address or key, what is missing is asked for here (the offline

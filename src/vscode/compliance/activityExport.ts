@@ -143,7 +143,7 @@ export class ActivityExport {
     const name = fileName(target);
     if (target.scheme !== 'file') {
       const error = new Error(`Exports are written to local files; ${target.toString()} is not one.`);
-      void vscode.window.showErrorMessage(error.message);
+      void this.access.showError(error, 'Could not export the Activity Feed');
       return { outcome: 'failed', error, progress };
     }
     let out: fs.WriteStream | undefined;

@@ -92,15 +92,6 @@ export class ComplianceCommands {
     else if (n?.kind === 'org') await this.json.open(n.org.id, n.org);
   }
 
-  async loadMore(n?: ComplianceNode): Promise<void> {
-    if (n?.kind === 'more') await this.tree.loadMore(n.list);
-  }
-
-  async retry(n?: ComplianceNode): Promise<void> {
-    if (n?.kind === 'error' && n.list) await this.tree.loadMore(n.list);
-    else this.tree.refresh();
-  }
-
   // ---- deletes -----------------------------------------------------------------------------------------
 
   /** Deletes a chat after a modal confirmation. True when it was deleted. */
@@ -159,10 +150,10 @@ export class ComplianceCommands {
     const chats = await this.projectChats(id);
     if (chats === undefined) return false;
     if (!chats.length) {
-      void vscode.window.showWarningMessage(
-        `The project ${id} still has chats attached (${conflict.type}: ${conflict.message}), but none of the ` +
-          'users asked about has a chat in it. List the chats of the users who do ("Show Chats of Users…") ' +
-          'and delete the project again.',
+      void this.access.showError(
+        conflict,
+        `The project ${id} still has chats attached, but none of the users asked about has a chat in it. List ` +
+          'the chats of the users who do ("Show Chats of Users…") and delete the project again',
       );
       return false;
     }

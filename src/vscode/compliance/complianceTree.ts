@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { DimmedItems } from '../platform/dimmedItems';
 import { ApiError, describeError } from '../../core/api/errors';
-import { Pager, type Loaded } from '../../core/api/pager';
+import { firstPage } from '../../core/api/pager';
 import { SCOPES } from '../../core/compliance/scopes';
 import type { Attachment, Chat, ComplianceOrganization } from '../../core/compliance/types';
 import {
@@ -14,6 +14,7 @@ import {
 } from '../../core/compliance/view';
 import { count } from '../../core/text';
 import type { Config } from '../platform/config';
+import { PagedTree, type ErrorView, type ErrorRow, type MoreRow, type PagedList } from '../platform/pagedTree';
 import type { Keys } from '../platform/secrets';
 import type { ComplianceAccess } from './access';
 
@@ -21,13 +22,13 @@ import type { ComplianceAccess } from './access';
 export interface ChatQuery {
   users: string[];
   projects: string[];
-  pager: Pager<Chat>;
+  pager: PagedList<Chat, ComplianceNode>;
 }
 
 /** A project whose attachments the person asked for (there is no list of projects in the spec). */
 export interface ProjectEntry {
   id: string;
-  pager: Pager<Attachment>;
+  pager: PagedList<Attachment, ComplianceNode>;
 }
 
 export type ComplianceNode =
@@ -41,10 +42,9 @@ export type ComplianceNode =
   | { kind: 'project'; project: ProjectEntry }
   | { kind: 'chat'; chat: Chat; query: ChatQuery }
   | { kind: 'attachment'; attachment: Attachment; project: ProjectEntry }
-  | { kind: 'more'; list: ChatQuery | ProjectEntry; loaded: number }
   | { kind: 'hint'; label: string; command?: vscode.Command }
-  /** `why`: what the failure means for this key (compliance/access.ts), when that is known */
-  | { kind: 'error'; error: unknown; why: string | undefined; list?: ChatQuery | ProjectEntry; what: string };
+  | MoreRow<ComplianceNode>
+  | ErrorRow<ComplianceNode>;
 
 /** Dimmed labels (chats their users soft-deleted) come from a decoration on this URI scheme. */
 const DIM_SCHEME = 'promptwright-compliance';
@@ -64,6 +64,13 @@ export class ComplianceTree implements vscode.TreeDataProvider<ComplianceNode>, 
   readonly onDidChangeTreeData = this.changed.event;
   private readonly dimmed = new DimmedItems(DIM_SCHEME);
   private readonly disposables: vscode.Disposable[] = [this.changed];
+  private readonly pages = new PagedTree<ComplianceNode>({
+    viewId: 'promptwright.compliance',
+    changed: this.changed,
+    // what the failure means for this key (compliance/access.ts), when that is known
+    explain: async e => explain(e, await this.access.explain(e), 'a list'),
+    retry: 'promptwright.compliance.refresh',
+  });
   private organizations: Promise<OrganizationTree> | undefined;
   /** the organizations as the last successful load left them (org nodes find their children here) */
   private organizationsLoaded: OrganizationTree | undefined;
@@ -140,7 +147,7 @@ export class ComplianceTree implements vscode.TreeDataProvider<ComplianceNode>, 
    * the commands without their node (seen as a Delete that did nothing).
    */
   private async firstPage(list: ChatQuery | ProjectEntry): Promise<void> {
-    await vscode.window.withProgress({ location: { viewId: 'promptwright.compliance' } }, () => list.pager.loadMore());
+    await list.pager.fetchMore();
   }
 
   async remove(list: ChatQuery | ProjectEntry): Promise<void> {
@@ -166,12 +173,6 @@ export class ComplianceTree implements vscode.TreeDataProvider<ComplianceNode>, 
     this.changed.fire(undefined);
   }
 
-  /** The next page of a list ("Load more"); a failed page stays where it was and is asked for again. */
-  async loadMore(list: ChatQuery | ProjectEntry): Promise<void> {
-    await list.pager.loadMore();
-    this.changed.fire(undefined);
-  }
-
   /** Chats loaded so far that belong to a project, and the users of every list asked for. */
   known(projectId: string): { chats: Chat[]; users: string[] } {
     const chats = this.queries.flatMap(q => q.pager.items).filter(c => c.project_id === projectId);
@@ -192,20 +193,30 @@ export class ComplianceTree implements vscode.TreeDataProvider<ComplianceNode>, 
   }
 
   private newQuery(users: string[], projects: string[]): ChatQuery {
-    const pager = new Pager<Chat>(async cursor => {
-      const { client } = await this.access.client();
-      const o = { pageSize: this.config.compliancePageSize, ...(cursor ? { after: cursor } : {}) };
-      return firstPage(client.chats(users, projects, o), p => (p.has_more ? p.last_id : null));
-    });
-    return { users, projects, pager };
+    const query: ChatQuery = {
+      users,
+      projects,
+      pager: this.pages.list(
+        () => this.listNode(query),
+        async cursor => {
+          const { client } = await this.access.client();
+          const o = { pageSize: this.config.compliancePageSize, ...(cursor ? { after: cursor } : {}) };
+          return firstPage(client.chats(users, projects, o));
+        },
+      ),
+    };
+    return query;
   }
 
   private newProject(id: string): ProjectEntry {
-    const pager = new Pager<Attachment>(async cursor => {
-      const { client } = await this.access.client();
-      return firstPage(client.attachments(id, cursor ? { page: cursor } : {}), p => (p.has_more ? p.next_page : null));
-    });
-    return { id, pager };
+    const project: ProjectEntry = {
+      id,
+      pager: this.pages.list(
+        () => this.listNode(project),
+        async cursor => firstPage((await this.access.client()).client.attachments(id, cursor ? { page: cursor } : {})),
+      ),
+    };
+    return project;
   }
 
   /** Loaded once; a failure is kept too (shown with Retry) rather than asked again on every repaint. */
@@ -224,7 +235,7 @@ export class ComplianceTree implements vscode.TreeDataProvider<ComplianceNode>, 
         try {
           return (await this.loadOrganizations()).roots.map(org => this.orgNode(org));
         } catch (e) {
-          return [{ kind: 'error', error: e, why: await this.access.explain(e), what: 'organizations' }];
+          return [this.pages.errorRow(e, explain(e, await this.access.explain(e), 'organizations'))];
         }
       case 'org':
         return n.children.map(org => this.orgNode(org));
@@ -277,23 +288,12 @@ export class ComplianceTree implements vscode.TreeDataProvider<ComplianceNode>, 
     none: string,
     node: (x: T) => ComplianceNode,
   ): Promise<ComplianceNode[]> {
-    const pager = list.pager as Pager<T>;
+    const pager = list.pager as PagedList<T, ComplianceNode>;
     // a list restored from the workspace state loads when it is first expanded; its row shows the count at
     // its next repaint (see firstPage for why not now)
-    if (pager.cursor === undefined && !pager.error) await pager.loadMore();
-    const out = pager.items.map(node);
-    if (pager.error) {
-      const why = await this.access.explain(pager.error);
-      out.push({
-        kind: 'error',
-        error: pager.error,
-        why,
-        list,
-        what: pager.items.length ? 'the next page' : 'the list',
-      });
-    } else if (!pager.done) out.push({ kind: 'more', list, loaded: pager.items.length });
-    else if (!pager.items.length) out.push({ kind: 'hint', label: none });
-    return out;
+    const rows = await pager.rows(node);
+    if (pager.done && !pager.items.length) rows.push({ kind: 'hint', label: none });
+    return rows;
   }
 
   getTreeItem(n: ComplianceNode): vscode.TreeItem {
@@ -359,21 +359,15 @@ export class ComplianceTree implements vscode.TreeDataProvider<ComplianceNode>, 
         it.contextValue = file ? 'file' : 'attachment';
         return it;
       }
-      case 'more': {
-        const it = new vscode.TreeItem(`Load more… (${n.loaded.toLocaleString('en-US')} loaded)`);
-        it.iconPath = new vscode.ThemeIcon('ellipsis');
-        it.contextValue = 'more';
-        it.command = { command: 'promptwright.compliance.loadMore', title: 'Load more', arguments: [n] };
-        return it;
-      }
       case 'hint': {
         const it = new vscode.TreeItem(n.label);
         it.iconPath = new vscode.ThemeIcon(n.command ? 'add' : 'circle-slash');
         if (n.command) it.command = n.command;
         return it;
       }
+      case 'more':
       case 'error':
-        return this.errorItem(n);
+        return this.pages.item(n);
     }
   }
 
@@ -392,28 +386,6 @@ export class ComplianceTree implements vscode.TreeDataProvider<ComplianceNode>, 
     return it;
   }
 
-  private errorItem(n: Extract<ComplianceNode, { kind: 'error' }>): vscode.TreeItem {
-    const e = n.error;
-    const overCap = n.what === 'organizations' && e instanceof ApiError && e.status === 500;
-    const label = overCap
-      ? 'The organizations list failed: the service lists at most 1,000 linked organizations in one call'
-      : (n.why ?? errorLabel(e));
-    const it = new vscode.TreeItem(label);
-    it.iconPath = new vscode.ThemeIcon('error', new vscode.ThemeColor('errorForeground'));
-    it.tooltip = [
-      describeError(e),
-      overCap ? 'A 500 here usually means the tree of linked organizations is over that cap.' : '',
-    ]
-      .filter(Boolean)
-      .join('\n\n');
-    it.contextValue = 'error';
-    it.command =
-      e instanceof ApiError && e.status === 401
-        ? { command: 'promptwright.setComplianceKey', title: 'Set Compliance Key' }
-        : { command: 'promptwright.compliance.retry', title: 'Retry', arguments: [n] };
-    return it;
-  }
-
   dispose(): void {
     for (const d of this.disposables) d.dispose();
   }
@@ -423,23 +395,34 @@ function hint(label: string, command: string): ComplianceNode {
   return { kind: 'hint', label, command: { command, title: label } };
 }
 
-function loadedText(pager: Pager<unknown>, noun = 'chat'): string {
+function loadedText(pager: PagedList<unknown, ComplianceNode>, noun = 'chat'): string {
   if (pager.cursor === undefined) return '';
   return pager.done ? count(pager.items.length, noun) : `${count(pager.items.length, noun)} loaded`;
-}
-
-/** The first page of a list, as the Pager takes it (the iterator is closed: the Pager asks again). */
-async function firstPage<T, P extends { data: T[] }>(
-  pages: AsyncGenerator<P>,
-  next: (p: P) => string | null,
-): Promise<Loaded<T>> {
-  const r = await pages.next();
-  await pages.return(undefined);
-  const page = r.value as P | undefined;
-  return { items: page?.data ?? [], next: page ? next(page) : null };
 }
 
 function errorLabel(e: unknown): string {
   if (e instanceof ApiError) return `${e.type}: ${e.message}`;
   return describeError(e);
+}
+
+/**
+ * A failure of a list or of the organizations, with `why`, what it means for this key, when that is known.
+ * A 500 of the organizations list is its cap: the service lists at most 1,000 linked organizations.
+ */
+function explain(e: unknown, why: string | undefined, what: 'organizations' | 'a list'): ErrorView {
+  const overCap = what === 'organizations' && e instanceof ApiError && e.status === 500;
+  const label = overCap
+    ? 'The organizations list failed: the service lists at most 1,000 linked organizations in one call'
+    : (why ?? errorLabel(e));
+  const tooltip = [
+    describeError(e),
+    overCap ? 'A 500 here usually means the tree of linked organizations is over that cap.' : '',
+  ]
+    .filter(Boolean)
+    .join('\n\n');
+  const fix =
+    e instanceof ApiError && e.status === 401
+      ? { command: 'promptwright.setComplianceKey', title: 'Set Compliance Key' }
+      : undefined;
+  return { label, tooltip, ...(fix ? { fix } : {}) };
 }

@@ -114,13 +114,15 @@ export class Api implements vscode.Disposable {
     return new AdminClient((await this.client()).http);
   }
 
-  /** An error message with the button that fixes it (Set API Key, Open Settings, Show Log). */
   /**
-   * Shows an error with the buttons that fix it. Returns once it is shown: the notification stays until
-   * the person acts on it, and the command that failed must not wait for that.
+   * Shows a failure, the one way every failure a person sees is shown: what failed, then the error in words
+   * (`error.type`, the message and the request-id, where the service gave them; `e` may also be a sentence
+   * of ours), written to the log, with the button that fixes it (Set API Key, Open Settings…) and Show Log.
+   * Returns once it is shown: the notification stays until the person acts on it, and the command that
+   * failed must not wait for that.
    */
-  showError(e: unknown, what: string): Promise<void> {
-    const text = `${what}: ${describeError(e)}`;
+  showError(e: unknown, what?: string): Promise<void> {
+    const text = what ? `${what}: ${describeError(e)}` : describeError(e);
     this.log.error(text);
     this.shown.fire(text);
     const action = (e as PromptwrightError)?.action;

@@ -1,12 +1,12 @@
 import * as vscode from 'vscode';
 import { formatOf } from '../../core/request/types';
 import { requestFileName, requestTemplate } from '../../core/request/template';
-import { vscodePrompts, type Prompts } from '../platform/prompts';
+import type { Api } from '../platform/api';
 
 /** "Promptwright: New Request File": asks for a name, writes a template, opens it. */
-export async function newRequestFile(prompts: Prompts = vscodePrompts): Promise<vscode.Uri | undefined> {
+export async function newRequestFile(api: Pick<Api, 'prompts' | 'showError'>): Promise<vscode.Uri | undefined> {
   const folder = vscode.workspace.workspaceFolders?.[0];
-  const typed = await prompts.input({
+  const typed = await api.prompts.input({
     title: 'New request file',
     prompt: 'File name: my-first becomes my-first.prompt.json; end it with .yaml for YAML',
     value: 'new.prompt.json',
@@ -25,7 +25,7 @@ export async function newRequestFile(prompts: Prompts = vscodePrompts): Promise<
   const uri = folder ? vscode.Uri.joinPath(folder.uri, name) : vscode.Uri.file(name);
   try {
     await vscode.workspace.fs.stat(uri);
-    void vscode.window.showErrorMessage(`${name} already exists; choose another name.`);
+    void api.showError(`${name} already exists; choose another name.`, 'New Request File');
     return undefined;
   } catch {
     /* does not exist: good */

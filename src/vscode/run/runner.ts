@@ -87,7 +87,7 @@ export class Runner implements vscode.Disposable {
       const v = st?.validation;
       const value = v?.parsed.value;
       if (!v || !value || typeof value !== 'object' || Array.isArray(value)) {
-        void vscode.window.showErrorMessage('Promptwright: the file does not parse; fix the syntax errors first.');
+        void this.api.showError('the file does not parse; fix the syntax errors first.', 'Send Request');
         return;
       }
       const errors = v.problems.filter(p => p.severity === 'error');
@@ -280,7 +280,7 @@ export class Runner implements vscode.Disposable {
     try {
       result = validator().appendReply(doc.getText(), formatOf(doc.fileName), r.message);
     } catch (e) {
-      void vscode.window.showErrorMessage(`Promptwright: cannot append: ${(e as Error).message}`);
+      void this.api.showError(e, 'Append Reply to File');
       return false;
     }
     const edit = new vscode.WorkspaceEdit();

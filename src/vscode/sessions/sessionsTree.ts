@@ -1,16 +1,18 @@
 import * as vscode from 'vscode';
 import { ApiError, describeError, type PromptwrightError } from '../../core/api/errors';
-import type { Page, SessionResource } from '../../core/api/types';
-import { checkAttachInput, defaultMountPath, describeResource, ResourcePager } from '../../core/sessions/resources';
+import { firstPage } from '../../core/api/pager';
+import type { SessionResource } from '../../core/api/types';
+import { checkAttachInput, defaultMountPath, describeResource } from '../../core/sessions/resources';
 import type { Api } from '../platform/api';
+import { PagedTree, type ErrorView, type ErrorRow, type MoreRow, type PagedList } from '../platform/pagedTree';
 
 const SESSIONS_KEY = 'promptwright.sessions';
 
 export type SessionNode =
   | { kind: 'session'; id: string }
   | { kind: 'resource'; sessionId: string; resource: SessionResource }
-  | { kind: 'more'; sessionId: string; loaded: number }
-  | { kind: 'error'; sessionId?: string; error: unknown }
+  | MoreRow<SessionNode>
+  | ErrorRow<SessionNode>
   | { kind: 'empty'; text: string };
 type Node = SessionNode;
 
@@ -18,7 +20,8 @@ type Node = SessionNode;
 export class SessionsTree implements vscode.TreeDataProvider<Node>, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<Node | undefined>();
   readonly onDidChangeTreeData = this.changed.event;
-  private readonly pagers = new Map<string, ResourcePager>();
+  private readonly pages = new PagedTree<Node>({ viewId: 'promptwright.sessions', changed: this.changed, explain });
+  private readonly pagers = new Map<string, PagedList<SessionResource, Node>>();
   private readonly nodes = new Map<string, Node>();
   private readonly disposables: vscode.Disposable[] = [this.changed];
 
@@ -70,7 +73,8 @@ export class SessionsTree implements vscode.TreeDataProvider<Node>, vscode.Dispo
 
   /** Sessions are the roots (reveal asks). */
   getParent(n: Node): Node | undefined {
-    return n.kind === 'resource' || n.kind === 'more' ? this.sessionNode(n.sessionId) : undefined;
+    if (n.kind === 'resource') return this.sessionNode(n.sessionId);
+    return n.kind === 'more' || n.kind === 'error' ? n.list?.parent() : undefined;
   }
 
   async removeSession(node?: Node): Promise<void> {
@@ -99,32 +103,21 @@ export class SessionsTree implements vscode.TreeDataProvider<Node>, vscode.Dispo
     return n;
   }
 
-  private pager(sessionId: string): ResourcePager {
+  private pager(sessionId: string): PagedList<SessionResource, Node> {
     let p = this.pagers.get(sessionId);
     if (!p) {
-      p = new ResourcePager(async cursor => {
-        const client = await this.api.client();
-        const it = client.resourcePages(sessionId, { limit: this.limit(), ...(cursor ? { page: cursor } : {}) });
-        try {
-          const r = await it.next();
-          return (r.value as Page<SessionResource> | undefined) ?? { data: [], next_page: null };
-        } finally {
-          await it.return(undefined);
-        }
-      });
+      p = this.pages.list(
+        () => this.sessionNode(sessionId),
+        async cursor => {
+          const client = await this.api.client();
+          return firstPage(
+            client.resourcePages(sessionId, { limit: this.limit(), ...(cursor ? { page: cursor } : {}) }),
+          );
+        },
+      );
       this.pagers.set(sessionId, p);
     }
     return p;
-  }
-
-  async loadMore(node?: Node, all = false): Promise<void> {
-    const id = node && 'sessionId' in node ? node.sessionId : undefined;
-    if (!id) return;
-    const p = this.pager(id);
-    await vscode.window.withProgress({ location: { viewId: 'promptwright.sessions' } }, () =>
-      all ? p.loadAll() : p.loadMore(),
-    );
-    this.changed.fire(this.sessionNode(id));
   }
 
   async attachFile(node?: Node): Promise<SessionResource | undefined> {
@@ -186,34 +179,9 @@ export class SessionsTree implements vscode.TreeDataProvider<Node>, vscode.Dispo
         it.command = { command: 'promptwright.openResource', title: 'Open details', arguments: [n] };
         return it;
       }
-      case 'more': {
-        const it = new vscode.TreeItem('Load more…', vscode.TreeItemCollapsibleState.None);
-        it.description = `${n.loaded} loaded · Load all from the context menu`;
-        it.iconPath = new vscode.ThemeIcon('ellipsis');
-        it.contextValue = 'more';
-        it.command = { command: 'promptwright.loadMoreResources', title: 'Load more', arguments: [n] };
-        return it;
-      }
-      case 'error': {
-        const e = n.error as PromptwrightError;
-        const it = new vscode.TreeItem(describeError(n.error), vscode.TreeItemCollapsibleState.None);
-        it.iconPath = new vscode.ThemeIcon('error', new vscode.ThemeColor('errorForeground'));
-        const todo =
-          e?.action === 'set-api-key' || (e instanceof ApiError && e.status === 401)
-            ? 'Run "Promptwright: Set API Key".'
-            : e instanceof ApiError && e.status === 403
-              ? 'The key lacks the scope this needs, or this needs an Admin API key.'
-              : 'Click to retry.';
-        it.tooltip = `${describeError(n.error)}\n\n${todo}`;
-        it.contextValue = 'error';
-        it.command =
-          e?.action === 'set-api-key' || (e instanceof ApiError && e.status === 401)
-            ? { command: 'promptwright.setApiKey', title: 'Set API Key' }
-            : e?.action === 'set-admin-key' || (e instanceof ApiError && e.status === 403 && !n.sessionId)
-              ? { command: 'promptwright.setAdminApiKey', title: 'Set Admin API Key' }
-              : { command: 'promptwright.loadMoreResources', title: 'Retry', arguments: [n] };
-        return it;
-      }
+      case 'more':
+      case 'error':
+        return this.pages.item(n);
       case 'empty': {
         const it = new vscode.TreeItem(n.text, vscode.TreeItemCollapsibleState.None);
         it.iconPath = new vscode.ThemeIcon('info');
@@ -226,12 +194,9 @@ export class SessionsTree implements vscode.TreeDataProvider<Node>, vscode.Dispo
 
   async getChildren(n?: Node): Promise<Node[]> {
     if (!n) return this.sessions.map(id => this.sessionNode(id));
-    if (n.kind !== 'session') return [];
-    const p = this.pager(n.id);
-    if (p.cursor === undefined && !p.error) await p.loadMore();
-    const out: Node[] = p.items.map(resource => ({ kind: 'resource', sessionId: n.id, resource }));
-    if (p.error) out.push({ kind: 'error', sessionId: n.id, error: p.error });
-    else if (!p.done) out.push({ kind: 'more', sessionId: n.id, loaded: p.items.length });
+    // a view can still ask for a session just removed: it is not loaded again
+    if (n.kind !== 'session' || !this.sessions.includes(n.id)) return [];
+    const out: Node[] = await this.pager(n.id).rows(resource => ({ kind: 'resource', sessionId: n.id, resource }));
     if (!out.length) out.push({ kind: 'empty', text: 'No resources attached.' });
     return out;
   }
@@ -239,4 +204,21 @@ export class SessionsTree implements vscode.TreeDataProvider<Node>, vscode.Dispo
   dispose(): void {
     for (const d of this.disposables) d.dispose();
   }
+}
+
+/** A failed page of resources: what failed, and the key to set when that is what it needs. */
+function explain(e: unknown): ErrorView {
+  const action = (e as PromptwrightError)?.action;
+  const apiKey = action === 'set-api-key' || (e instanceof ApiError && e.status === 401);
+  const todo = apiKey
+    ? 'Run "Promptwright: Set API Key".'
+    : e instanceof ApiError && e.status === 403
+      ? 'The key lacks the scope this needs, or this needs an Admin API key.'
+      : 'Click to retry.';
+  const fix = apiKey
+    ? { command: 'promptwright.setApiKey', title: 'Set API Key' }
+    : action === 'set-admin-key'
+      ? { command: 'promptwright.setAdminApiKey', title: 'Set Admin API Key' }
+      : undefined;
+  return { label: describeError(e), tooltip: `${describeError(e)}\n\n${todo}`, ...(fix ? { fix } : {}) };
 }

@@ -51,8 +51,9 @@ export class TokenBreakdown implements vscode.CodeLensProvider, vscode.Disposabl
       Array.isArray(body) ||
       st.validation.parsed.problems.some(p => p.severity === 'error')
     ) {
-      void vscode.window.showWarningMessage(
-        'Promptwright: fix the syntax errors first; the breakdown needs a request that parses.',
+      void this.api.showError(
+        'fix the syntax errors first; the breakdown needs a request that parses.',
+        'Token Breakdown',
       );
       return undefined;
     }

@@ -7,19 +7,16 @@ import { inviteView, userView, workspaceView } from '../../../src/core/admin/vie
 import { ApiError, InputError } from '../../../src/core/api/errors';
 import { Http } from '../../../src/core/api/http';
 import { collect } from '../../../src/core/api/paging';
-import { startFake, type Fake } from '../../fake/server';
+import { useFake } from '../../support/fake';
 
 describe('administration client (doc2 §4.2, against the fake)', () => {
-  let fake: Fake;
+  const fake = useFake();
   let admin: AdminClient;
   before(async () => {
-    fake = await startFake();
     admin = new AdminClient(
       new Http({ baseUrl: fake.url, adminKey: fake.adminKey, maxRetries: 2, sleep: async () => {} }),
     );
   });
-  after(() => fake.close());
-  beforeEach(() => fake.clear());
 
   it('reads the organization with the Admin key', async () => {
     const org = await admin.org();

@@ -2,7 +2,7 @@ import * as assert from 'node:assert/strict';
 import { ApiClient, type ClientOptions } from '../../../src/core/api/client';
 import { AbortedError, ApiError, ConfigError, ConnectionError, StreamError } from '../../../src/core/api/errors';
 import { backoffMs, retryDelay } from '../../../src/core/api/retry';
-import { startFake, type Fake } from '../../fake/server';
+import { useFake } from '../../support/fake';
 
 const req = (text: string, extra: Record<string, unknown> = {}) => ({
   model: 'model-opus-4-7',
@@ -12,7 +12,7 @@ const req = (text: string, extra: Record<string, unknown> = {}) => ({
 });
 
 describe('API client against the fake service', () => {
-  let fake: Fake;
+  const fake = useFake();
   let waits: number[];
   let logs: string[];
   const client = (o: Partial<ClientOptions> = {}) =>
@@ -27,14 +27,7 @@ describe('API client against the fake service', () => {
       onLog: l => logs.push(l),
       ...o,
     });
-  before(async () => {
-    fake = await startFake();
-  });
-  after(async () => {
-    await fake.close();
-  });
   beforeEach(() => {
-    fake.clear();
     waits = [];
     logs = [];
   });

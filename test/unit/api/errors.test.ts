@@ -18,7 +18,8 @@ import {
   StreamError,
   TimeoutError,
 } from '../../../src/core/api/errors';
-import { encodeSse, startFake, type Fake } from '../../fake/server';
+import { encodeSse } from '../../fake/server';
+import { useFake } from '../../support/fake';
 
 const req = (text: string) => ({
   model: 'model-opus-4-7',
@@ -27,14 +28,9 @@ const req = (text: string) => ({
 });
 
 describe('errors true to the response, and cancels (API client)', () => {
-  let fake: Fake;
+  const fake = useFake();
   const client = (o: Partial<ClientOptions> = {}) =>
     new ApiClient({ baseUrl: fake.url, apiKey: fake.apiKey, maxRetries: 3, ...o });
-  before(async () => {
-    fake = await startFake();
-  });
-  after(() => fake.close());
-  beforeEach(() => fake.clear());
 
   describe('hints', () => {
     const e500 = (h: Record<string, string>) => new ApiError(500, 'api_error', 'm', undefined, h);

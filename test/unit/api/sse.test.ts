@@ -1,7 +1,8 @@
 import * as assert from 'node:assert/strict';
 import { SseDecoder, type SseEvent } from '../../../src/core/api/sse';
 import { MessageAccumulator } from '../../../src/core/api/accumulator';
-import { encodeSse, sseEvents, startFake } from '../../fake/server';
+import { encodeSse, sseEvents } from '../../fake/server';
+import { withFake } from '../../support/fake';
 import type { StreamEvent, Usage } from '../../../src/core/api/types';
 
 const enc = new TextEncoder();
@@ -195,8 +196,7 @@ describe('message accumulator (doc1 §2.7)', () => {
     assert.equal(m.stop_details!.category, 'cyber');
   });
   it('the fake service streams what its message says', async () => {
-    const fake = await startFake();
-    try {
+    await withFake({}, async fake => {
       const r = await fetch(`${fake.url}/v1/messages`, {
         method: 'POST',
         headers: { 'x-api-key': fake.apiKey, 'vendor-version': '2023-06-01', 'content-type': 'application/json' },
@@ -215,8 +215,6 @@ describe('message accumulator (doc1 §2.7)', () => {
         ['thinking', 'text', 'tool_use'],
       );
       assert.equal(acc.done, true);
-    } finally {
-      await fake.close();
-    }
+    });
   });
 });

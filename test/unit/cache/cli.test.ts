@@ -3,19 +3,11 @@
 // the marker); `count --cache` with each breakpoint's prefix, ttl and minimum; `run` twice, the second reading
 // the cache, said in words; `test --format json` with the usage as the service sent it.
 import * as assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { ApiClient } from '../../../src/core/api/client';
-import { startFake, type Fake } from '../../fake/server';
-
-interface Ran {
-  code: number | null;
-  out: string;
-  err: string;
-  exitAfterMs: number;
-}
+import { cliEnv, clientOf, useFake } from '../../support/fake';
+import { assertPrompt, runCli, type Ran } from '../../support/spawnCli';
 
 const LONG = 'The handbook says the office opens at nine and closes at five. '.repeat(80);
 const REJECTED = path.resolve('test', 'fixtures', 'rejected');
@@ -31,7 +23,7 @@ function at(text: string, needle: string, n = 0): string {
 
 describe('the CLI and prompt caching, as a process against the fake', function () {
   this.timeout(30_000);
-  let fake: Fake;
+  const fake = useFake({ keepAliveMs: 60_000 });
   let dir: string;
   let env: Record<string, string>;
   const request = {
@@ -59,8 +51,7 @@ describe('the CLI and prompt caching, as a process against the fake', function (
   };
 
   before(async () => {
-    fake = await startFake({ keepAliveMs: 60_000 });
-    env = { PROMPTWRIGHT_BASE_URL: fake.url, PROMPTWRIGHT_API_KEY: fake.apiKey };
+    env = cliEnv(fake);
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pw-cache-'));
     for (const f of ['too-many-cache-breakpoints', 'cache-ttl-order', 'cache-control-on-empty-text'])
       fs.copyFileSync(path.join(REJECTED, `${f}.json`), path.join(dir, `${f}.prompt.json`));
@@ -77,30 +68,11 @@ describe('the CLI and prompt caching, as a process against the fake', function (
     );
   });
   after(async () => {
-    await fake.close();
     fs.rmSync(dir, { recursive: true, force: true });
   });
-  beforeEach(() => fake.clear());
 
-  async function cli(args: string[]): Promise<Ran> {
-    const child = spawn(process.execPath, [path.resolve('dist/cli.js'), ...args], {
-      cwd: dir,
-      env: { ...process.env, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', d => (out += String(d)));
-    child.stderr.on('data', d => (err += String(d)));
-    const stuck = setTimeout(() => child.kill('SIGKILL'), 20_000);
-    const code = await new Promise<number | null>(resolve => child.on('exit', resolve));
-    const exitAt = Date.now();
-    clearTimeout(stuck);
-    await new Promise<void>(resolve => (child.stdout.readableEnded ? resolve() : child.on('close', () => resolve())));
-    const answered = fake.requests.map(r => r.answeredAt ?? 0);
-    return { code, out, err, exitAfterMs: answered.length ? exitAt - Math.max(...answered) : 0 };
-  }
-  const promptly = (r: Ran) => assert.ok(r.exitAfterMs <= 1000, `exited ${r.exitAfterMs} ms after the last response`);
+  const cli = (args: string[]): Promise<Ran> => runCli(fake, args, { cwd: dir, env: { ...process.env, ...env } });
+  const promptly = assertPrompt;
 
   it('check: more than 4 breakpoints, exit 1, at the fifth marker', async () => {
     const file = 'too-many-cache-breakpoints.prompt.json';
@@ -165,7 +137,7 @@ describe('the CLI and prompt caching, as a process against the fake', function (
     assert.equal(r.code, 0, r.err);
     promptly(r);
     // the expected prefixes, asked of the fake directly: tools and system as the difference they make
-    const c = new ApiClient({ baseUrl: fake.url, apiKey: fake.apiKey, maxRetries: 0 });
+    const c = clientOf(fake);
     const n = async (b: object) => (await c.countTokens(b as Record<string, unknown>)).input_tokens;
     const base = { model: request.model, messages: [{ role: 'user', content: 'x' }] };
     const whole = await n(request);

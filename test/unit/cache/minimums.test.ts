@@ -2,12 +2,21 @@
 // the setting that overrides it, the seam for the service's own model facts, and the words that say it: the
 // CodeLens title, the warning under the minimum, the hover.
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
 import { cacheMinimum, documentedMinimums, MINIMUMS_AS_OF } from '../../../src/core/cache/minimums';
 import { breakpointsOf, prefixOf, reaches } from '../../../src/core/cache/report';
 import { belowMinimumMessage, hoverMarkdown, lensTitle } from '../../../src/core/cache/words';
 import { MODELS } from '../../../src/core/request/models';
 
 describe('minimum cacheable prompt length', () => {
+  it('RULES.md gives the same table, with its date (cache-prefix-below-minimum)', () => {
+    const rule = /^### cache-prefix-below-minimum$([\s\S]*?)^### /m.exec(fs.readFileSync('RULES.md', 'utf8'))![1]!;
+    assert.match(rule, new RegExp(`as of ${MINIMUMS_AS_OF}`));
+    const documented: Record<string, number> = {};
+    for (const row of rule.matchAll(/^\| (`model-.*?) \| ([\d,]+) tokens \|$/gm))
+      for (const id of row[1]!.matchAll(/`(model-[\w.-]+)`/g)) documented[id[1]!] = Number(row[2]!.replace(',', ''));
+    assert.deepEqual(documented, documentedMinimums());
+  });
   it('the documented table, by model family; a dated id follows its model', () => {
     assert.equal(MINIMUMS_AS_OF, '2026-07-31');
     const tokens = (m: string) => cacheMinimum(m)?.tokens;

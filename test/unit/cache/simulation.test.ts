@@ -7,7 +7,7 @@ import { ApiClient } from '../../../src/core/api/client';
 import { usageWords } from '../../../src/core/api/usage';
 import { DEMO_KEYS, startDemoServer } from '../../../src/core/demo/server';
 import { SimulatedPromptCache } from '../../../src/core/demo/promptCache';
-import { startFake, type Fake } from '../../fake/server';
+import { clientOf, useFake } from '../../support/fake';
 
 const LONG = 'The handbook says the office opens at nine and closes at five. '.repeat(80); // ~1,300 tokens at 4 chars
 const cached = (ttl?: string) => ({ type: 'ephemeral', ...(ttl ? { ttl } : {}) });
@@ -19,14 +19,11 @@ const ask = (q: string, o: { ttl?: string; model?: string; text?: string } = {})
 });
 
 describe('the fake reports cache writes, then reads on an identical call', () => {
-  let fake: Fake;
+  const fake = useFake();
   let client: ApiClient;
   before(async () => {
-    fake = await startFake();
-    client = new ApiClient({ baseUrl: fake.url, apiKey: fake.apiKey, maxRetries: 0 });
+    client = clientOf(fake);
   });
-  after(() => fake.close());
-  beforeEach(() => fake.clear());
 
   it('the first call writes the prefix (5 minutes), the second reads it; the counts add up to the input', async () => {
     const body = ask('When does the office open?');

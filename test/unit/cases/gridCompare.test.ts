@@ -3,7 +3,7 @@
 // revision streaming; a run of some cells keeping the others' pairs; leaving compare mode.
 import * as assert from 'node:assert/strict';
 import type { StreamEvent } from '../../../src/core/api/types';
-import { cellViewOf, queuedCell, type CellView, type GridView } from '../../../src/core/cases/grid';
+import { cellViewOf, queuedCell, type CellView, type ComparedCell, type GridView } from '../../../src/core/cases/grid';
 import {
   beginComparison,
   compareSummary,
@@ -14,7 +14,6 @@ import {
   onCurrentEnded,
   pairChange,
   settle,
-  type ComparedCell,
 } from '../../../src/core/cases/gridCompare';
 import type { CellKey, CellResult } from '../../../src/core/cases/types';
 

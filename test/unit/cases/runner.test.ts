@@ -6,7 +6,7 @@ import { ApiClient } from '../../../src/core/api/client';
 import type { StreamEvent } from '../../../src/core/api/types';
 import { cellsOf, prepareCell, runCell, runMatrix } from '../../../src/core/cases/runner';
 import type { CaseFile, CellKey, CellResult, Outcome } from '../../../src/core/cases/types';
-import { startFake, type Fake } from '../../fake/server';
+import { clientOf, useFake } from '../../support/fake';
 
 const FILE: CaseFile = {
   request: 'r.prompt.yaml',
@@ -75,14 +75,11 @@ describe('cases: runner', () => {
   });
 
   describe('against the fake service', () => {
-    let fake: Fake;
+    const fake = useFake();
     let client: ApiClient;
     before(async () => {
-      fake = await startFake();
-      client = new ApiClient({ baseUrl: fake.url, apiKey: fake.apiKey, maxRetries: 0 });
+      client = clientOf(fake);
     });
-    after(() => fake.close());
-    beforeEach(() => fake.clear());
 
     const body = (content: string) => ({
       model: 'model-opus-4-7',

@@ -2,7 +2,7 @@
 // refusal made before a request (checked against the requests the fake saw).
 import * as assert from 'node:assert/strict';
 import { runCli } from '../../../src/core/cli/main';
-import { startFake, type Fake } from '../../fake/server';
+import { useFake } from '../../support/fake';
 
 interface Run {
   code: number;
@@ -11,14 +11,11 @@ interface Run {
 }
 
 describe('promptwright admin (CLI, against the fake)', () => {
-  let fake: Fake;
+  const fake = useFake();
   let env: Record<string, string>;
   before(async () => {
-    fake = await startFake();
     env = { PROMPTWRIGHT_BASE_URL: fake.url, PROMPTWRIGHT_ADMIN_KEY: fake.adminKey, PROMPTWRIGHT_MAX_RETRIES: '0' };
   });
-  after(() => fake.close());
-  beforeEach(() => fake.clear());
 
   async function admin(args: string, o: { env?: Record<string, string>; confirm?: boolean } = {}): Promise<Run> {
     let out = '';

@@ -8,7 +8,7 @@ import * as path from 'node:path';
 import { ApiClient } from '../../../src/core/api/client';
 import { BatchStore, recordOf } from '../../../src/core/batches/store';
 import { startFake, type Fake } from '../../fake/server';
-import { assertPrompt, runCli, type Ran } from './spawnCli';
+import { assertPrompt, runCli, type Ran } from '../../support/spawnCli';
 
 const params = (text: string) => ({
   model: 'model-haiku-4-5',

@@ -4,12 +4,13 @@
 // entry function with the io's signal (what src/cli.ts's SIGINT handler aborts), once with a real SIGINT
 // sent to the built dist/cli.js.
 import * as assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { runCli } from '../../../src/core/cli/main';
-import { startFake, type Fake, type FakeRequest } from '../../fake/server';
+import { type Fake, type FakeRequest } from '../../fake/server';
+import { cliEnv, useFake } from '../../support/fake';
+import { spawnCli } from '../../support/spawnCli';
 
 /**
  * The bound a test allows from the abort to the exit, and to the fake seeing the socket close. The rule is
@@ -82,19 +83,16 @@ const CASES: Case[] = [
 
 describe('Ctrl-C in every command that talks to the service', function () {
   this.timeout(20_000);
-  let fake: Fake;
+  const fake = useFake();
   let dir: string;
   let env: Record<string, string>;
   before(async () => {
-    fake = await startFake();
-    env = {
-      PROMPTWRIGHT_BASE_URL: fake.url,
-      PROMPTWRIGHT_API_KEY: fake.apiKey,
+    env = cliEnv(fake, {
       PROMPTWRIGHT_ADMIN_KEY: fake.adminKey,
       PROMPTWRIGHT_COMPLIANCE_KEY: COMPLIANCE_KEY,
       // retries on (the default): a cancelled request must not be sent again
       PROMPTWRIGHT_MAX_RETRIES: '2',
-    };
+    });
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pw-cancel-'));
     const body = (content: string) =>
       JSON.stringify({ model: 'model-opus-4-7', max_tokens: 50, messages: [{ role: 'user', content }] });
@@ -102,10 +100,8 @@ describe('Ctrl-C in every command that talks to the service', function () {
     fs.writeFileSync(path.join(dir, 'stall.prompt.json'), body('x #stall #long=40'));
   });
   after(async () => {
-    await fake.close();
     fs.rmSync(dir, { recursive: true, force: true });
   });
-  beforeEach(() => fake.clear());
 
   /** Waits (polling) until `ok()` holds; fails after 5 s. */
   async function until(ok: () => boolean, what: string): Promise<void> {
@@ -170,18 +166,9 @@ describe('Ctrl-C in every command that talks to the service', function () {
     for (const c of CASES) {
       it(`${c.name}: one SIGINT is enough; exit 130, "Cancelled", the connection closed`, async () => {
         (c.arrange ?? stallNext)(fake);
-        const child = spawn(process.execPath, [path.resolve('dist/cli.js'), ...c.args], {
-          cwd: dir,
-          env: { ...process.env, ...env },
-        });
-        let out = '';
-        let err = '';
-        child.stdout.on('data', d => (out += String(d)));
-        child.stderr.on('data', d => (err += String(d)));
-        const exited = new Promise<number | null>(resolve => child.on('exit', resolve));
-        // 'close' comes once the pipes are drained too: what the process wrote last is read by then
-        const closed = new Promise<void>(resolve => child.on('close', () => resolve()));
-        await until(() => ready(c, out), 'the command to wait on the service');
+        const run = spawnCli(c.args, { cwd: dir, env: { ...process.env, ...env } });
+        const { child, exited, closed } = run;
+        await until(() => ready(c, run.out), 'the command to wait on the service');
         const waitedOn = pending(fake)!;
         const abortAt = Date.now();
         const t0 = performance.now();
@@ -190,7 +177,9 @@ describe('Ctrl-C in every command that talks to the service', function () {
         const code = await exited;
         const exitMs = performance.now() - t0;
         clearTimeout(stillRunning);
+        // once the pipes are drained too: what the process wrote last is read by then
         await closed;
+        const { out, err } = run;
         const closeMs = await closedAfter(waitedOn, abortAt);
         check(c, { code, out, err });
         assert.ok(exitMs <= BOUND_MS, `exited ${exitMs.toFixed(1)} ms after SIGINT`);

@@ -4,7 +4,8 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { runCli } from '../../../src/core/cli/main';
 import { globToRegExp } from '../../../src/core/cli/files';
-import { startFake, type Fake } from '../../fake/server';
+import { cliEnv, useFake, withFake } from '../../support/fake';
+import { spawnCli } from '../../support/spawnCli';
 
 async function cli(args: string[], cwd: string, env: Record<string, string> = {}) {
   let out = '',
@@ -176,11 +177,10 @@ describe('promptwright check (CLI)', () => {
 
 describe('promptwright count / run (CLI, against the fake service)', () => {
   let dir: string;
-  let fake: Fake;
+  const fake = useFake();
   let env: Record<string, string>;
   before(async () => {
-    fake = await startFake();
-    env = { PROMPTWRIGHT_BASE_URL: fake.url, PROMPTWRIGHT_API_KEY: fake.apiKey, PROMPTWRIGHT_MAX_RETRIES: '0' };
+    env = cliEnv(fake, { PROMPTWRIGHT_MAX_RETRIES: '0' });
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pw-cli-run-'));
     fs.writeFileSync(
       path.join(dir, 'a.prompt.json'),
@@ -195,9 +195,6 @@ describe('promptwright count / run (CLI, against the fake service)', () => {
       'model: model-opus-4-7\nmax_tokens: 50\nmessages:\n  - role: user\n    content: "x #error #long=30"\n',
     );
     fs.writeFileSync(path.join(dir, 'bad.prompt.json'), '{"model": "model-opus-4-7"}');
-  });
-  after(async () => {
-    await fake.close();
   });
   it('count prints the input token count', async () => {
     const r = await cli(['count', 'a.prompt.json'], dir, env);
@@ -267,8 +264,6 @@ describe('promptwright count / run (CLI, against the fake service)', () => {
 describe('promptwright run: Ctrl-C (the built dist/cli.js)', () => {
   it('SIGINT cancels the stream cleanly: partial text, a note, exit 130', async function () {
     this.timeout(20000);
-    const { spawn } = await import('node:child_process');
-    const fake = await startFake();
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pw-cli-int-'));
     fs.writeFileSync(
       path.join(dir, 's.prompt.json'),
@@ -278,27 +273,19 @@ describe('promptwright run: Ctrl-C (the built dist/cli.js)', () => {
         messages: [{ role: 'user', content: 'x #slow=40 #long=500' }],
       }),
     );
-    try {
-      const child = spawn(process.execPath, [path.resolve('dist/cli.js'), 'run', 's.prompt.json'], {
-        cwd: dir,
-        env: { ...process.env, PROMPTWRIGHT_BASE_URL: fake.url, PROMPTWRIGHT_API_KEY: fake.apiKey },
+    await withFake({}, async fake => {
+      const run = spawnCli(['run', 's.prompt.json'], { cwd: dir, env: { ...process.env, ...cliEnv(fake) } });
+      const { child } = run;
+      child.stdout.on('data', () => {
+        if (run.out.includes('w5 ') && !child.killed) child.kill('SIGINT');
       });
-      let out = '',
-        err = '';
-      child.stdout.on('data', d => {
-        out += String(d);
-        if (out.includes('w5 ') && !child.killed) child.kill('SIGINT');
-      });
-      child.stderr.on('data', d => {
-        err += String(d);
-      });
-      const code = await new Promise<number | null>(r => child.on('exit', c => r(c)));
+      const code = await run.exited;
+      await run.closed;
+      const { out, err } = run;
       assert.equal(code, 130, err);
       assert.match(out, /w0 w1 w2/);
       assert.ok(!out.includes('w499'));
       assert.match(err, /Cancelled; the partial reply is above/);
-    } finally {
-      await fake.close();
-    }
+    });
   });
 });

@@ -6,7 +6,8 @@ import { EventEmitter } from 'node:events';
 import { COMPLIANCE_USAGE } from '../../../src/core/cli/compliance';
 import { runCli, USAGE } from '../../../src/core/cli/main';
 import { DEFAULT_COMPLIANCE_KEYS, type Chat } from '../../../src/core/demo/compliance';
-import { startFake, type Fake } from '../../fake/server';
+import type { Fake } from '../../fake/server';
+import { useFake, withFake } from '../../support/fake';
 
 const FULL = 'sk-vendor-api01-full';
 const READONLY = 'sk-vendor-api01-readonly';
@@ -30,14 +31,11 @@ interface RunOptions {
 
 describe('promptwright compliance (CLI, against the fake)', function () {
   this.timeout(10_000);
-  let fake: Fake;
+  const fake = useFake();
   let env: Record<string, string>;
   before(async () => {
-    fake = await startFake();
     env = envFor(fake);
   });
-  after(() => fake.close());
-  beforeEach(() => fake.clear());
 
   const envFor = (f: Fake, extra: Record<string, string> = {}): Record<string, string> => ({
     PROMPTWRIGHT_BASE_URL: f.url,
@@ -265,16 +263,13 @@ describe('promptwright compliance (CLI, against the fake)', function () {
   });
 
   it('orgs: over the cap of 1,000 organizations the 500 is said plainly (exit 1)', async () => {
-    const big = await startFake({ organizationsCount: 1001 });
-    try {
+    await withFake({ organizationsCount: 1001 }, async big => {
       const r = await compliance('orgs', { env: envFor(big, { PROMPTWRIGHT_MAX_RETRIES: '2' }) });
       assert.equal(r.code, 1);
       assert.match(r.err, /500 api_error: .* \(request-id req_fake_\d+\)/);
       assert.match(r.err, /More than 1,000 linked organizations: .*not paginated/);
       assert.equal(big.requests.length, 1, 'x-should-retry: false is not retried');
-    } finally {
-      await big.close();
-    }
+    });
   });
 
   it('chats: per user (one --user or more), --project narrows, soft-deleted ones show deleted_at', async () => {
@@ -364,8 +359,7 @@ describe('promptwright compliance (CLI, against the fake)', function () {
 
   describe('budget and 429s', () => {
     it('the client-side limiter keeps a run inside the budget: no 429, never above it in any window', async () => {
-      const f = await startFake({ complianceRate: { limit: 1, windowMs: 500 } });
-      try {
+      await withFake({ complianceRate: { limit: 1, windowMs: 500 } }, async f => {
         const t0 = Date.now();
         const r = await compliance('activities --format jsonl', {
           env: envFor(f, { PROMPTWRIGHT_COMPLIANCE_RATE: '1/600' }),
@@ -378,14 +372,11 @@ describe('promptwright compliance (CLI, against the fake)', function () {
         assert.ok(Date.now() - t0 >= 590, 'the second page waited for the window');
         assert.equal(f.compliance.throttled.length, 0);
         assert.ok(f.compliance.maxInAnyWindow() <= 1);
-      } finally {
-        await f.close();
-      }
+      });
     });
 
     it('--format jsonl under injected 429s: the same page again after retry-after, every record once', async () => {
-      const f = await startFake({ complianceRate: { limit: 25, windowMs: 1000 } });
-      try {
+      await withFake({ complianceRate: { limit: 25, windowMs: 1000 } }, async f => {
         f.fail({ status: 429, headers: { 'retry-after': '1' }, path: '/v1/compliance/activities' }, 2);
         // the first 429 is retried by the client (MAX_RETRIES 1), the second by the export's own loop
         const r = await compliance('activities --format jsonl', {
@@ -400,14 +391,11 @@ describe('promptwright compliance (CLI, against the fake)', function () {
           [true, true, true, false],
         );
         assert.ok(f.compliance.maxInAnyWindow() <= 25);
-      } finally {
-        await f.close();
-      }
+      });
     });
 
     it('a 429 from the service’s own budget on a later page: asked for again with the same cursor', async () => {
-      const f = await startFake({ complianceRate: { limit: 1, windowMs: 1000 } });
-      try {
+      await withFake({ complianceRate: { limit: 1, windowMs: 1000 } }, async f => {
         // the CLI is told it may send more than the service takes, so the service says 429
         const r = await compliance('activities --format csv', {
           env: envFor(f, { PROMPTWRIGHT_COMPLIANCE_RATE: '10/1000' }),
@@ -423,9 +411,7 @@ describe('promptwright compliance (CLI, against the fake)', function () {
         assert.equal(first!.query.after_id, undefined);
         assert.ok(refused!.query.after_id);
         assert.equal(again!.query.after_id, refused!.query.after_id);
-      } finally {
-        await f.close();
-      }
+      });
     });
 
     it('Ctrl-C: the signal aborts the run, exit 130 with "Cancelled."', async () => {

@@ -6,18 +6,18 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { fakeModels } from '../../fake/models';
-import { startFake, type Fake } from '../../fake/server';
-import { assertPrompt, runCli, type Ran } from './spawnCli';
+import type { Fake } from '../../fake/server';
+import { cliEnv, useFake, withFake } from '../../support/fake';
+import { assertPrompt, runCli, type Ran } from '../../support/spawnCli';
 
 describe('promptwright models and check --models, as processes', function () {
   this.timeout(30_000);
-  let fake: Fake;
+  const fake = useFake({ keepAliveMs: 60_000 });
   let dir: string;
   let env: Record<string, string>;
 
   before(async () => {
-    fake = await startFake({ keepAliveMs: 60_000 });
-    env = { PROMPTWRIGHT_BASE_URL: fake.url, PROMPTWRIGHT_API_KEY: fake.apiKey };
+    env = cliEnv(fake);
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pw-models-'));
     const write = (name: string, body: object) => fs.writeFileSync(path.join(dir, name), JSON.stringify(body, null, 2));
     const hi = [{ role: 'user', content: 'Hi' }];
@@ -31,13 +31,12 @@ describe('promptwright models and check --models, as processes', function () {
     write('opus.prompt.json', { model: 'model-opus-4-7', max_tokens: 1000, messages: hi });
   });
   after(async () => {
-    await fake.close();
     fs.rmSync(dir, { recursive: true, force: true });
   });
-  beforeEach(() => fake.clear());
 
-  const cli = (args: string[], extraEnv: Record<string, string> = {}): Promise<Ran> =>
-    runCli(fake, args, { cwd: dir, env: { ...process.env, ...env, ...extraEnv } });
+  /** Runs the CLI against the suite's fake, or the fake `on` (whose requests must all be answered). */
+  const cli = (args: string[], extraEnv: Record<string, string> = {}, on: Fake = fake): Promise<Ran> =>
+    runCli(on, args, { cwd: dir, env: { ...process.env, ...env, ...extraEnv } });
 
   const promptly = assertPrompt;
 
@@ -67,11 +66,8 @@ describe('promptwright models and check --models, as processes', function () {
 
   it('models: every page, each asked after the last one’s last_id (1,205 models: two pages)', async () => {
     const many = Array.from({ length: 1205 }, (_, i) => ({ type: 'model' as const, id: `model-gen-${i}` }));
-    const big = await startFake({ keepAliveMs: 60_000, models: many });
-    const before = fake;
-    fake = big;
-    try {
-      const r = await cli(['models', '--format', 'json'], { PROMPTWRIGHT_BASE_URL: big.url });
+    await withFake({ keepAliveMs: 60_000, models: many }, async big => {
+      const r = await cli(['models', '--format', 'json'], { PROMPTWRIGHT_BASE_URL: big.url }, big);
       assert.equal(r.code, 0, r.err);
       assert.deepEqual(
         (JSON.parse(r.out) as { id: string }[]).map(m => m.id),
@@ -81,10 +77,7 @@ describe('promptwright models and check --models, as processes', function () {
       assert.equal(big.requests[0]!.query.after_id, undefined);
       assert.ok(big.requests[1]!.query.after_id, 'the second page asks after the first one’s last_id');
       promptly(r);
-    } finally {
-      fake = before;
-      await big.close();
-    }
+    });
   });
 
   it('models after a 429: the same page again after retry-after, then the list; exit 0', async () => {

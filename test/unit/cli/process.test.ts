@@ -3,29 +3,22 @@
 // to the service: its output, its exit code, and that the process exits within 1 s of the last response's
 // end. In-process tests cannot see a timer or a socket that keeps the process alive; this can.
 import * as assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { startFake, type Fake } from '../../fake/server';
-import { assertPrompt, runCli, type Ran } from './spawnCli';
+import { cliEnv, useFake } from '../../support/fake';
+import { assertPrompt, runCli, spawnCli, type Ran } from '../../support/spawnCli';
 
 const COMPLIANCE_KEY = 'sk-vendor-api01-full';
 
 describe('the CLI as a process: output, exit code, and an exit as soon as the work is done', function () {
   this.timeout(30_000);
-  let fake: Fake;
+  const fake = useFake({ keepAliveMs: 60_000 });
   let dir: string;
   let env: Record<string, string>;
 
   before(async () => {
-    fake = await startFake({ keepAliveMs: 60_000 });
-    env = {
-      PROMPTWRIGHT_BASE_URL: fake.url,
-      PROMPTWRIGHT_API_KEY: fake.apiKey,
-      PROMPTWRIGHT_ADMIN_KEY: fake.adminKey,
-      PROMPTWRIGHT_COMPLIANCE_KEY: COMPLIANCE_KEY,
-    };
+    env = cliEnv(fake, { PROMPTWRIGHT_ADMIN_KEY: fake.adminKey, PROMPTWRIGHT_COMPLIANCE_KEY: COMPLIANCE_KEY });
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pw-process-'));
     const request = (content: string) =>
       JSON.stringify({ model: 'model-opus-4-7', max_tokens: 50, messages: [{ role: 'user', content }] }, null, 2);
@@ -49,10 +42,8 @@ describe('the CLI as a process: output, exit code, and an exit as soon as the wo
     );
   });
   after(async () => {
-    await fake.close();
     fs.rmSync(dir, { recursive: true, force: true });
   });
-  beforeEach(() => fake.clear());
 
   const cli = (args: string[]): Promise<Ran> =>
     runCli(fake, args, { cwd: dir, env: { ...process.env, ...env }, needsRequest: true });
@@ -87,17 +78,12 @@ describe('the CLI as a process: output, exit code, and an exit as soon as the wo
   });
 
   it('run into a reader that goes away (| head): exits 0 at once, without a stack trace', async () => {
-    const child = spawn(process.execPath, [path.resolve('dist/cli.js'), 'run', 'long.prompt.json'], {
-      cwd: dir,
-      env: { ...process.env, ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let err = '';
-    child.stderr.on('data', d => (err += String(d)));
+    const run = spawnCli(['run', 'long.prompt.json'], { cwd: dir, env: { ...process.env, ...env } });
     // the reader takes the first bytes of the reply, then closes its end of the pipe
-    child.stdout.once('data', () => child.stdout.destroy());
+    run.child.stdout.once('data', () => run.child.stdout.destroy());
     const t0 = Date.now();
-    const code = await new Promise<number | null>(resolve => child.on('exit', resolve));
+    const code = await run.exited;
+    const err = run.err;
     assert.equal(code, 0, err);
     assert.doesNotMatch(err, /EPIPE|Unhandled|at .*\.js:\d+/);
     assert.ok(Date.now() - t0 < 10_000);

@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { runCli } from '../../../src/core/cli/main';
-import { startFake, type Fake } from '../../fake/server';
+import { cliEnv, useFake } from '../../support/fake';
 
 interface Run {
   code: number;
@@ -15,19 +15,16 @@ interface Run {
 }
 
 describe('promptwright count / run: messages true to the response (CLI, against the fake)', () => {
-  let fake: Fake;
+  const fake = useFake();
   let dir: string;
   let env: Record<string, string>;
   before(async () => {
-    fake = await startFake();
-    env = { PROMPTWRIGHT_BASE_URL: fake.url, PROMPTWRIGHT_API_KEY: fake.apiKey, PROMPTWRIGHT_MAX_RETRIES: '0' };
+    env = cliEnv(fake, { PROMPTWRIGHT_MAX_RETRIES: '0' });
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pw-cli-say-'));
   });
   after(async () => {
-    await fake.close();
     fs.rmSync(dir, { recursive: true, force: true });
   });
-  beforeEach(() => fake.clear());
 
   /** Runs the CLI on a request file whose last user turn says `content` (scenario words steer the fake). */
   async function cli(command: 'count' | 'run', content: string, extraEnv: Record<string, string> = {}): Promise<Run> {

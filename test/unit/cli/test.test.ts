@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { runCli } from '../../../src/core/cli/main';
-import { startFake, type Fake } from '../../fake/server';
+import { cliEnv, useFake } from '../../support/fake';
 
 interface Run {
   code: number;
@@ -67,13 +67,12 @@ function parseXml(xml: string): { name: string; attrs: Record<string, string>; t
 
 describe('promptwright test / count on case files (CLI, against the fake)', function () {
   this.timeout(20_000);
-  let fake: Fake;
+  const fake = useFake();
   let dir: string;
   let env: Record<string, string>;
   let cwd: string;
   before(async () => {
-    fake = await startFake();
-    env = { PROMPTWRIGHT_BASE_URL: fake.url, PROMPTWRIGHT_API_KEY: fake.apiKey, PROMPTWRIGHT_MAX_RETRIES: '0' };
+    env = cliEnv(fake, { PROMPTWRIGHT_MAX_RETRIES: '0' });
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pw-cli-test-'));
     for (const f of ['support.prompt.yaml', 'support.cases.yaml'])
       fs.copyFileSync(path.join('test', 'fixtures', 'steered', f), path.join(dir, f));
@@ -83,10 +82,8 @@ describe('promptwright test / count on case files (CLI, against the fake)', func
   });
   after(async () => {
     process.chdir(cwd);
-    await fake.close();
     fs.rmSync(dir, { recursive: true, force: true });
   });
-  beforeEach(() => fake.clear());
 
   async function cli(args: string[], o: { env?: Record<string, string>; signal?: AbortSignal } = {}): Promise<Run> {
     let out = '';

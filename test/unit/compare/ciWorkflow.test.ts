@@ -9,8 +9,8 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as YAML from 'yaml';
-import { startFake, type Fake } from '../../fake/server';
-import { tempRepo, type TempRepo } from './repo';
+import { useFake } from '../../support/fake';
+import { gitIn, tempRepo, type TempRepo } from '../../support/tempRepo';
 
 interface Step {
   name?: string;
@@ -50,14 +50,13 @@ const CASES = [
 
 describe('compare: the CI workflow of docs/ci.md, run as written', function () {
   this.timeout(120_000);
-  let fake: Fake;
+  const fake = useFake({ keepAliveMs: 60_000 });
   let origin: TempRepo;
   let work: string;
   let bin: string;
   let scratch: string;
 
   before(async () => {
-    fake = await startFake({ keepAliveMs: 60_000 });
     // "origin": the repository on GitHub; the job's checkout is a clone of it on the pull request's branch
     origin = tempRepo('pw-ci-origin-');
     origin.write('support.prompt.yaml', SUPPORT('You are a support agent for ACME, helpful and brief.'));
@@ -66,24 +65,22 @@ describe('compare: the CI workflow of docs/ci.md, run as written', function () {
     origin.commit('the prompts');
     scratch = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'pw-ci-')));
     work = path.join(scratch, 'checkout');
-    const git = (cwd: string, ...args: string[]) => {
-      const r = spawnSync('git', args, { cwd, encoding: 'utf8' });
-      assert.equal(r.status, 0, `git ${args.join(' ')}: ${r.stderr}`);
-    };
-    git(scratch, 'clone', '-q', origin.dir, work);
+    gitIn(scratch)('clone', '-q', origin.dir, work);
+    const git = gitIn(work);
+    // the job's own commits (the second test's) are made without the tests' author: the clone names one
     for (const [k, v] of [
       ['user.name', 'Promptwright Test'],
       ['user.email', 'test@example.com'],
       ['commit.gpgsign', 'false'],
     ])
-      git(work, 'config', k!, v!);
-    git(work, 'checkout', '-q', '-b', 'pull-request');
+      git('config', k!, v!);
+    git('checkout', '-q', '-b', 'pull-request');
     // the pull request: first a small edit, then (second commit, used by the second test) a large one
     fs.writeFileSync(
       path.join(work, 'support.prompt.yaml'),
       SUPPORT('You are a support agent for ACME, helpful, brief.'),
     );
-    git(work, 'commit', '-q', '-am', 'a small edit');
+    git('commit', '-q', '-am', 'a small edit');
     // the step that installs the CLI is stood in for: `promptwright` on the PATH is the built one
     bin = path.join(scratch, 'bin');
     fs.mkdirSync(bin);
@@ -94,11 +91,9 @@ describe('compare: the CI workflow of docs/ci.md, run as written', function () {
     );
   });
   after(async () => {
-    await fake.close();
     origin.dispose();
     fs.rmSync(scratch, { recursive: true, force: true });
   });
-  beforeEach(() => fake.clear());
 
   /** Runs a script as GitHub runs a `run:` step (the fake answers in this process: never spawnSync here). */
   function bash(script: string, env: Record<string, string>): Promise<{ status: number | null; output: string }> {

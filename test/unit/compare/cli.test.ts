@@ -8,11 +8,17 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { startFake, type Fake } from '../../fake/server';
-import { assertPrompt, runCli, type Ran } from '../cli/spawnCli';
-import { request, tempRepo, type TempRepo } from './repo';
+import { cliEnv, useFake } from '../../support/fake';
+import { assertPrompt, runCli, type Ran } from '../../support/spawnCli';
+import { tempRepo, type TempRepo } from '../../support/tempRepo';
 
 const SONNET = 'model-sonnet-4-6';
+
+/** A request file's text (JSON) whose last user message says `content`. */
+function request(content: string, extra: Record<string, unknown> = {}): string {
+  const body = { model: 'model-opus-4-7', max_tokens: 100, ...extra, messages: [{ role: 'user', content }] };
+  return `${JSON.stringify(body, null, 2)}\n`;
+}
 
 interface CountRow {
   file: string;
@@ -25,13 +31,12 @@ interface CountRow {
 
 describe('compare: count and test --base as processes, in a git repository', function () {
   this.timeout(60_000);
-  let fake: Fake;
+  const fake = useFake({ keepAliveMs: 60_000 });
   let r: TempRepo;
   let env: Record<string, string>;
 
   before(async () => {
-    fake = await startFake({ keepAliveMs: 60_000 });
-    env = { PROMPTWRIGHT_BASE_URL: fake.url, PROMPTWRIGHT_API_KEY: fake.apiKey };
+    env = cliEnv(fake);
     r = tempRepo('pw-compare-cli-');
     const support = (system: string) =>
       `model: model-opus-4-7\nmax_tokens: 100\nsystem: ${system}\n` +
@@ -90,10 +95,8 @@ describe('compare: count and test --base as processes, in a git repository', fun
     r.write('notes.txt', 'still not a prompt\n');
   });
   after(async () => {
-    await fake.close();
     r.dispose();
   });
-  beforeEach(() => fake.clear());
 
   const cli = (args: string[], cwd = r.dir): Promise<Ran> =>
     runCli(fake, args, { cwd, env: { ...process.env, ...env }, killAfterMs: 30_000 });

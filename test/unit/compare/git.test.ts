@@ -7,7 +7,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { GitError, GitRepo, runGit } from '../../../src/core/compare/git';
 import { caseFileAt, textsAt } from '../../../src/core/compare/versions';
-import { tempRepo, type TempRepo } from './repo';
+import { tempRepo, type TempRepo } from '../../support/tempRepo';
 
 describe('compare: git', function () {
   this.timeout(20_000);

@@ -4,7 +4,7 @@
 import * as assert from 'node:assert/strict';
 import { ApiClient } from '../../../src/core/api/client';
 import { runColumns, sampleDifferences, sendWith, type ColumnResult } from '../../../src/core/compare/runner';
-import { startFake, type Fake } from '../../fake/server';
+import { clientOf, useFake } from '../../support/fake';
 
 const body = (content: string, model = 'model-opus-4-7') => ({
   model,
@@ -14,14 +14,11 @@ const body = (content: string, model = 'model-opus-4-7') => ({
 
 describe('compare: runner', function () {
   this.timeout(20_000);
-  let fake: Fake;
+  const fake = useFake();
   let client: ApiClient;
   before(async () => {
-    fake = await startFake();
-    client = new ApiClient({ baseUrl: fake.url, apiKey: fake.apiKey, maxRetries: 0 });
+    client = clientOf(fake);
   });
-  after(() => fake.close());
-  beforeEach(() => fake.clear());
 
   it('streams every column at once and ends each with its whole reply', async () => {
     const events: number[] = [];

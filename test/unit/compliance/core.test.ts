@@ -11,7 +11,7 @@ import { explainComplianceError, parseScopeError, SCOPES } from '../../../src/co
 import { activityLabel, type Activity } from '../../../src/core/compliance/types';
 import { chatView, isFile, organizationTree, parseIds } from '../../../src/core/compliance/view';
 import { count } from '../../../src/core/text';
-import { startFake, type Fake } from '../../fake/server';
+import { useFake } from '../../support/fake';
 
 const FULL = 'sk-vendor-api01-full';
 const READONLY = 'sk-vendor-api01-readonly';
@@ -189,15 +189,10 @@ describe('compliance scopes (doc3 §5, §7)', () => {
 });
 
 describe('compliance client (doc3 §4, against the fake)', () => {
-  let fake: Fake;
+  const fake = useFake();
   const http = (key = FULL, extra = {}) =>
     new Http({ baseUrl: fake.url, complianceKey: key, adminKey: fake.adminKey, sleep: async () => {}, ...extra });
   const client = (key = FULL) => new ComplianceClient(http(key));
-  before(async () => {
-    fake = await startFake();
-  });
-  after(() => fake.close());
-  beforeEach(() => fake.clear());
 
   it('pages the feed: after_id is the previous last_id, until has_more is false', async () => {
     const pages = [];
@@ -310,13 +305,8 @@ describe('compliance client (doc3 §4, against the fake)', () => {
 });
 
 describe('Activity Feed export (doc3 §7 rule 2, §8)', () => {
-  let fake: Fake;
-  before(async () => {
-    // a budget so small the export meets 429s: 4 requests in any 400 ms
-    fake = await startFake({ complianceRate: { limit: 4, windowMs: 400 } });
-  });
-  after(() => fake.close());
-  beforeEach(() => fake.clear());
+  // a budget so small the export meets 429s: 4 requests in any 400 ms
+  const fake = useFake({ complianceRate: { limit: 4, windowMs: 400 } });
 
   /** The export's own loop handles the 429s: the transport does not retry (maxRetries 0). */
   const client = () => new ComplianceClient(new Http({ baseUrl: fake.url, complianceKey: FULL, maxRetries: 0 }));

@@ -1,6 +1,6 @@
 // The fake's administration interface against the spec (doc2 §2.2–§2.6, §3, §4.2), over plain HTTP.
 import * as assert from 'node:assert/strict';
-import { startFake, type Fake } from '../../fake/server';
+import { useFake } from '../../support/fake';
 
 const RFC3339 = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?Z$/;
 
@@ -11,13 +11,8 @@ async function got(r: Response) {
 type Got = Awaited<ReturnType<typeof got>>;
 
 describe('fake: administration interface (doc2 §4.2)', () => {
-  let fake: Fake;
-  beforeEach(async () => {
-    fake = await startFake();
-  });
-  afterEach(async () => {
-    await fake.close();
-  });
+  // a new fake for every test: the tests change its data
+  const fake = useFake({}, 'test');
 
   async function call(method: string, path: string, body?: unknown, key = fake.adminKey): Promise<Got> {
     const r = await fetch(`${fake.url}/v1/organizations${path}`, {

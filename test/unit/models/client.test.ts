@@ -7,11 +7,11 @@ import { Http } from '../../../src/core/api/http';
 import { collect } from '../../../src/core/api/paging';
 import { ModelsClient } from '../../../src/core/models/client';
 import { startDemoServer, DEMO_KEYS } from '../../../src/core/demo/server';
-import { startFake, type Fake } from '../../fake/server';
+import { useFake } from '../../support/fake';
 import { fakeModels } from '../../fake/models';
 
 describe('models client (doc3 §9.5, against the fake)', () => {
-  let fake: Fake;
+  const fake = useFake();
   let waits: number[];
   const client = (o: { apiKey?: string; maxRetries?: number } = {}) =>
     new ModelsClient(
@@ -25,12 +25,7 @@ describe('models client (doc3 §9.5, against the fake)', () => {
       }),
     );
   const listed = () => fake.requests.filter(r => r.path === '/v1/models');
-  before(async () => {
-    fake = await startFake();
-  });
-  after(() => fake.close());
   beforeEach(() => {
-    fake.clear();
     waits = [];
   });
 
@@ -159,7 +154,7 @@ describe('models client (doc3 §9.5, against the fake)', () => {
 });
 
 describe('the fake and the demo serve the models interface as the public API shapes it', () => {
-  let fake: Fake;
+  const fake = useFake();
   const get = async (path: string, headers: Record<string, string> = {}) => {
     const r = await fetch(`${fake.url}${path}`, {
       headers: { 'x-api-key': fake.apiKey, 'vendor-version': '2023-06-01', ...headers },
@@ -170,11 +165,6 @@ describe('the fake and the demo serve the models interface as the public API sha
       body: (await r.json()) as Record<string, unknown>,
     };
   };
-  before(async () => {
-    fake = await startFake();
-  });
-  after(() => fake.close());
-
   it('a page is {data, first_id, last_id, has_more}; limit defaults to 20, and 1 to 1000 is checked', async () => {
     const r = await get('/v1/models');
     assert.deepEqual(Object.keys(r.body).sort(), ['data', 'first_id', 'has_more', 'last_id']);

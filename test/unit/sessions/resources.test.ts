@@ -1,17 +1,13 @@
 import * as assert from 'node:assert/strict';
 import { ApiClient } from '../../../src/core/api/client';
-import { checkAttachInput, describeResource, ResourcePager } from '../../../src/core/sessions/resources';
-import { startFake, type Fake } from '../../fake/server';
+import { firstPage, Pager } from '../../../src/core/api/pager';
+import type { SessionResource } from '../../../src/core/api/types';
+import { checkAttachInput, describeResource } from '../../../src/core/sessions/resources';
+import { useFake } from '../../support/fake';
 
 describe('session resources (doc2 §2.1, §4.1)', () => {
-  let fake: Fake;
+  const fake = useFake();
   const waits: number[] = [];
-  before(async () => {
-    fake = await startFake();
-  });
-  after(async () => {
-    await fake.close();
-  });
   const pager = (limit: number) => {
     const client = new ApiClient({
       baseUrl: fake.url,
@@ -21,9 +17,8 @@ describe('session resources (doc2 §2.1, §4.1)', () => {
         waits.push(ms);
       },
     });
-    return new ResourcePager(
-      async cursor =>
-        (await client.resourcePages('ses_big', { limit, ...(cursor ? { page: cursor } : {}) }).next()).value!,
+    return new Pager<SessionResource>(cursor =>
+      firstPage(client.resourcePages('ses_big', { limit, ...(cursor ? { page: cursor } : {}) })),
     );
   };
   it('pages follow next_page to the end, a page at a time', async () => {
