@@ -4,6 +4,7 @@
 // activation bundle loads this one as soon as the workspace has a case file).
 import * as vscode from 'vscode';
 import { AdminCommands } from './vscode/admin/adminCommands';
+import { BatchesView } from './vscode/batches/batchesView';
 import { OrgTree, type AdminNode } from './vscode/admin/orgTree';
 import type { Api } from './vscode/platform/api';
 import { CaseDiagnostics } from './vscode/cases/caseDiagnostics';
@@ -57,6 +58,7 @@ export interface Host {
 
 export interface Features {
   panel: ResponsePanel;
+  batches: BatchesView;
   runner: Runner;
   breakdown: TokenBreakdown;
   sessions: SessionsTree;
@@ -115,6 +117,12 @@ export function createFeatures(host: Host): Features {
   const models = new Models(context.globalState, config, keys, api, diagnostics, log);
   const modelEditing = new ModelEditing(models, config, diagnostics);
   const compare = new ComparePanel(context.extensionUri, config, api, host.git, log);
+  const batches = new BatchesView(
+    vscode.Uri.joinPath(context.globalStorageUri, 'batches').fsPath,
+    api,
+    log,
+    context.globalState,
+  );
   context.subscriptions.push(
     panel,
     runner,
@@ -133,10 +141,11 @@ export function createFeatures(host: Host): Features {
     promptFiles,
     models,
     compare,
+    batches,
   );
   return {
     ...{ panel, runner, breakdown, sessions, resourceDocs, rateLimits, json, org, admin },
     ...{ access, activity, complianceTree, compliance, demo, openSample, caseDiagnostics, caseLanguage, cases },
-    ...{ casesTests, promptFiles, models, modelEditing, compare, loadMore },
+    ...{ casesTests, promptFiles, models, modelEditing, compare, loadMore, batches },
   };
 }

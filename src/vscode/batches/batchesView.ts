@@ -1,19 +1,30 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { MessageBatch } from '../../core/api/batches';
-import { ApiError, describeError } from '../../core/api/errors';
+import { ApiError, describeError, type PromptwrightError } from '../../core/api/errors';
+import { firstPage } from '../../core/api/pager';
 import { POLL_PACE, waitUntilEnded, type PollPace } from '../../core/batches/poll';
 import { BatchStore, type BatchRecord } from '../../core/batches/store';
 import { age, countsText, expiry } from '../../core/batches/view';
 import { count } from '../../core/text';
 import type { Api } from '../platform/api';
 import type { Log } from '../platform/log';
-import type { Prompts } from '../platform/prompts';
+import { PagedTree, type ErrorRow, type ErrorView, type MoreRow, type PagedList } from '../platform/pagedTree';
+import { PENDING_BATCHES_KEY } from './pending';
 
-/** Batches shown at first, and added by each "Load more". */
+/** Batches of this window shown at first, and added by each "Load more…"; the service's list pages by 20. */
 const PAGE = 25;
+const SERVICE_PAGE = 20;
 
-export type BatchNode = { kind: 'batch'; id: string } | { kind: 'more'; shown: number; of: number };
+export type BatchNode =
+  /** a batch this window submitted */
+  | { kind: 'batch'; id: string }
+  /** "On the service": every batch of the key's workspace, a page at a time */
+  | { kind: 'service' }
+  /** a batch of the service's list (one of ours shows its case files) */
+  | { kind: 'remote'; batch: MessageBatch }
+  | MoreRow<BatchNode>
+  | ErrorRow<BatchNode>;
 
 /** What the Batches view asks of the cases runner: a batch's cells in the grid and the Test Explorer. */
 export interface BatchCollector {
@@ -43,7 +54,11 @@ export class BatchesView implements vscode.TreeDataProvider<BatchNode>, vscode.D
   private records: BatchRecord[] = [];
   /** why the service could not be asked about a batch, by id */
   private readonly problems = new Map<string, string>();
-  private shown = PAGE;
+  private readonly pages = new PagedTree<BatchNode>({ viewId: 'promptwright.batches', changed: this.changed, explain });
+  private readonly serviceNode: BatchNode = { kind: 'service' };
+  /** this window's batches, a page at a time (they are on disk: a page is a slice) */
+  private local: PagedList<BatchRecord, BatchNode> = this.localList();
+  private remote: PagedList<MessageBatch, BatchNode> | undefined;
   private loading: Promise<void> | undefined;
   private polling: { ctl: AbortController; ids: string; done: Promise<void> } | undefined;
   private disposed = false;
@@ -52,7 +67,7 @@ export class BatchesView implements vscode.TreeDataProvider<BatchNode>, vscode.D
     storageDir: string,
     private readonly api: Api,
     private readonly log: Log,
-    private readonly prompts: Prompts,
+    private readonly state: vscode.Memento,
   ) {
     this.store = new BatchStore(storageDir);
   }
@@ -61,6 +76,7 @@ export class BatchesView implements vscode.TreeDataProvider<BatchNode>, vscode.D
   reload(): Promise<void> {
     this.loading = (async () => {
       this.records = await this.store.batches();
+      this.local = this.localList();
       this.changed.fire(undefined);
       this.watch();
     })();
@@ -72,6 +88,27 @@ export class BatchesView implements vscode.TreeDataProvider<BatchNode>, vscode.D
     await this.reload();
   }
 
+  private localList(): PagedList<BatchRecord, BatchNode> {
+    return this.pages.list(
+      () => undefined,
+      cursor => {
+        const from = Number(cursor ?? 0);
+        const next = from + PAGE < this.records.length ? String(from + PAGE) : null;
+        return Promise.resolve({ items: this.records.slice(from, from + PAGE), next });
+      },
+    );
+  }
+
+  private remoteList(): PagedList<MessageBatch, BatchNode> {
+    return this.pages.list(
+      () => this.serviceNode,
+      async cursor =>
+        firstPage(
+          (await this.api.client()).batches.pages({ pageSize: SERVICE_PAGE, ...(cursor ? { after: cursor } : {}) }),
+        ),
+    );
+  }
+
   private record(id: string): BatchRecord | undefined {
     return this.records.find(r => r.id === id);
   }
@@ -80,6 +117,8 @@ export class BatchesView implements vscode.TreeDataProvider<BatchNode>, vscode.D
   private watch(): void {
     if (this.disposed) return;
     const pending = this.records.filter(r => r.processingStatus !== 'ended').map(r => r.id);
+    // activation reads it after a reload (pending.ts)
+    void this.state.update(PENDING_BATCHES_KEY, pending.length);
     const ids = pending.join(',');
     if (this.polling?.ids === ids) return;
     this.polling?.ctl.abort();
@@ -165,7 +204,7 @@ export class BatchesView implements vscode.TreeDataProvider<BatchNode>, vscode.D
   async cancel(n?: BatchNode): Promise<boolean> {
     const r = n?.kind === 'batch' ? this.record(n.id) : undefined;
     if (!r || r.processingStatus === 'ended') return false;
-    const ok = await this.prompts.confirm(
+    const ok = await this.api.prompts.confirm(
       `Cancel batch ${r.id} of ${filesText(r)}?`,
       `Its ${count(r.requests, 'request')} not yet processed end as canceled (the ones done are kept and billed). ` +
         'This cannot be undone.',
@@ -187,22 +226,20 @@ export class BatchesView implements vscode.TreeDataProvider<BatchNode>, vscode.D
     this.polling?.ctl.abort();
     this.polling = undefined;
     this.problems.clear();
+    this.remote = undefined;
     return this.reload();
   }
 
-  loadMore(): void {
-    this.shown += PAGE;
-    this.changed.fire(undefined);
-  }
-
   getTreeItem(n: BatchNode): vscode.TreeItem {
-    if (n.kind === 'more') {
-      const it = new vscode.TreeItem('Load more…', vscode.TreeItemCollapsibleState.None);
-      it.description = `${n.shown} of ${n.of} shown`;
-      it.iconPath = new vscode.ThemeIcon('ellipsis');
-      it.command = { command: 'promptwright.batches.loadMore', title: 'Load more' };
+    if (n.kind === 'more' || n.kind === 'error') return this.pages.item(n);
+    if (n.kind === 'service') {
+      const it = new vscode.TreeItem('On the service', vscode.TreeItemCollapsibleState.Collapsed);
+      it.description = 'every batch of the key’s workspace';
+      it.iconPath = new vscode.ThemeIcon('cloud');
+      it.tooltip = 'The Message Batches of the API key’s workspace, newest first, a page at a time (any tool’s).';
       return it;
     }
+    if (n.kind === 'remote') return this.remoteItem(n.batch);
     const r = this.record(n.id);
     if (!r) return new vscode.TreeItem(n.id);
     const it = new vscode.TreeItem(filesText(r), vscode.TreeItemCollapsibleState.None);
@@ -251,13 +288,35 @@ export class BatchesView implements vscode.TreeDataProvider<BatchNode>, vscode.D
     return it;
   }
 
+  /** A batch of the service's list: ours say their case files; another tool's, its id. */
+  private remoteItem(b: MessageBatch): vscode.TreeItem {
+    const ours = this.record(b.id);
+    const it = new vscode.TreeItem(ours ? `${filesText(ours)}` : b.id, vscode.TreeItemCollapsibleState.None);
+    const now = Date.now();
+    const expires = expiry(b.expires_at, b.processing_status, now);
+    it.description = [
+      b.processing_status,
+      countsText(b.request_counts),
+      age(b.created_at, now),
+      expires && `expires ${expires}`,
+    ]
+      .filter(Boolean)
+      .join(' · ');
+    it.tooltip = `${b.id}${ours ? ` (submitted from this window: ${ours.files.join(', ')})` : ''}`;
+    it.iconPath = new vscode.ThemeIcon(b.processing_status === 'ended' ? 'archive' : 'loading~spin');
+    it.contextValue = ours ? 'batch.remote.ours' : 'batch.remote';
+    return it;
+  }
+
   async getChildren(n?: BatchNode): Promise<BatchNode[]> {
+    if (n?.kind === 'service') {
+      this.remote ??= this.remoteList();
+      return this.remote.rows(batch => ({ kind: 'remote', batch }));
+    }
     if (n) return [];
     await (this.loading ?? this.reload());
-    if (!this.records.length) return [];
-    const out: BatchNode[] = this.records.slice(0, this.shown).map(r => ({ kind: 'batch', id: r.id }));
-    if (this.records.length > this.shown) out.push({ kind: 'more', shown: this.shown, of: this.records.length });
-    return out;
+    const rows = await this.local.rows<BatchNode>(r => ({ kind: 'batch', id: r.id }));
+    return [...rows, this.serviceNode];
   }
 
   /** The batches as shown (for tests). */
@@ -271,6 +330,14 @@ export class BatchesView implements vscode.TreeDataProvider<BatchNode>, vscode.D
     this.changed.dispose();
     this.ended.dispose();
   }
+}
+
+/** A failed poll or page: what failed, and the key to set when that is what it needs. */
+function explain(e: unknown): ErrorView {
+  const apiKey = (e as PromptwrightError)?.action === 'set-api-key' || (e instanceof ApiError && e.status === 401);
+  const fix = apiKey ? { command: 'promptwright.setApiKey', title: 'Set API Key' } : undefined;
+  const todo = apiKey ? 'Run "Promptwright: Set API Key".' : 'Click to retry.';
+  return { label: describeError(e), tooltip: `${describeError(e)}\n\n${todo}`, ...(fix ? { fix } : {}) };
 }
 
 /** The case files of a batch, by name: `support.cases.yaml`, or `a.cases.yaml + 2 more`. */
