@@ -20,7 +20,9 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import v8 from 'node:v8';
 import vm from 'node:vm';
-import { cellsOf, prepareCell, runCell, runMatrix } from '../src/core/cases/runner';
+import { directTransport, runCellOf, runCells } from '../src/core/cases/engine';
+import { cellsOf, prepareCell, runCell } from '../src/core/cases/runner';
+import { priceTable } from '../src/core/cost/prices';
 import type { CaseFile } from '../src/core/cases/types';
 import { Base64Reader, pdfPageCount } from '../src/core/request/media';
 import { print, ratioAsync, ratioCase, type Figure } from './bench';
@@ -511,19 +513,21 @@ async function caseMatrix(): Promise<void> {
     const messages = [{ role: 'user', content: '{{question}}' }];
     const request = { model: 'model-sonnet-4-6', max_tokens: 100, messages };
     const client = new ApiClient({ baseUrl: fake.url, apiKey: fake.apiKey, maxRetries: 0 });
-    const cells = cellsOf(file, undefined);
+    const cells = cellsOf(file, undefined).map(cell => {
+      const prepared = prepareCell(file, request, cell);
+      if (!('body' in prepared)) throw new Error(prepared.problems.join('; '));
+      return runCellOf({ file }, { ...cell, body: prepared.body });
+    });
     const run = async (concurrency: number) => {
       fake.clear();
       const t0 = performance.now();
-      const results = await runMatrix({
+      const { results } = await runCells({
         cells,
-        concurrency,
-        run: (cell, signal, onEvent) => {
-          const prepared = prepareCell(file, request, cell);
-          if (!('body' in prepared)) throw new Error(prepared.problems.join('; '));
-          return runCell(client, prepared.body, { signal, onEvent });
-        },
-        assertionsOf: cell => file.cases.find(c => c.name === cell.caseName)!.assert!,
+        transport: directTransport({
+          concurrency,
+          send: (job, signal, onEvent) => runCell(client, job.body, { signal, onEvent }),
+        }),
+        prices: priceTable(),
       });
       const ms = performance.now() - t0;
       // the most exchanges open at the fake at any request's arrival
@@ -622,4 +626,5 @@ void streaming()
   .then(() => modelsBench(figs))
   .then(async () => figs.push(...(await cacheBench())))
   .then(async () => (await import('./compare.js')).compareBench(figs))
+  .then(async () => figs.push(...(await (await import('./judge.js')).judgeBench())))
   .then(() => print(figs));

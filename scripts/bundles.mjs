@@ -124,4 +124,4 @@ export function bundles(production) {
 }
 
 /** The .vsix budget in bytes. */
-export const VSIX_BUDGET = 300 * 1024;
+export const VSIX_BUDGET = 320 * 1024;

@@ -12,20 +12,28 @@ export { CountTokensBody, RequestBody } from './core/request/schema';
 // rather than carry a second copy of both into the features bundle.
 export { CaseFileSchema, parseCaseFile, requestNotFound } from './core/cases/caseFile';
 export { crossCheck, valuesByCase } from './core/cases/crossCheck';
-export { cellsOf, prepareCell, runCell, runMatrix } from './core/cases/runner';
+export { cellsOf, prepareCell, runCell, samplingOf } from './core/cases/runner';
+// the case-run engine: samples, the judge and cost, the same as the CLI's
+export { directTransport, runCellOf, runCells } from './core/cases/engine';
+export { judgePromptCheck } from './core/cases/judge';
+export { DirectoryVerdictCache } from './core/cases/verdictCache';
+export { costOf } from './core/cost/cost';
+export { parsePrices, priceTable } from './core/cost/prices';
 export {
   compareResults,
+  gradeFor,
   mergeResults,
   parseResults,
   resultsName,
   resultsPath,
   serializeResults,
+  withGrade,
 } from './core/cases/results';
 // The service's model list merged over the built-in table: the editor builds it here, where the rules that
 // read it already are, rather than carry a second copy of the table into the features bundle.
 export { builtinEntries, capabilityLines, ModelCatalog, parseModelList } from './core/models/catalog';
 export { lookupModel } from './core/request/models';
-// The compare runner is the cases' matrix runner underneath: it shares this bundle for the same reason.
+// The compare runner sends through the cases' engine: it shares this bundle for the same reason.
 export { runColumns, sampleDifferences, sendWith } from './core/compare/runner';
 // Reading git revisions spawns processes: loaded with the first check, never at activation.
 export { GitError, GitRepo } from './core/compare/git';

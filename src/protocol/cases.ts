@@ -11,7 +11,8 @@ export const CASES_VIEW_TYPE = 'promptwright.cases';
 
 // the grid's view of a case file (core/cases/grid.ts): what the webview draws
 export { cellKey, progressSummary } from '../core/cases/grid';
-export type { CellView, GridView } from '../core/cases/grid';
+export type { CellView, GridView, SampleView } from '../core/cases/grid';
+export type { AssertionResult, HumanGrade } from '../core/cases/types';
 // compare mode: each cell at a git revision beside the working copy's (core/cases/gridCompare.ts)
 export { compareSummary } from '../core/cases/gridCompare';
 export type { ComparedCell, GridCompare } from '../core/cases/grid';
@@ -47,7 +48,12 @@ export type FromCasesWebview =
   /** back to the grid of the working copy alone */
   | { type: 'leave-compare' }
   /** a link in a reply (rendered Markdown): http(s) only, opened in the browser */
-  | { type: 'open-link'; url: string };
+  | { type: 'open-link'; url: string }
+  /**
+   * A person's grade of a sample's reply: 👍 (`up`), 👎 (`down`) or none; `note: true` asks for a note to keep
+   * with it (the extension asks, with an input box).
+   */
+  | { type: 'grade'; caseName: string; model: string; sample: number; grade: 'up' | 'down' | 'none'; note?: true };
 
 /** What the webview keeps with setState: which case file it shows (the serializer restores from it). */
 export interface CasesWebviewState {
@@ -61,6 +67,8 @@ export interface CasesWebviewState {
 // Bounds on what the webview may send: generous for people, small enough that a bad message costs nothing.
 const MAX_NAME_LENGTH = 1000;
 const MAX_URI_LENGTH = 4096;
+/** more samples than a case file may ask for (core/cases/caseFile.ts: 100) is not a sample */
+const MAX_SAMPLES = 100;
 
 const name = (v: unknown) => boundedString(v, MAX_NAME_LENGTH);
 
@@ -91,6 +99,16 @@ export function parseFromCasesWebview(raw: unknown): FromCasesWebview | undefine
     case 'open-link': {
       const url = boundedString(o.url, MAX_URI_LENGTH);
       return url && /^https?:\/\//i.test(url) ? { type: 'open-link', url } : undefined;
+    }
+    case 'grade': {
+      const caseName = name(o.caseName);
+      const model = name(o.model);
+      const sample = o.sample;
+      const grade = o.grade === 'up' || o.grade === 'down' || o.grade === 'none' ? o.grade : undefined;
+      if (caseName === undefined || !model || !grade) return undefined;
+      if (typeof sample !== 'number' || !Number.isInteger(sample) || sample < 0 || sample >= MAX_SAMPLES)
+        return undefined;
+      return { type: 'grade', caseName, model, sample, grade, ...(o.note === true ? { note: true as const } : {}) };
     }
     default:
       return undefined;

@@ -44,6 +44,14 @@ export interface RunView {
   requestId?: string;
   timings: Timings;
   retry?: { inMs: number; attempt: number; maxAttempts: number; error: ErrorInfo; at: number };
+  /** what the reply cost once it ended (US dollars; null: no price for the model, `why` says so) */
+  cost?: RunCost;
+}
+
+/** A run's cost, priced by the extension (core/cost): the page only shows it. */
+interface RunCost {
+  usd: number | null;
+  why?: string;
 }
 
 export type ToResponseWebview =
@@ -59,6 +67,7 @@ export type ToResponseWebview =
       midStream?: boolean;
       requestId?: string;
       timings: Timings;
+      cost?: RunCost;
     }
   | { type: 'flash'; text: string };
 

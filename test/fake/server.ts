@@ -16,12 +16,16 @@
 //   #cyber     with #refusal: stop_details with a category and an explanation (null and null without it)
 //   #xss       text, thinking and tool input carrying script and event-handler payloads
 //   #json      the reply text is a JSON object, {"answer": "<what was said>"}
+//   #flaky     every second request of the same body answers "Sorry, I cannot help with that." instead
+// A judge's request (a rubric assertion's: it asks for the verdict schema) is answered by the stand-in judge's
+// rule (src/core/demo/judge.ts): the phrases its <criteria> quote, looked for in its <reply>.
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { SimulatedAdmin } from '../../src/core/demo/admin';
 import type { SimulatedBatches } from '../../src/core/demo/batches';
 import { SlidingBudget, type RateOptions } from '../../src/core/demo/budget';
 import type { SimulatedCompliance } from '../../src/core/demo/compliance';
+import { standInVerdict } from '../../src/core/demo/judge';
 import { SimulatedPromptCache, type CacheUsage } from '../../src/core/demo/promptCache';
 import { makeResources, SimulatedService, type Reply, type Resource } from '../../src/core/demo/service';
 import type { ServiceModel } from '../../src/core/models/types';
@@ -136,6 +140,8 @@ export async function startFake(opts: FakeOptions = {}): Promise<Fake> {
   const apiKey = opts.apiKey ?? 'test-key';
   const adminKey = opts.adminKey ?? 'sk-vendor-admin-test';
   const requests: FakeRequest[] = [];
+  /** how many times each body has been asked (#flaky) */
+  const seen: Seen = new Map();
   const faults: Fault[] = [];
   const service = new SimulatedService({
     apiKey,
@@ -152,9 +158,13 @@ export async function startFake(opts: FakeOptions = {}): Promise<Fake> {
     batches: {
       processingMs: opts.batchProcessingMs ?? 300,
       ...(opts.batchExpiresAfterMs !== undefined ? { expiresAfterMs: opts.batchExpiresAfterMs } : {}),
+      // a request in a batch is answered as the same request sent alone would be
       answer: params => {
         const refused = refusal(params);
-        return refused ? { error: refused } : { message: planReply(params, promptCache.usage(params)).message };
+        if (refused) return { error: refused };
+        const verdict = standInVerdict(params);
+        if (verdict !== undefined) return { message: judgeMessage(params, verdict) };
+        return { message: planReply(params, promptCache.usage(params), seen).message };
       },
     },
   });
@@ -289,7 +299,9 @@ export async function startFake(opts: FakeOptions = {}): Promise<Fake> {
       if (!b.messages.length) return error(res, 400, 'messages: at least one message is required');
       const refused = refusal(b);
       if (refused) return error(res, 404, refused.message, refused.type);
-      const plan = planReply(b, promptCache.usage(b));
+      const verdict = standInVerdict(b);
+      if (verdict !== undefined) return send(res, 200, judgeMessage(b, verdict));
+      const plan = planReply(b, promptCache.usage(b), seen);
       if (b.stream === true) return stream(res, plan, opts.eventDelayMs ?? 0, rateHeaders.get(res));
       return send(res, 200, plan.message);
     }
@@ -316,6 +328,7 @@ export async function startFake(opts: FakeOptions = {}): Promise<Fake> {
     clear() {
       requests.length = 0;
       faults.length = 0;
+      seen.clear();
       compliance.resetRate();
       requestBudget.reset();
       batches.clear();
@@ -380,10 +393,32 @@ function lastUserText(b: Record<string, unknown>): string {
   return '';
 }
 
-function planReply(b: Record<string, unknown>, cache: CacheUsage): Plan {
+/** The reply to a judge's request: the stand-in judge's verdict, with usage as the fake counts it. */
+function judgeMessage(b: Record<string, unknown>, verdict: string) {
+  return {
+    id: `msg_fake_judge_${Date.now().toString(36)}`,
+    type: 'message',
+    role: 'assistant',
+    model: b.model,
+    content: [{ type: 'text', text: verdict }],
+    stop_reason: 'end_turn',
+    stop_sequence: null,
+    usage: { input_tokens: countTokens(b), output_tokens: Math.max(1, Math.ceil(verdict.length / 4)) },
+  };
+}
+
+/** How many times each body (stream flag aside) has been asked, for #flaky. */
+type Seen = Map<string, number>;
+
+function planReply(b: Record<string, unknown>, cache: CacheUsage, seen: Seen): Plan {
   const said = lastUserText(b);
   const words = (said.match(/#\w+(=\d+)?/g) ?? []).map(w => w.slice(1));
   const has = (w: string) => words.some(x => x === w || x.startsWith(`${w}=`));
+  const { stream: _stream, ...asked } = b;
+  const key = JSON.stringify(asked);
+  const nth = (seen.get(key) ?? 0) + 1;
+  seen.set(key, nth);
+  const declined = has('flaky') && nth % 2 === 0;
   const num = (w: string) => Number(words.find(x => x.startsWith(`${w}=`))?.split('=')[1] ?? NaN);
   const xss = has('xss');
   const content: Record<string, unknown>[] = [];
@@ -404,9 +439,11 @@ function planReply(b: Record<string, unknown>, cache: CacheUsage): Plan {
     text = xss
       ? 'Hello <script>window.__pwned=1</script><img src=x onerror="window.__pwned=2"> **bold** ' +
         '[link](javascript:alert(1))'
-      : has('json')
-        ? JSON.stringify({ answer: plain || '(nothing)' })
-        : `Hello! You said: ${plain || '(nothing)'}`;
+      : declined
+        ? 'Sorry, I cannot help with that.'
+        : has('json')
+          ? JSON.stringify({ answer: plain || '(nothing)' })
+          : `Hello! You said: ${plain || '(nothing)'}`;
     deltas.push(chunk(text, 6));
   }
   const textBlock: Record<string, unknown> = { type: 'text', text };

@@ -34,12 +34,15 @@ describe('response panel (DOM)', function () {
     assert.match(await p.locator('.block-thinking').innerText(), /Let me think/);
     assert.match(await p.locator('.block-text').innerText(), /Hello! You said: What's the weather in Paris\?/);
     assert.match(await p.locator('.block-tool_use').innerText(), /get_weather[\s\S]*"location": "Paris"/);
-    // one status strip: status · model · stop reason · tokens · time · request-id; usage in words below
+    // one status strip: status · model · stop reason · tokens · time · cost · request-id; usage in words below
     const strip = await p.locator('#meta .strip-item').allInnerTexts();
     assert.deepEqual(strip.slice(0, 3), ['done', 'model-opus-4-7', 'tool_use']);
     assert.match(strip[3], /^\d+ in · \d+ out$/);
     assert.match(strip[4], /^[\d.]+ s$/);
-    assert.match(strip[5], /^req_fake_stream_/);
+    // model-opus-4-7's built-in price: $5 in, $25 out per million tokens
+    assert.match(strip[5], /^\$0\.\d+$/);
+    assert.equal(await p.locator('#meta-cost').getAttribute('title'), 'What this reply cost (promptwright.prices)');
+    assert.match(strip[6], /^req_fake_stream_/);
     assert.match(
       await p.locator('#usage').innerText(),
       /^\d+ input tokens \(no cache read or written\) and \d+ output tokens\./,

@@ -29,7 +29,7 @@ describe('architecture', () => {
         // (../../protocol/<page>) and a few pure core helpers; common/ imports its siblings only
         assert.match(
           m[1]!,
-          /^(\.\/[^/]+|\.\.\/common\/[^/]+|\.\.\/\.\.\/protocol\/(response|activity|cases|compare)|\.\.\/\.\.\/core\/(text|api\/accumulator|api\/types|api\/usage))$/,
+          /^(\.\/[^/]+|\.\.\/common\/[^/]+|\.\.\/\.\.\/protocol\/(response|activity|cases|compare)|\.\.\/\.\.\/core\/(text|api\/accumulator|api\/types|api\/usage|cost\/format))$/,
           `${f}: ${m[1]}`,
         );
       }

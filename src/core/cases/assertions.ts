@@ -2,9 +2,18 @@
 // that says what was expected and what came, so a failing cell explains itself in the grid and in CI.
 import { Validator, type SchemaDraft } from '@cfworker/json-schema';
 import type { Message } from '../api/types';
+import type { Cost } from '../cost/cost';
+import { formatUsd } from '../cost/format';
 import { count } from '../text';
 import { compileRegex, showRegex } from './regex';
-import type { Assertion, AssertionResult, AssertionType, Outcome } from './types';
+import type { Assertion, AssertionResult, AssertionType, Outcome, Rubric } from './types';
+
+/** What some assertions need besides the reply: its cost (max-cost), and the judge's grades (rubric). */
+export interface EvaluationContext {
+  cost?: Cost;
+  /** the result of the rubric assertion at an index (core/cases/judge.ts), graded before */
+  graded?: (index: number) => AssertionResult | undefined;
+}
 
 /** How much of the reply a failure quotes. */
 const PREVIEW_CHARS = 80;
@@ -26,9 +35,17 @@ export function totalInputTokens(usage: Outcome['usage']): number | undefined {
   return usage.input_tokens + (usage.cache_creation_input_tokens ?? 0) + (usage.cache_read_input_tokens ?? 0);
 }
 
-/** One result per assertion, in order. A failed request fails every assertion, with the failure as the reason. */
-export function evaluate(assertions: readonly Assertion[], outcome: Outcome): AssertionResult[] {
-  return assertions.map(a => {
+/**
+ * One result per assertion, in order. A failed request fails every assertion, with the failure as the reason.
+ * A rubric's result is the judge's (`ctx.graded`); `max-cost` needs the reply's cost (`ctx.cost`), and without a
+ * price it is an error, never a pass.
+ */
+export function evaluate(
+  assertions: readonly Assertion[],
+  outcome: Outcome,
+  ctx: EvaluationContext = {},
+): AssertionResult[] {
+  return assertions.map((a, i) => {
     const [type, argument] = Object.entries(a)[0] as [AssertionType, unknown];
     const label = labelOf(type, argument);
     if (outcome.error) {
@@ -36,6 +53,13 @@ export function evaluate(assertions: readonly Assertion[], outcome: Outcome): As
       const id = e.requestId ? ` (request-id ${e.requestId})` : '';
       return { type, pass: false, message: `${label}: the request failed: ${e.type}: ${e.message}${id}` };
     }
+    if (type === 'rubric') {
+      const graded = ctx.graded?.(i);
+      if (graded) return graded;
+      const error = { type: 'not_graded', message: 'no judge graded it' };
+      return { type, pass: false, message: `${label}: ${error.message}`, error };
+    }
+    if (type === 'max-cost') return maxCost(label, Number(argument), ctx.cost);
     try {
       const [pass, why, diff] = check(type, argument, outcome);
       return { type, pass, message: `${label}: ${why}`, ...(!pass && diff ? diff : {}) };
@@ -54,6 +78,10 @@ function labelOf(type: AssertionType, argument: unknown): string {
       return `regex ${showRegex(String(argument))}`;
     case 'json-schema':
       return 'json-schema';
+    case 'rubric':
+      return rubricLabel(typeof argument === 'string' ? { criteria: argument } : (argument as Rubric));
+    case 'max-cost':
+      return `max-cost ${formatUsd(Number(argument))}`;
     case 'contains':
     case 'icontains':
     case 'not-contains':
@@ -62,6 +90,15 @@ function labelOf(type: AssertionType, argument: unknown): string {
     default:
       return `${type} ${String(argument)}`;
   }
+}
+
+/**
+ * `rubric “Answers in French and says a refund is possible…”`: a rubric as its messages name it (its criteria
+ * are prose, often with quotes of their own: curly quotes around them, nothing escaped).
+ */
+export function rubricLabel(r: Pick<Rubric, 'criteria'>): string {
+  const c = r.criteria.replace(/\s+/g, ' ').trim();
+  return `rubric “${c.length > 60 ? `${c.slice(0, 60)}…` : c}”`;
 }
 
 /** A verdict, and for a failure what was expected and what came, in full, when the two can be compared. */
@@ -108,7 +145,28 @@ function check(type: AssertionType, argument: unknown, o: Outcome): Verdict {
       return jsonSchema(text, argument as Record<string, unknown>);
     case 'tool-call':
       return toolCall(o.message, String(argument));
+    case 'rubric':
+    case 'max-cost':
+      throw new Error(`${type} is evaluated apart`);
   }
+}
+
+/** The sample's cost at most the bound; without a price it cannot be checked: an error that says why. */
+function maxCost(label: string, limit: number, cost: Cost | undefined): AssertionResult {
+  if (!cost || cost.usd === null) {
+    const error = { type: 'no_price', message: cost?.usd === null ? cost.why : 'no cost was computed' };
+    return { type: 'max-cost', pass: false, message: `${label}: cannot be checked: ${error.message}`, error };
+  }
+  const pass = cost.usd <= limit;
+  const said = pass
+    ? `${formatUsd(cost.usd)} (at most ${formatUsd(limit)})`
+    : `${formatUsd(cost.usd)}, over ${formatUsd(limit)}`;
+  return {
+    type: 'max-cost',
+    pass,
+    message: `${label}: ${said}`,
+    ...(pass ? {} : { expected: `at most ${formatUsd(limit)}`, actual: formatUsd(cost.usd) }),
+  };
 }
 
 function contains(text: string, at: number, wanted: string): Verdict {

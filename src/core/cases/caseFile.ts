@@ -10,6 +10,7 @@ import { emptyFileProblem, parseRequest, type Locate } from '../request/parse';
 import { describe } from '../request/schema';
 import { changeToFixes, enumCandidates } from '../request/enumFixes';
 import type { Anchor, FixData, Format, Path, Problem, RuleId, Severity } from '../request/types';
+import { count } from '../text';
 import { compileRegex } from './regex';
 import {
   ASSERTION_TYPES,
@@ -46,6 +47,9 @@ const d = <T extends z.ZodMiniType>(s: T, description: string, examples?: readon
 const text = () => z.string().check(z.minLength(1));
 const atLeastZero = () => z.int().check(z.minimum(0));
 
+/** The most samples a cell may run. */
+export const MAX_REPEAT = 100;
+
 /** Model ids a case file can name, for completion: the spec's models that are not retired. */
 const MODEL_IDS = MODELS.filter(m => m.status !== 'retired' && !m.base).map(m => m.id);
 
@@ -74,6 +78,18 @@ export const ASSERTION_ARGUMENTS = {
     'A JSON Schema (draft 2020-12 unless `$schema` says otherwise) the reply text, parsed as JSON, validates against.',
   ),
   'tool-call': d(text(), 'The reply calls the tool of this name (a tool_use or server_tool_use block).'),
+  rubric: d(
+    z.union([
+      text(),
+      z.strictObject({
+        criteria: d(text(), 'What the reply must do, in words.'),
+        reference: z.nullish(d(z.string(), 'A reply that meets the criteria.')),
+        threshold: z.nullish(d(z.number().check(z.minimum(0), z.maximum(1)), "The judge's least score (0 to 1).")),
+      }),
+    ]),
+    'Graded by the judge model: criteria, or {criteria, reference, threshold}.',
+  ),
+  'max-cost': d(z.number().check(z.minimum(0)), 'US dollars the reply may cost at most (judge calls apart).'),
 } as const satisfies Record<AssertionType, z.ZodMiniType>;
 
 const AssertionSchema = d(
@@ -109,6 +125,19 @@ export const CaseFileSchema = d(
         z.array(d(text(), 'A model id.', MODEL_IDS)).check(z.minLength(1)),
         "The models every case runs on (a column each). Default: the request's own model.",
       ),
+    ),
+    judge: z.nullish(
+      d(
+        z.strictObject({
+          model: z.nullish(d(text(), 'The judge model.', MODEL_IDS)),
+          prompt: z.nullish(d(text(), 'A prompt file with {{criteria}}, {{reply}}, {{reference}}, {{input}}.')),
+        }),
+        'Who grades rubrics (default model: promptwright.cases.judgeModel).',
+      ),
+    ),
+    repeat: z.nullish(d(z.int().check(z.minimum(1), z.maximum(MAX_REPEAT)), 'Samples per cell (default 1).')),
+    'min-pass': z.nullish(
+      d(z.int().check(z.minimum(1), z.maximum(MAX_REPEAT)), 'Samples that must pass (default: all).'),
     ),
     cases: d(z.array(TestCaseSchema).check(z.minLength(1)), 'The cases (a row each).'),
   }),
@@ -222,9 +251,19 @@ const isAssertionPath = (p: Path) => p.length === 4 && p[0] === 'cases' && p[2] 
 /** The keys the object at a path may have (for "did you mean"). */
 function keysAt(p: Path): readonly string[] {
   if (p.length === 0) return Object.keys(CaseFileSchema.shape);
+  if (p.length === 1 && p[0] === 'judge') return ['model', 'prompt'];
   if (p.length === 2 && p[0] === 'cases') return Object.keys(TestCaseSchema.shape);
   if (isAssertionPath(p)) return ASSERTION_TYPES;
+  if (p.length === 5 && isAssertionPath(p.slice(0, 4)) && p[4] === 'rubric')
+    return ['criteria', 'reference', 'threshold'];
   return [];
+}
+
+/** Where an object is, in a message: the case file, "judge", case 2, the rubric of case 2. */
+function objectName(p: Path): string {
+  if (p.length === 0) return 'the case file';
+  if (p[0] === 'judge') return '"judge"';
+  return `${p.length > 2 ? 'the rubric of ' : ''}case ${Number(p[1]) + 1}`;
 }
 
 /** How a field is named in a message: `"request"`, `the value of "tone"`, `item 2 of "models"`. */
@@ -257,7 +296,7 @@ function convert(iss: z.core.$ZodIssue, p: Path, root: unknown, out: PathProblem
       const key = p[p.length - 1];
       const parent = getAt(root, p.slice(0, -1));
       if (input === undefined && typeof key === 'string' && isObject(parent) && !(key in parent)) {
-        const where = p.length === 1 ? 'the case file' : `case ${Number(p[1]) + 1}`;
+        const where = objectName(p.slice(0, -1));
         const expected = EXPECTED[iss.expected] ?? iss.expected;
         push('case-missing-field', `Missing required field "${key}" (${expected}) in ${where}.`, {
           path: p.slice(0, -1),
@@ -272,8 +311,21 @@ function convert(iss: z.core.$ZodIssue, p: Path, root: unknown, out: PathProblem
       return;
     }
     case 'invalid_union': {
-      // the only union is a placeholder's value
       const anchor = input === null ? 'key' : 'value';
+      if (p[p.length - 1] === 'rubric') {
+        // a rubric written as an object: what is wrong inside it (its branch of the union)
+        const inner = isObject(input) ? iss.errors.find(branch => branch.some(e => e.path.length > 0)) : undefined;
+        if (inner) {
+          for (const e of inner) convert(e, [...p, ...(e.path as Path)], root, out);
+          return;
+        }
+        const message =
+          `${cap(fieldName(p))} must be the criteria as text, or {criteria, reference, threshold}, ` +
+          `not ${describe(input)}.`;
+        push('case-wrong-type', message, { anchor });
+        return;
+      }
+      // the other union is a placeholder's value
       const message = `${cap(fieldName(p))} must be text, a number or true/false, not ${describe(input)}.`;
       push('case-wrong-type', message, { anchor });
       return;
@@ -291,6 +343,12 @@ function convert(iss: z.core.$ZodIssue, p: Path, root: unknown, out: PathProblem
       push('case-invalid-value', empty);
       return;
     }
+    case 'too_big':
+      push(
+        'case-invalid-value',
+        `${cap(fieldName(p))} must be at most ${Number(iss.maximum)}, not ${describe(input)}.`,
+      );
+      return;
     default:
       push('case-invalid-value', `${cap(fieldName(p))}: ${iss.message}`);
   }
@@ -322,7 +380,7 @@ function unknownKey(p: Path, key: string, root: unknown, out: PathProblem[]): vo
     });
     return;
   }
-  const where = p.length === 0 ? 'the case file' : `case ${Number(p[1]) + 1}`;
+  const where = objectName(p);
   out.push({
     path: at,
     anchor: 'key',
@@ -334,6 +392,19 @@ function unknownKey(p: Path, key: string, root: unknown, out: PathProblem[]): vo
 
 /** What the schema cannot say: unique case names, one key per assertion, patterns that compile, stop reasons. */
 function checkBeyondSchema(root: Record<string, unknown>, out: PathProblem[]): void {
+  const repeat = Number.isInteger(root.repeat) ? (root.repeat as number) : 1;
+  const minPass = root['min-pass'];
+  if (typeof minPass === 'number' && Number.isInteger(minPass) && minPass > repeat) {
+    out.push({
+      path: ['min-pass'],
+      anchor: 'value',
+      code: 'min-pass-over-repeat',
+      severity: 'error',
+      message:
+        `${minPass} samples must pass, but each cell runs ${count(repeat, 'sample')}` +
+        `${root.repeat === undefined || root.repeat === null ? ' (repeat defaults to 1)' : ''}: no cell could pass.`,
+    });
+  }
   const cases = Array.isArray(root.cases) ? root.cases : [];
   const seen = new Map<string, number>();
   cases.forEach((c: unknown, i) => {
@@ -428,9 +499,20 @@ function place(locate: Locate, p: PathProblem): Problem {
 function salvage(v: Record<string, unknown>): CaseFile | undefined {
   if (typeof v.request !== 'string' || !Array.isArray(v.cases)) return undefined;
   const models = Array.isArray(v.models) ? v.models.filter((m): m is string => typeof m === 'string' && !!m) : [];
+  const j = isObject(v.judge) ? v.judge : {};
+  const judge = {
+    ...(typeof j.model === 'string' && j.model ? { model: j.model } : {}),
+    ...(typeof j.prompt === 'string' && j.prompt ? { prompt: j.prompt } : {}),
+  };
+  const whole = (x: unknown) => (Number.isInteger(x) && (x as number) >= 1 ? (x as number) : undefined);
+  const repeat = whole(v.repeat);
+  const minPass = whole(v['min-pass']);
   return {
     request: v.request,
     ...(models.length ? { models } : {}),
+    ...(Object.keys(judge).length ? { judge } : {}),
+    ...(repeat ? { repeat } : {}),
+    ...(minPass ? { minPass } : {}),
     cases: v.cases.map(salvageCase),
   };
 }

@@ -4,7 +4,7 @@
 import type { Usage } from '../api/types';
 import type { CellChange } from '../compare/cells';
 import type { DiffPart } from '../compare/wordDiff';
-import type { AssertionResult, CellKey, CellResult, CellStatus } from './types';
+import type { AssertionResult, CellKey, CellResult, CellStatus, HumanGrade, SampleResult } from './types';
 
 /** How a cell's verdict compares with the last saved run of the same case file (core/cases/results.ts). */
 export type Change = 'new' | 'fixed' | 'broke' | 'same';
@@ -22,6 +22,24 @@ interface CellRetry {
   maxAttempts: number;
   inMs: number;
   type: string;
+}
+
+/** One sample of a cell, as the detail pane lists it. */
+export interface SampleView {
+  status: SampleResult['status'];
+  text: string;
+  assertions: AssertionResult[];
+  error?: CellError;
+  usage?: Usage;
+  stopReason?: string | null;
+  latencyMs?: number;
+  requestId?: string;
+  /** what the reply cost (null: unknown, `costNote` says why), and its judge's calls */
+  costUsd: number | null;
+  costNote?: string;
+  judgeCostUsd?: number | null;
+  judgeCalls?: number;
+  humanGrade?: HumanGrade;
 }
 
 /** One cell: a case on a model, everything the grid and its detail pane show. */
@@ -46,6 +64,17 @@ export interface CellView {
   latencyMs?: number;
   requestId?: string;
   change?: Change;
+  /** every sample (one for a cell that runs one), how many passed, and how many had to */
+  samples?: SampleView[];
+  passedSamples?: number;
+  minPass?: number;
+  /** samples to run, and how many have settled (while it runs) */
+  repeat?: number;
+  samplesDone?: number;
+  flaky?: boolean;
+  /** every sample's cost summed (null: unknown), and its judges' */
+  costUsd?: number | null;
+  judgeCostUsd?: number | null;
 }
 
 /** One cell of a comparison: a case on a model, at the revision and in the working copy. */
@@ -113,6 +142,26 @@ function toolCallsOf(r: CellResult): string[] {
   return names;
 }
 
+/** A sample's view: what came, its verdict and cost, a person's grade. */
+function sampleViewOf(s: SampleResult): SampleView {
+  const o = s.outcome;
+  const requestId = o.requestId ?? o.error?.requestId;
+  return {
+    status: s.status,
+    text: o.text,
+    assertions: s.assertions,
+    ...(o.error && s.status !== 'cancelled' ? { error: { ...o.error } } : {}),
+    ...(o.usage ? { usage: o.usage } : {}),
+    ...(o.stopReason !== undefined ? { stopReason: o.stopReason } : {}),
+    ...(o.latencyMs !== undefined ? { latencyMs: Math.round(o.latencyMs) } : {}),
+    ...(requestId ? { requestId } : {}),
+    costUsd: s.costUsd,
+    ...(s.costNote ? { costNote: s.costNote } : {}),
+    ...(s.judge ? { judgeCostUsd: s.judge.costUsd, judgeCalls: s.judge.calls } : {}),
+    ...(s.humanGrade ? { humanGrade: s.humanGrade } : {}),
+  };
+}
+
 /** A cell's view of a result; `problems` are the filled request's errors when nothing was sent. */
 export function cellViewOf(r: CellResult, change?: Change, problems?: string[]): CellView {
   const o = r.outcome;
@@ -138,6 +187,17 @@ export function cellViewOf(r: CellResult, change?: Change, problems?: string[]):
     ...(o.latencyMs !== undefined ? { latencyMs: Math.round(o.latencyMs) } : {}),
     ...(requestId ? { requestId } : {}),
     ...(change ? { change } : {}),
+    ...(r.samples
+      ? {
+          samples: r.samples.map(sampleViewOf),
+          passedSamples: r.passedSamples ?? 0,
+          minPass: r.minPass ?? r.samples.length,
+          repeat: r.samples.length,
+          flaky: r.flaky ?? false,
+        }
+      : {}),
+    ...(r.costUsd !== undefined ? { costUsd: r.costUsd } : {}),
+    ...(r.judgeCostUsd !== undefined ? { judgeCostUsd: r.judgeCostUsd } : {}),
   };
 }
 
@@ -166,14 +226,16 @@ export function problemsOf(r: CellResult): string[] | undefined {
 }
 
 /** "4/6 · 1 failed": how far a run is, for the status bar and the grid's toolbar. */
-export function progressSummary(cells: readonly Pick<CellView, 'status'>[]): string {
+export function progressSummary(cells: readonly Pick<CellView, 'status' | 'flaky'>[]): string {
   const done = cells.filter(c => c.status !== 'queued' && c.status !== 'running').length;
   const failed = cells.filter(c => c.status === 'failed').length;
   const errors = cells.filter(c => c.status === 'error').length;
   const cancelled = cells.filter(c => c.status === 'cancelled').length;
+  const flaky = cells.filter(c => c.flaky).length;
   const parts = [`${done}/${cells.length}`];
   if (failed) parts.push(`${failed} failed`);
   if (errors) parts.push(`${errors} ${errors === 1 ? 'error' : 'errors'}`);
   if (cancelled) parts.push(`${cancelled} cancelled`);
+  if (flaky) parts.push(`${flaky} flaky`);
   return parts.join(' · ');
 }

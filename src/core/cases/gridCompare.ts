@@ -4,7 +4,7 @@
 // broke, new, removed) and how the replies' words differ. Pure code over the grid's plain values; the
 // extension and the webview share it through the protocol.
 import type { StreamEvent } from '../api/types';
-import { CHANGE_ORDER, changeOf, pairCells, type CellChange } from '../compare/cells';
+import { CHANGE_ORDER, cellChange, pairCells, type CellChange } from '../compare/cells';
 import { diffWords } from '../compare/wordDiff';
 import {
   cellKey,
@@ -46,14 +46,21 @@ export function comparedAxes(cells: readonly ComparedCell[]): { cases: string[];
 /**
  * What the change did to a cell, once every side it has has ended: `current` is the working copy's side
  * (undefined: removed). A side at the revision that could not be sent counts as a failure, as the service
- * would have refused it. Undefined while a side runs, or when one was cancelled.
+ * would have refused it; with the same verdict, fewer samples passing broke it. Undefined while a side runs, or
+ * when one was cancelled.
  */
 export function pairChange(base: CellView | undefined, current: CellView | undefined): CellChange | undefined {
   if (base && !finished(base)) return undefined;
   if (current && !finished(current)) return undefined;
   if (!base && !current) return undefined;
-  const before = base ? (base.problems?.length ? null : base.status === 'passed') : undefined;
-  return changeOf(before, current ? current.status === 'passed' : undefined);
+  // by pass state, then by how many samples passed (`4/5 → 2/5` broke it), as `test --base` says it
+  const verdict = (c: CellView) => ({
+    pass: c.status === 'passed',
+    passedSamples: c.passedSamples,
+    samples: c.samples,
+  });
+  const before = base ? (base.problems?.length ? null : verdict(base)) : undefined;
+  return cellChange(before, current ? verdict(current) : undefined);
 }
 
 /**

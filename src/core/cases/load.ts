@@ -9,6 +9,7 @@ import type { CheckRecord } from '../cli/records';
 import { toRecords } from '../cli/records';
 import { parseCaseFile, requestNotFound, requestPathOf } from './caseFile';
 import { crossCheck } from './crossCheck';
+import { judgePromptCheck } from './judge';
 import type { CaseFile } from './types';
 
 /**
@@ -24,6 +25,8 @@ export interface LoadedCaseFile {
   /** the request's value (what the cases fill in), and its own model */
   requestValue: unknown;
   requestModel: string | undefined;
+  /** the text of the judge prompt `judge.prompt` names (read from the same source) */
+  judgePrompt?: string;
 }
 
 /** A problem with a whole file, at its first character. */
@@ -63,10 +66,22 @@ export function loadCaseFileFrom(
   const cross = crossCheck(file, parsed.locate, request.text, format);
   records.push(...toRecords(read.text, cross.caseProblems, display));
   records.push(...toRecords(request.text, cross.requestProblems, requestDisplay));
+  // the judge prompt of one's own: it must be readable, and use the judge's placeholders only
+  let judgePrompt: string | undefined;
+  if (file.judge?.prompt) {
+    const promptAbs = path.resolve(path.dirname(abs), file.judge.prompt);
+    const prompt = source(promptAbs, path.relative(cwd, promptAbs) || promptAbs);
+    judgePrompt = prompt && 'text' in prompt ? prompt.text : undefined;
+    records.push(...toRecords(read.text, judgePromptCheck(file, parsed.locate, judgePrompt), display));
+  }
   const value = requestParsed.value;
   const model = value && typeof value === 'object' ? (value as { model?: unknown }).model : undefined;
-  return {
-    loaded: { display, file, requestValue: value, requestModel: typeof model === 'string' ? model : undefined },
-    records,
+  const loaded: LoadedCaseFile = {
+    display,
+    file,
+    requestValue: value,
+    requestModel: typeof model === 'string' ? model : undefined,
+    ...(judgePrompt !== undefined ? { judgePrompt } : {}),
   };
+  return { loaded, records };
 }

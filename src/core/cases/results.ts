@@ -5,7 +5,7 @@
 import * as crypto from 'node:crypto';
 import * as path from 'node:path';
 import * as z from 'zod/mini';
-import type { CellResult } from './types';
+import type { CellResult, HumanGrade } from './types';
 
 /** The folder of results files in the repository, relative to the workspace. */
 const RESULTS_FOLDER = path.join('.promptwright', 'results');
@@ -28,6 +28,15 @@ export function resultsPath(caseFilePath: string, workspaceRoot: string): string
   return path.join(workspaceRoot, RESULTS_FOLDER, resultsName(caseFilePath, workspaceRoot));
 }
 
+/** A person's grade of a reply, kept by the case and the reply's text (a hash of it): a re-run keeps it. */
+export interface SavedGrade extends HumanGrade {
+  case: string;
+  /** SHA-256 of the reply's text */
+  text: string;
+  /** ISO time it was given */
+  at: string;
+}
+
 /** What a results file holds. */
 export interface SavedResults {
   version: 1;
@@ -36,11 +45,56 @@ export interface SavedResults {
   /** ISO time of the run */
   savedAt: string;
   results: CellResult[];
+  /** people's grades of replies (the grid's 👍 / 👎) */
+  grades?: SavedGrade[];
 }
 
-export function serializeResults(caseFile: string, results: readonly CellResult[], savedAt = new Date()): string {
-  const saved: SavedResults = { version: 1, caseFile, savedAt: savedAt.toISOString(), results: [...results] };
+export function serializeResults(
+  caseFile: string,
+  results: readonly CellResult[],
+  savedAt = new Date(),
+  grades: readonly SavedGrade[] = [],
+): string {
+  const saved: SavedResults = {
+    version: 1,
+    caseFile,
+    savedAt: savedAt.toISOString(),
+    results: [...results],
+    ...(grades.length ? { grades: [...grades] } : {}),
+  };
   return `${JSON.stringify(saved, null, 1)}\n`;
+}
+
+const textHash = (text: string) => crypto.createHash('sha256').update(text).digest('hex');
+
+/** The grade given to this reply of this case, if any. */
+export function gradeFor(
+  grades: readonly SavedGrade[] | undefined,
+  caseName: string,
+  text: string,
+): HumanGrade | undefined {
+  if (!grades?.length) return undefined;
+  const hash = textHash(text);
+  const g = grades.find(x => x.case === caseName && x.text === hash);
+  return g ? { grade: g.grade, ...(g.note ? { note: g.note } : {}) } : undefined;
+}
+
+/** The grades with this reply's grade set (or removed, `grade` undefined). */
+export function withGrade(
+  grades: readonly SavedGrade[] | undefined,
+  caseName: string,
+  text: string,
+  grade: HumanGrade | undefined,
+  at = new Date(),
+): SavedGrade[] {
+  const hash = textHash(text);
+  const others = (grades ?? []).filter(g => !(g.case === caseName && g.text === hash));
+  if (!grade) return others;
+  const note = grade.note?.trim();
+  return [
+    ...others,
+    { case: caseName, text: hash, grade: grade.grade, ...(note ? { note } : {}), at: at.toISOString() },
+  ];
 }
 
 const Saved = z.object({
@@ -56,6 +110,11 @@ const Saved = z.object({
       assertions: z.array(z.object({ type: z.string(), pass: z.boolean(), message: z.string() })),
       outcome: z.object({ text: z.string() }),
     }),
+  ),
+  grades: z.optional(
+    z.array(
+      z.object({ case: z.string(), text: z.string(), grade: z.enum(['up', 'down']), note: z.optional(z.string()) }),
+    ),
   ),
 });
 

@@ -19,7 +19,18 @@ export type Assertion =
   | { 'max-input-tokens': number }
   | { 'max-latency-ms': number }
   | { 'json-schema': Record<string, unknown> }
-  | { 'tool-call': string };
+  | { 'tool-call': string }
+  | { rubric: string | Rubric }
+  | { 'max-cost': number };
+
+/** A rubric graded by a model (core/cases/judge.ts): what the reply must do, and optionally a model answer. */
+export interface Rubric {
+  criteria: string;
+  /** a reply that meets the criteria, for the judge to compare with */
+  reference?: string;
+  /** the judge's score (0 to 1) must be at least this too */
+  threshold?: number;
+}
 
 /** The assertion kinds, in the order the README lists them. */
 export const ASSERTION_TYPES = [
@@ -34,6 +45,8 @@ export const ASSERTION_TYPES = [
   'max-latency-ms',
   'json-schema',
   'tool-call',
+  'rubric',
+  'max-cost',
 ] as const;
 export type AssertionType = (typeof ASSERTION_TYPES)[number];
 
@@ -43,11 +56,24 @@ export interface TestCase {
   assert?: Assertion[];
 }
 
+/** Who grades the rubric assertions: a model, and optionally a prompt of one's own. */
+interface JudgeSettings {
+  /** default: the setting promptwright.cases.judgeModel, or PROMPTWRIGHT_JUDGE_MODEL in the CLI */
+  model?: string;
+  /** a text file (relative to the case file) with {{criteria}}, {{reply}}, {{reference}}, {{input}} */
+  prompt?: string;
+}
+
 export interface CaseFile {
   /** the request file, relative to the case file */
   request: string;
   /** default: the request's own model */
   models?: string[];
+  judge?: JudgeSettings;
+  /** samples per cell (default 1) */
+  repeat?: number;
+  /** samples that must pass every assertion for the cell to pass (default: all of them) */
+  minPass?: number;
   cases: TestCase[];
 }
 
@@ -68,7 +94,14 @@ export interface Outcome {
   latencyMs?: number;
   requestId?: string;
   /** the request failed (the service's error.type, message and request-id), or was cancelled */
-  error?: { type: string; message: string; requestId?: string };
+  error?: OutcomeError;
+}
+
+/** Why something could not be done: the service's error.type, message and request-id, or ours. */
+export interface OutcomeError {
+  type: string;
+  message: string;
+  requestId?: string;
 }
 
 export interface AssertionResult {
@@ -82,6 +115,14 @@ export interface AssertionResult {
    */
   expected?: string;
   actual?: string;
+  /**
+   * The assertion could not be evaluated (the judge's request failed or its verdict is malformed, no price for
+   * max-cost): the sample is an ERROR, never a pass.
+   */
+  error?: OutcomeError;
+  /** a rubric's verdict: the judge's score, and whether it came from the verdict cache (no judge call) */
+  score?: number;
+  cached?: boolean;
 }
 
 /** One cell of the matrix: a case on a model. */
@@ -92,9 +133,51 @@ export interface CellKey {
 
 export type CellStatus = 'queued' | 'running' | 'passed' | 'failed' | 'error' | 'cancelled';
 
-export interface CellResult extends CellKey {
-  status: CellStatus;
+/** A person's grade of a reply (the grid's 👍 / 👎), kept with the results by the reply's text. */
+export interface HumanGrade {
+  grade: 'up' | 'down';
+  note?: string;
+}
+
+/** What a run of a rubric's judge used: its requests' usage summed, and their cost. */
+export interface JudgeUsage {
+  /** judge requests sent (a verdict from the cache sends none) */
+  calls: number;
+  inputTokens: number;
+  outputTokens: number;
+  /** US dollars; null when the judge model has no price (`costNote` says so) */
+  costUsd: number | null;
+  costNote?: string;
+}
+
+/** One sample of a cell: one request of the case on the model, judged by every assertion. */
+export interface SampleResult {
+  status: 'passed' | 'failed' | 'error' | 'cancelled';
   pass: boolean;
   assertions: AssertionResult[];
   outcome: Outcome;
+  /** what the reply cost (judge calls apart); null when unknown (`costNote` says why) */
+  costUsd: number | null;
+  costNote?: string;
+  judge?: JudgeUsage;
+  humanGrade?: HumanGrade;
+}
+
+export interface CellResult extends CellKey {
+  status: CellStatus;
+  pass: boolean;
+  /** the first sample's (with one sample, the cell's own) */
+  assertions: AssertionResult[];
+  /** the first sample's */
+  outcome: Outcome;
+  /** every sample, in order (absent in results saved before samples existed) */
+  samples?: SampleResult[];
+  /** samples that passed, and how many had to */
+  passedSamples?: number;
+  minPass?: number;
+  /** some samples passed and some did not */
+  flaky?: boolean;
+  /** the samples' cost summed (null when one is unknown), and their judges' */
+  costUsd?: number | null;
+  judgeCostUsd?: number | null;
 }

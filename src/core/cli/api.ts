@@ -8,6 +8,11 @@ import { formatOf } from '../request/parse';
 import { validateText, type Endpoint } from '../request/validate';
 import { count } from '../text';
 import { usageWords } from '../api/usage';
+import { costOf } from '../cost/cost';
+import { formatUsd } from '../cost/format';
+import type { PriceTable } from '../cost/prices';
+import { parseArgs, UsageError } from './args';
+import { pricesOption } from './prices';
 import { toRecords } from './records';
 import { describeForCli, httpOptionsFromEnv } from './env';
 import { decodeUtf8 } from './files';
@@ -53,17 +58,22 @@ function loadRequest(file: string, io: CliIo, endpoint: Endpoint, force = false)
   return value as Record<string, unknown>;
 }
 
-export async function runRun(args: string[], io: CliIo): Promise<number> {
-  const force = args.includes('--force');
-  const rest = args.filter(a => a !== '--force');
-  const unknown = rest.find(a => a.startsWith('-'));
-  const file = rest[0];
-  if (!file || unknown || rest.length > 1) {
-    io.stderr.write(
-      `${unknown ? `promptwright run: unknown option ${unknown}\n` : ''}usage: promptwright run FILE [--force]\n`,
-    );
+export async function runRun(args: string[], io: CliIo, cwd = process.cwd()): Promise<number> {
+  let force: boolean;
+  let file: string | undefined;
+  let prices: PriceTable;
+  try {
+    const p = parseArgs(args, ['prices'], ['force']);
+    if (p.positionals.length !== 1) throw new UsageError(p.positionals.length ? 'one FILE at a time' : 'expected FILE');
+    force = p.switches.has('force');
+    file = p.positionals[0];
+    prices = pricesOption(p, cwd);
+  } catch (e) {
+    if (!(e instanceof UsageError)) throw e;
+    io.stderr.write(`promptwright run: ${e.message}\nusage: promptwright run FILE [--force] [--prices FILE]\n`);
     return 2;
   }
+  if (!file) return 2;
   if (isCaseFile(file)) {
     io.stderr.write(`promptwright run: ${file} is a case file: run its cases with \`promptwright test ${file}\`\n`);
     return EXIT.refused;
@@ -101,7 +111,7 @@ export async function runRun(args: string[], io: CliIo): Promise<number> {
       }
     }
     out('\n');
-    summary(stream.message, io, stream.requestId);
+    summary(stream.message, io, stream.requestId, { model: String(body.model), prices });
     return 0;
   } catch (e) {
     if (e instanceof StreamError) {
@@ -110,7 +120,7 @@ export async function runRun(args: string[], io: CliIo): Promise<number> {
       if (cancelled(e, io)) io.stderr.write('promptwright run: Cancelled; the partial reply is above.\n');
       else io.stderr.write(`promptwright run: the stream failed: ${e.describe()}\n`);
       if (io.env.PROMPTWRIGHT_DEBUG && e.detail) io.stderr.write(`[promptwright] stream ended by: ${e.detail}\n`);
-      summary(e.partial, io, e.requestId);
+      summary(e.partial, io, e.requestId, { model: String(body.model), prices });
       return cancelled(e, io) ? EXIT.cancelled : EXIT.service;
     }
     if (cancelled(e, io)) {
@@ -127,8 +137,14 @@ export async function runRun(args: string[], io: CliIo): Promise<number> {
  * comes in message_start and is made final by message_delta; a stream that broke before message_delta has
  * only message_start's counts (its output count is a placeholder), and the line says so.
  */
-function summary(m: Message | undefined, io: CliIo, requestId: string | undefined): void {
+function summary(
+  m: Message | undefined,
+  io: CliIo,
+  requestId: string | undefined,
+  priced: { model: string; prices: PriceTable },
+): void {
   if (!m) return;
+  const cost = costOf(m.usage, priced.model, priced.prices);
   // the usage in words, as the response panel says it: cache reads with their share, writes 5m and 1h apart
   const usage = usageWords(m.usage).replace(/\.$/, '');
   // stop_reason is null in message_start only (doc1 §2.7): set means message_delta arrived
@@ -136,6 +152,7 @@ function summary(m: Message | undefined, io: CliIo, requestId: string | undefine
   const parts = [
     `stop_reason: ${m.stop_reason ?? 'none'}${m.stop_sequence ? ` (${m.stop_sequence})` : ''}`,
     final ? usage : `usage from message_start only (the stream ended before the final message_delta): ${usage}`,
+    cost.usd === null ? `cost unknown (${cost.why})` : formatUsd(cost.usd),
     ...(requestId ? [`request-id ${requestId}`] : []),
   ];
   io.stderr.write(`${parts.join(' · ')}\n`);

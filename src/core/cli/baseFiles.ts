@@ -5,7 +5,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { GitError, GitRepo, type FileChange } from '../compare/git';
 import { caseFileAt, revisionSource, textsAt, type RevisionText } from '../compare/versions';
-import { isCaseFile, parseCaseFile, requestPathOf } from '../cases/caseFile';
+import { isCaseFile, parseCaseFile } from '../cases/caseFile';
 import { COUNT_FILE_PATTERNS } from '../request/count';
 import { formatOf } from '../request/types';
 import { UsageError } from './args';
@@ -151,8 +151,14 @@ export function changedCaseFiles(base: Base, o: { args: readonly string[]; cwd: 
     const read = readText(abs, display);
     if ('record' in read) continue;
     const file = parseCaseFile(read.text, formatOf(abs)).file;
-    const request = file && base.repo.repoPath(requestPathOf(abs, file));
-    if (request && changedPaths.has(request)) extra.push(compared(base, repoPath, undefined, display));
+    if (!file) continue;
+    // a case file whose request or judge prompt changed has changed cells, though its own text is the same
+    const named = [file.request, ...(file.judge?.prompt ? [file.judge.prompt] : [])];
+    const changed = named.some(n => {
+      const inRepo = base.repo.repoPath(path.resolve(path.dirname(abs), n));
+      return inRepo !== undefined && changedPaths.has(inRepo);
+    });
+    if (changed) extra.push(compared(base, repoPath, undefined, display));
   }
   return [...own, ...extra].sort((a, b) => (a.display < b.display ? -1 : a.display > b.display ? 1 : 0));
 }

@@ -6,6 +6,8 @@
 // what they cache (countCache.ts).
 import { count } from '../text';
 import { parseIncreaseLimit } from '../compare/deltas';
+import { inputCostOf } from '../cost/cost';
+import type { PriceTable } from '../cost/prices';
 import { clientFromEnv } from './api';
 import { one, parseArgs, UsageError } from './args';
 import { filesOf } from './caseFiles';
@@ -16,16 +18,18 @@ import { BodyCounter, COUNT_FOLDER_GLOB, countedOf, overBudget, type Counted, ty
 import { cancelled, EXIT, guarded } from './guard';
 import { betasFromEnv, type CliIo } from './io';
 import { table } from './output';
+import { pricesOption } from './prices';
 
 // ---- options ---------------------------------------------------------------------------------------------
 
-function countOptions(args: string[]): CountOptions {
-  const p = parseArgs(args, ['budget', 'base', 'max-increase'], ['changed', 'cache']);
+function countOptions(args: string[], cwd: string): CountOptions & { prices: PriceTable } {
+  const p = parseArgs(args, ['budget', 'base', 'max-increase', 'prices'], ['changed', 'cache']);
   const base = one(p, 'base');
   const changed = p.switches.has('changed');
   const cache = p.switches.has('cache');
   const rawLimit = one(p, 'max-increase');
-  const o: CountOptions = {
+  const o: CountOptions & { prices: PriceTable } = {
+    prices: pricesOption(p, cwd),
     format: format(p, ['text', 'json', 'markdown'] as const),
     changed,
     cache,
@@ -65,11 +69,13 @@ interface Row {
   file: string;
   case?: string;
   input_tokens: number;
+  /** what those tokens cost at the model's input price (null: no price for the model) */
+  input_cost_usd: number | null;
 }
 
 export function runCount(args: string[], io: CliIo, cwd = process.cwd()): Promise<number> {
   return guarded(io, 'count', async () => {
-    const o = countOptions(args);
+    const o = countOptions(args, cwd);
     if (o.base !== undefined) return countAgainstBase({ ...o, base: o.base }, io, cwd);
     const files = filesOf(o.files, cwd, COUNT_FOLDER_GLOB);
     const betas = betasFromEnv(io.env);
@@ -91,7 +97,13 @@ export function runCount(args: string[], io: CliIo, cwd = process.cwd()): Promis
     try {
       for (const c of counted) {
         const tokens = await counter.count(c.body);
-        rows.push({ file: c.file, ...(c.case !== undefined ? { case: c.case } : {}), input_tokens: tokens });
+        const model = typeof c.body.model === 'string' ? c.body.model : '';
+        rows.push({
+          file: c.file,
+          ...(c.case !== undefined ? { case: c.case } : {}),
+          input_tokens: tokens,
+          input_cost_usd: inputCostOf(tokens, model, o.prices),
+        });
       }
     } catch (e) {
       // cancelled part way: the counts that came are printed, then the cancel goes through (exit 130)

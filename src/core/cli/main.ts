@@ -19,10 +19,11 @@ commands:
                    *.count.json, *.count.yaml, *.count.yml; messages for every other file).
                    --models: check against a saved model list (\`promptwright models --format json\`)
                    rather than the built-in table alone; offline
-  count FILE... [--budget N] [--format text|json] [--cache]
+  count FILE... [--budget N] [--format text|json] [--cache] [--prices FILE]
                    print input token counts (POST /v1/messages/count_tokens) of request files and of
                    case files (each case, its values filled in); only what that endpoint takes is
                    checked first (no max_tokens needed). --budget N: exit 1 when any count is over N.
+                   json: each count's input_cost_usd (null for a model with no price).
                    --cache: each file's cache breakpoints, the prefix each caches (counted), its ttl, and
                    whether it reaches the model's minimum cacheable length
   count [FILE...] --base REF [--changed] [--format text|json|markdown] [--max-increase N|P%]
@@ -30,16 +31,21 @@ commands:
                    --changed: every request, count and case file that differs from REF (with FILE, only
                    those among them). --max-increase: exit 1 when a count that existed at REF grew by
                    more than N tokens or P percent. --format markdown: a pull-request comment
-  run FILE [--force]
-                   stream the reply to stdout (Ctrl-C cancels); usage and stop reason at the end.
+  run FILE [--force] [--prices FILE]
+                   stream the reply to stdout (Ctrl-C cancels); usage, cost and stop reason at the end.
                    A file with errors is not sent unless --force is given (the service decides)
-  test FILE... [--format text|json|junit] [--concurrency N] [--model M]...
+  test FILE... [--format text|json|junit] [--concurrency N] [--model M]... [--repeat N] [--min-pass K]
+               [--prices FILE] [--no-cache]
                    run case files (*.cases.yaml, *.cases.json): each case on each model, judged by its
-                   assertions; exit 0 all pass, 1 any fails or a request fails, 2 a usage error or a
-                   file with errors (nothing sent). --model replaces the models of the case files
+                   assertions (rubric: by the judge model); exit 0 all pass, 1 any fails or a request
+                   fails, 2 a usage error or a file with errors (nothing sent). --model replaces the
+                   models of the case files. --repeat N samples per cell, --min-pass K of them must pass
+                   (default: all); a cell with some passing and some not is flaky. --no-cache asks the
+                   judge again instead of reusing kept verdicts
   test [FILE...] --base REF [--changed] [--format text|json|junit|markdown]
                    every cell on the working copy and on the files at REF too: what the change did to
-                   each (same, fixed, broke, new, removed), with a word diff of replies that differ.
+                   each (same, fixed, broke, new, removed; fewer samples passing is broke), with a word
+                   diff of replies that differ.
                    --changed: the case files that differ from REF, or whose request file does
   models [ID] [--format text|json]
                    the service's models (every page), or one by id or alias; exit 1 for an unknown id
@@ -59,6 +65,8 @@ environment:
   PROMPTWRIGHT_BETAS     comma-separated vendor-beta values (some rules depend on them)
   PROMPTWRIGHT_MODELS    a saved model list for check, as --models FILE
   PROMPTWRIGHT_MAX_RETRIES  retries after a failed attempt (default 2)
+  PROMPTWRIGHT_JUDGE_MODEL  the judge of rubric assertions when a case file names none
+  PROMPTWRIGHT_CACHE_DIR    where judges' verdicts are kept (default: the user's cache folder)
   PROMPTWRIGHT_DEBUG     set to log each request to stderr (keys are never logged)
 `;
 

@@ -1,36 +1,52 @@
 // `promptwright test FILE...`: runs case files against the service for CI: every case on every
-// model, streamed, at most --concurrency at once, each judged by its assertions. Exit 0 when every assertion
-// of every cell passes, 1 when any fails or a request fails, 2 for a usage error or a file with errors
-// (nothing is sent then), 130 on Ctrl-C (what finished is printed first). With --base REF every cell runs
-// on the files at that git revision too, and the report says what the change did (testBase.ts).
-import { cellsOf, runCell, runMatrix } from '../cases/runner';
-import type { CellKey, CellResult } from '../cases/types';
+// model, each sample streamed, at most --concurrency requests at once, each judged by its assertions (a rubric
+// by the judge model), through the case engine (testRun.ts, core/cases/engine.ts). A cell passes when at least
+// min-pass of its samples pass. Exit 0 when every cell passes, 1 when any fails or a request fails, 2 for a
+// usage error or a file with errors (nothing is sent then), 130 on Ctrl-C (what finished is printed first).
+// With --base REF every cell runs on the files at that git revision too, and the report says what the change
+// did (testBase.ts).
+import { MAX_REPEAT } from '../cases/caseFile';
+import { runCellOf, type RunCell } from '../cases/engine';
+import { cellsOf } from '../cases/runner';
+import type { CellResult } from '../cases/types';
 import { count } from '../text';
 import { clientFromEnv, requireService } from './api';
 import { all, one, parseArgs, UsageError } from './args';
 import { filesOf, prepareCaseFile, type LoadedCaseFile } from './caseFiles';
 import { format } from './common';
+import { pricesOption } from './prices';
 import { EXIT, guarded } from './guard';
 import { betasFromEnv, type CliIo } from './io';
 import { testAgainstBase } from './testBase';
-import { cellName, cellRecord, figures, summaryLine, toJunit, VERDICT, whyLines } from './testReport';
+import { cellName, cellRecord, figures, summaryLine, toJunit, verdictWord, whyLines } from './testReport';
+import { costNotes, judgeProblems, runTestCells, samplingOption, type RunSettings } from './testRun';
 
 const DEFAULT_CONCURRENCY = 4;
 const MAX_CONCURRENCY = 64;
 /** Folders given as FILE stand for the case files in them. */
 const CASE_FOLDER_GLOB = '**/*.cases.{yaml,yml,json}';
 
-/** A cell of the whole run: which loaded file it belongs to, and the body it sends. */
-interface RunCell extends CellKey {
+/** A cell of the whole run: which loaded file it belongs to (as shown, and on disk). */
+interface TestCell extends RunCell {
   source: LoadedCaseFile;
-  body: Record<string, unknown>;
+  file: string;
+  abs: string;
 }
 
 export function runTest(args: string[], io: CliIo, cwd = process.cwd()): Promise<number> {
   return guarded(io, 'test', async () => {
-    const p = parseArgs(args, ['concurrency', 'model', 'base'], ['changed']);
+    const p = parseArgs(
+      args,
+      ['concurrency', 'model', 'base', 'repeat', 'min-pass', 'prices'],
+      ['changed', 'no-cache'],
+    );
     const outputFormat = format(p, ['text', 'json', 'junit', 'markdown'] as const);
-    const concurrency = concurrencyOf(one(p, 'concurrency'));
+    const settings: RunSettings = {
+      concurrency: concurrencyOf(one(p, 'concurrency')),
+      sampling: samplingOption(p, MAX_REPEAT),
+      prices: pricesOption(p, cwd),
+      refresh: p.switches.has('no-cache'),
+    };
     const models = all(p, 'model');
     if (models.some(m => !m.trim())) throw new UsageError('--model needs a model id');
     const base = one(p, 'base');
@@ -42,7 +58,7 @@ export function runTest(args: string[], io: CliIo, cwd = process.cwd()): Promise
         changed,
         files: p.positionals,
         format: outputFormat,
-        concurrency,
+        settings,
         models,
         folderGlob: CASE_FOLDER_GLOB,
       };
@@ -56,15 +72,18 @@ export function runTest(args: string[], io: CliIo, cwd = process.cwd()): Promise
 
     // everything is checked before anything is sent
     const betas = betasFromEnv(io.env);
-    const cells: RunCell[] = [];
+    const cells: TestCell[] = [];
     let errors = 0;
     for (const f of files) {
       const keysOf = (l: LoadedCaseFile) => cellsOf(l.file, l.requestModel, models);
       const prepared = prepareCaseFile(f, cwd, io, { keysOf, cellName, betas });
       errors += prepared.errors;
       const source = prepared.loaded;
-      if (source) cells.push(...prepared.cells.map(c => ({ ...c, source })));
+      if (source)
+        for (const c of prepared.cells)
+          cells.push({ ...runCellOf(source, c, settings.sampling), source, file: source.display, abs: f });
     }
+    errors += judgeProblems(cells, io);
     if (errors) {
       io.stderr.write(`promptwright test: nothing sent: ${count(errors, 'error')} (above)\n`);
       return EXIT.refused;
@@ -73,13 +92,8 @@ export function runTest(args: string[], io: CliIo, cwd = process.cwd()): Promise
 
     const client = clientFromEnv(io);
     const printer = outputFormat === 'text' ? inOrderPrinter(io, cells) : undefined;
-    const results = await runMatrix({
-      cells,
-      concurrency,
-      ...(io.signal ? { signal: io.signal } : {}),
-      run: (cell, signal, onEvent) => runCell(client, cell.body, { signal, onEvent }),
-      assertionsOf: cell => cell.source.file.cases.find(c => c.name === cell.caseName)?.assert ?? [],
-      ...(printer ? { onUpdate: (r, ev, i) => printer.update(r, ev, i) } : {}),
+    const { results, judgeCalls, judgeCached } = await runTestCells(cells, settings, io, client, cwd, (r, u, i) => {
+      if (u.kind === 'ended') printer?.ended(r, i);
     });
     const byFile = results.map((r, i) => ({ file: cells[i]!.source.display, r }));
     if (outputFormat === 'json')
@@ -91,7 +105,8 @@ export function runTest(args: string[], io: CliIo, cwd = process.cwd()): Promise
         )}\n`,
       );
     else if (outputFormat === 'junit') io.stdout.write(toJunit(byFile));
-    else printer?.summary(results);
+    else printer?.summary(results, judgeCalls, judgeCached);
+    for (const note of costNotes(results)) io.stderr.write(`promptwright test: cost unknown: ${note}\n`);
     if (io.signal?.aborted) {
       io.stderr.write('promptwright test: Cancelled.\n');
       return EXIT.cancelled;
@@ -110,29 +125,33 @@ function concurrencyOf(raw: string | undefined): number {
 
 // ---- text: one line per cell, printed in order as soon as the cells before it have finished --------------
 
-function inOrderPrinter(io: CliIo, cells: readonly RunCell[]) {
+function inOrderPrinter(io: CliIo, cells: readonly TestCell[]) {
   const done: (CellResult | undefined)[] = cells.map(() => undefined);
   let printed = 0;
   const print = (r: CellResult, i: number) => {
     const cell = cells[i]!;
     if (i === 0 || cells[i - 1]!.source !== cell.source) io.stdout.write(`${cell.source.display}\n`);
-    io.stdout.write(`  ${VERDICT[r.status].padEnd(9)} ${r.caseName} · ${r.model}${figures(r)}\n`);
+    const flaky = r.flaky ? '  flaky' : '';
+    io.stdout.write(`  ${verdictWord(r).padEnd(9)} ${r.caseName} · ${r.model}${figures(r)}${flaky}\n`);
     for (const why of whyLines(r)) io.stdout.write(`            ${why}\n`);
   };
   const flush = () => {
     while (printed < cells.length && done[printed]) print(done[printed]!, printed++);
   };
   return {
-    update(r: CellResult, ev: unknown, i: number) {
-      if (ev !== undefined || r.status === 'queued' || r.status === 'running') return;
+    ended(r: CellResult, i: number) {
       done[i] = r;
       flush();
     },
-    summary(results: readonly CellResult[]) {
+    summary(results: readonly CellResult[], judgeCalls: number, judgeCached: number) {
       // cells that never started (a cancel) are printed too, once everything has settled
       results.forEach((r, i) => (done[i] ??= r));
       flush();
       io.stdout.write(summaryLine(results));
+      if (judgeCalls || judgeCached)
+        io.stdout.write(
+          `judge: ${count(judgeCalls, 'request')} sent, ${count(judgeCached, 'verdict')} from the cache\n`,
+        );
     },
   };
 }

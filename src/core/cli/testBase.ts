@@ -3,9 +3,10 @@
 // is then paired with its other self and the report says what the change did: same, fixed, broke, new (not
 // at REF) or removed (only at REF). A version at REF that cannot be sent is reported with its problems (as
 // a failure: the service would have refused it). The exit code is the working copy's, as `test` gives it.
-import { cellsOf, prepareCell, runCell, runMatrix } from '../cases/runner';
-import type { Assertion, CellResult } from '../cases/types';
-import { changeOf, pairCells, type CellChange } from '../compare/cells';
+import { runCellOf, type RunCell } from '../cases/engine';
+import { cellsOf, prepareCell } from '../cases/runner';
+import type { CellResult } from '../cases/types';
+import { cellChange, pairCells, type CellChange } from '../compare/cells';
 import { count } from '../text';
 import { clientFromEnv, requireService } from './api';
 import { UsageError } from './args';
@@ -15,6 +16,7 @@ import { EXIT } from './guard';
 import { betasFromEnv, type CliIo } from './io';
 import { cellName } from './testReport';
 import { baseReport, type ComparedCell } from './testBaseReport';
+import { costNotes, judgeProblems, runTestCells, type RunSettings } from './testRun';
 import { isCaseFile } from '../cases/caseFile';
 
 export interface TestBaseOptions {
@@ -22,21 +24,21 @@ export interface TestBaseOptions {
   changed: boolean;
   files: string[];
   format: 'text' | 'json' | 'junit' | 'markdown';
-  concurrency: number;
+  settings: RunSettings;
   models: string[];
   folderGlob: string;
 }
 
-/** A cell of the run, on one side. */
+/** A cell of the run, on one side: ready for the engine, or why it cannot be sent (`problems`). */
 interface SideCell {
   side: 'base' | 'current';
   file: string;
+  /** the case file on disk (the working copy's side), whose kept grades apply */
+  abs?: string;
   caseName: string;
   model: string;
-  /** what it sends; undefined when it cannot be sent (`problems`) */
-  body?: Record<string, unknown>;
+  cell?: RunCell;
   problems?: string[];
-  assertions: Assertion[];
 }
 
 export async function testAgainstBase(o: TestBaseOptions, io: CliIo, cwd: string): Promise<number> {
@@ -58,24 +60,30 @@ export async function testAgainstBase(o: TestBaseOptions, io: CliIo, cwd: string
     const loaded = prepared.loaded;
     if (loaded)
       for (const c of prepared.cells)
-        current.push({ side: 'current', file: f.display, ...c, assertions: assertionsOf(loaded, c.caseName) });
+        current.push({
+          side: 'current',
+          file: f.display,
+          abs: f.abs,
+          caseName: c.caseName,
+          model: c.model,
+          cell: runCellOf(loaded, c, o.settings.sampling),
+        });
   }
+  errors += judgeProblems(
+    current.flatMap(c => (c.cell ? [{ ...c.cell, file: c.file }] : [])),
+    io,
+  );
   if (errors) {
     io.stderr.write(`promptwright test: nothing sent: ${count(errors, 'error')} (above)\n`);
     return EXIT.refused;
   }
-  const { cells: before, fileProblems } = await baseCells(base, files, cwd, betas, o.models);
+  const { cells: before, fileProblems } = await baseCells(base, files, cwd, betas, o);
 
-  const runnable = [...current, ...before].filter(c => c.body);
+  const runnable = [...current, ...before].filter(c => c.cell);
   if (runnable.length) requireService(io);
   const client = clientFromEnv(io);
-  const results = await runMatrix({
-    cells: runnable,
-    concurrency: o.concurrency,
-    ...(io.signal ? { signal: io.signal } : {}),
-    run: (cell, signal, onEvent) => runCell(client, cell.body!, { signal, onEvent }),
-    assertionsOf: cell => cell.assertions,
-  });
+  const engineCells = runnable.map(c => ({ ...c.cell!, ...(c.abs ? { abs: c.abs } : {}) }));
+  const { results } = await runTestCells(engineCells, o.settings, io, client, cwd);
   const resultOf = new Map(runnable.map((c, i) => [c, results[i]!]));
 
   const compared: ComparedCell[] = pairCells(before, current).map(({ base: b, current: c }) => {
@@ -83,8 +91,7 @@ export async function testAgainstBase(o: TestBaseOptions, io: CliIo, cwd: string
     const problems = b?.problems ?? (c && !b ? fileProblems.get(c.file) : undefined);
     const baseResult = b && !b.problems ? resultOf.get(b) : undefined;
     const now = c && resultOf.get(c);
-    const baseVerdict = problems ? null : baseResult ? baseResult.pass : undefined;
-    const change: CellChange = changeOf(baseVerdict, now?.pass);
+    const change: CellChange = cellChange(problems ? null : baseResult, now);
     return {
       file: address.file,
       caseName: address.caseName,
@@ -96,16 +103,13 @@ export async function testAgainstBase(o: TestBaseOptions, io: CliIo, cwd: string
   });
 
   io.stdout.write(baseReport(o.format, compared, { ref: base.ref, sha: base.sha }));
+  for (const note of costNotes(results)) io.stderr.write(`promptwright test: cost unknown: ${note}\n`);
   if (io.signal?.aborted) {
     io.stderr.write('promptwright test: Cancelled.\n');
     return EXIT.cancelled;
   }
   const now = compared.flatMap(c => (c.current ? [c.current] : []));
   return now.every((r: CellResult) => r.pass) ? EXIT.ok : EXIT.service;
-}
-
-function assertionsOf(loaded: LoadedCaseFile, caseName: string): Assertion[] {
-  return loaded.file.cases.find(c => c.name === caseName)?.assert ?? [];
 }
 
 /**
@@ -118,7 +122,7 @@ async function baseCells(
   files: readonly ComparedFile[],
   cwd: string,
   betas: string[],
-  models: string[],
+  o: Pick<TestBaseOptions, 'models' | 'settings'>,
 ): Promise<{ cells: SideCell[]; fileProblems: Map<string, string[]> }> {
   const source = await baseSource(base, files);
   const cells: SideCell[] = [];
@@ -127,7 +131,7 @@ async function baseCells(
     if (!f.baseAbs || !source(f.baseAbs, f.display)) continue;
     const { loaded, records } = loadCaseFile(f.baseAbs, cwd, { source, display: f.display });
     const errors = records.filter(r => r.severity === 'error');
-    const keys = loaded && !errors.length ? cellsOf(loaded.file, loaded.requestModel, models) : [];
+    const keys = loaded && !errors.length ? cellsOf(loaded.file, loaded.requestModel, o.models) : [];
     if (!loaded || errors.length || !keys.length) {
       const lines = errors.map(r => recordLine(r).trimEnd());
       fileProblems.set(
@@ -138,8 +142,12 @@ async function baseCells(
     }
     for (const key of keys) {
       const prepared = prepareCell(loaded.file, loaded.requestValue, key, { betas });
-      const cell = { side: 'base' as const, file: f.display, ...key, assertions: assertionsOf(loaded, key.caseName) };
-      cells.push('body' in prepared ? { ...cell, body: prepared.body } : { ...cell, problems: prepared.problems });
+      const side = { side: 'base' as const, file: f.display, ...key };
+      cells.push(
+        'body' in prepared
+          ? { ...side, cell: runCellOf(loaded, { ...key, body: prepared.body }, o.settings.sampling) }
+          : { ...side, problems: prepared.problems },
+      );
     }
   }
   return { cells, fileProblems };

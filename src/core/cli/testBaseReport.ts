@@ -6,7 +6,7 @@ import { CHANGE_ORDER, type CellChange } from '../compare/cells';
 import { differs, diffWords, plainWordDiff } from '../compare/wordDiff';
 import { count } from '../text';
 import { codeBlock, markdownCode, markdownText } from './markdown';
-import { cellRecord, figures, summaryLine, toJunit, VERDICT, whyLines } from './testReport';
+import { cellRecord, figures, summaryLine, toJunit, verdictWord, whyLines } from './testReport';
 
 /** One cell, paired across the two versions. */
 export interface ComparedCell {
@@ -71,6 +71,12 @@ function baseRecord(x: ComparedCell) {
     latency_ms: r.latency_ms,
     request_id: r.request_id,
     ...(r.error ? { error: r.error } : {}),
+    samples: r.samples,
+    passed_samples: r.passed_samples,
+    min_pass: r.min_pass,
+    flaky: r.flaky,
+    cost_usd: r.cost_usd,
+    judge_cost_usd: r.judge_cost_usd,
   };
 }
 
@@ -105,8 +111,7 @@ function replyDiff(x: ComparedCell): string | undefined {
   return differs(parts) ? plainWordDiff(parts) : undefined;
 }
 
-const verdict = (r: CellResult | undefined, problems?: string[]) =>
-  problems ? 'NOT SENT' : r ? VERDICT[r.status] : '—';
+const verdict = (r: CellResult | undefined, problems?: string[]) => (problems ? 'NOT SENT' : r ? verdictWord(r) : '—');
 
 function changeTally(cells: readonly ComparedCell[]): string {
   return CHANGE_ORDER.map(k => [k, cells.filter(x => x.change === k).length] as const)
@@ -149,7 +154,9 @@ const MARK: Record<CellChange, string> = {
 function cellVerdict(r: CellResult | undefined, problems?: string[]): string {
   if (problems) return 'not sent (errors)';
   if (!r) return '—';
-  return r.status === 'passed' ? 'pass' : r.status === 'failed' ? 'fail' : r.status;
+  const word = r.status === 'passed' ? 'pass' : r.status === 'failed' ? 'fail' : r.status;
+  const n = r.samples?.length ?? 1;
+  return n > 1 ? `${word} ${r.passedSamples ?? 0}/${n}` : word;
 }
 
 function markdown(cells: readonly ComparedCell[], c: Context): string {

@@ -1,11 +1,13 @@
 // What `promptwright test` prints, shared by a plain run (test.ts) and one against a revision
 // (testBase.ts): each cell's verdict and figures in text, its record in JSON, and JUnit XML.
-import type { CellKey, CellResult } from '../cases/types';
+import type { AssertionResult, CellKey, CellResult, SampleResult } from '../cases/types';
+import { sumCosts } from '../cost/cost';
+import { formatUsd } from '../cost/format';
 import { count } from '../text';
 
 export const cellName = (c: CellKey) => `case "${c.caseName}" on ${c.model}`;
 
-export const VERDICT: Record<CellResult['status'], string> = {
+const VERDICT: Record<CellResult['status'], string> = {
   queued: 'QUEUED',
   running: 'RUNNING',
   passed: 'PASS',
@@ -14,55 +16,153 @@ export const VERDICT: Record<CellResult['status'], string> = {
   cancelled: 'CANCELLED',
 };
 
-/** "  1.2 s · in 312 · out 45" */
+/** A cell's samples (one for a result saved before samples existed). */
+const samplesOf = (r: CellResult): readonly SampleResult[] =>
+  r.samples ?? [
+    {
+      status: r.status === 'queued' || r.status === 'running' ? 'cancelled' : r.status,
+      pass: r.pass,
+      assertions: r.assertions,
+      outcome: r.outcome,
+      costUsd: null,
+    },
+  ];
+
+/** The verdict with the samples that passed when there are several: `PASS`, `FAIL 2/5`. */
+export function verdictWord(r: CellResult): string {
+  const n = r.samples?.length ?? 1;
+  return n > 1 ? `${VERDICT[r.status]} ${r.passedSamples ?? 0}/${n}` : VERDICT[r.status];
+}
+
+/** "  (1.2 s · in 312 · out 45 · $0.0021)": the first sample's time and tokens, every sample's cost. */
 export function figures(r: CellResult): string {
   const o = r.outcome;
   const parts: string[] = [];
   if (o.latencyMs !== undefined && r.status !== 'cancelled') parts.push(`${(o.latencyMs / 1000).toFixed(1)} s`);
   if (o.usage?.input_tokens !== undefined) parts.push(`in ${o.usage.input_tokens}`);
   if (o.usage?.output_tokens !== undefined) parts.push(`out ${o.usage.output_tokens}`);
+  if (typeof r.costUsd === 'number' && r.costUsd > 0) parts.push(formatUsd(r.costUsd));
   return parts.length ? `  (${parts.join(' · ')})` : '';
 }
 
-/** Why a cell did not pass: the failed request (type, message, request-id), or each failed assertion. */
-export function whyLines(r: CellResult): string[] {
-  if (r.outcome.error && r.status === 'error') {
-    const e = r.outcome.error;
-    return [`${e.type}: ${e.message}${e.requestId ? ` (request-id ${e.requestId})` : ''}`];
-  }
-  return r.assertions.filter(a => !a.pass).map(a => `✗ ${a.message}`);
+/** A failed request, or an assertion that could not be checked: its type, message and request-id. */
+const errorLine = (e: { type: string; message: string; requestId?: string }) =>
+  `${e.type}: ${e.message}${e.requestId ? ` (request-id ${e.requestId})` : ''}`;
+
+/** Why one sample did not pass: its failed request, or each assertion that failed or could not be checked. */
+function sampleWhy(s: Pick<SampleResult, 'status' | 'outcome' | 'assertions'>): string[] {
+  if (s.outcome.error && s.status === 'error') return [errorLine(s.outcome.error)];
+  return s.assertions.filter((a: AssertionResult) => !a.pass).map(a => `✗ ${a.message}`);
 }
 
-/** "6 cells: 4 passed, 2 failed; 7 of 9 assertions held" */
+/**
+ * Why a cell did not pass, or what kept it from passing every sample: with one sample its failed request or
+ * each failed assertion; with several, each sample that did not pass (`sample 2: ✗ …`).
+ */
+export function whyLines(r: CellResult): string[] {
+  const samples = samplesOf(r);
+  if (samples.length === 1) return r.status === 'passed' ? [] : sampleWhy(samples[0]!);
+  return samples.flatMap((s, i) =>
+    s.pass || s.status === 'cancelled' ? [] : sampleWhy(s).map(why => `sample ${i + 1}: ${why}`),
+  );
+}
+
+/** The run's cost: "$0.0132, judge $0.0021", or that it is unknown. */
+function costSummary(results: readonly CellResult[]): string {
+  const cost = sumCosts(results.map(r => (r.costUsd === undefined ? 0 : r.costUsd)));
+  const judged = results.filter(r => r.judgeCostUsd !== undefined);
+  const judge = judged.length ? sumCosts(judged.map(r => r.judgeCostUsd!)) : undefined;
+  const said = cost === null ? 'cost unknown' : formatUsd(cost);
+  if (judge === undefined) return said;
+  return `${said}, judge ${judge === null ? 'cost unknown' : formatUsd(judge)}`;
+}
+
+/** "6 cells: 4 passed, 2 failed, 1 flaky; 7 of 9 assertions held · $0.0132, judge $0.0021" */
 export function summaryLine(results: readonly CellResult[]): string {
   const by = (s: CellResult['status']) => results.filter(r => r.status === s).length;
-  const assertions = results.flatMap(r => r.assertions);
+  // every sample's assertions
+  const assertions = results.flatMap(r => samplesOf(r).flatMap(s => s.assertions));
   const parts = [`${by('passed')} passed`, `${by('failed')} failed`];
   if (by('error')) parts.push(`${by('error')} could not run (the request failed)`);
   if (by('cancelled')) parts.push(`${by('cancelled')} cancelled`);
+  const flaky = results.filter(r => r.flaky).length;
+  if (flaky) parts.push(`${flaky} flaky`);
   return (
     `${count(results.length, 'cell')}: ${parts.join(', ')}; ` +
-    `${assertions.filter(a => a.pass).length} of ${count(assertions.length, 'assertion')} held\n`
+    `${assertions.filter(a => a.pass).length} of ${count(assertions.length, 'assertion')} held · ` +
+    `${costSummary(results)}\n`
   );
 }
 
 // ---- json ----------------------------------------------------------------------------------------------------
 
-/** A cell's record in `--format json`: its file (as shown), its verdict and what came. */
+/** An assertion's record: its verdict and message; a rubric's score and whether its verdict was kept; an error. */
+function assertionRecord(a: AssertionResult) {
+  return {
+    type: a.type,
+    pass: a.pass,
+    message: a.message,
+    ...(a.score !== undefined ? { score: a.score } : {}),
+    ...(a.cached !== undefined ? { cached: a.cached } : {}),
+    ...(a.error ? { error: a.error } : {}),
+  };
+}
+
+/** A sample's record: what came, its verdict, its cost (and its judge's apart), a person's grade of it. */
+function sampleRecord(s: SampleResult) {
+  const o = s.outcome;
+  return {
+    pass: s.pass,
+    status: s.status,
+    text: o.text,
+    usage: o.usage ?? null,
+    stop_reason: o.stopReason ?? null,
+    latency_ms: o.latencyMs === undefined ? null : Math.round(o.latencyMs),
+    request_id: o.requestId ?? null,
+    assertions: s.assertions.map(assertionRecord),
+    cost_usd: s.costUsd,
+    ...(s.judge
+      ? {
+          judge: {
+            calls: s.judge.calls,
+            input_tokens: s.judge.inputTokens,
+            output_tokens: s.judge.outputTokens,
+            cost_usd: s.judge.costUsd,
+          },
+        }
+      : {}),
+    ...(s.humanGrade ? { human_grade: s.humanGrade } : {}),
+    ...(o.error ? { error: o.error } : {}),
+  };
+}
+
+/**
+ * A cell's record in `--format json`: its file (as shown), its verdict, and what its first sample did (text,
+ * usage, …); then every sample, how many passed, whether it is flaky, and what it cost.
+ */
 export function cellRecord(file: string, r: CellResult) {
+  const samples = samplesOf(r);
+  const first = samples[0];
   return {
     file,
     case: r.caseName,
     model: r.model,
     pass: r.pass,
     status: r.status,
-    assertions: r.assertions.map(a => ({ type: a.type, pass: a.pass, message: a.message })),
+    assertions: r.assertions.map(assertionRecord),
     text: r.outcome.text,
     usage: r.outcome.usage ?? null,
     stop_reason: r.outcome.stopReason ?? null,
     latency_ms: r.outcome.latencyMs === undefined ? null : Math.round(r.outcome.latencyMs),
     request_id: r.outcome.requestId ?? null,
     ...(r.outcome.error ? { error: r.outcome.error } : {}),
+    ...(first?.humanGrade ? { human_grade: first.humanGrade } : {}),
+    samples: samples.map(sampleRecord),
+    passed_samples: r.passedSamples ?? samples.filter(s => s.pass).length,
+    min_pass: r.minPass ?? samples.length,
+    flaky: r.flaky ?? false,
+    cost_usd: r.costUsd ?? null,
+    judge_cost_usd: r.judgeCostUsd ?? null,
   };
 }
 
@@ -90,18 +190,27 @@ export function toJunit(results: readonly { file: string; r: CellResult }[]): st
     if (r.status === 'cancelled') {
       s.skipped++;
       body.push('      <skipped message="Cancelled"/>');
-    } else if (r.status === 'error' && r.outcome.error) {
+    } else if (r.status === 'error' && r.outcome.error && (r.samples?.length ?? 1) === 1) {
       s.errors++;
       const e = r.outcome.error;
       const detail = `${e.type}: ${e.message}${e.requestId ? ` (request-id ${e.requestId})` : ''}`;
       body.push(`      <error message="${attr(detail)}" type="${attr(e.type)}">${text(detail)}</error>`);
     } else if (!r.pass) {
-      s.failures++;
-      const failed = r.assertions.filter(a => !a.pass);
-      const message =
-        failed.length === 1 ? failed[0]!.message : `${failed.length} assertions failed: ${failed[0]?.message ?? ''}`;
-      const all = text(failed.map(a => a.message).join('\n'));
-      body.push(`      <failure message="${attr(message)}" type="assertion">${all}</failure>`);
+      // an assertion that could not be checked (the judge failed, no price) is an error, not a failure
+      const why = whyLines(r);
+      const several = (r.samples?.length ?? 1) > 1;
+      const erred = r.status === 'error';
+      if (erred) s.errors++;
+      else s.failures++;
+      const head = several
+        ? `${r.passedSamples ?? 0} of ${r.samples!.length} samples passed (${r.minPass ?? r.samples!.length} needed)`
+        : why.length > 1
+          ? `${why.length} assertions failed`
+          : '';
+      const message = [head, why[0]?.replace('✗ ', '') ?? ''].filter(Boolean).join(': ');
+      const kind = erred ? 'error' : 'failure';
+      const type = erred ? 'error' : 'assertion';
+      body.push(`      <${kind} message="${attr(message)}" type="${type}">${text(why.join('\n'))}</${kind}>`);
     }
     if (r.outcome.text) body.push(`      <system-out>${text(r.outcome.text)}</system-out>`);
     s.cases.push(body.length ? `${open}>\n${body.join('\n')}\n    </testcase>` : `${open}/>`);

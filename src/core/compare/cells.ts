@@ -21,6 +21,27 @@ export function changeOf(base: boolean | null | undefined, current: boolean | un
   return current ? 'fixed' : 'broke';
 }
 
+/** A side's verdict as a comparison reads it: whether it passed, and of its samples how many passed. */
+interface SideVerdict {
+  pass: boolean;
+  passedSamples?: number;
+  samples?: readonly unknown[];
+}
+
+/**
+ * What the change did to a cell, by its pass state and then its pass count: `base` null is a version that could
+ * not be sent (a failure), undefined a cell that was not there. With the same pass state, fewer samples passing
+ * now (`4/5 → 2/5`, as a share of the samples run) broke it, more fixed it.
+ */
+export function cellChange(base: SideVerdict | null | undefined, current: SideVerdict | undefined): CellChange {
+  const byState = changeOf(base === null ? null : base?.pass, current?.pass);
+  if (byState !== 'same' || !base || !current) return byState;
+  const share = (v: SideVerdict) => (v.samples?.length ? (v.passedSamples ?? 0) / v.samples.length : v.pass ? 1 : 0);
+  const before = share(base);
+  const after = share(current);
+  return after < before ? 'broke' : after > before ? 'fixed' : 'same';
+}
+
 /** Where a cell is in a run: its file (as shown), case and model. */
 export interface CellAddress {
   file: string;

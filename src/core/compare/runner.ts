@@ -1,13 +1,14 @@
 // The compare runner: several versions of a request (columns: a model and a version each) sent at once,
 // at most `concurrency` in flight, each streamed (a page shows them side by side as they come), each ending
 // with what came (text, thinking, tool calls, stop_reason, usage, latency, request-id). A column whose body
-// cannot be sent (its version has errors) is reported with its problems, not sent. It is the cases' matrix
-// runner underneath (core/cases/runner.ts), so a cancel, a failed request and the retry rules behave the
-// same in a comparison as in a case run.
+// cannot be sent (its version has errors) is reported with its problems, not sent. It sends through the case
+// engine's direct transport (core/cases/engine.ts), so a cancel, a failed request and the retry rules behave
+// the same in a comparison as in a case run.
 import type { ApiClient } from '../api/client';
 import type { StreamEvent } from '../api/types';
-import { runCell, runMatrix } from '../cases/runner';
-import type { CellKey, CellResult, Outcome } from '../cases/types';
+import { directTransport, type SampleJob } from '../cases/engine';
+import { runCell } from '../cases/runner';
+import type { Outcome } from '../cases/types';
 
 /** One side of a comparison: the body it sends, or why it cannot be sent. */
 export interface CompareColumn {
@@ -50,20 +51,6 @@ export const sendWith =
   (_column: unknown, body: Record<string, unknown>, signal: AbortSignal, onEvent: (ev: StreamEvent) => void) =>
     runCell(client, body, { signal, onEvent });
 
-interface ColumnCell extends CellKey {
-  index: number;
-  body: Record<string, unknown>;
-}
-
-const STATUS: Record<CellResult['status'], ColumnStatus> = {
-  queued: 'queued',
-  running: 'running',
-  passed: 'done',
-  failed: 'done',
-  error: 'error',
-  cancelled: 'cancelled',
-};
-
 /** Runs every column that can be sent; the results are in the order of `columns`. Never throws. */
 export async function runColumns<C extends CompareColumn>(o: RunColumnsOptions<C>): Promise<ColumnResult[]> {
   const results: ColumnResult[] = o.columns.map(c =>
@@ -74,26 +61,43 @@ export async function runColumns<C extends CompareColumn>(o: RunColumnsOptions<C
   results.forEach((r, i) => {
     if (r.status === 'not-sent') o.onStatus?.(i, r);
   });
-  const cells: ColumnCell[] = [];
-  o.columns.forEach((c, index) => {
-    if (c.body) cells.push({ caseName: String(index), model: '', index, body: c.body });
+  // a job per column that can be sent, `cell` its column
+  const jobs: SampleJob[] = [];
+  o.columns.forEach((c, cell) => {
+    if (c.body) jobs.push({ cell, sample: 0, body: c.body });
   });
-  await runMatrix<ColumnCell>({
-    cells,
+  const signal = o.signal ?? new AbortController().signal;
+  const transport = directTransport({
     concurrency: o.concurrency,
-    ...(o.signal ? { signal: o.signal } : {}),
-    run: (cell, signal, onEvent) => o.send(o.columns[cell.index]!, cell.body, signal, onEvent),
-    assertionsOf: () => [],
-    onUpdate: (r, ev, i) => {
-      const index = cells[i]!.index;
-      if (ev) {
-        results[index]!.outcome = r.outcome;
-        o.onEvent?.(index, ev);
-        return;
-      }
-      results[index] = { status: STATUS[r.status], outcome: r.outcome };
-      o.onStatus?.(index, results[index]);
+    send: (job, jobSignal, onEvent) => o.send(o.columns[job.cell]!, job.body, jobSignal, onEvent),
+  });
+  await transport.send(
+    jobs,
+    {
+      started: job => {
+        results[job.cell] = { status: 'running', outcome: { text: '' } };
+        o.onStatus?.(job.cell, results[job.cell]!);
+      },
+      event: (job, ev) => {
+        const outcome = results[job.cell]!.outcome;
+        if (ev.type === 'content_block_delta' && ev.delta.type === 'text_delta') outcome.text += ev.delta.text;
+        o.onEvent?.(job.cell, ev);
+      },
+      done: (job, outcome) => {
+        const e = outcome.error;
+        const status = !e ? 'done' : e.type === 'aborted' ? 'cancelled' : 'error';
+        results[job.cell] = { status, outcome };
+        o.onStatus?.(job.cell, results[job.cell]!);
+        return Promise.resolve();
+      },
     },
+    signal,
+  );
+  // a cancel before they started
+  results.forEach((r, i) => {
+    if (r.status !== 'queued') return;
+    results[i] = { status: 'cancelled', outcome: r.outcome };
+    o.onStatus?.(i, results[i]);
   });
   return results;
 }

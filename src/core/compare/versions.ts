@@ -44,9 +44,12 @@ export async function caseFileAt(
     const text = texts.get(repo.absPath(p));
     if (typeof text !== 'string') continue;
     const file = parseCaseFile(text, formatOf(p)).file;
-    // a request outside the repository is not in the revision either
+    // a request (or a judge prompt) outside the repository is not in the revision either
     const request = file && repo.repoPath(requestPathOf(repo.absPath(p), file));
     if (request) requests.add(request);
+    const judgePrompt =
+      file?.judge?.prompt && repo.repoPath(requestPathOf(repo.absPath(p), { request: file.judge.prompt }));
+    if (judgePrompt) requests.add(judgePrompt);
   }
   if (requests.size) for (const [abs, t] of await textsAt(repo, sha, [...requests])) texts.set(abs, t);
   return texts;

@@ -1,9 +1,11 @@
 // The offline demo's replies. No model runs, and the reply says so; but its shape follows the request, so
 // that what a request asks for can be seen: a short thinking block when thinking is on, a call of the
 // request's tool (input built from its input_schema) when the request offers tools and the question is
-// about one, JSON valid against output_config.format when the request gives one, and text otherwise.
+// about one, JSON valid against output_config.format when the request gives one, and text otherwise. A judge's
+// request (a rubric assertion) is answered by the stand-in judge's rule (judge.ts).
 
 import { cacheMarkers } from '../cache/breakpoints';
+import { standInVerdict } from './judge';
 
 type Json = Record<string, unknown>;
 
@@ -20,6 +22,9 @@ export interface DemoReply {
 }
 
 export function demoReply(body: Json): DemoReply {
+  // a judge's request (a rubric assertion): the stand-in judge's verdict (judge.ts)
+  const verdict = standInVerdict(body);
+  if (verdict !== undefined) return { content: [{ type: 'text', text: verdict }], stop_reason: 'end_turn' };
   const messages = Array.isArray(body.messages) ? (body.messages as Json[]) : [];
   const asked = lastUserText(messages).slice(0, 300);
   const content: Json[] = [];

@@ -172,7 +172,10 @@ export const RULES = {
   // ---- case files (*.cases.yaml, *.cases.json; src/core/cases) -------------------------------------------
   'case-missing-field': { severity: 'error', summary: 'A case file or a case lacks a required field.' },
   'case-wrong-type': { severity: 'error', summary: 'A value of the wrong type in a case file.' },
-  'case-invalid-value': { severity: 'error', summary: 'An empty text or list, or a negative limit, in a case file.' },
+  'case-invalid-value': {
+    severity: 'error',
+    summary: 'An empty text or list, or a number out of range, in a case file.',
+  },
   'case-unknown-field': { severity: 'warning', summary: 'A key a case file does not have (it is ignored).' },
   'duplicate-case-name': { severity: 'error', summary: 'Two cases with the same name.' },
   'unknown-assertion': { severity: 'error', summary: 'An assertion kind Promptwright does not know.' },
@@ -180,6 +183,9 @@ export const RULES = {
   'invalid-regex': { severity: 'error', summary: 'A regex assertion whose pattern does not compile.' },
   'unknown-stop-reason': { severity: 'warning', summary: 'A stop_reason assertion the spec does not list.' },
   'request-not-found': { severity: 'error', summary: 'The request file a case file names cannot be read.' },
+  'min-pass-over-repeat': { severity: 'error', summary: 'min-pass asks for more samples than repeat runs.' },
+  'judge-prompt-not-found': { severity: 'error', summary: 'The judge prompt file a case file names cannot be read.' },
+  'judge-prompt-placeholder': { severity: 'error', summary: 'A judge prompt with a wrong or missing placeholder.' },
   'undefined-placeholder': { severity: 'error', summary: 'A {{placeholder}} some case gives no value.' },
   'unused-var': { severity: 'warning', summary: 'A case value no {{placeholder}} of the request uses.' },
 } as const satisfies Record<string, RuleInfo>;

@@ -29,6 +29,8 @@ export interface CaseEntry {
   requestText: string | undefined;
   /** the request's own model: what the cases run on when the case file names no `models` */
   requestModel?: string;
+  /** the judge prompt file `judge.prompt` names, checked with the case file */
+  judgePromptUri?: vscode.Uri;
   caseDiagnostics: vscode.Diagnostic[];
   /** what this case file says about its request file (undefined placeholders) */
   requestDiagnostics: vscode.Diagnostic[];
@@ -114,7 +116,7 @@ export class CaseDiagnostics implements vscode.Disposable {
   /** An edit, or a file opened or closed: a case file is checked again, and so is every one naming a request. */
   private onText(doc: vscode.TextDocument, delay?: number): void {
     if (isCaseFileName(doc.fileName)) this.schedule(doc.uri, delay);
-    else for (const e of this.forRequest(doc.uri)) this.schedule(e.uri, delay);
+    else for (const e of this.naming(doc.uri)) this.schedule(e.uri, delay);
   }
 
   /** A file changed on disk (another program, a save, a git checkout). */
@@ -126,7 +128,12 @@ export class CaseDiagnostics implements vscode.Disposable {
       else if (!open) this.schedule(uri, 0);
       return;
     }
-    if (!open || deleted) for (const e of this.forRequest(uri)) this.schedule(e.uri, 0);
+    if (!open || deleted) for (const e of this.naming(uri)) this.schedule(e.uri, 0);
+  }
+
+  /** The case files a file is checked with: as their request, or as their judge prompt. */
+  private naming(uri: vscode.Uri): CaseEntry[] {
+    return this.all().filter(e => [e.requestUri, e.judgePromptUri].some(u => u && key(u) === key(uri)));
   }
 
   private schedule(uri: vscode.Uri, delay?: number): void {
@@ -193,6 +200,12 @@ export class CaseDiagnostics implements vscode.Disposable {
     };
     const file = parsed.file;
     if (!file) return entry;
+    // a judge prompt of one's own: readable, with the judge's placeholders only
+    if (file.judge?.prompt) {
+      entry.judgePromptUri = requestUriOf(uri, file.judge.prompt);
+      const prompt = entry.judgePromptUri && (await readText(entry.judgePromptUri));
+      caseDiagnostics.push(...core.judgePromptCheck(file, parsed.locate, prompt).map(p => diagnostic(p, lines)));
+    }
     entry.requestUri = requestUriOf(uri, file.request);
     entry.requestText = entry.requestUri && (await readText(entry.requestUri));
     if (!entry.requestUri || entry.requestText === undefined) {

@@ -7,37 +7,31 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { cellKey } from '../../core/cases/grid';
 import type { BaseVersionCells } from '../../core/cases/gridCompare';
-import type { Assertion, CellKey } from '../../core/cases/types';
+import type { RunCell } from '../../core/cases/engine';
+import type { CellKey } from '../../core/cases/types';
 import type { GitRef } from '../../core/compare/git';
 import type { GitBase } from '../compare/gitBase';
 import { validator } from '../platform/lazy';
 import type { Prompts } from '../platform/prompts';
 
-/** A cell of the version at the revision: its body, or why it cannot be sent; its own assertions. */
+/** A cell of the version at the revision: ready to run (its own assertions, samples and judge), or why not. */
 interface BaseCell extends CellKey {
-  body?: Record<string, unknown>;
+  cell?: RunCell;
   problems?: string[];
-  assertions: Assertion[];
 }
 
 export interface BaseVersion extends BaseVersionCells {
   cells: BaseCell[];
 }
 
-/** The cells of one run whose bodies passed the check, with their bodies; `base`: a cell at the revision. */
-export type ReadyCell = CellKey & { body: Record<string, unknown>; base?: { assertions: Assertion[] } };
+/** The cells of one run whose bodies passed the check, ready for the engine; `base`: a cell at the revision. */
+export type ReadyCell = RunCell & { base?: true };
 
 /** The run's cells with their sides at the revision: each after its own, then those only the revision has. */
 export function withBaseCells(ready: ReadyCell[], base: BaseVersion, take: (c: CellKey) => boolean): ReadyCell[] {
   const others = new Map<string, ReadyCell>();
   for (const c of base.cells)
-    if (c.body && take(c))
-      others.set(cellKey(c.caseName, c.model), {
-        caseName: c.caseName,
-        model: c.model,
-        body: c.body,
-        base: { assertions: c.assertions },
-      });
+    if (c.cell && take(c)) others.set(cellKey(c.caseName, c.model), { ...c.cell, base: true });
   const cells = ready.flatMap(c => {
     const other = others.get(cellKey(c.caseName, c.model));
     others.delete(cellKey(c.caseName, c.model));
@@ -83,9 +77,10 @@ export async function readBase(
     return { ref, sha, notice, problems, cells: [] };
   }
   const cells = keys.map((key): BaseCell => {
-    const assertions = loaded.file.cases.find(c => c.name === key.caseName)?.assert ?? [];
     // a cell whose filled request has errors is not sent: it says why, as the working copy's cells do
-    return { ...key, assertions, ...core.prepareCell(loaded.file, loaded.requestValue, key, { betas }) };
+    const prepared = core.prepareCell(loaded.file, loaded.requestValue, key, { betas });
+    if (!('body' in prepared)) return { ...key, problems: prepared.problems };
+    return { ...key, cell: core.runCellOf(loaded, { ...key, body: prepared.body }) };
   });
   return { ref, sha, cells };
 }

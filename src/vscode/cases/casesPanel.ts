@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import type { GridView } from '../../core/cases/grid';
+import { cellKey, type GridView } from '../../core/cases/grid';
 import {
   CASES_VIEW_TYPE,
   parseCasesWebviewState,
@@ -160,7 +160,28 @@ export class CasesPanel implements vscode.Disposable, GridDisplay {
       case 'open-link':
         await vscode.env.openExternal(vscode.Uri.parse(m.url));
         return;
+      case 'grade':
+        await this.grade(m);
+        return;
     }
+  }
+
+  /** 👍 / 👎 on a sample's reply; with `note`, a note asked for first (the grade kept as it is, or 👎 when none). */
+  private async grade(m: Extract<FromCasesWebview, { type: 'grade' }>): Promise<void> {
+    const view = this.runner.current?.cells.get(cellKey(m.caseName, m.model));
+    const was = view?.samples?.[m.sample]?.humanGrade;
+    if (!m.note) {
+      await this.runner.grade(m.caseName, m.model, m.sample, m.grade === 'none' ? undefined : { grade: m.grade });
+      return;
+    }
+    const note = await this.prompts.input({
+      title: `A note on sample ${m.sample + 1} of "${m.caseName}" on ${m.model}`,
+      prompt: 'What is good or wrong about this reply (kept with the grade; empty removes the note)',
+      value: was?.note ?? '',
+    });
+    if (note === undefined) return;
+    const grade = m.grade === 'none' ? (was?.grade ?? 'down') : m.grade;
+    await this.runner.grade(m.caseName, m.model, m.sample, { grade, ...(note.trim() ? { note: note.trim() } : {}) });
   }
 
   // ---- the panel (GridDisplay) -----------------------------------------------------------------------

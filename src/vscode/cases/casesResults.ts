@@ -1,6 +1,6 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { SavedResults } from '../../core/cases/results';
+import type { SavedGrade, SavedResults } from '../../core/cases/results';
 import type { CellResult } from '../../core/cases/types';
 import type { Api } from '../platform/api';
 import type { Config } from '../platform/config';
@@ -47,6 +47,21 @@ export class CasesResults {
     return { uri, shown: 'the workspace storage', full: uri.scheme === 'file' ? uri.fsPath : uri.toString() };
   }
 
+  /**
+   * Where judges' verdicts are kept: beside the results (`verdicts/` in the workspace storage, or
+   * `.promptwright/verdicts/` in the repository), on disk; undefined where there is no disk folder.
+   */
+  verdictsFolder(caseUri: vscode.Uri): string | undefined {
+    const where = this.place(caseUri);
+    if (!where || where.uri.scheme !== 'file') return undefined;
+    if (this.config.casesResultsInRepository && caseUri.scheme === 'file') {
+      const folder = vscode.workspace.getWorkspaceFolder(caseUri);
+      return path.join(folder?.uri.fsPath ?? path.dirname(caseUri.fsPath), '.promptwright', 'verdicts');
+    }
+    const base = this.storage.workspace ?? this.storage.global;
+    return base.scheme === 'file' ? path.join(base.fsPath, 'verdicts') : undefined;
+  }
+
   async read(caseUri: vscode.Uri): Promise<SavedResults | undefined> {
     const where = this.place(caseUri);
     if (!where) return undefined;
@@ -57,13 +72,20 @@ export class CasesResults {
     }
   }
 
-  /** Writes a case file's results; returns where, or undefined when they could not be written (said once). */
-  async write(caseUri: vscode.Uri, results: readonly CellResult[]): Promise<ResultsPlace | undefined> {
+  /**
+   * Writes a case file's results and the grades people gave its replies; returns where, or undefined when they
+   * could not be written (said once).
+   */
+  async write(
+    caseUri: vscode.Uri,
+    results: readonly CellResult[],
+    grades: readonly SavedGrade[] = [],
+  ): Promise<ResultsPlace | undefined> {
     const where = this.place(caseUri);
     if (!where) return undefined;
     try {
       await vscode.workspace.fs.createDirectory(vscode.Uri.joinPath(where.uri, '..'));
-      const text = validator().serializeResults(vscode.workspace.asRelativePath(caseUri), results);
+      const text = validator().serializeResults(vscode.workspace.asRelativePath(caseUri), results, new Date(), grades);
       await vscode.workspace.fs.writeFile(where.uri, new TextEncoder().encode(text));
       return where;
     } catch (e) {

@@ -1,6 +1,5 @@
 import * as vscode from 'vscode';
 import { errorType } from '../../core/api/errors';
-import type { StreamEvent } from '../../core/api/types';
 import { cellKey, cellViewOf, notSentResult, problemsOf, progressSummary, queuedCell } from '../../core/cases/grid';
 import type { CellView, GridView } from '../../core/cases/grid';
 import {
@@ -10,8 +9,9 @@ import {
   onCurrentEnded,
   type CompareUpdate,
 } from '../../core/cases/gridCompare';
-import type { SavedResults } from '../../core/cases/results';
-import type { CaseFile, CellKey, CellResult } from '../../core/cases/types';
+import type { CellUpdate } from '../../core/cases/engine';
+import type { SavedGrade, SavedResults } from '../../core/cases/results';
+import type { CaseFile, CellKey, CellResult, HumanGrade } from '../../core/cases/types';
 import type { Locate } from '../../core/request/parse/types';
 import { formatOf } from '../../core/request/types';
 import { count } from '../../core/text';
@@ -21,6 +21,7 @@ import type { Api } from '../platform/api';
 import type { Config } from '../platform/config';
 import { validator } from '../platform/lazy';
 import type { Log } from '../platform/log';
+import { pricesOf } from '../platform/prices';
 import type { Recent } from '../platform/recent';
 import { vscodePrompts, type Prompts } from '../platform/prompts';
 import { readText, requestUriOf, type CaseDiagnostics } from './caseDiagnostics';
@@ -37,6 +38,8 @@ export interface Grid {
   view: GridView;
   /** the same objects as view.cells, by cellKey */
   cells: Map<string, CellView>;
+  /** the grades people gave this case file's replies (👍 / 👎), kept with its results */
+  grades: SavedGrade[];
 }
 
 /** What a run needs, read from the case file and its request file. */
@@ -49,6 +52,8 @@ interface Prepared {
   requestModel: string | undefined;
   cells: CellKey[];
   requestName: string;
+  /** the text of the judge prompt `judge.prompt` names */
+  judgePrompt?: string;
 }
 
 interface Running {
@@ -185,6 +190,31 @@ export class CasesRunner {
     if (!grid?.view.compare || this.running) return;
     endComparison(grid.view);
     this.view.showGrid();
+  }
+
+  /**
+   * A person's grade of one sample's reply (the detail's 👍 / 👎, with a note), or none: kept with the results by
+   * the case and the reply's text, so the same reply keeps it on a re-run; every sample of the case that has
+   * the same text shows it at once.
+   */
+  async grade(caseName: string, model: string, sample: number, grade: HumanGrade | undefined): Promise<void> {
+    const grid = this.current;
+    const text = grid?.cells.get(cellKey(caseName, model))?.samples?.[sample]?.text;
+    if (!grid || text === undefined) return;
+    const core = validator();
+    grid.grades = core.withGrade(grid.grades, caseName, text, grade);
+    for (const view of [...grid.cells.values()]) {
+      if (view.caseName !== caseName || !view.samples?.some(s => s.text === text)) continue;
+      const samples = view.samples.map(s => {
+        if (s.text !== text) return s;
+        const { humanGrade: _old, ...rest } = s;
+        return grade ? { ...rest, humanGrade: grade } : rest;
+      });
+      this.update(grid, { ...view, samples });
+    }
+    const saved = await this.results.read(grid.caseUri);
+    await this.results.write(grid.caseUri, saved?.results ?? [], grid.grades);
+    this.view.flush();
   }
 
   /** "Cancel All": every queued cell is dropped, every running one aborted. */
@@ -352,7 +382,7 @@ export class CasesRunner {
     for (const c of targets) {
       const p = core.prepareCell(prepared.file, prepared.requestValue, c, { betas });
       if ('body' in p) {
-        ready.push({ ...c, body: p.body });
+        ready.push(core.runCellOf(prepared, { ...c, body: p.body }));
         continue;
       }
       const result = notSentResult(c, p.problems);
@@ -363,27 +393,40 @@ export class CasesRunner {
     }
 
     const t0 = Date.now();
-    const assertionsOf = (c: CellKey) => prepared.file.cases.find(x => x.name === c.caseName)?.assert ?? [];
     const cells = base ? withBaseCells(ready, base, c => inTarget(c, target)) : ready;
-    const results = await core.runMatrix<ReadyCell>({
+    const verdicts = this.results.verdictsFolder(caseUri);
+    const judgeModel = this.config.casesJudgeModel;
+    // the judge's requests go through the client as the cells' do (key, address, retry rules, cancel)
+    const judgeClient = await this.api.client();
+    const { results } = await core.runCells<ReadyCell>({
       cells,
-      concurrency: this.config.casesConcurrency,
       signal,
-      run: async (cell, cellSignal, onEvent) => {
-        // a client per cell, so that a retry's wait is shown on the cell it holds up
-        const client = await this.api.client({
-          onRetry: e => this.retrying(grid, cell, e.attempt, e.maxAttempts, e.delayMs, e.error),
-        });
-        return core.runCell(client, cell.body, { signal: cellSignal, onEvent });
+      transport: core.directTransport({
+        concurrency: this.config.casesConcurrency,
+        send: async (job, jobSignal, onEvent) => {
+          const cell = cells[job.cell]!;
+          // a client per request, so that a retry's wait is shown on the cell it holds up
+          const client = await this.api.client({
+            onRetry: e => this.retrying(grid, cell, e.attempt, e.maxAttempts, e.delayMs, e.error),
+          });
+          return core.runCell(client, job.body, { signal: jobSignal, onEvent });
+        },
+      }),
+      prices: pricesOf(this.config, this.log),
+      judging: {
+        call: (body, judgeSignal) => judgeClient.createMessage(body, { signal: judgeSignal }),
+        ...(judgeModel ? { defaultModel: judgeModel } : {}),
+        ...(verdicts ? { cache: new core.DirectoryVerdictCache(verdicts, m => this.log.warn(`Cases: ${m}`)) } : {}),
       },
-      assertionsOf: c => c.base?.assertions ?? assertionsOf(c),
-      onUpdate: (r, ev, i) => {
-        if (cells[i]?.base) return this.baseUpdated(grid, r, ev);
-        this.onUpdate(grid, r, ev);
-        if (ev) return;
-        const view = grid.cells.get(cellKey(r.caseName, r.model));
-        if (r.status === 'running') reporter?.started(r);
-        else if (r.status !== 'queued' && view) reporter?.ended(view);
+      gradeOf: (cell, text) => core.gradeFor(grid.grades, cell.caseName, text),
+      onUpdate: (r, u, i) => {
+        if (cells[i]?.base) return this.baseUpdated(grid, r, u);
+        this.onUpdate(grid, r, u, cells[i]!.repeat);
+        if (u.kind === 'started') reporter?.started(r);
+        else if (u.kind === 'ended') {
+          const view = grid.cells.get(cellKey(r.caseName, r.model));
+          if (view) reporter?.ended(view);
+        }
       },
     });
 
@@ -410,12 +453,23 @@ export class CasesRunner {
     const text = await readText(caseUri);
     if (text === undefined) return `${name} cannot be read.`;
     const parsed = core.parseCaseFile(text, formatOf(caseUri.path));
-    const errors = parsed.problems.filter(p => p.severity === 'error');
+    const promptName = parsed.file?.judge?.prompt;
+    const promptUri = promptName ? requestUriOf(caseUri, promptName) : undefined;
+    const judgePrompt = promptUri && (await readText(promptUri));
+    const errors = [
+      ...parsed.problems,
+      ...(parsed.file ? core.judgePromptCheck(parsed.file, parsed.locate, judgePrompt) : []),
+    ].filter(p => p.severity === 'error');
     if (!parsed.file || errors.length) {
       const first = errors[0] ? ` (first: ${errors[0].message})` : '';
       return `${name} has ${count(errors.length, 'error')}${first}: fix them first; nothing was sent.`;
     }
     const file = parsed.file;
+    if (!file.judge?.model && !this.config.casesJudgeModel && file.cases.some(c => c.assert?.some(a => 'rubric' in a)))
+      return (
+        `${name} has rubric assertions and no judge model: add "judge: { model: … }" to it, or set ` +
+        'promptwright.cases.judgeModel; nothing was sent.'
+      );
     const requestUri = requestUriOf(caseUri, file.request);
     const requestText = requestUri && (await readText(requestUri));
     if (!requestUri || requestText === undefined)
@@ -427,7 +481,16 @@ export class CasesRunner {
     const model = typeof requestValue.model === 'string' ? requestValue.model : undefined;
     const cells = core.cellsOf(file, model);
     if (!cells.length) return `${name} names no models and "${file.request}" has no model: nothing to run.`;
-    return { file, text, locate: parsed.locate, requestValue, requestModel: model, cells, requestName: file.request };
+    return {
+      file,
+      text,
+      locate: parsed.locate,
+      requestValue,
+      requestModel: model,
+      cells,
+      requestName: file.request,
+      ...(judgePrompt !== undefined ? { judgePrompt } : {}),
+    };
   }
 
   /** The grid to run in: the one shown when it is this file's with the same rows and columns, else a new one. */
@@ -467,17 +530,20 @@ export class CasesRunner {
       cells: keys.map(c => cells.get(cellKey(c.caseName, c.model))!),
       running: false,
     };
-    return { caseUri, view, cells };
+    return { caseUri, view, cells, grades: saved?.grades ?? [] };
   }
 
-  /** A cell started, streamed an event, or ended. */
-  private onUpdate(grid: Grid, r: CellResult, ev?: StreamEvent): void {
+  /** A cell started, one of its samples streamed an event or settled, or it ended. */
+  private onUpdate(grid: Grid, r: CellResult, u: CellUpdate, repeat: number): void {
     const k = cellKey(r.caseName, r.model);
     let view = grid.cells.get(k);
     if (!view) return;
-    if (ev) {
+    if (u.kind === 'event') {
       // the reply goes on: the retry it waited for is over
       if (view.retry) this.update(grid, (view = { ...view, retry: undefined }));
+      // the cell shows its first sample as it streams; the others show in its detail once they end
+      if (u.sample !== 0) return;
+      const ev = u.ev;
       if (ev.type === 'content_block_delta' && ev.delta.type === 'text_delta') {
         view.text += ev.delta.text;
         this.view.patch({ caseName: r.caseName, model: r.model, append: ev.delta.text });
@@ -487,8 +553,12 @@ export class CasesRunner {
       }
       return;
     }
-    this.update(grid, r.status === 'running' ? { ...view, status: 'running' } : cellViewOf(r));
-    if (r.status !== 'running') this.status.show(grid.view.caseFile, grid.view.cells, true);
+    if (u.kind === 'started') this.update(grid, { ...view, status: 'running', repeat, samplesDone: 0 });
+    else if (u.kind === 'sample') this.update(grid, { ...view, samplesDone: (view.samplesDone ?? 0) + 1 });
+    else {
+      this.update(grid, cellViewOf(r));
+      this.status.show(grid.view.caseFile, grid.view.cells, true);
+    }
   }
 
   /** The client waits to retry a cell's request (429, 529, …: the spec's rules): the cell says so. */
@@ -505,12 +575,13 @@ export class CasesRunner {
     if (view) this.update(grid, { ...view, retry });
   }
 
-  /** A cell's side at the revision started, streamed or ended (compare mode). */
-  private baseUpdated(grid: Grid, r: CellResult, ev?: StreamEvent): void {
+  /** A cell's side at the revision started, streamed its first sample or ended (compare mode). */
+  private baseUpdated(grid: Grid, r: CellResult, u: CellUpdate): void {
     const compare = grid.view.compare;
-    if (!compare) return;
+    if (!compare || u.kind === 'sample' || (u.kind === 'event' && u.sample !== 0)) return;
     const current = grid.cells.get(cellKey(r.caseName, r.model));
-    for (const u of onBaseUpdate(compare, r, ev, current)) this.patchPair(grid, r, u);
+    const ev = u.kind === 'event' ? u.ev : undefined;
+    for (const c of onBaseUpdate(compare, r, ev, current)) this.patchPair(grid, r, c);
   }
 
   private patchPair(grid: Grid, c: CellKey, u: CompareUpdate): void {
@@ -552,7 +623,7 @@ export class CasesRunner {
     const merged = validator()
       .mergeResults(saved?.results, ran)
       .filter(r => now.has(cellKey(r.caseName, r.model)));
-    const where = await this.results.write(caseUri, merged);
+    const where = await this.results.write(caseUri, merged, grid.grades);
     if (!where) return;
     grid.view.savedTo = where.shown;
     grid.view.savedPath = where.full;

@@ -73,11 +73,15 @@ export class CaseFileTestRun implements RunReporter {
   ended(c: CellView): void {
     const item = this.items.cellItem(this.caseUri, c);
     if (!item) return;
-    if (c.text) {
-      const head = `${c.caseName} on ${c.model}:\r\n`;
-      // no location: output at a location is drawn inline in the case file, over the line's own text
-      this.run.appendOutput(`${head}${c.text.replace(/\r?\n/g, '\r\n')}\r\n\r\n`, undefined, item);
-    }
+    // each sample's reply (one: the cell's own); no location: output at a location is drawn inline in the case
+    // file, over the line's own text
+    const samples = c.samples && c.samples.length > 1 ? c.samples : [c];
+    samples.forEach((sample, i) => {
+      if (!sample.text) return;
+      const which = samples.length > 1 ? `, sample ${i + 1} (${sample.status})` : '';
+      const head = `${c.caseName} on ${c.model}${which}:\r\n`;
+      this.run.appendOutput(`${head}${sample.text.replace(/\r?\n/g, '\r\n')}\r\n\r\n`, undefined, item);
+    });
     const duration = c.latencyMs;
     switch (c.status) {
       case 'passed':
@@ -91,8 +95,12 @@ export class CaseFileTestRun implements RunReporter {
         return;
       }
       case 'error': {
+        // a failed request, or an assertion that could not be checked (the judge failed, no price): at its line
         const m = new vscode.TestMessage(errorText(c));
-        m.location = this.caseLocation(c);
+        const at = uncheckedAssertion(c);
+        const span =
+          at === undefined ? undefined : this.outline?.cases.find(x => x.name === c.caseName)?.assertions[at];
+        m.location = span && this.lines ? new vscode.Location(this.caseUri, this.range(span)) : this.caseLocation(c);
         this.run.errored(item, m, duration);
         this.items.record(item, { state: 'errored', messages: [said(m)] });
         return;
@@ -109,20 +117,37 @@ export class CaseFileTestRun implements RunReporter {
     if (this.ownsRun) this.run.end();
   }
 
-  /** A message per failing assertion, at its line in the case file, with both sides where they compare. */
+  /**
+   * A message per failing assertion, at its line in the case file, with both sides where they compare. With
+   * several samples, each message says how many passed and lists the samples where the assertion failed, with
+   * why (a rubric's: the judge's reason).
+   */
   private failures(c: CellView): vscode.TestMessage[] {
     const spans = this.outline?.cases.find(x => x.name === c.caseName)?.assertions ?? [];
+    const samples = c.samples ?? [{ status: c.status, text: c.text, assertions: c.assertions, costUsd: null }];
+    const several = samples.length > 1;
     const out: vscode.TestMessage[] = [];
-    c.assertions.forEach((a, j) => {
-      if (a.pass) return;
+    const count = c.assertions.length || (samples.find(s => s.assertions.length)?.assertions.length ?? 0);
+    for (let j = 0; j < count; j++) {
+      const failing = samples.flatMap((s, i) => {
+        const a = s.assertions[j];
+        return a && !a.pass && s.status !== 'cancelled' ? [{ a, i }] : [];
+      });
+      if (!failing.length) continue;
+      const first = failing[0]!.a;
+      const text = several
+        ? `${c.passedSamples ?? 0} of ${samples.length} samples passed (${c.minPass ?? samples.length} needed); ` +
+          `this assertion failed in ${failing.length}:\n` +
+          failing.map(({ a, i }) => `sample ${i + 1}: ${a.message}`).join('\n')
+        : first.message;
       const m =
-        a.expected !== undefined && a.actual !== undefined
-          ? vscode.TestMessage.diff(a.message, a.expected, a.actual)
-          : new vscode.TestMessage(a.message);
+        first.expected !== undefined && first.actual !== undefined
+          ? vscode.TestMessage.diff(text, first.expected, first.actual)
+          : new vscode.TestMessage(text);
       const span = spans[j];
       m.location = span && this.lines ? new vscode.Location(this.caseUri, this.range(span)) : this.caseLocation(c);
       out.push(m);
-    });
+    }
     return out;
   }
 
@@ -138,12 +163,31 @@ export class CaseFileTestRun implements RunReporter {
   }
 }
 
-/** A request that failed, as a person can act on it: error.type, the message, the request-id. */
+/** The first assertion a sample could not check (its index), when no request failed. */
+function uncheckedAssertion(c: CellView): number | undefined {
+  if (c.error) return undefined;
+  for (const s of c.samples ?? [c]) {
+    const at = s.assertions.findIndex(a => a.error);
+    if (at >= 0) return at;
+  }
+  return undefined;
+}
+
+/**
+ * Why a cell is an error, as a person can act on it: the failed request's error.type, message and request-id,
+ * or the assertion that could not be checked (a judge's failed request or malformed verdict, a missing price).
+ */
 function errorText(c: CellView): string {
   if (c.problems?.length) return `Not sent: the filled request has errors: ${c.problems.join('; ')}`;
-  const e = c.error;
-  if (!e) return 'The request failed.';
-  return `${e.type}: ${e.message}${e.requestId ? ` (request-id ${e.requestId})` : ''}`;
+  const samples = c.samples ?? [c];
+  const several = samples.length > 1;
+  const lines = samples.flatMap((s, i) => {
+    const at = several ? `sample ${i + 1}: ` : '';
+    const e = s.error;
+    if (e) return [`${at}${e.type}: ${e.message}${e.requestId ? ` (request-id ${e.requestId})` : ''}`];
+    return s.assertions.filter(a => a.error).map(a => `${at}${a.message}`);
+  });
+  return lines.length ? lines.join('\n') : 'The request failed.';
 }
 
 function said(m: vscode.TestMessage): Reported['messages'][number] {

@@ -76,6 +76,14 @@ export class Config {
   get casesConcurrency(): number {
     return Math.round(this.num('cases.concurrency', 4, 1, 16));
   }
+  /** the judge of rubric assertions when a case file names none ('' : none) */
+  get casesJudgeModel(): string {
+    return String(this.c.get('cases.judgeModel') ?? '').trim();
+  }
+  /** `promptwright.prices`: a person's prices per model, over the built-in table (parsed by core/cost/prices.ts) */
+  get prices(): unknown {
+    return this.c.get<unknown>('prices') ?? {};
+  }
   /** results of case files in the repository's `.promptwright/results/` (else in the workspace storage) */
   get casesResultsInRepository(): boolean {
     return this.c.get<boolean>('cases.resultsInRepository') === true;

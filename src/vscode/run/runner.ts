@@ -20,6 +20,7 @@ import { Config, endpointOf } from '../platform/config';
 import { validator } from '../platform/lazy';
 import { asText } from '../../core/text';
 import type { Log } from '../platform/log';
+import { pricesOf } from '../platform/prices';
 import type { Recent } from '../platform/recent';
 import type { RequestDiagnostics } from '../request/requestDiagnostics';
 import type { ResponsePanel } from './responsePanel';
@@ -193,6 +194,11 @@ export class Runner implements vscode.Disposable {
       v.error = error;
       v.midStream = midStream;
     }
+    // what the reply cost, on the model asked for (a reply that never began cost nothing)
+    if (run.message) {
+      const cost = validator().costOf(run.message.usage, asText(run.body.model), pricesOf(this.config, this.log));
+      v.cost = cost.usd === null ? { usd: null, why: cost.why } : { usd: cost.usd };
+    }
     this.panel.post({
       type: 'end',
       runId: v.runId,
@@ -201,6 +207,7 @@ export class Runner implements vscode.Disposable {
       ...(error ? { error, midStream } : {}),
       ...(v.requestId ? { requestId: v.requestId } : {}),
       timings: v.timings,
+      ...(v.cost ? { cost: v.cost } : {}),
     });
     if (this.run === run) {
       void vscode.commands.executeCommand('setContext', 'promptwright.running', false);

@@ -1,6 +1,6 @@
 // The badges of the Cases grid's cells and detail pane: a status as an icon in the testing colours and a word
 // (never colour alone), and what changed since the last saved run.
-import type { CellView } from '../../protocol/cases';
+import type { CellView, HumanGrade } from '../../protocol/cases';
 import type { WebviewIcon } from '../common/icons';
 import { el, icon } from './dom';
 
@@ -32,5 +32,38 @@ export function changeTag(change: CellView['change']): HTMLSpanElement | undefin
       : change === 'fixed'
         ? 'Failed in the last saved run, passes now'
         : 'Passed in the last saved run, fails now';
+  return t;
+}
+
+/** "4/5": how many samples passed, of a cell that runs several (while it runs: how many have settled). */
+export function samplesTag(c: CellView): HTMLSpanElement | undefined {
+  const n = c.samples?.length ?? c.repeat ?? 1;
+  if (n <= 1) return undefined;
+  if (c.status === 'running' || c.status === 'queued') {
+    const t = el('span', 'samples muted', `${c.samplesDone ?? 0}/${n}`);
+    t.title = `${c.samplesDone ?? 0} of ${n} samples done`;
+    return t;
+  }
+  const t = el('span', 'samples', `${c.passedSamples ?? 0}/${n}`);
+  t.title = `${c.passedSamples ?? 0} of ${n} samples passed (${c.minPass ?? n} needed)`;
+  return t;
+}
+
+/** "flaky": some samples passed and some did not. */
+export function flakyTag(c: CellView): HTMLSpanElement | undefined {
+  if (!c.flaky) return undefined;
+  const t = el('span', 'flaky', 'flaky');
+  t.title = 'Some samples passed and some did not: the same request does not always get the same verdict';
+  return t;
+}
+
+/** A person's grade beside the verdict: a thumb and "you" (its note in the tooltip), never hidden by a pass. */
+export function gradeTag(grade: HumanGrade | undefined): HTMLSpanElement | undefined {
+  if (!grade) return undefined;
+  const t = el('span', `grade grade-${grade.grade}`);
+  t.append(icon(grade.grade === 'up' ? 'thumbsup-filled' : 'thumbsdown-filled'), el('span', '', 'you'));
+  const said = grade.grade === 'up' ? 'You graded this reply good' : 'You graded this reply bad';
+  t.title = `${said}${grade.note ? `: ${grade.note}` : ''}`;
+  t.setAttribute('aria-label', t.title);
   return t;
 }

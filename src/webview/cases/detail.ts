@@ -1,12 +1,21 @@
 // The detail pane under the grid: the selected cell's whole reply (Markdown drawn as DOM nodes, or the raw
-// text), each assertion with why it failed, the usage, latency and request-id, and the error when the request
-// failed (type, message, request-id). Its buttons re-run the cell or its row: the keyboard's way to do what
-// the grid's small buttons do for the pointer.
+// text), each assertion with why it failed (a rubric's: the judge's reason), the usage, latency, cost and
+// request-id, and the error when the request failed (type, message, request-id). A cell of several samples
+// lists each: its verdict, assertions, cost and reply. Each reply can be graded 👍 or 👎 with a note. Its
+// buttons re-run the cell or its row: the keyboard's way to do what the grid's small buttons do for the pointer.
 import { usageWords } from '../../core/api/usage';
-import type { CellView, ComparedCell, GridCompare, RerunTarget } from '../../protocol/cases';
+import { formatUsd } from '../../core/cost/format';
+import type {
+  AssertionResult,
+  CellView,
+  ComparedCell,
+  GridCompare,
+  RerunTarget,
+  SampleView,
+} from '../../protocol/cases';
 import { renderMarkdown } from '../common/markdown';
 import { button, duration, el, icon } from './dom';
-import { changeTag, statusBadge } from './badges';
+import { changeTag, flakyTag, gradeTag, samplesTag, statusBadge } from './badges';
 import { compareDetail, compareTag } from './compare';
 
 /** Compare mode: the selected cell's pair, and the revision it is compared with. */
@@ -16,6 +25,8 @@ export interface DetailActions {
   rerun(target: RerunTarget): void;
   openLink(url: string): void;
   close(): void;
+  /** a grade of a sample's reply (`none` takes it back); `note` asks for a note to keep with it */
+  grade(caseName: string, model: string, sample: number, grade: 'up' | 'down' | 'none', note?: boolean): void;
 }
 
 export class Detail {
@@ -73,13 +84,16 @@ export class Detail {
       if (focusKey) this.root.querySelector<HTMLElement>(`[data-action="${focusKey}"]`)?.focus();
       return;
     }
-    const tag = changeTag(c.change);
-    head.append(title, statusBadge(c.status), ...(tag ? [tag] : []), el('span', 'spacer'), again, row, close);
+    const tags = [samplesTag(c), flakyTag(c), changeTag(c.change)].filter((t): t is HTMLSpanElement => !!t);
+    head.append(title, statusBadge(c.status), ...tags, el('span', 'spacer'), again, row, close);
     const parts: HTMLElement[] = [head, this.facts(c)];
     if (c.error) parts.push(this.error(c.error));
     if (c.problems?.length) parts.push(this.problems(c.problems));
-    if (c.assertions.length) parts.push(this.assertions(c));
-    parts.push(this.reply(c));
+    if ((c.samples?.length ?? 1) > 1) parts.push(this.samples(c));
+    else {
+      if (c.assertions.length) parts.push(this.assertions(c));
+      parts.push(this.reply(c));
+    }
     if (c.toolCalls?.length) parts.push(el('div', 'muted', `Tool calls: ${c.toolCalls.join(', ')}`));
     this.root.replaceChildren(...parts);
     if (focusKey) this.root.querySelector<HTMLElement>(`[data-action="${focusKey}"]`)?.focus();
@@ -89,9 +103,68 @@ export class Detail {
   private reply(c: CellView): HTMLElement {
     const box = el('section', 'reply-section');
     const head = el('div', 'reply-head');
-    head.append(el('h3', '', 'Reply'), el('span', 'spacer'), this.rawToggle());
+    const sample = c.samples?.[0];
+    const grade = sample && c.status !== 'running' && c.status !== 'queued' ? this.gradeButtons(c, 0, sample) : [];
+    const said = gradeTag(sample?.humanGrade);
+    head.append(el('h3', '', 'Reply'), ...(said ? [said] : []), el('span', 'spacer'), ...grade, this.rawToggle());
     box.append(head, this.replyText(c, 'The reply'));
+    if (sample?.humanGrade?.note) box.appendChild(el('p', 'grade-note', `Your note: ${sample.humanGrade.note}`));
     return box;
+  }
+
+  /** Every sample of a cell that runs several: each one's verdict, grade, facts, assertions and reply. */
+  private samples(c: CellView): HTMLElement {
+    const all = c.samples ?? [];
+    const section = el('section', 'samples-section');
+    const head = el('div', 'reply-head');
+    const passed = `${c.passedSamples ?? 0} of ${all.length} passed (${c.minPass ?? all.length} needed)`;
+    head.append(el('h3', '', `Samples · ${passed}`), el('span', 'spacer'), this.rawToggle());
+    section.appendChild(head);
+    all.forEach((s, i) => {
+      const box = el('div', `sample status-${s.status}`);
+      box.dataset.sample = String(i);
+      const top = el('div', 'sample-head');
+      const said = gradeTag(s.humanGrade);
+      const facts: string[] = [];
+      if (s.latencyMs !== undefined) facts.push(duration(s.latencyMs));
+      if (s.costUsd !== null && s.costUsd > 0) facts.push(formatUsd(s.costUsd));
+      if (s.judgeCostUsd) facts.push(`judge ${formatUsd(s.judgeCostUsd)}`);
+      if (s.requestId) facts.push(s.requestId);
+      top.append(
+        el('strong', '', `Sample ${i + 1}`),
+        statusBadge(s.status),
+        ...(said ? [said] : []),
+        el('span', 'muted', facts.join(' · ')),
+        el('span', 'spacer'),
+        ...(s.status === 'cancelled' ? [] : this.gradeButtons(c, i, s)),
+      );
+      box.appendChild(top);
+      if (s.error) box.appendChild(this.error(s.error));
+      if (s.assertions.length) box.appendChild(this.assertionList(s.assertions));
+      if (s.humanGrade?.note) box.appendChild(el('p', 'grade-note', `Your note: ${s.humanGrade.note}`));
+      box.appendChild(this.replyText(s, `The reply of sample ${i + 1}`));
+      section.appendChild(box);
+    });
+    return section;
+  }
+
+  /** 👍 and 👎 (pressed when given; pressed again takes it back) and a note, for one sample's reply. */
+  private gradeButtons(c: CellView, sample: number, s: SampleView): HTMLButtonElement[] {
+    const now = s.humanGrade?.grade;
+    const make = (grade: 'up' | 'down', label: string) => {
+      const pressed = now === grade;
+      // one glyph each way; a given grade is the pressed button (aria-pressed: highlighted)
+      const b = button(label, grade === 'up' ? 'thumbsup-filled' : 'thumbsdown-filled', 'icon-btn grade-btn', true);
+      b.dataset.action = `grade-${grade}-${sample}`;
+      b.title = `${label}${pressed ? ' (given: press again to take it back)' : ''}`;
+      b.setAttribute('aria-label', `${label}: sample ${sample + 1}`);
+      b.setAttribute('aria-pressed', String(pressed));
+      b.addEventListener('click', () => this.actions.grade(c.caseName, c.model, sample, pressed ? 'none' : grade));
+      return b;
+    };
+    const note = this.action('Note…', 'output', `grade-note-${sample}`, 'A note on this reply, kept with its grade');
+    note.addEventListener('click', () => this.actions.grade(c.caseName, c.model, sample, now ?? 'none', true));
+    return [make('up', 'A good reply (👍)'), make('down', 'A bad reply (👎)'), note];
   }
 
   private rawToggle(): HTMLButtonElement {
@@ -105,7 +178,7 @@ export class Detail {
     return toggle;
   }
 
-  private replyText(c: CellView, label: string): HTMLElement {
+  private replyText(c: Pick<CellView, 'text' | 'status'>, label: string): HTMLElement {
     if (!c.text) return el('div', 'reply muted', c.status === 'running' ? '…' : '(no text)');
     const box = this.raw ? el('pre', 'reply raw', c.text) : el('div', 'reply md');
     box.setAttribute('aria-label', label);
@@ -136,6 +209,12 @@ export class Detail {
       fact('output tokens', c.outputTokens);
     }
     fact('stop reason', c.stopReason);
+    // every sample's cost, and its judges' apart; no price: said, never a guess
+    const note = c.samples?.find(s => s.costNote)?.costNote;
+    if (c.costUsd === null) fact('cost', `unknown (${note ?? 'no price'})`);
+    else if (c.costUsd !== undefined) fact('cost', formatUsd(c.costUsd));
+    if (c.judgeCostUsd !== undefined)
+      fact('judge', c.judgeCostUsd === null ? 'cost unknown' : formatUsd(c.judgeCostUsd));
     fact('request-id', c.requestId ?? c.error?.requestId);
     if (c.retry) fact('retrying', `${c.retry.type}: attempt ${c.retry.attempt} of ${c.retry.maxAttempts}`);
     return box;
@@ -165,15 +244,26 @@ export class Detail {
     const section = el('section', 'assertions');
     const passed = c.assertions.filter(a => a.pass).length;
     section.appendChild(el('h3', '', `Assertions · ${passed} of ${c.assertions.length} passed`));
+    section.appendChild(this.assertionList(c.assertions));
+    return section;
+  }
+
+  /** Each assertion with its verdict; one that could not be checked (the judge failed, no price) as a warning. */
+  private assertionList(assertions: readonly AssertionResult[]): HTMLElement {
     const list = el('ul', 'assertion-list');
-    for (const a of c.assertions) {
-      const li = el('li', a.pass ? 'pass' : 'fail');
-      // the message names the assertion itself (`regex /^Bonjour/: no match …`)
-      li.append(icon(a.pass ? 'pass-filled' : 'error'), el('span', 'assertion-message', a.message));
-      li.setAttribute('aria-label', `${a.type} ${a.pass ? 'passed' : 'failed'}: ${a.message}`);
+    for (const a of assertions) {
+      const state = a.error ? 'error' : a.pass ? 'pass' : 'fail';
+      const li = el('li', state);
+      // the message names the assertion itself (`regex /^Bonjour/: no match …`); a rubric's says the judge's reason
+      li.append(
+        icon(a.error ? 'warning' : a.pass ? 'pass-filled' : 'error'),
+        el('span', 'assertion-message', a.message),
+      );
+      if (a.cached) li.title = 'Verdict kept from an earlier run: the judge was not asked again';
+      const verdict = a.error ? 'could not be checked' : a.pass ? 'passed' : 'failed';
+      li.setAttribute('aria-label', `${a.type} ${verdict}: ${a.message}`);
       list.appendChild(li);
     }
-    section.appendChild(list);
-    return section;
+    return list;
   }
 }

@@ -5,7 +5,8 @@
 // is navigation.ts's, the whole of a cut-off line tip.ts's.
 import { cellKey, type CellView, type ComparedCell, type GridView, type RerunTarget } from '../../protocol/cases';
 import { renderMarkdown } from '../common/markdown';
-import { changeTag, statusBadge } from './badges';
+import { formatUsd } from '../../core/cost/format';
+import { changeTag, flakyTag, gradeTag, samplesTag, statusBadge } from './badges';
 import { compareHead, compareLabel } from './compare';
 import { button, duration, el } from './dom';
 
@@ -18,18 +19,28 @@ export interface GridActions {
 /** The start of a reply is what a cell shows: the rest is in the detail pane. */
 const PREVIEW_CHARS = 400;
 
+/** The first assertion that did not hold, in the first sample where one did not: what a failing cell shows. */
+function firstFailure(c: CellView): string | undefined {
+  for (const [i, s] of (c.samples ?? [c]).entries()) {
+    const failed = s.assertions.find(a => !a.pass);
+    // an assertion's message starts with the assertion itself (`regex /^Bonjour/: no match …`)
+    if (failed) return c.samples && c.samples.length > 1 ? `sample ${i + 1}: ${failed.message}` : failed.message;
+  }
+  return undefined;
+}
+
 /** The line under a cell's text: why it failed, or how long it took and what it cost. */
 function footLine(c: CellView): { text: string; failing: boolean } {
   if (c.error) return { text: `${c.error.type}: ${c.error.message}`, failing: true };
   if (c.problems?.length) return { text: `Not sent: ${c.problems[0]}`, failing: true };
-  const failed = c.assertions.find(a => !a.pass);
-  // an assertion's message starts with the assertion itself (`regex /^Bonjour/: no match …`)
-  if (failed) return { text: failed.message, failing: true };
+  const failed = c.status === 'passed' ? undefined : firstFailure(c);
+  if (failed) return { text: failed, failing: true };
   if (c.retry) return { text: `${c.retry.type}: retry ${c.retry.attempt} of ${c.retry.maxAttempts}…`, failing: false };
   const facts: string[] = [];
   for (const tool of c.toolCalls ?? []) facts.push(`${tool}()`);
   if (c.latencyMs !== undefined) facts.push(duration(c.latencyMs));
   if (c.outputTokens !== undefined) facts.push(`${c.outputTokens} tokens`);
+  if (typeof c.costUsd === 'number' && c.costUsd > 0) facts.push(formatUsd(c.costUsd));
   return { text: facts.join(' · '), failing: false };
 }
 
@@ -155,9 +166,14 @@ export class Grid {
       const label = compareLabel(pair, current, this.compare.ref);
       parts.td.setAttribute('aria-label', foot.failing ? `${label} ${foot.text}` : label);
     } else {
-      const tag = changeTag(c.change);
-      parts.head.replaceChildren(statusBadge(c.status), ...(tag ? [tag] : []), el('span', 'spacer'), rerun);
+      const tags = [samplesTag(c), flakyTag(c), changeTag(c.change), gradeTag(c.samples?.[0]?.humanGrade)];
+      const shown = tags.filter((t): t is HTMLSpanElement => !!t);
+      parts.head.replaceChildren(statusBadge(c.status), ...shown, el('span', 'spacer'), rerun);
+      const n = c.samples?.length ?? 1;
       const said = [`${c.caseName} on ${c.model}: ${c.status}`];
+      if (n > 1 && c.status !== 'running' && c.status !== 'queued')
+        said.push(`${c.passedSamples ?? 0} of ${n} samples passed`);
+      if (c.flaky) said.push('flaky');
       if (c.change && c.change !== 'same') said.push(c.change);
       if (foot.failing) said.push(foot.text);
       parts.td.setAttribute('aria-label', `${said.join(', ')}. Enter shows the cell.`);

@@ -17,6 +17,7 @@ import {
   type RerunTarget,
   type ToCasesWebview,
 } from '../../protocol/cases';
+import { formatUsd } from '../../core/cost/format';
 import { vscodeApi } from '../common/vscodeApi';
 import { CompareBar } from './compare';
 import { $, button } from './dom';
@@ -60,6 +61,8 @@ table.onRedraw = td => tip.refresh(td);
 const detail = new Detail($('detail'), {
   rerun,
   openLink,
+  grade: (caseName, model, sample, grade, note) =>
+    post({ type: 'grade', caseName, model, sample, grade, ...(note ? { note: true as const } : {}) }),
   close: () => {
     const was = selected;
     select(undefined);
@@ -142,7 +145,10 @@ function drawSummary(): void {
   const all = [...cells.values()];
   const passed = all.filter(c => c.status === 'passed').length;
   const summary = progressSummary(all);
-  $('summary').textContent = grid.running ? `Running · ${summary}` : `${summary} · ${passed} passed`;
+  const cost = costSummary(all);
+  $('summary').textContent =
+    (grid.running ? `Running · ${summary}` : `${summary} · ${passed} passed`) + (cost ? ` · ${cost.text}` : '');
+  $('summary').title = cost?.title ?? '';
   $('saved').textContent = grid.savedTo && !grid.running ? `Results saved to ${grid.savedTo}` : '';
   $('saved').title = grid.savedPath ?? '';
   runAll.disabled = grid.running;
@@ -150,6 +156,27 @@ function drawSummary(): void {
   compareWith.disabled = grid.running;
   compareBar.show(grid.compare, [...pairs.values()], grid.running);
   document.body.classList.toggle('running', grid.running);
+}
+
+/**
+ * What the cells shown cost: "$0.0132 · judge $0.0021"; "cost unknown" (why in the tooltip) when a model has
+ * no price. Nothing before any cell has a cost.
+ */
+function costSummary(all: readonly CellView[]): { text: string; title: string } | undefined {
+  const priced = all.filter(c => c.costUsd !== undefined);
+  if (!priced.length) return undefined;
+  const sum = (xs: readonly (number | null | undefined)[]) =>
+    xs.some(x => x === null) ? null : xs.reduce<number>((n, x) => n + (x ?? 0), 0);
+  const total = sum(priced.map(c => c.costUsd));
+  const judged = priced.filter(c => c.judgeCostUsd !== undefined);
+  const judge = judged.length ? sum(judged.map(c => c.judgeCostUsd)) : undefined;
+  const notes = [...new Set(priced.flatMap(c => (c.samples ?? []).flatMap(s => (s.costNote ? [s.costNote] : []))))];
+  const money = (n: number | null) => (n === null ? 'cost unknown' : formatUsd(n));
+  const text = judge === undefined ? money(total) : `${money(total)} · judge ${money(judge)}`;
+  return {
+    text,
+    title: notes.length ? notes.join('\n') : 'What the replies of these cells cost, and their judges apart',
+  };
 }
 
 function showGrid(g: GridView): void {

@@ -28,6 +28,8 @@ export const WEBVIEW_ICONS = [
   'run-all',
   'server-process',
   'sync',
+  'thumbsdown-filled',
+  'thumbsup-filled',
   'tools',
   'warning',
 ] as const;

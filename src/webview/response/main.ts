@@ -62,6 +62,7 @@ function handle(msg: ToResponseWebview): void {
       view.outcome = msg.outcome;
       view.timings = msg.timings;
       if (msg.requestId) view.requestId = msg.requestId;
+      if (msg.cost) view.cost = msg.cost;
       if (msg.error) {
         view.error = msg.error;
         view.midStream = !!msg.midStream;

@@ -1,7 +1,8 @@
 // The run at a glance: one status strip above the reply (status · model · stop reason · tokens in and out ·
-// cache · time · request-id), and below it the usage in words with the rest of the facts.
+// cache · time · cost · request-id), and below it the usage in words with the rest of the facts.
 import type { Message, RunView } from '../../protocol/response';
 import { cacheShort, tokensInOut, usageWords } from '../../core/api/usage';
+import { formatUsd } from '../../core/cost/format';
 import { count } from '../../core/text';
 import { $, el } from '../common/dom';
 
@@ -32,6 +33,14 @@ export function renderMeta(view: RunView | undefined, m: Message | undefined): v
   item(tokensInOut(m?.usage), 'tokens', 'Input tokens (cached ones included) and output tokens');
   item(cacheShort(m?.usage), 'cache', 'What the prompt cache did');
   item(seconds(view.timings.totalMs), 'time', `Total time; first token after ${ms(view.timings.firstTokenMs)}`);
+  const cost = view.cost;
+  if (cost)
+    item(
+      cost.usd === null ? 'cost unknown' : formatUsd(cost.usd),
+      'cost',
+      cost.usd === null ? (cost.why ?? 'No price for this model') : 'What this reply cost (promptwright.prices)',
+      'meta-cost',
+    );
   item(view.requestId, 'request-id', 'request-id: quote it when asking the service about this request');
 
   const u = m?.usage;

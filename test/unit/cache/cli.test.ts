@@ -196,7 +196,7 @@ describe('the CLI and prompt caching, as a process against the fake', function (
     assert.equal(first.code, 0, first.err);
     assert.match(
       first.err,
-      /stop_reason: end_turn · [\d,]+ input tokens \([\d,]+ written to it, [\d,]+ for 5 minutes and [\d,]+ for 1 hour\) and \d+ output tokens · request-id req_fake_/,
+      /stop_reason: end_turn · [\d,]+ input tokens \([\d,]+ written to it, [\d,]+ for 5 minutes and [\d,]+ for 1 hour\) and \d+ output tokens · \$[\d.]+ · request-id req_fake_/,
     );
     const second = await cli(['run', 'handbook.prompt.json']);
     assert.match(

@@ -235,10 +235,18 @@ describe('cases: case files', () => {
       properties: Record<string, { description?: string; items?: { properties?: Record<string, unknown> } }>;
     };
     it('describes every field and every assertion kind, for completion and hover', () => {
-      assert.deepEqual(Object.keys(schema.properties), ['request', 'models', 'cases']);
+      assert.deepEqual(Object.keys(schema.properties), ['request', 'models', 'judge', 'repeat', 'min-pass', 'cases']);
       for (const p of Object.values(schema.properties)) assert.ok(p.description, JSON.stringify(p));
       const text = JSON.stringify(schema);
-      for (const kind of ['contains', 'not-contains', 'json-schema', 'tool-call', 'max-latency-ms'])
+      for (const kind of [
+        'contains',
+        'not-contains',
+        'json-schema',
+        'tool-call',
+        'max-latency-ms',
+        'rubric',
+        'max-cost',
+      ])
         assert.ok(text.includes(`"${kind}":{`), kind);
       assert.ok(text.includes('"end_turn"'), 'stop reasons offered');
       assert.ok(text.includes('"model-sonnet-4-6"'), 'model ids offered');

@@ -1,11 +1,14 @@
-// The matrix runner: cells (case × model), each body prepared and checked before it is sent, streamed
-// against the fake, judged; at most `concurrency` in flight; results in cell order whatever the finishing
-// order; a cancel stops what is queued and aborts what runs, promptly, keeping what arrived.
+// The cells and their runs: cells (case × model), each body prepared and checked before it is sent, streamed
+// against the fake, judged; through the engine's direct transport at most `concurrency` in flight; results in
+// cell order whatever the finishing order; a cancel stops what is queued and aborts what runs, promptly,
+// keeping what arrived. (Samples, the judge and cost: engine.test.ts.)
 import * as assert from 'node:assert/strict';
 import { ApiClient } from '../../../src/core/api/client';
 import type { StreamEvent } from '../../../src/core/api/types';
-import { cellsOf, prepareCell, runCell, runMatrix } from '../../../src/core/cases/runner';
-import type { CaseFile, CellKey, CellResult, Outcome } from '../../../src/core/cases/types';
+import { directTransport, runCellOf, runCells, type CellUpdate, type RunCell } from '../../../src/core/cases/engine';
+import { cellsOf, prepareCell, runCell } from '../../../src/core/cases/runner';
+import type { Assertion, CaseFile, CellKey, CellResult, Outcome } from '../../../src/core/cases/types';
+import { priceTable } from '../../../src/core/cost/prices';
 import { clientOf, useFake } from '../../support/fake';
 
 const FILE: CaseFile = {
@@ -19,6 +22,35 @@ const FILE: CaseFile = {
 const REQUEST = { model: 'model-opus-4-7', max_tokens: 100, messages: [{ role: 'user', content: '{{q}}' }] };
 
 const sleep = (ms: number) => new Promise(r => setTimeout(r, ms));
+
+/**
+ * The engine with a direct transport whose `run` answers each cell (one sample each), as the CLI and the grid
+ * run it: the results in cell order; `onUpdate` as the old matrix said it (the event, or undefined).
+ */
+async function runMatrix(o: {
+  cells: readonly CellKey[];
+  concurrency: number;
+  signal?: AbortSignal;
+  run: (cell: CellKey, signal: AbortSignal, onEvent: (ev: StreamEvent) => void) => Promise<Outcome>;
+  assertionsOf: (cell: CellKey) => Assertion[];
+  onUpdate?: (r: CellResult, ev: StreamEvent | undefined, index: number) => void;
+}): Promise<CellResult[]> {
+  const cells: RunCell[] = o.cells.map(c => ({ ...c, body: {}, assertions: o.assertionsOf(c), repeat: 1, minPass: 1 }));
+  const { results } = await runCells({
+    cells,
+    transport: directTransport({
+      concurrency: o.concurrency,
+      send: (job, signal, onEvent) => o.run(o.cells[job.cell]!, signal, onEvent),
+    }),
+    prices: priceTable(),
+    ...(o.signal ? { signal: o.signal } : {}),
+    onUpdate: (r: CellResult, u: CellUpdate, i: number) => {
+      if (u.kind === 'sample') return;
+      o.onUpdate?.(r, u.kind === 'event' ? u.ev : undefined, i);
+    },
+  });
+  return results;
+}
 
 describe('cases: runner', () => {
   describe('cellsOf', () => {
@@ -126,17 +158,19 @@ describe('cases: runner', () => {
       assert.equal(o.text, 'w0 ');
     });
 
-    it('runMatrix runs the whole matrix against the fake, judging each cell', async () => {
-      const cells = cellsOf({ ...FILE, models: ['model-opus-4-7', 'model-haiku-4-5'] }, undefined);
-      const results = await runMatrix({
+    it('the engine runs the whole matrix against the fake, judging each cell', async () => {
+      const cells = cellsOf({ ...FILE, models: ['model-opus-4-7', 'model-haiku-4-5'] }, undefined).map(cell => {
+        const prepared = prepareCell(FILE, REQUEST, cell);
+        if (!('body' in prepared)) throw new Error(prepared.problems.join('; '));
+        return runCellOf({ file: FILE }, { ...cell, body: prepared.body });
+      });
+      const { results } = await runCells({
         cells,
-        concurrency: 3,
-        run: (cell, signal, onEvent) => {
-          const prepared = prepareCell(FILE, REQUEST, cell);
-          if (!('body' in prepared)) throw new Error(prepared.problems.join('; '));
-          return runCell(client, prepared.body, { signal, onEvent });
-        },
-        assertionsOf: cell => FILE.cases.find(c => c.name === cell.caseName)!.assert!,
+        transport: directTransport({
+          concurrency: 3,
+          send: (job, signal, onEvent) => runCell(client, job.body, { signal, onEvent }),
+        }),
+        prices: priceTable(),
       });
       assert.deepEqual(
         results.map(r => [r.caseName, r.model, r.status]),
@@ -153,7 +187,7 @@ describe('cases: runner', () => {
     });
   });
 
-  describe('runMatrix with a scripted run', () => {
+  describe('the direct transport with a scripted run', () => {
     const cells: CellKey[] = Array.from({ length: 12 }, (_, i) => ({ caseName: `c${i}`, model: 'm' }));
     const reply = (text: string): Outcome => ({ text, latencyMs: 1 });
 

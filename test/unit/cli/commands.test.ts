@@ -209,7 +209,7 @@ describe('promptwright count / run (CLI, against the fake service)', () => {
     assert.match(r.out, /\[tool_use get_weather\] \{"location":"Paris"/);
     assert.match(
       r.err,
-      /stop_reason: tool_use · \d+ input tokens \(no cache read or written\) and \d+ output tokens · request-id req_fake_stream_/,
+      /stop_reason: tool_use · \d+ input tokens \(no cache read or written\) and \d+ output tokens · \$[\d.]+ · request-id req_fake_stream_/,
     );
   });
   it('run keeps the partial reply when the stream fails, and says why', async () => {

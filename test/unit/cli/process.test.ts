@@ -63,7 +63,7 @@ describe('the CLI as a process: output, exit code, and an exit as soon as the wo
     assert.match(r.out, /Hi there/);
     assert.match(
       r.err,
-      /stop_reason: end_turn · \d+ input tokens \(no cache read or written\) and \d+ output tokens · request-id req_fake_/,
+      /stop_reason: end_turn · \d+ input tokens \(no cache read or written\) and \d+ output tokens · \$[\d.]+ · request-id req_fake_/,
     );
     assert.equal(fake.requests.length, 1);
     promptly(r);

@@ -99,7 +99,7 @@ describe('promptwright count / run: messages true to the response (CLI, against 
       assert.equal(r.code, 0, r.err);
       assert.match(
         r.err,
-        /^stop_reason: end_turn · \d+ input tokens \(no cache read or written\) and \d+ output tokens · request-id /m,
+        /^stop_reason: end_turn · \d+ input tokens \(no cache read or written\) and \d+ output tokens · \$[\d.]+ · request-id /m,
       );
     });
 
@@ -107,7 +107,7 @@ describe('promptwright count / run: messages true to the response (CLI, against 
       const r = await cli('run', 'x #cut #long=40');
       assert.match(
         r.err,
-        /^stop_reason: none · usage from message_start only \(the stream ended before the final message_delta\): \d+ input tokens \(no cache read or written\) and 1 output token · request-id req_fake_stream_\d+$/m,
+        /^stop_reason: none · usage from message_start only \(the stream ended before the final message_delta\): \d+ input tokens \(no cache read or written\) and 1 output token · \$[\d.]+ · request-id req_fake_stream_\d+$/m,
       );
     });
   });

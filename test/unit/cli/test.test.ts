@@ -131,7 +131,7 @@ describe('promptwright test / count on case files (CLI, against the fake)', func
         r.out,
         /✗ regex \/\^Bonjour\/: no match in the reply \(the reply: "Hello! You said: Puis-je être remboursé \?"\)/,
       );
-      assert.match(r.out, /^6 cells: 4 passed, 2 failed; 26 of 28 assertions held$/m);
+      assert.match(r.out, /^6 cells: 4 passed, 2 failed; 26 of 28 assertions held · \$0\.\d{4}$/m);
       assert.equal(fake.requests.length, 6);
       assert.deepEqual(fake.requests.map(q => (q.body as { model: string }).model).sort(), [
         'model-haiku-4-5',
@@ -177,8 +177,21 @@ describe('promptwright test / count on case files (CLI, against the fake)', func
         'stop_reason',
         'latency_ms',
         'request_id',
+        'samples',
+        'passed_samples',
+        'min_pass',
+        'flaky',
+        'cost_usd',
+        'judge_cost_usd',
       ]);
       assert.equal(c.text, '{"answer":"Where is order 1234? Answer in JSON."}');
+      // one sample: the cell's own; its cost from the usage and the built-in price of model-sonnet-4-6
+      const samples = c.samples as { text: string; cost_usd: number; usage: { input_tokens: number } }[];
+      assert.equal(samples.length, 1);
+      assert.equal(samples[0]!.text, c.text);
+      const usage = c.usage as { input_tokens: number; output_tokens: number };
+      assert.equal(c.cost_usd, (usage.input_tokens * 3 + usage.output_tokens * 15) / 1e6);
+      assert.deepEqual([c.passed_samples, c.min_pass, c.flaky, c.judge_cost_usd], [1, 1, false, null]);
       assert.equal(c.stop_reason, 'end_turn');
       assert.equal(typeof c.latency_ms, 'number');
       assert.match(c.request_id as string, /^req_fake_stream_\d+$/);
@@ -401,7 +414,9 @@ describe('promptwright test / count on case files (CLI, against the fake)', func
     it('case files: every case with its values filled in; request files as before; --format json', async () => {
       const r = await cli(['count', '--format', 'json', 'support.cases.yaml', 'q.prompt.yaml']);
       assert.equal(r.code, 0, r.err);
-      const rows = JSON.parse(r.out) as { file: string; case?: string; input_tokens: number }[];
+      const rows = JSON.parse(r.out) as { file: string; case?: string; input_tokens: number; input_cost_usd: number }[];
+      // each count's cost at the model's input price (model-sonnet-4-6: $3 per million)
+      for (const x of rows) assert.equal(x.input_cost_usd, (x.input_tokens * 3) / 1e6);
       assert.deepEqual(
         rows.map(x => [x.file, x.case]),
         [

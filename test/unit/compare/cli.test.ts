@@ -303,6 +303,12 @@ describe('compare: count and test --base as processes, in a git repository', fun
         'stop_reason',
         'latency_ms',
         'request_id',
+        'samples',
+        'passed_samples',
+        'min_pass',
+        'flaky',
+        'cost_usd',
+        'judge_cost_usd',
       ]);
       assert.equal(rec('thanks').base, null);
       assert.equal(rec('bye').pass, null);
@@ -346,6 +352,42 @@ describe('compare: count and test --base as processes, in a git repository', fun
         assert.equal(fake.requests.length, 0);
       } finally {
         r.remove('bad.cases.yaml');
+      }
+    });
+
+    it('--changed: a case file whose judge prompt changed runs, though its text and request did not', async () => {
+      const j = tempRepo('pw-compare-judge-');
+      try {
+        j.write(
+          'ask.prompt.yaml',
+          'model: model-opus-4-7\nmax_tokens: 50\nmessages:\n  - role: user\n    content: "{{q}}"\n',
+        );
+        j.write(
+          'ask.cases.yaml',
+          [
+            'request: ask.prompt.yaml',
+            `models: [${SONNET}]`,
+            `judge: { model: ${SONNET}, prompt: judge.txt }`,
+            'cases:',
+            '  - { name: hello, vars: { q: "hello" }, assert: [{ rubric: \'Says "hello"\' }] }',
+            '',
+          ].join('\n'),
+        );
+        j.write('judge.txt', 'Grade <reply>{{reply}}</reply> against <criteria>{{criteria}}</criteria>.\n');
+        j.commit('base');
+        const unchanged = await cli(['test', '--base', 'HEAD', '--changed', '--format', 'json'], j.dir);
+        assert.deepEqual(JSON.parse(unchanged.out), [], unchanged.err);
+        j.write('judge.txt', 'Be strict. Grade <reply>{{reply}}</reply> against <criteria>{{criteria}}</criteria>.\n');
+        const ran = await cli(['test', '--base', 'HEAD', '--changed', '--format', 'json'], j.dir);
+        const recs = JSON.parse(ran.out) as { file: string; case: string; change: string }[];
+        assert.deepEqual(
+          recs.map(x => [x.file, x.case]),
+          [['ask.cases.yaml', 'hello']],
+          ran.err,
+        );
+        promptly(ran);
+      } finally {
+        j.dispose();
       }
     });
   });

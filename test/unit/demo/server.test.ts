@@ -3,6 +3,8 @@
 // about it (or tool_choice says so), JSON valid against output_config.format, text otherwise.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import { Validator } from '@cfworker/json-schema';
 import { runCli } from '../../../src/core/cli/main';
 import { AdminClient } from '../../../src/core/admin/client';
@@ -180,5 +182,41 @@ describe('offline demo backend', () => {
     );
     assert.match(fs.readFileSync('examples/support.cases.yaml', 'utf8'), /"refund in French" fails, on purpose/);
     assert.match(out, /regex \/"language": "fr"\/: no match/);
+  });
+
+  it('examples/refunds.cases.yaml: the demo’s judge passes the rubric its comment says, fails the other', async () => {
+    let out = '';
+    const cache = fs.mkdtempSync(path.join(os.tmpdir(), 'pw-demo-verdicts-'));
+    try {
+      const code = await runCli(['test', 'examples/refunds.cases.yaml', '--format', 'json'], {
+        stdout: { write: t => (out += t) },
+        stderr: { write: () => undefined },
+        env: { PROMPTWRIGHT_BASE_URL: demo.url, PROMPTWRIGHT_API_KEY: DEMO_KEYS.api, PROMPTWRIGHT_CACHE_DIR: cache },
+      });
+      assert.equal(code, 1, out);
+    } finally {
+      fs.rmSync(cache, { recursive: true, force: true });
+    }
+    const cells = JSON.parse(out) as {
+      samples: { assertions: { type: string; pass: boolean; message: string }[]; cost_usd: number }[];
+    }[];
+    assert.equal(cells.length, 2);
+    for (const c of cells) {
+      assert.equal(c.samples.length, 3);
+      for (const s of c.samples) {
+        assert.deepEqual(
+          s.assertions.map(a => [a.type, a.pass]),
+          [
+            ['rubric', true],
+            ['rubric', false],
+            ['max-cost', true],
+          ],
+        );
+        assert.match(s.assertions[1]!.message, /The reply lacks "30 jours"/);
+        assert.ok(s.cost_usd > 0);
+      }
+    }
+    const text = fs.readFileSync('examples/refunds.cases.yaml', 'utf8');
+    assert.match(text, /the rubric quoting "remboursé" passes[\s\S]*the one quoting\n# "30 jours" fails, on purpose/);
   });
 });

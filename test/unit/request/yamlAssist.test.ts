@@ -88,9 +88,18 @@ describe('YAML completion from the schema (no YAML extension)', () => {
     assert.equal(complete('metadata: { user_id: a, |}\n'), undefined);
   });
   it('case files: the fields, the assertion kinds and the stop reasons', () => {
-    assert.deepEqual(complete('request: a.prompt.yaml\n|\n', CaseFileSchema)?.labels, ['models', 'cases']);
+    assert.deepEqual(complete('request: a.prompt.yaml\n|\n', CaseFileSchema)?.labels, [
+      'models',
+      'judge',
+      'repeat',
+      'min-pass',
+      'cases',
+    ]);
     const kinds = complete('request: a.prompt.yaml\ncases:\n  - name: a\n    assert:\n      - |\n', CaseFileSchema);
-    assert.ok(kinds?.labels.includes('contains') && kinds.labels.includes('json-schema'), String(kinds?.labels));
+    for (const kind of ['contains', 'json-schema', 'rubric', 'max-cost'])
+      assert.ok(kinds?.labels.includes(kind), String(kinds?.labels));
+    const judge = complete('request: a.prompt.yaml\njudge:\n  |\n', CaseFileSchema);
+    assert.deepEqual(judge?.labels, ['model', 'prompt']);
     const stop = complete(
       'request: a.prompt.yaml\ncases:\n  - name: a\n    assert:\n      - stop_reason: end|\n',
       CaseFileSchema,
