@@ -37,6 +37,7 @@ runCli(process.argv.slice(2), {
   env: process.env,
   signal: ctl.signal,
   interactive: !!process.stdin.isTTY,
+  progress: !!process.stderr.isTTY,
   confirm,
 })
   .then(code => {

@@ -141,9 +141,21 @@ export class BatchSession {
     return { created, resumed };
   }
 
-  /** Polls every batch of the run until each has ended (what the service says is kept as it comes). */
-  async wait(signal?: AbortSignal): Promise<MessageBatch[]> {
+  /**
+   * Polls every batch of the run until each has ended (what the service says is kept as it comes); `once`: asks
+   * once for each that had not ended, and waits for nothing.
+   */
+  async wait(signal?: AbortSignal, o: { once?: boolean } = {}): Promise<MessageBatch[]> {
     const known = new Map([...this.batches].filter(([, b]) => b.processing_status === 'ended'));
+    if (o.once) {
+      for (const id of this.batchIds.filter(i => !known.has(i))) {
+        const { batch } = await this.o.client.retrieve(id, signal ? { signal } : {});
+        this.batches.set(id, batch);
+        await this.o.store.updateBatch(batch);
+        this.o.onEvent?.({ kind: 'status', batch });
+      }
+      return this.batchIds.map(id => this.batches.get(id)!).filter(Boolean);
+    }
     const ended = await waitUntilEnded(
       this.batchIds,
       (id, s) => this.o.client.retrieve(id, s ? { signal: s } : {}),

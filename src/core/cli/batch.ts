@@ -2,17 +2,17 @@
 // machine submitted are kept in PROMPTWRIGHT_CACHE_DIR/batches (core/batches/store.ts), so `list` shows them
 // with the case files they run, `status` one, `cancel` one (with --yes), and `collect` waits for one and prints
 // its cells as `test --batch` does.
-import * as path from 'node:path';
 import type { MessageBatch } from '../api/batches';
-import { BatchStore, type BatchRecord } from '../batches/store';
+import type { BatchRecord, BatchStore } from '../batches/store';
 import { age, countsText, expiry } from '../batches/view';
 import { clientFromEnv, requireService } from './api';
 import { parseArgs, UsageError } from './args';
 import { format, listOptions, notConfirmed, positionals } from './common';
-import { cacheDir, describeForCli } from './env';
+import { describeForCli } from './env';
 import { confirmed, EXIT, guarded } from './guard';
 import type { CliIo } from './io';
 import { day, printOne, printPages, table, type Column } from './output';
+import { batchStoreFromEnv, collectBatch } from './testBatch';
 
 export const BATCH_USAGE = `usage:
   promptwright batch list [--all] [--limit N] [--format text|json]
@@ -28,11 +28,6 @@ export const BATCH_USAGE = `usage:
 
 /** How many of the service's batches `list --all` shows without --limit (the service's own page size). */
 const DEFAULT_LIST = 20;
-
-/** Where the CLI keeps its batches: PROMPTWRIGHT_CACHE_DIR/batches (beside the judges' verdicts). */
-export function batchStoreFromEnv(env: CliIo['env']): BatchStore {
-  return new BatchStore(path.join(cacheDir(env), 'batches'));
-}
 
 /** A batch as listed: what the service last said of it, and what this machine knows of it. */
 interface Row {
@@ -65,7 +60,7 @@ const localJson = (l: BatchRecord) => ({
   collected_at: l.collectedAt ?? null,
 });
 
-export function runBatch(argv: string[], io: CliIo, collect: (id: string, rest: string[]) => Promise<number>) {
+export function runBatch(argv: string[], io: CliIo): Promise<number> {
   const [verb, ...rest] = argv;
   return guarded(io, `batch${verb ? ` ${verb}` : ''}`, async () => {
     if (!verb || verb === '--help' || verb === 'help') {
@@ -73,9 +68,9 @@ export function runBatch(argv: string[], io: CliIo, collect: (id: string, rest: 
       return verb ? EXIT.ok : EXIT.refused;
     }
     if (verb === 'collect') {
-      const p = parseArgs(rest, []);
-      const [id] = positionals(p, ['ID']);
-      return collect(id!, rest);
+      const [id, ...more] = rest;
+      if (!id || id.startsWith('-')) throw new UsageError('expected ID (msgbatch_…)');
+      return collectBatch(id, more, io);
     }
     if (verb === 'list') return list(rest, io);
     if (verb === 'status') return status(rest, io);

@@ -81,11 +81,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   if (cmd === 'test') return runTest(rest, io);
   if (cmd === 'models') return runModels(rest, io);
   if (cmd === 'admin') return runAdmin(rest, io);
-  if (cmd === 'batch')
-    return runBatch(rest, io, () => {
-      io.stderr.write('promptwright batch collect: not yet\n');
-      return Promise.resolve(2);
-    });
+  if (cmd === 'batch') return runBatch(rest, io);
   if (cmd === 'compliance') return runCompliance(rest, io);
   if (cmd === '--version' || cmd === '-v') {
     io.stdout.write(`${typeof PROMPTWRIGHT_VERSION === 'string' ? PROMPTWRIGHT_VERSION : 'dev'}\n`);

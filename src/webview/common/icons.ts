@@ -32,6 +32,7 @@ export const WEBVIEW_ICONS = [
   'thumbsup-filled',
   'tools',
   'warning',
+  'watch',
 ] as const;
 
 export type WebviewIcon = (typeof WEBVIEW_ICONS)[number];
