@@ -118,11 +118,14 @@ export function createFeatures(host: Host): Features {
   const modelEditing = new ModelEditing(models, config, diagnostics);
   const compare = new ComparePanel(context.extensionUri, config, api, host.git, log);
   const batches = new BatchesView(
-    vscode.Uri.joinPath(context.globalStorageUri, 'batches').fsPath,
     api,
     log,
     context.globalState,
+    vscode.Uri.joinPath(context.globalStorageUri, 'batches').fsPath,
   );
+  // batch runs keep their batches where the Batches view polls them; it collects a batch whose run is gone
+  cases.runner.batches = batches;
+  batches.collector = cases.runner;
   context.subscriptions.push(
     panel,
     runner,

@@ -1,7 +1,8 @@
-// The client for messages, token counting, session resources, rate limits and Message Batches (batches.ts), on
-// the shared transport (http.ts): exactly the endpoints, paged lists as async iterators, typed errors.
+// The client for messages, token counting, session resources and rate limits, on the shared transport
+// (http.ts): exactly the endpoints, paged lists as async iterators, typed errors. Message Batches have a client of
+// their own on the same transport (batches.ts: `new BatchesClient(client.http)`), so only the bundles that send
+// batches carry it.
 import { pickCountFields } from '../request/count';
-import { BatchesClient } from './batches';
 import { Http, type CallOptions, type HttpOptions } from './http';
 import { collect, tokenPages, type TokenPage } from './paging';
 import { MessageStream } from './stream';
@@ -15,12 +16,9 @@ export type ClientOptions = HttpOptions;
 
 export class ApiClient {
   readonly http: Http;
-  /** Message Batches (batches.ts) */
-  readonly batches: BatchesClient;
 
   constructor(readonly o: ClientOptions) {
     this.http = new Http(o);
-    this.batches = new BatchesClient(this.http);
   }
 
   /** POST /v1/messages/count_tokens with only the fields it takes. */

@@ -5,14 +5,14 @@
 import type { MessageBatch } from '../api/batches';
 import type { BatchRecord, BatchStore } from '../batches/store';
 import { age, countsText, expiry } from '../batches/view';
-import { clientFromEnv, requireService } from './api';
+import { requireService } from './api';
 import { parseArgs, UsageError } from './args';
 import { format, listOptions, notConfirmed, positionals } from './common';
 import { describeForCli } from './env';
 import { confirmed, EXIT, guarded } from './guard';
 import type { CliIo } from './io';
 import { day, printOne, printPages, table, type Column } from './output';
-import { batchStoreFromEnv, collectBatch } from './testBatch';
+import { batchesFromEnv, batchStoreFromEnv, collectBatch } from './testBatch';
 
 export const BATCH_USAGE = `usage:
   promptwright batch list [--all] [--limit N] [--format text|json]
@@ -91,7 +91,7 @@ async function list(argv: string[], io: CliIo): Promise<number> {
     const o = listOptions(p, io);
     const max = o.max ?? DEFAULT_LIST;
     const known = new Map((await store.batches()).map(b => [b.id, b]));
-    const pages = clientFromEnv(io).batches.pages({ ...o, max, pageSize: Math.min(max, o.pageSize) });
+    const pages = batchesFromEnv(io).pages({ ...o, max, pageSize: Math.min(max, o.pageSize) });
     const rows = mapPages(pages, b => ({ batch: b, ...(known.has(b.id) ? { local: known.get(b.id)! } : {}) }));
     if (f === 'json') await printPages(io, 'json', mapPages(rows, rowJson), []);
     else await printPages(io, 'text', rows, COLUMNS(now));
@@ -126,7 +126,7 @@ async function refreshed(local: BatchRecord, io: CliIo, store: BatchStore): Prom
   if (local.processingStatus === 'ended' && local.collectedAt) return { batch: lastKnown, local };
   try {
     requireService(io);
-    const { batch } = await clientFromEnv(io).batches.retrieve(local.id, io.signal ? { signal: io.signal } : {});
+    const { batch } = await batchesFromEnv(io).retrieve(local.id, io.signal ? { signal: io.signal } : {});
     return { batch, local: (await store.updateBatch(batch)) ?? local };
   } catch (e) {
     if (io.signal?.aborted) throw e;
@@ -141,7 +141,7 @@ async function status(argv: string[], io: CliIo): Promise<number> {
   const [id] = positionals(p, ['ID']);
   requireService(io);
   const store = batchStoreFromEnv(io.env);
-  const { batch } = await clientFromEnv(io).batches.retrieve(id!, io.signal ? { signal: io.signal } : {});
+  const { batch } = await batchesFromEnv(io).retrieve(id!, io.signal ? { signal: io.signal } : {});
   const local = await store.updateBatch(batch);
   printBatch(io, f, batch, local);
   return EXIT.ok;
@@ -154,7 +154,7 @@ async function cancel(argv: string[], io: CliIo): Promise<number> {
   requireService(io);
   if (!(await confirmed(io, p.switches.has('yes'), `Cancel batch ${id}?`))) return notConfirmed(io);
   const store = batchStoreFromEnv(io.env);
-  const { batch } = await clientFromEnv(io).batches.cancel(id!, io.signal ? { signal: io.signal } : {});
+  const { batch } = await batchesFromEnv(io).cancel(id!, io.signal ? { signal: io.signal } : {});
   const local = await store.updateBatch(batch);
   printBatch(io, f, batch, local);
   if (f === 'text')

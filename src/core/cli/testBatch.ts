@@ -8,7 +8,7 @@
 // batch running and says how to resume (exit 130); `--no-wait` submits, says how to collect, and exits 0.
 import * as path from 'node:path';
 import { ApiError } from '../api/errors';
-import type { MessageBatch } from '../api/batches';
+import { BatchesClient, type MessageBatch } from '../api/batches';
 import { realPacer } from '../api/pacer';
 import { sleep } from '../api/retry';
 import { POLL_PACE, type PollPace } from '../batches/poll';
@@ -43,6 +43,11 @@ export interface BatchRunOptions {
 /** Where the CLI keeps its batches: PROMPTWRIGHT_CACHE_DIR/batches (beside the judges' verdicts). */
 export function batchStoreFromEnv(env: CliIo['env']): BatchStore {
   return new BatchStore(path.join(cacheDir(env), 'batches'));
+}
+
+/** The Message Batches client from the environment. */
+export function batchesFromEnv(io: CliIo): BatchesClient {
+  return new BatchesClient(clientFromEnv(io).http);
 }
 
 /** PROMPTWRIGHT_BATCH_POLL_MS=FIRST[,MAX]: the poll's first and longest waits (a testing knob). */
@@ -85,7 +90,7 @@ export async function testAsBatch(
   const progress = progressPrinter(io);
   const files = [...new Set(cells.map(c => c.file))];
   const session = new BatchSession({
-    client: client.batches,
+    client: new BatchesClient(client.http),
     store: batchStoreFromEnv(io.env),
     jobs,
     run: { cwd, files, args: o.args },

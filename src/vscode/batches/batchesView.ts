@@ -1,13 +1,14 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { MessageBatch } from '../../core/api/batches';
+import type { BatchesClient, MessageBatch } from '../../core/api/batches';
 import { ApiError, describeError, type PromptwrightError } from '../../core/api/errors';
 import { firstPage } from '../../core/api/pager';
-import { POLL_PACE, waitUntilEnded, type PollPace } from '../../core/batches/poll';
-import { BatchStore, type BatchRecord } from '../../core/batches/store';
+import type { PollPace } from '../../core/batches/poll';
+import type { BatchRecord, BatchStore } from '../../core/batches/store';
 import { age, countsText, expiry } from '../../core/batches/view';
 import { count } from '../../core/text';
 import type { Api } from '../platform/api';
+import { validator } from '../platform/lazy';
 import type { Log } from '../platform/log';
 import { PagedTree, type ErrorRow, type ErrorView, type MoreRow, type PagedList } from '../platform/pagedTree';
 import { PENDING_BATCHES_KEY } from './pending';
@@ -28,8 +29,8 @@ export type BatchNode =
 
 /** What the Batches view asks of the cases runner: a batch's cells in the grid and the Test Explorer. */
 export interface BatchCollector {
-  /** reads the batch's results (waiting for it to end) and shows its cells; never submits */
-  collect(record: BatchRecord): Promise<void>;
+  /** reads the batch's results (waiting for it to end) and shows its cells (`reveal`: the grid opens); never submits */
+  collect(record: BatchRecord, reveal?: boolean): Promise<void>;
   /** whether a run of this window waits for this batch itself (it fills the grid when the batch ends) */
   isLive(id: string): boolean;
 }
@@ -42,9 +43,9 @@ export interface BatchCollector {
  * window was reloaded) is then collected into the grid and the Test Explorer.
  */
 export class BatchesView implements vscode.TreeDataProvider<BatchNode>, vscode.Disposable {
-  readonly store: BatchStore;
+  private kept: BatchStore | undefined;
   /** the poll's pace (an extension-host test makes it quick) */
-  pace: PollPace = POLL_PACE;
+  pace: PollPace = { firstMs: 5000, maxMs: 60_000, factor: 1.5 };
   collector: BatchCollector | undefined;
   private readonly changed = new vscode.EventEmitter<BatchNode | undefined>();
   readonly onDidChangeTreeData = this.changed.event;
@@ -64,12 +65,23 @@ export class BatchesView implements vscode.TreeDataProvider<BatchNode>, vscode.D
   private disposed = false;
 
   constructor(
-    storageDir: string,
     private readonly api: Api,
     private readonly log: Log,
     private readonly state: vscode.Memento,
-  ) {
-    this.store = new BatchStore(storageDir);
+    private readonly storageDir: string,
+  ) {}
+
+  /**
+   * Where the batches are kept. The batch code (store, poller, client) is the validator bundle's, where the runs'
+   * sessions are: one copy of it, loaded with the view.
+   */
+  get store(): BatchStore {
+    this.kept ??= new (validator().BatchStore)(this.storageDir);
+    return this.kept;
+  }
+
+  private async batchesClient(): Promise<BatchesClient> {
+    return new (validator().BatchesClient)((await this.api.client()).http);
   }
 
   /** Reads the kept batches again and polls those that have not ended. */
@@ -104,7 +116,10 @@ export class BatchesView implements vscode.TreeDataProvider<BatchNode>, vscode.D
       () => this.serviceNode,
       async cursor =>
         firstPage(
-          (await this.api.client()).batches.pages({ pageSize: SERVICE_PAGE, ...(cursor ? { after: cursor } : {}) }),
+          (await this.batchesClient()).pages({
+            pageSize: SERVICE_PAGE,
+            ...(cursor ? { after: cursor } : {}),
+          }),
         ),
     );
   }
@@ -133,12 +148,12 @@ export class BatchesView implements vscode.TreeDataProvider<BatchNode>, vscode.D
 
   private async poll(ids: string[], signal: AbortSignal): Promise<void> {
     try {
-      const client = await this.api.client();
+      const client = await this.batchesClient();
       const left = new Set(ids);
       // a batch the service no longer knows (404), or a key it refuses, is said once and not asked again
       while (left.size && !signal.aborted) {
         try {
-          await waitUntilEnded([...left], (id, s) => client.batches.retrieve(id, s ? { signal: s } : {}), {
+          await validator().waitUntilEnded([...left], (id, s) => client.retrieve(id, s ? { signal: s } : {}), {
             pace: this.pace,
             signal,
             onBatch: b => this.seen(b),
@@ -177,23 +192,25 @@ export class BatchesView implements vscode.TreeDataProvider<BatchNode>, vscode.D
     this.log.info(`Batches: ${r.id}: ${what}`);
     const live = this.collector?.isLive(r.id) ?? false;
     void vscode.window.showInformationMessage(what, 'Show Results').then(pick => {
-      if (pick === 'Show Results') void this.collect({ kind: 'batch', id: r.id });
+      const file = r.files[0];
+      if (pick === 'Show Results' && file)
+        void vscode.commands.executeCommand('promptwright.showCases', vscode.Uri.file(path.resolve(r.cwd, file)));
     });
     // the run that submitted it fills the grid itself; one that is gone (a reload) is collected here
-    if (!live && !r.collectedAt) await this.collectRecord(r);
+    if (!live && !r.collectedAt) await this.collectRecord(r, false);
     this.ended.fire(r);
   }
 
   /** Collect: the batch's cells in the grid and the Test Explorer (waiting for it to end first). */
   async collect(n?: BatchNode): Promise<void> {
     const r = n?.kind === 'batch' ? this.record(n.id) : undefined;
-    if (r) await this.collectRecord(r);
+    if (r) await this.collectRecord(r, true);
   }
 
-  private async collectRecord(r: BatchRecord): Promise<void> {
+  private async collectRecord(r: BatchRecord, reveal: boolean): Promise<void> {
     if (!this.collector) return;
     try {
-      await this.collector.collect(r);
+      await this.collector.collect(r, reveal);
     } catch (e) {
       await this.api.showError(e, `Collecting batch ${r.id} failed`);
     }
@@ -212,7 +229,7 @@ export class BatchesView implements vscode.TreeDataProvider<BatchNode>, vscode.D
     );
     if (!ok) return false;
     try {
-      const { batch } = await (await this.api.client()).batches.cancel(r.id);
+      const { batch } = await (await this.batchesClient()).cancel(r.id);
       await this.seen(batch);
       this.watch();
       return true;

@@ -20,6 +20,7 @@ export const WEBVIEW_ICONS = [
   'go-to-file',
   'json',
   'key',
+  'layers',
   'lightbulb',
   'loading',
   'output',

@@ -1,8 +1,14 @@
 // The Message Batches client against the fake: every endpoint, its headers, paging both ways, and a 429 on
 // each (retried after retry-after; a list never advances past a page that did not arrive).
 import * as assert from 'node:assert/strict';
-import { BATCHES_BETA, batchError, type BatchRequest, type BatchResultLine } from '../../../src/core/api/batches';
-import { ApiClient } from '../../../src/core/api/client';
+import {
+  BATCHES_BETA,
+  batchError,
+  BatchesClient,
+  type BatchRequest,
+  type BatchResultLine,
+} from '../../../src/core/api/batches';
+import { Http } from '../../../src/core/api/http';
 import { AbortedError, ApiError } from '../../../src/core/api/errors';
 import { collect } from '../../../src/core/api/paging';
 import { startFake, type Fake } from '../../fake/server';
@@ -19,15 +25,17 @@ describe('Message Batches client against the fake', () => {
   let fake: Fake;
   let waits: number[];
   const client = (betas: string[] = []) =>
-    new ApiClient({
-      baseUrl: fake.url,
-      apiKey: fake.apiKey,
-      maxRetries: 2,
-      betas,
-      sleep: async ms => {
-        waits.push(ms);
-      },
-    }).batches;
+    new BatchesClient(
+      new Http({
+        baseUrl: fake.url,
+        apiKey: fake.apiKey,
+        maxRetries: 2,
+        betas,
+        sleep: async ms => {
+          waits.push(ms);
+        },
+      }),
+    );
   const ended = async (id: string) => {
     for (;;) {
       const { batch } = await client().retrieve(id);
@@ -125,7 +133,7 @@ describe('Message Batches client against the fake', () => {
   it('results before the batch has ended are a 400 the caller sees', async () => {
     const slow = await startFake({ batchProcessingMs: 60_000 });
     try {
-      const c = new ApiClient({ baseUrl: slow.url, apiKey: slow.apiKey, maxRetries: 0 }).batches;
+      const c = new BatchesClient(new Http({ baseUrl: slow.url, apiKey: slow.apiKey, maxRetries: 0 }));
       const { batch } = await c.create(requests(1));
       await assert.rejects(
         (async () => {
@@ -141,7 +149,7 @@ describe('Message Batches client against the fake', () => {
   it('cancel: canceling, then ended with what was not reached canceled', async () => {
     const slow = await startFake({ batchProcessingMs: 60_000 });
     try {
-      const c = new ApiClient({ baseUrl: slow.url, apiKey: slow.apiKey }).batches;
+      const c = new BatchesClient(new Http({ baseUrl: slow.url, apiKey: slow.apiKey }));
       const { batch } = await c.create(requests(5));
       const { batch: canceling } = await c.cancel(batch.id);
       assert.equal(canceling.processing_status, 'canceling');
@@ -163,7 +171,7 @@ describe('Message Batches client against the fake', () => {
   it('a batch that expires before it is processed ends with its requests expired', async () => {
     const f = await startFake({ batchProcessingMs: 10_000, batchExpiresAfterMs: 30 });
     try {
-      const c = new ApiClient({ baseUrl: f.url, apiKey: f.apiKey }).batches;
+      const c = new BatchesClient(new Http({ baseUrl: f.url, apiKey: f.apiKey }));
       const { batch } = await c.create(requests(3));
       await new Promise(r => setTimeout(r, 60));
       const { batch: done } = await c.retrieve(batch.id);

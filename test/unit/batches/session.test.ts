@@ -4,7 +4,8 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { ApiClient } from '../../../src/core/api/client';
+import { BatchesClient } from '../../../src/core/api/batches';
+import { Http } from '../../../src/core/api/http';
 import { ApiError } from '../../../src/core/api/errors';
 import { customIds } from '../../../src/core/batches/requests';
 import { BatchSession, RunNotFound, type BatchJob, type SessionEvent } from '../../../src/core/batches/session';
@@ -35,7 +36,7 @@ describe('a run as Message Batches (session)', () => {
   let events: SessionEvent[];
   const session = (jobs: BatchJob[], o: { maxRequests?: number; maxRetries?: number } = {}) =>
     new BatchSession({
-      client: new ApiClient({ baseUrl: fake.url, apiKey: fake.apiKey, maxRetries: o.maxRetries ?? 0 }).batches,
+      client: new BatchesClient(new Http({ baseUrl: fake.url, apiKey: fake.apiKey, maxRetries: o.maxRetries ?? 0 })),
       store: new BatchStore(dir),
       jobs,
       run: { cwd: '/repo', files: ['a.cases.yaml'], args: {} },
@@ -117,7 +118,7 @@ describe('a run as Message Batches (session)', () => {
     const jobs = jobsOf(7);
     // the second create is refused (a 500 the service says not to retry): the run stops after the first batch
     const cut = new BatchSession({
-      client: new ApiClient({ baseUrl: fake.url, apiKey: fake.apiKey, maxRetries: 0 }).batches,
+      client: new BatchesClient(new Http({ baseUrl: fake.url, apiKey: fake.apiKey, maxRetries: 0 })),
       store: new BatchStore(dir),
       jobs,
       run: { cwd: '/repo', files: ['a.cases.yaml'], args: {} },
@@ -152,7 +153,7 @@ describe('a run as Message Batches (session)', () => {
     const jobs = jobsOf(5);
     const ctl = new AbortController();
     const s = new BatchSession({
-      client: new ApiClient({ baseUrl: fake.url, apiKey: fake.apiKey }).batches,
+      client: new BatchesClient(new Http({ baseUrl: fake.url, apiKey: fake.apiKey })),
       store: new BatchStore(dir),
       jobs,
       run: { cwd: '/repo', files: ['a.cases.yaml'], args: {} },
@@ -177,7 +178,7 @@ describe('a run as Message Batches (session)', () => {
     await first.wait();
     await first.collected();
     const collect = new BatchSession({
-      client: new ApiClient({ baseUrl: fake.url, apiKey: fake.apiKey }).batches,
+      client: new BatchesClient(new Http({ baseUrl: fake.url, apiKey: fake.apiKey })),
       store: new BatchStore(dir),
       // the case file changed since: one request is another now; the run is found by its key all the same
       jobs: [...jobs.slice(0, 3), ...jobsOf(5, i => `changed ${i}`).slice(4)],
@@ -195,7 +196,7 @@ describe('a run as Message Batches (session)', () => {
     assert.ok(events.some(e => e.kind === 'unmatched' && /no request of this run/.test(e.problem)));
     assert.equal(creates().length, 1);
     const unknown = new BatchSession({
-      client: new ApiClient({ baseUrl: fake.url, apiKey: fake.apiKey }).batches,
+      client: new BatchesClient(new Http({ baseUrl: fake.url, apiKey: fake.apiKey })),
       store: new BatchStore(dir),
       jobs,
       run: { cwd: '/repo', files: [], args: {} },

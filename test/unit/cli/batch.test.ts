@@ -5,7 +5,8 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { ApiClient } from '../../../src/core/api/client';
+import { BatchesClient } from '../../../src/core/api/batches';
+import { Http } from '../../../src/core/api/http';
 import { BatchStore, recordOf } from '../../../src/core/batches/store';
 import { startFake, type Fake } from '../../fake/server';
 import { assertPrompt, runCli, spawnCli, type Ran } from '../../support/spawnCli';
@@ -22,7 +23,7 @@ describe('promptwright batch list|status|cancel as a process', function () {
   let dir: string;
   let cache: string;
   let env: Record<string, string | undefined>;
-  const client = () => new ApiClient({ baseUrl: fake.url, apiKey: fake.apiKey }).batches;
+  const client = () => new BatchesClient(new Http({ baseUrl: fake.url, apiKey: fake.apiKey }));
   const cli = (args: string[], needsRequest = true): Promise<Ran> =>
     runCli(fake, args, { cwd: dir, env, needsRequest });
 
