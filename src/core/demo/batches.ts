@@ -36,6 +36,7 @@ interface Batch {
   expiresAt: number;
   /** when processing ends (it moves when the batch is cancelled) */
   endsAt: number;
+  processingMs: number;
   cancelAt?: number;
   requests: { custom_id: string; params: Json }[];
   /** the results, made once the batch has ended */
@@ -49,9 +50,12 @@ export class SimulatedBatches {
   private readonly batches: Batch[] = [];
   private seq = 0;
   private readonly now: () => number;
+  /** how long a batch made from now on stays in_progress (a test may change it) */
+  processingMs: number;
 
   constructor(private readonly o: BatchesOptions) {
     this.now = o.now ?? Date.now;
+    this.processingMs = o.processingMs ?? 2000;
   }
 
   /** The batches made so far, oldest first (for tests). */
@@ -110,7 +114,8 @@ export class SimulatedBatches {
       seq,
       createdAt: now,
       expiresAt: now + (this.o.expiresAfterMs ?? 24 * HOUR),
-      endsAt: now + (this.o.processingMs ?? 2000),
+      endsAt: now + this.processingMs,
+      processingMs: this.processingMs,
       requests: requests as Batch['requests'],
     };
     this.batches.push(batch);
@@ -170,7 +175,7 @@ export class SimulatedBatches {
 
   /** When request i is reached: the requests are processed one after another over the processing time. */
   private reachedAt(b: Batch, i: number): number {
-    const span = (this.o.processingMs ?? 2000) * ((i + 1) / b.requests.length);
+    const span = b.processingMs * ((i + 1) / b.requests.length);
     return b.createdAt + span;
   }
 

@@ -63,6 +63,7 @@ export class BatchesView implements vscode.TreeDataProvider<BatchNode>, vscode.D
   private loading: Promise<void> | undefined;
   private polling: { ctl: AbortController; ids: string; done: Promise<void> } | undefined;
   private disposed = false;
+  private readonly collecting = new Set<Promise<void>>();
 
   constructor(
     private readonly api: Api,
@@ -209,12 +210,28 @@ export class BatchesView implements vscode.TreeDataProvider<BatchNode>, vscode.D
 
   private async collectRecord(r: BatchRecord, reveal: boolean): Promise<void> {
     if (!this.collector) return;
+    const collecting = (async () => {
+      try {
+        await this.collector?.collect(r, reveal);
+      } catch (e) {
+        await this.api.showError(e, `Collecting batch ${r.id} failed`);
+      }
+    })();
+    this.collecting.add(collecting);
     try {
-      await this.collector.collect(r, reveal);
-    } catch (e) {
-      await this.api.showError(e, `Collecting batch ${r.id} failed`);
+      await collecting;
+    } finally {
+      this.collecting.delete(collecting);
     }
     await this.reload();
+  }
+
+  /** Resolves when no batch is polled or collected (every batch kept has ended and been read). */
+  async idle(): Promise<void> {
+    while (this.polling || this.collecting.size) {
+      const busy = [...this.collecting, ...(this.polling ? [this.polling.done] : [])];
+      await Promise.all(busy.map(p => p.catch(() => undefined)));
+    }
   }
 
   /** Cancel, after a modal confirmation: the requests not yet processed end as canceled. */

@@ -37,6 +37,7 @@ const fileName = (uri: vscode.Uri) => uri.path.split('/').pop() ?? uri.path;
 export class CasesTests implements vscode.Disposable, CasesTestHandlers, RunReporters, TestItems {
   readonly controller: vscode.TestController;
   readonly runProfile: vscode.TestRunProfile;
+  readonly batchProfile: vscode.TestRunProfile;
   private readonly disposables: vscode.Disposable[] = [];
   private readonly said = new Map<string, Reported>();
 
@@ -48,6 +49,7 @@ export class CasesTests implements vscode.Disposable, CasesTestHandlers, RunRepo
   ) {
     this.controller = testController.controller;
     this.runProfile = testController.runProfile;
+    this.batchProfile = testController.batchProfile;
     runner.reporters = this;
     this.disposables.push(cases.onDidCheck(e => (e ? this.sync(fromEntry(e)) : this.prune())));
     for (const e of cases.all()) this.sync(fromEntry(e));
