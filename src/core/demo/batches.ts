@@ -63,6 +63,14 @@ export class SimulatedBatches {
     return this.batches.map(b => ({ id: b.id, requests: b.requests.length }));
   }
 
+  /** Ends a batch's processing now, every request of it reached (a test's stand-in for waiting). */
+  finish(id: string): void {
+    const b = this.batches.find(x => x.id === id);
+    if (!b || this.now() >= this.endedAt(b)) return;
+    b.endsAt = this.now();
+    b.processingMs = b.endsAt - b.createdAt;
+  }
+
   /** Forgets every batch. */
   clear(): void {
     this.batches.length = 0;
