@@ -31,7 +31,7 @@ export interface BatchRequestCounts {
   expired: number;
 }
 
-export type BatchStatus = 'in_progress' | 'canceling' | 'ended';
+type BatchStatus = 'in_progress' | 'canceling' | 'ended';
 
 export interface MessageBatch {
   id: string;

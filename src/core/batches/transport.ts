@@ -13,7 +13,7 @@ import type { BatchSession } from './session';
 const MISSING = 'missing_result';
 
 /** A job's outcome from its result line: the message, or why there is none (errored, canceled, expired). */
-export function outcomeOf(result: BatchResult, batchId: string): Outcome {
+function outcomeOf(result: BatchResult, batchId: string): Outcome {
   switch (result.type) {
     case 'succeeded': {
       const m = result.message;

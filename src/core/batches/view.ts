@@ -12,7 +12,7 @@ export function countsText(c: BatchRequestCounts | undefined, total?: number): s
 }
 
 /** A span in the largest unit that fits: `45 s`, `12 min`, `3 h 05 min`, `2 d 4 h`. */
-export function span(ms: number): string {
+function span(ms: number): string {
   const s = Math.max(0, Math.round(ms / 1000));
   if (s < 60) return `${s} s`;
   const m = Math.floor(s / 60);

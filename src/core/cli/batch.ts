@@ -14,7 +14,7 @@ import type { CliIo } from './io';
 import { day, printOne, printPages, table, type Column } from './output';
 import { batchesFromEnv, batchStoreFromEnv, collectBatch } from './testBatch';
 
-export const BATCH_USAGE = `usage:
+const BATCH_USAGE = `usage:
   promptwright batch list [--all] [--limit N] [--format text|json]
                  the batches submitted from here (test --batch), newest first, with their case files,
                  status and counts; --all: every batch of the workspace the key belongs to, a page at a

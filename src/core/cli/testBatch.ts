@@ -51,7 +51,7 @@ export function batchesFromEnv(io: CliIo): BatchesClient {
 }
 
 /** PROMPTWRIGHT_BATCH_POLL_MS=FIRST[,MAX]: the poll's first and longest waits (a testing knob). */
-export function paceFromEnv(env: CliIo['env']): PollPace {
+function paceFromEnv(env: CliIo['env']): PollPace {
   const raw = env.PROMPTWRIGHT_BATCH_POLL_MS;
   const m = raw ? /^(\d+)(?:,(\d+))?$/.exec(raw.trim()) : null;
   if (!m) return POLL_PACE;

@@ -13,7 +13,7 @@ import { badRequest, iso, notFound, ok, wrongMethod, type Reply } from './admin'
 type Json = Record<string, unknown>;
 
 /** The answer to one request of a batch: the message the interface would have sent, or its error. */
-export type Answer = { message: Json } | { error: { type: string; message: string } };
+type Answer = { message: Json } | { error: { type: string; message: string } };
 
 export interface BatchesOptions {
   /** how long a batch stays in_progress (default 2,000 ms) */
