@@ -5,6 +5,7 @@
 // prompts.
 import * as vscode from 'vscode';
 import { AdminCommands } from './vscode/admin/adminCommands';
+import { BatchesView } from './vscode/batches/batchesView';
 import { OrgTree, type AdminNode } from './vscode/admin/orgTree';
 import type { Api } from './vscode/platform/api';
 import { CaseDiagnostics } from './vscode/cases/caseDiagnostics';
@@ -59,6 +60,7 @@ export interface Host {
 
 export interface Features {
   panel: ResponsePanel;
+  batches: BatchesView;
   runner: Runner;
   breakdown: TokenBreakdown;
   sessions: SessionsTree;
@@ -119,6 +121,15 @@ export function createFeatures(host: Host): Features {
   const modelEditing = new ModelEditing(models, config, diagnostics);
   const compare = new ComparePanel(context.extensionUri, config, api, host.git, log);
   const coauthor = new Coauthor(config, api, caseDiagnostics, cases, log);
+  const batches = new BatchesView(
+    api,
+    log,
+    context.globalState,
+    vscode.Uri.joinPath(context.globalStorageUri, 'batches').fsPath,
+  );
+  // batch runs keep their batches where the Batches view polls them; it collects a batch whose run is gone
+  cases.runner.batches = batches;
+  batches.collector = cases.runner;
   context.subscriptions.push(
     panel,
     runner,
@@ -138,10 +149,11 @@ export function createFeatures(host: Host): Features {
     models,
     compare,
     coauthor,
+    batches,
   );
   return {
     ...{ panel, runner, breakdown, sessions, resourceDocs, rateLimits, json, org, admin },
     ...{ access, activity, complianceTree, compliance, demo, openSample, caseDiagnostics, caseLanguage, cases },
-    ...{ casesTests, promptFiles, models, modelEditing, compare, loadMore, coauthor },
+    ...{ casesTests, promptFiles, models, modelEditing, compare, loadMore, coauthor, batches },
   };
 }

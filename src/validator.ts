@@ -24,7 +24,15 @@ export { CaseFileSchema, parseCaseFile, requestNotFound } from './core/cases/cas
 export { crossCheck, valuesByCase } from './core/cases/crossCheck';
 export { cellsOf, prepareCell, runCell, samplingOf } from './core/cases/runner';
 // the case-run engine: samples, the judge and cost, the same as the CLI's
-export { directTransport, runCellOf, runCells } from './core/cases/engine';
+export { directTransport, runCellOf, runCells, sampleJobs } from './core/cases/engine';
+// its second transport, Message Batches: custom ids, a resumable run, the transport (the CLI's, the same)
+export { customIds } from './core/batches/requests';
+export { BatchSession } from './core/batches/session';
+// the Batches view's store, poller and client: one copy, with the runs' (vscode/batches/batchesView.ts)
+export { BatchesClient } from './core/api/batches';
+export { waitUntilEnded } from './core/batches/poll';
+export { BatchStore } from './core/batches/store';
+export { batchTransport } from './core/batches/transport';
 export { judgePromptCheck } from './core/cases/judge';
 export { DirectoryVerdictCache } from './core/cases/verdictCache';
 export { costOf, costWords } from './core/cost/cost';

@@ -198,6 +198,7 @@ export const paneHeader = (page, title) => page.locator('.part.sidebar .pane-hea
 const PROMPTWRIGHT_VIEWS = [
   'Prompts',
   'Session Resources',
+  'Batches',
   'Rate Limits',
   'Organization',
   'Compliance',

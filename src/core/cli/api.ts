@@ -2,6 +2,7 @@ import * as fs from 'node:fs';
 import { ApiClient } from '../api/client';
 import { isCaseFile } from '../cases/caseFile';
 import { ConfigError, StreamError } from '../api/errors';
+import type { HttpOptions } from '../api/http';
 import type { Message } from '../api/types';
 import { isCountFileName } from '../request/count';
 import { formatOf } from '../request/parse';
@@ -19,9 +20,9 @@ import { cancelled, EXIT } from './guard';
 import { betasFromEnv, type CliIo } from './io';
 
 /** The client from environment variables (the CLI has no SecretStorage); debug lines go to the io's stderr. */
-export function clientFromEnv(io: CliIo): ApiClient {
+export function clientFromEnv(io: CliIo, extra: Partial<HttpOptions> = {}): ApiClient {
   const debug = io.env.PROMPTWRIGHT_DEBUG ? { onLog: (l: string) => io.stderr.write(`[promptwright] ${l}\n`) } : {};
-  return new ApiClient(httpOptionsFromEnv(io.env, debug));
+  return new ApiClient(httpOptionsFromEnv(io.env, { ...debug, ...extra }));
 }
 
 /** Without a service address or a key nothing can run: said before anything is sent (exit 2). */

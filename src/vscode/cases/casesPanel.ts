@@ -152,6 +152,9 @@ export class CasesPanel implements vscode.Disposable, GridDisplay {
       case 'leave-compare':
         await this.runner.leaveCompare();
         return;
+      case 'run-batch':
+        if (current) await this.runner.run(current.caseUri, { scope: 'all' }, { batch: {} });
+        return;
       case 'cancel':
         this.cancel();
         return;

@@ -85,7 +85,7 @@ export class Detail {
       return;
     }
     const tags = [samplesTag(c), flakyTag(c), changeTag(c.change)].filter((t): t is HTMLSpanElement => !!t);
-    head.append(title, statusBadge(c.status), ...tags, el('span', 'spacer'), again, row, close);
+    head.append(title, statusBadge(c.status, c.batchId), ...tags, el('span', 'spacer'), again, row, close);
     const parts: HTMLElement[] = [head, this.facts(c)];
     if (c.error) parts.push(this.error(c.error));
     if (c.problems?.length) parts.push(this.problems(c.problems));

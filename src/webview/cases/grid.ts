@@ -168,9 +168,10 @@ export class Grid {
     } else {
       const tags = [samplesTag(c), flakyTag(c), changeTag(c.change), gradeTag(c.samples?.[0]?.humanGrade)];
       const shown = tags.filter((t): t is HTMLSpanElement => !!t);
-      parts.head.replaceChildren(statusBadge(c.status), ...shown, el('span', 'spacer'), rerun);
+      parts.head.replaceChildren(statusBadge(c.status, c.batchId), ...shown, el('span', 'spacer'), rerun);
       const n = c.samples?.length ?? 1;
-      const said = [`${c.caseName} on ${c.model}: ${c.status}`];
+      const status = c.status === 'queued' && c.batchId ? 'queued in batch' : c.status;
+      const said = [`${c.caseName} on ${c.model}: ${status}`];
       if (n > 1 && c.status !== 'running' && c.status !== 'queued')
         said.push(`${c.passedSamples ?? 0} of ${n} samples passed`);
       if (c.flaky) said.push('flaky');

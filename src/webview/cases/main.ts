@@ -82,6 +82,10 @@ const splitter = new Splitter($('splitter'), $('detail'), detailHeight, h => {
 const runAll = button('Run All', 'run-all', 'btn primary');
 runAll.id = 'run-all';
 runAll.addEventListener('click', () => rerun({ scope: 'all' }));
+const runBatch = button('Run All as Batch', 'layers', 'btn');
+runBatch.id = 'run-batch';
+runBatch.title = 'Every cell as a Message Batch: half the price, within 24 hours; the cells fill when it ends';
+runBatch.addEventListener('click', () => post({ type: 'run-batch' }));
 const cancelAll = button('Cancel All', 'debug-stop');
 cancelAll.id = 'cancel-all';
 cancelAll.addEventListener('click', () => post({ type: 'cancel' }));
@@ -91,7 +95,7 @@ compareWith.title = 'Run every cell on the case file at a git revision too, and 
 compareWith.addEventListener('click', () => post({ type: 'compare' }));
 const openFile = button('Open Case File', 'go-to-file');
 openFile.addEventListener('click', () => post({ type: 'open-case-file' }));
-$('actions').append(runAll, cancelAll, compareWith, openFile);
+$('actions').append(runAll, runBatch, cancelAll, compareWith, openFile);
 const compareBar = new CompareBar($('compare-bar'), () => post({ type: 'leave-compare' }));
 
 function save(): void {
@@ -152,6 +156,7 @@ function drawSummary(): void {
   $('saved').textContent = grid.savedTo && !grid.running ? `Results saved to ${grid.savedTo}` : '';
   $('saved').title = grid.savedPath ?? '';
   runAll.disabled = grid.running;
+  runBatch.disabled = grid.running || !!grid.compare;
   cancelAll.disabled = !grid.running;
   compareWith.disabled = grid.running;
   compareBar.show(grid.compare, [...pairs.values()], grid.running);
