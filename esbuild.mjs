@@ -65,7 +65,7 @@ function listTests(dir, suffix) {
 
 /**
  * Writes the webviews' codicons, only the ones src/webview/common/icons.ts lists, to dist/webview (inside the
- * panels' localResourceRoots). On the response panel's bundle, which imports that list, so a watch rebuild
+ * panels' localResourceRoots). On the webviews' bundle, which imports that list, so a watch rebuild
  * after an edit of the list writes them again; unchanged lists are not subset again.
  */
 const codiconsPlugin = {
@@ -94,7 +94,7 @@ contexts.push({
   logLevel: 'warning',
 });
 contexts[0].plugins = [...(contexts[0].plugins ?? []), schemaPlugin];
-contexts.find(c => c.outfile === 'dist/webview/response.js').plugins = [codiconsPlugin];
+contexts.find(c => c.outfile === 'dist/webview/panels.js').plugins = [codiconsPlugin];
 if (tests) {
   const testNode = { ...node, sourcemap: 'inline', minify: false, packages: 'external', outbase: '.', outdir: 'out' };
   contexts.push(

@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createRequire } from 'node:module';
+import { VSIX_GOAL } from '../scripts/bundles.mjs';
 import { measureBundles, measureVsix, withProductionBuild } from '../scripts/sizes.mjs';
 
 const require = createRequire(import.meta.url);
@@ -45,8 +46,9 @@ await withProductionBuild(async () => {
   figs.push({
     name: '.vsix size',
     value: kb(vsix.bytes),
-    target: `<= ${kb(vsix.budget)}`,
-    ok: vsix.bytes <= vsix.budget,
+    // the product's goal, below the size check's budget (CONTRIBUTING.md, Size budgets)
+    target: `<= ${kb(VSIX_GOAL)}`,
+    ok: vsix.bytes <= VSIX_GOAL,
     extra: `${vsix.files.length} files: ${vsix.files.join(', ')}\n    ${unbudgeted.join('\n    ')}`,
   });
 

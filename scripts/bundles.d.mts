@@ -13,3 +13,4 @@ export const SHARING: Record<'./extension.js' | './editor.js', string>;
 export function nodeOptions(production: boolean): BuildOptions;
 export const LAZY_BUNDLES: string[];
 export const VSIX_BUDGET: number;
+export const VSIX_GOAL: number;

@@ -25,8 +25,17 @@ export function nodeOptions(production) {
   };
 }
 
-/** Options of a webview's script: src/webview/<name>/main.ts, bundled to dist/webview/<name>.js. */
-function webviewOptions(production, name) {
+/** The webviews, one folder each under src/webview/ (`<name>/main.ts` starts that panel's page). */
+const WEBVIEWS = ['response', 'activity', 'cases', 'compare'];
+
+/**
+ * The webviews' one script, dist/webview/panels.js: every panel's page loads it and its <script> tag names the
+ * panel (`data-panel`, src/vscode/platform/webviewHost.ts), whose main.ts runs; the others stay unrun (esbuild
+ * wraps a module loaded by `require` in a function called on first use). What the panels share (Markdown,
+ * JSON, usage, the DOM helpers) ships once, and one file compresses better than four: 5 KB less in the .vsix.
+ */
+function webviewOptions(production) {
+  const start = WEBVIEWS.map(name => `${name}: () => require('./src/webview/${name}/main.ts')`).join(', ');
   return {
     bundle: true,
     platform: 'browser',
@@ -36,8 +45,13 @@ function webviewOptions(production, name) {
     sourcemap: !production,
     sourcesContent: false,
     logLevel: 'warning',
-    entryPoints: [`src/webview/${name}/main.ts`],
-    outfile: `dist/webview/${name}.js`,
+    stdin: {
+      contents: `const start = { ${start} };\nstart[document.currentScript.dataset.panel]();`,
+      resolveDir: path.resolve('.'),
+      sourcefile: 'src/webview/panels.js',
+      loader: 'js',
+    },
+    outfile: 'dist/webview/panels.js',
   };
 }
 
@@ -156,10 +170,7 @@ export function bundles(production) {
         plugins: [vscodeOnce, sharedWith(['./extension.js', './editor.js'])],
       },
     },
-    { name: 'response', shipped: true, budget: 60 * 1024, options: webviewOptions(production, 'response') },
-    { name: 'activity', shipped: true, budget: 40 * 1024, options: webviewOptions(production, 'activity') },
-    { name: 'cases', shipped: true, budget: 40 * 1024, options: webviewOptions(production, 'cases') },
-    { name: 'compare', shipped: true, budget: 40 * 1024, options: webviewOptions(production, 'compare') },
+    { name: 'panels', shipped: true, budget: 100 * 1024, options: webviewOptions(production) },
     // the CLI ships as the npm package's `bin`, not in the .vsix
     {
       name: 'cli',
@@ -202,5 +213,11 @@ export async function shrink(code, iife = false) {
   return r.code;
 }
 
-/** The .vsix budget in bytes. */
-export const VSIX_BUDGET = 320 * 1024;
+/**
+ * The .vsix budget in bytes: a ceiling against growth, not the goal. The product's goal is 300 KB; with rubrics,
+ * Message Batches, the language features and the co-author it is 331 KB (CONTRIBUTING.md, Size budgets).
+ */
+export const VSIX_BUDGET = 335 * 1024;
+
+/** The product's goal for the .vsix in bytes: what `npm run bench` holds it to. */
+export const VSIX_GOAL = 300 * 1024;

@@ -47,6 +47,7 @@ function cli(args: string[]): void {
     env: process.env,
     signal: ctl.signal,
     interactive: !!process.stdin.isTTY,
+    progress: !!process.stderr.isTTY,
     confirm,
   })
     .then(code => {

@@ -16,6 +16,7 @@ import { createCasesTestController } from './vscode/cases/casesTestController';
 import { addBeta, newRequestFile } from './vscode/request/requestCommands';
 import { Config, endpointOf, isRequestFile } from './vscode/platform/config';
 import type { AdminNode } from './vscode/admin/orgTree';
+import type { BatchNode } from './vscode/batches/batchesView';
 import type { ComplianceNode } from './vscode/compliance/complianceTree';
 import { JsonDocuments } from './vscode/platform/jsonDocuments';
 import { reportLoads } from './vscode/platform/lazy';
@@ -31,6 +32,7 @@ import type { SessionNode } from './vscode/sessions/sessionsTree';
 import { TemplateCompletion } from './vscode/request/templateCompletion';
 import { YamlAssist } from './vscode/request/yamlAssist';
 import type { TokenStatus } from './vscode/tokens/tokenStatus';
+import { PENDING_BATCHES_KEY } from './vscode/batches/pending';
 
 // for dist/features.js, which takes these modules from this bundle instead of carrying copies (src/shared.ts)
 export { shared } from './shared';
@@ -82,6 +84,7 @@ export function activate(context: vscode.ExtensionContext): PromptwrightApi {
   const rateLimitsTree = new LazyTree(async () => (await features()).rateLimits);
   const orgTree = new LazyTree(async () => (await features()).org);
   const complianceTree = new LazyTree(async () => (await features()).complianceTree);
+  const batchesTree = new LazyTree(async () => (await features()).batches);
   const rateLimitsView = vscode.window.createTreeView('promptwright.rateLimits', { treeDataProvider: rateLimitsTree });
   // views whose features reveal what they add (a session, a workspace, an invite)
   const sessionsView = vscode.window.createTreeView('promptwright.sessions', { treeDataProvider: sessionsTree });
@@ -110,6 +113,7 @@ export function activate(context: vscode.ExtensionContext): PromptwrightApi {
   const rateLimitNode = (n: unknown) => n as RateLimitNode;
   const adminNode = (n: unknown) => n as AdminNode | undefined;
   const complianceNode = (n: unknown) => n as ComplianceNode | undefined;
+  const batchNode = (n: unknown) => n as BatchNode | undefined;
   const updateKeyContext = async () => {
     const [api, admin, compliance] = await Promise.all([keys.get('api'), keys.get('admin'), keys.get('compliance')]);
     const set = (key: string, value: boolean) => vscode.commands.executeCommand('setContext', key, value);
@@ -168,6 +172,7 @@ export function activate(context: vscode.ExtensionContext): PromptwrightApi {
     rateLimitsTree,
     orgTree,
     complianceTree,
+    batchesTree,
     rateLimitsView,
     sessionsView,
     orgView,
@@ -188,6 +193,7 @@ export function activate(context: vscode.ExtensionContext): PromptwrightApi {
     vscode.languages.registerCompletionItemProvider(YamlAssist.selector, yamlAssist, ...YamlAssist.triggers),
     vscode.languages.registerHoverProvider(YamlAssist.selector, yamlAssist),
     vscode.window.registerTreeDataProvider('promptwright.compliance', complianceTree),
+    vscode.window.registerTreeDataProvider('promptwright.batches', batchesTree),
     vscode.window.registerTreeDataProvider('promptwright.prompts', promptFilesTree),
     promptFilesTree,
     recent,
@@ -322,12 +328,22 @@ export function activate(context: vscode.ExtensionContext): PromptwrightApi {
     lazy('promptwright.compliance.deleteProject', (f, n) => f.compliance.deleteProject(complianceNode(n))),
     lazy('promptwright.compliance.deleteFile', (f, n) => f.compliance.deleteFile(complianceNode(n))),
     lazy('promptwright.compliance.retry', f => f.complianceTree.refresh()),
+    lazy('promptwright.batches.refresh', f => f.batches.refresh()),
+    lazy('promptwright.batches.cancel', (f, n) => f.batches.cancel(batchNode(n))),
+    lazy('promptwright.batches.collect', (f, n) => f.batches.collect(batchNode(n))),
     lazy('promptwright.runCases', (f, arg) => f.cases.runCases(uriOf(arg))),
     // from the editor's title (its file), the palette (the active case file or the grid's) or the grid's toolbar
     lazy('promptwright.compareCases', (f, arg, ref) =>
       f.cases.compareCases(uriOf(arg), typeof ref === 'string' ? ref : undefined),
     ),
     lazy('promptwright.refreshPrompts', f => f.promptFiles.refresh()),
+    // from the editor's title (its file) or the palette (the active file)
+    lazy('promptwright.generateCases', (f, arg) => f.coauthor.generateCases(uriOf(arg))),
+    // the walkthrough's link improves the sample request
+    lazy('promptwright.improvePrompt', (f, arg) => f.coauthor.improvePrompt(arg === 'sample' ? arg : uriOf(arg))),
+    lazy('promptwright.acceptProposal', f => f.coauthor.proposals.accept()),
+    lazy('promptwright.declineProposal', f => f.coauthor.proposals.decline()),
+    lazy('promptwright.compareImprovedPrompt', f => f.coauthor.compareImproved()),
     lazy('promptwright.cancelCases', f => f.cases.cancel()),
     lazy('promptwright.showCases', (f, arg) => f.cases.show(uriOf(arg))),
     lazy('promptwright.refreshModels', f => f.models.refresh()),
@@ -336,6 +352,8 @@ export function activate(context: vscode.ExtensionContext): PromptwrightApi {
     lazy('promptwright.compare', (f, arg) => f.compare.compare(uriOf(arg), undefined, f.runner.current?.uri)),
   );
   log.info(`Promptwright ${(context.extension.packageJSON as { version: string }).version} activated`);
+  // batches submitted before a reload that have not ended: polled again from the start (vscode/batches)
+  if (context.globalState.get<number>(PENDING_BATCHES_KEY, 0) > 0) void features().then(f => f.batches.reload());
   // `npm start` without a service of its own: the offline demo from the start, as the walkthrough offers it
   if (process.env.PROMPTWRIGHT_DEMO === '1' && !config.baseUrl)
     void features().then(f => f.demo.start({ quiet: true }));

@@ -1,9 +1,11 @@
 // Everything beyond checking and counting the open request file, as a bundle of its own
 // (dist/features.js) that the extension loads on first use: the response panel and its runs, the
 // session resources and rate limits views, the token breakdown, prompt test cases (checked here too: the
-// activation bundle loads this one as soon as the workspace has a case file).
+// activation bundle loads this one as soon as the workspace has a case file), generated cases and improved
+// prompts.
 import * as vscode from 'vscode';
 import { AdminCommands } from './vscode/admin/adminCommands';
+import { BatchesView } from './vscode/batches/batchesView';
 import { OrgTree, type AdminNode } from './vscode/admin/orgTree';
 import type { Api } from './vscode/platform/api';
 import { CaseDiagnostics } from './vscode/cases/caseDiagnostics';
@@ -11,6 +13,7 @@ import { CaseLanguage } from './vscode/cases/caseLanguage';
 import { CasesPanel } from './vscode/cases/casesPanel';
 import type { CasesTestController } from './vscode/cases/casesTestController';
 import { CasesTests } from './vscode/cases/casesTests';
+import { Coauthor } from './vscode/coauthor/coauthor';
 import { ComparePanel } from './vscode/compare/comparePanel';
 import type { GitBase } from './vscode/compare/gitBase';
 import { ActivityPanel } from './vscode/compliance/activityPanel';
@@ -57,6 +60,7 @@ export interface Host {
 
 export interface Features {
   panel: ResponsePanel;
+  batches: BatchesView;
   runner: Runner;
   breakdown: TokenBreakdown;
   sessions: SessionsTree;
@@ -81,6 +85,7 @@ export interface Features {
   models: Models;
   modelEditing: ModelEditing;
   compare: ComparePanel;
+  coauthor: Coauthor;
 }
 
 export function createFeatures(host: Host): Features {
@@ -115,6 +120,16 @@ export function createFeatures(host: Host): Features {
   const models = new Models(context.globalState, config, keys, api, diagnostics, log);
   const modelEditing = new ModelEditing(models, config, diagnostics);
   const compare = new ComparePanel(context.extensionUri, config, api, host.git, log);
+  const coauthor = new Coauthor(config, api, caseDiagnostics, cases, log);
+  const batches = new BatchesView(
+    api,
+    log,
+    context.globalState,
+    vscode.Uri.joinPath(context.globalStorageUri, 'batches').fsPath,
+  );
+  // batch runs keep their batches where the Batches view polls them; it collects a batch whose run is gone
+  cases.runner.batches = batches;
+  batches.collector = cases.runner;
   context.subscriptions.push(
     panel,
     runner,
@@ -133,10 +148,12 @@ export function createFeatures(host: Host): Features {
     promptFiles,
     models,
     compare,
+    coauthor,
+    batches,
   );
   return {
     ...{ panel, runner, breakdown, sessions, resourceDocs, rateLimits, json, org, admin },
     ...{ access, activity, complianceTree, compliance, demo, openSample, caseDiagnostics, caseLanguage, cases },
-    ...{ casesTests, promptFiles, models, modelEditing, compare, loadMore },
+    ...{ casesTests, promptFiles, models, modelEditing, compare, loadMore, coauthor, batches },
   };
 }

@@ -24,10 +24,18 @@ export { CaseFileSchema, parseCaseFile, requestNotFound } from './core/cases/cas
 export { crossCheck, valuesByCase } from './core/cases/crossCheck';
 export { cellsOf, prepareCell, runCell, samplingOf } from './core/cases/runner';
 // the case-run engine: samples, the judge and cost, the same as the CLI's
-export { directTransport, runCellOf, runCells } from './core/cases/engine';
+export { directTransport, runCellOf, runCells, sampleJobs } from './core/cases/engine';
+// its second transport, Message Batches: custom ids, a resumable run, the transport (the CLI's, the same)
+export { customIds } from './core/batches/requests';
+export { BatchSession } from './core/batches/session';
+// the Batches view's store, poller and client: one copy, with the runs' (vscode/batches/batchesView.ts)
+export { BatchesClient } from './core/api/batches';
+export { waitUntilEnded } from './core/batches/poll';
+export { BatchStore } from './core/batches/store';
+export { batchTransport } from './core/batches/transport';
 export { judgePromptCheck } from './core/cases/judge';
 export { DirectoryVerdictCache } from './core/cases/verdictCache';
-export { costOf } from './core/cost/cost';
+export { costOf, costWords } from './core/cost/cost';
 export { parsePrices, priceTable } from './core/cost/prices';
 export {
   compareResults,
@@ -50,3 +58,7 @@ export { GitError, GitRepo } from './core/compare/git';
 // A case file at a git revision (the Cases grid's "Compare with…"), read and checked as `test --base` does.
 export { caseFileAt, revisionSource } from './core/compare/versions';
 export { loadCaseFileFrom } from './core/cases/load';
+// Generated test cases and improved prompts (Generate Test Cases…, Improve Prompt…): the prompts, the answers
+// read, and the edits of the author's files, which need yaml and jsonc-parser like the rest of this bundle.
+export { casesRequest, generateCases, improvementRequest, improvePrompt, withCases } from './core/coauthor/coauthor';
+export { DEFAULT_CASES, MAX_CASES } from './core/coauthor/generate';

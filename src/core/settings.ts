@@ -97,6 +97,10 @@ export class Settings {
   get casesResultsInRepository(): boolean {
     return this.source('cases.resultsInRepository') === true;
   }
+  /** the model that writes test cases and improves prompts; empty: the request's own */
+  get coauthorModel(): string {
+    return this.text('coauthor.model');
+  }
   /** the git revision the status bar, the Token Breakdown and Compare set the working copy against */
   get compareBase(): string {
     return this.text('compare.base', 'HEAD');

@@ -42,6 +42,8 @@ export type FromCasesWebview =
   | Ready
   | { type: 'rerun'; target: RerunTarget }
   | { type: 'cancel' }
+  /** "Run All as Batch": every cell as a Message Batch, at half the price; the cells fill when it ends */
+  | { type: 'run-batch' }
   | { type: 'open-case-file' }
   /** "Compare with…": the extension asks which git revision, then runs every cell on both versions */
   | { type: 'compare' }
@@ -88,6 +90,7 @@ export function parseFromCasesWebview(raw: unknown): FromCasesWebview | undefine
   switch (o?.type) {
     case 'ready':
     case 'cancel':
+    case 'run-batch':
     case 'open-case-file':
     case 'compare':
     case 'leave-compare':

@@ -1,9 +1,11 @@
 // A local fake of the service, following the spec (docs/spec.md): messages (JSON and SSE), token
 // counting, session resources, rate limits; auth and version-header checks; error bodies with request-id;
-// rate-limit headers; the administration interface (src/core/demo/admin.ts) and the compliance interface with
-// its keys, scopes and shared budget (src/core/demo/compliance.ts), simulations the offline demo serves too;
-// the models list (test/fake/models.ts); and fault injection. Used by the unit tests, the VS Code suites and
-// the benchmarks. Listens on 127.0.0.1 only.
+// rate-limit headers and a per-minute request limit (requestLimit); Message Batches (src/core/demo/batches.ts:
+// in_progress for batchProcessingMs, results shuffled, #errored and #expired per request, cancel, expiry); the
+// administration interface (src/core/demo/admin.ts) and the compliance interface with its keys, scopes and
+// shared budget (src/core/demo/compliance.ts), simulations the offline demo serves too; the models list
+// (test/fake/models.ts); and fault injection. Used by the unit tests, the VS Code suites and the benchmarks.
+// Listens on 127.0.0.1 only.
 //
 // Scenario words in the last user message steer a streamed reply (handy in the demo too):
 //   #thinking  a thinking block first        #tool      a tool_use block (stop_reason tool_use)
@@ -17,10 +19,15 @@
 //   #flaky     every second request of the same body answers "Sorry, I cannot help with that." instead
 // A judge's request (a rubric assertion's: it asks for the verdict schema) is answered by the stand-in judge's
 // rule (src/core/demo/judge.ts): the phrases its <criteria> quote, looked for in its <reply>.
+// The co-author's requests (Generate Test Cases, Improve Prompt: known by the schema they ask for) are answered by
+// the stand-in co-author's rule (src/core/demo/coauthor.ts), which has words of its own (#malformed, #fewer…).
 import * as http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { SimulatedAdmin } from '../../src/core/demo/admin';
-import type { RateOptions, SimulatedCompliance } from '../../src/core/demo/compliance';
+import type { SimulatedBatches } from '../../src/core/demo/batches';
+import { SlidingBudget, type RateOptions } from '../../src/core/demo/budget';
+import { standInCoauthor } from '../../src/core/demo/coauthor';
+import type { SimulatedCompliance } from '../../src/core/demo/compliance';
 import { standInVerdict } from '../../src/core/demo/judge';
 import { SimulatedPromptCache, type CacheUsage } from '../../src/core/demo/promptCache';
 import { makeResources, SimulatedService, type Reply, type Resource } from '../../src/core/demo/service';
@@ -52,6 +59,8 @@ export type Fault = ErrorFault | StallFault;
 interface ErrorFault {
   /** applies to requests whose path ends with this (default: any) */
   path?: string;
+  /** and whose method is this (default: any) */
+  method?: string;
   status: number;
   errorType?: string;
   message?: string;
@@ -85,6 +94,15 @@ export interface FakeOptions {
   keepAliveMs?: number;
   /** what `GET /v1/models` lists (default: models.ts, with two models the built-in table does not know) */
   models?: ServiceModel[];
+  /** how long a message batch stays in_progress before it ends (default 300 ms) */
+  batchProcessingMs?: number;
+  /** how long after creation a batch expires, ending what it has not reached as `expired` (default 24 hours) */
+  batchExpiresAfterMs?: number;
+  /**
+   * The messages interface's request limit (every request but compliance's, which has its own budget): over
+   * it, a 429 with retry-after; every answer carries vendor-ratelimit-requests-* (default 50,000 a minute)
+   */
+  requestLimit?: RateOptions;
 }
 
 export interface Fake {
@@ -99,7 +117,11 @@ export interface Fake {
   admin: SimulatedAdmin;
   /** the compliance interface's state: keys, the budget and its log, activities, chats, projects, files */
   compliance: SimulatedCompliance;
-  /** forgets recorded requests, queued faults, the compliance budget's log and the prompt cache */
+  /** Message Batches made so far */
+  batches: SimulatedBatches;
+  /** the messages interface's request limit and its log (requestLimit) */
+  requestBudget: SlidingBudget;
+  /** forgets recorded requests, queued faults, both budgets' logs, the batches and the prompt cache */
   clear(): void;
   close(): Promise<void>;
 }
@@ -136,8 +158,23 @@ export async function startFake(opts: FakeOptions = {}): Promise<Fake> {
     ...(opts.complianceRate ? { rate: opts.complianceRate } : {}),
     ...(opts.organizationsCount !== undefined ? { organizations: opts.organizationsCount } : {}),
     models: opts.models ?? fakeModels(),
+    batches: {
+      processingMs: opts.batchProcessingMs ?? 300,
+      ...(opts.batchExpiresAfterMs !== undefined ? { expiresAfterMs: opts.batchExpiresAfterMs } : {}),
+      // a request in a batch is answered as the same request sent alone would be
+      answer: params => {
+        const refused = refusal(params);
+        if (refused) return { error: refused };
+        const answer = standInVerdict(params) ?? standInCoauthor(params);
+        if (answer !== undefined) return { message: answerMessage(params, answer) };
+        return { message: planReply(params, promptCache.usage(params), seen).message };
+      },
+    },
   });
-  const { admin, compliance, sessions } = service;
+  const { admin, compliance, sessions, batches } = service;
+  const requestBudget = new SlidingBudget(opts.requestLimit ?? { limit: 50_000, windowMs: 60_000 });
+  /** the rate-limit headers of each answer, set when its request was counted */
+  const rateHeaders = new WeakMap<http.ServerResponse, Record<string, string>>();
   // breakpoints write on a first call and read on an identical second one (core/demo/promptCache.ts)
   const promptCache = new SimulatedPromptCache(countTokens);
   let n = 0;
@@ -158,20 +195,17 @@ export async function startFake(opts: FakeOptions = {}): Promise<Fake> {
     s.on('close', () => sockets.delete(s));
   });
 
-  function headers(extra: Record<string, string> = {}): Record<string, string> {
+  function headers(extra: Record<string, string> = {}, res?: http.ServerResponse): Record<string, string> {
     n++;
-    const reset = new Date(Date.now() + 60000).toISOString();
     return {
       'request-id': `req_fake_${String(n).padStart(6, '0')}`,
       'vendor-organization-id': 'org_fake',
-      'vendor-ratelimit-requests-limit': '600',
-      'vendor-ratelimit-requests-remaining': String(Math.max(0, 600 - n)),
-      'vendor-ratelimit-requests-reset': reset,
+      ...(res ? rateHeaders.get(res) : {}),
       ...extra,
     };
   }
   function send(res: http.ServerResponse, status: number, body: unknown, extra: Record<string, string> = {}) {
-    const h = headers(extra);
+    const h = headers(extra, res);
     // error bodies carry the request id too (doc3 §9.5), named as the public API names it
     const isError = !!body && typeof body === 'object' && (body as { type?: unknown }).type === 'error';
     const text =
@@ -189,7 +223,9 @@ export async function startFake(opts: FakeOptions = {}): Promise<Fake> {
     send(res, status, { type: 'error', error: { type, message } }, extra);
   }
   function reply(res: http.ServerResponse, r: Reply, extra: Record<string, string> = {}) {
-    send(res, r.status, r.body, { ...extra, ...r.headers });
+    if (!r.lines) return send(res, r.status, r.body, { ...extra, ...r.headers });
+    res.writeHead(r.status, { 'content-type': 'application/x-jsonl', ...headers({ ...extra, ...r.headers }, res) });
+    void writeLines(res, r.lines);
   }
 
   async function handle(req: http.IncomingMessage, res: http.ServerResponse, raw: string) {
@@ -224,8 +260,16 @@ export async function startFake(opts: FakeOptions = {}): Promise<Fake> {
     const gate = service.admit(request);
     if ('reply' in gate) return reply(res, gate.reply);
     const { scopes, headers: extra } = gate;
+    // the messages interface's limit (compliance has its own budget, counted in admit)
+    if (!u.pathname.startsWith('/v1/compliance')) {
+      const taken = requestBudget.take();
+      rateHeaders.set(res, taken.headers);
+      if (!taken.ok) return error(res, 429, `more than ${requestBudget.rate.limit} requests in the window`);
+    }
 
-    const fi = faults.findIndex(f => !f.path || u.pathname.endsWith(f.path));
+    const fi = faults.findIndex(
+      f => (!f.path || u.pathname.endsWith(f.path)) && (!('method' in f) || !f.method || f.method === req.method),
+    );
     const f = fi >= 0 ? faults[fi] : undefined;
     if (f && 'stall' in f && f.after) {
       f.after--; // this one is answered as usual; a later matching request stalls
@@ -233,7 +277,7 @@ export async function startFake(opts: FakeOptions = {}): Promise<Fake> {
       faults.splice(fi, 1);
       if ('stall' in f) return; // never answered: the exchange ends when the client closes the connection
       if (f.rawBody !== undefined) {
-        res.writeHead(f.status, headers({ ...extra, ...f.headers }));
+        res.writeHead(f.status, headers({ ...extra, ...f.headers }, res));
         res.end(f.rawBody);
         return;
       }
@@ -256,12 +300,12 @@ export async function startFake(opts: FakeOptions = {}): Promise<Fake> {
         return error(res, 400, 'max_tokens, messages and model are required');
       }
       if (!b.messages.length) return error(res, 400, 'messages: at least one message is required');
-      if (b.model.includes('3-haiku-2024'))
-        return error(res, 404, `model: ${b.model} has been retired`, 'not_found_error');
-      const verdict = standInVerdict(b);
-      if (verdict !== undefined) return send(res, 200, judgeMessage(b, verdict));
+      const refused = refusal(b);
+      if (refused) return error(res, 404, refused.message, refused.type);
+      const answer = standInVerdict(b) ?? standInCoauthor(b);
+      if (answer !== undefined) return send(res, 200, answerMessage(b, answer));
       const plan = planReply(b, promptCache.usage(b), seen);
-      if (b.stream === true) return stream(res, plan, opts.eventDelayMs ?? 0);
+      if (b.stream === true) return stream(res, plan, opts.eventDelayMs ?? 0, rateHeaders.get(res));
       return send(res, 200, plan.message);
     }
     const routed = service.route(request, scopes);
@@ -279,6 +323,8 @@ export async function startFake(opts: FakeOptions = {}): Promise<Fake> {
     sessions,
     admin,
     compliance,
+    batches,
+    requestBudget,
     fail(f, times = 1) {
       for (let i = 0; i < times; i++) faults.push({ ...f });
     },
@@ -287,6 +333,8 @@ export async function startFake(opts: FakeOptions = {}): Promise<Fake> {
       faults.length = 0;
       seen.clear();
       compliance.resetRate();
+      requestBudget.reset();
+      batches.clear();
       promptCache.clear();
     },
     close: () =>
@@ -295,6 +343,30 @@ export async function startFake(opts: FakeOptions = {}): Promise<Fake> {
         server.close(() => resolve());
       }),
   };
+}
+
+/** A request the service refuses whatever else it holds: a retired model (doc3 §9.4). */
+function refusal(b: Record<string, unknown>): { type: string; message: string } | undefined {
+  if (typeof b.model === 'string' && b.model.includes('3-haiku-2024'))
+    return { type: 'not_found_error', message: `model: ${b.model} has been retired` };
+  return undefined;
+}
+
+/** A JSON Lines body, a chunk of lines at a time, waiting for the socket when it is full. */
+async function writeLines(res: http.ServerResponse, lines: readonly string[]): Promise<void> {
+  const CHUNK = 256;
+  for (let i = 0; i < lines.length && !res.destroyed; i += CHUNK) {
+    const text = `${lines.slice(i, i + CHUNK).join('\n')}\n`;
+    if (!res.write(text))
+      await new Promise<void>(resolve => {
+        const done = () => {
+          res.off('drain', done).off('close', done);
+          resolve();
+        };
+        res.on('drain', done).on('close', done);
+      });
+  }
+  res.end();
 }
 
 /** A deterministic stand-in for the service's token count: about four characters a token. */
@@ -324,17 +396,20 @@ function lastUserText(b: Record<string, unknown>): string {
   return '';
 }
 
-/** The reply to a judge's request: the stand-in judge's verdict, with usage as the fake counts it. */
-function judgeMessage(b: Record<string, unknown>, verdict: string) {
+/**
+ * A non-streamed reply of one text block (a stand-in's: the judge's verdict, the co-author's answer), with usage as
+ * the fake counts it.
+ */
+function answerMessage(b: Record<string, unknown>, text: string) {
   return {
-    id: `msg_fake_judge_${Date.now().toString(36)}`,
+    id: `msg_fake_${Date.now().toString(36)}`,
     type: 'message',
     role: 'assistant',
     model: b.model,
-    content: [{ type: 'text', text: verdict }],
+    content: [{ type: 'text', text }],
     stop_reason: 'end_turn',
     stop_sequence: null,
-    usage: { input_tokens: countTokens(b), output_tokens: Math.max(1, Math.ceil(verdict.length / 4)) },
+    usage: { input_tokens: countTokens(b), output_tokens: Math.max(1, Math.ceil(text.length / 4)) },
   };
 }
 
@@ -503,10 +578,11 @@ export function encodeSse(events: { event: string; data: unknown }[]): string {
   return events.map(e => `event: ${e.event}\ndata: ${JSON.stringify(e.data)}\n\n`).join('');
 }
 
-async function stream(res: http.ServerResponse, plan: Plan, defaultDelay: number) {
+async function stream(res: http.ServerResponse, plan: Plan, defaultDelay: number, rate?: Record<string, string>) {
   const events = sseEvents(plan);
   const delay = plan.delayMs ?? defaultDelay;
-  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', ...headersForStream() });
+  const h = { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', ...rate, ...headersForStream() };
+  res.writeHead(200, h);
   const faultAt = Math.floor(events.length / 2);
   let closed = false;
   res.on('close', () => {

@@ -185,6 +185,9 @@ describe('rubrics, samples, cost and grades in the Cases grid (real extension ho
       [SONNET]: { input: 1000, output: 0, cache_write_5m: 0, cache_write_1h: 0, cache_read: 0 },
     });
     try {
+      // the grid of this case file, whichever test ran before (a re-run needs one)
+      if (f.cases.grid()?.caseFileUri !== cases.toString())
+        await vscode.commands.executeCommand('promptwright.runCases', cases);
       await f.cases.handle({ type: 'rerun', target: { scope: 'cell', caseName: 'flaky', model: SONNET } });
       const flaky = cell(f.cases.grid(), 'flaky');
       const inputs = flaky.samples!.reduce((n, s) => n + s.usage!.input_tokens!, 0);
@@ -265,7 +268,10 @@ describe('rubrics, samples, cost and grades in the Cases grid (real extension ho
       await write('grade.txt', 'Reply: <reply>{{reply}}</reply> Criteria: <criteria>{{criteria}}</criteria>');
       await waitFor('a clean check', async () => !(await codes()).includes('judge-prompt-placeholder'));
       holder.fake.clear();
-      await f.cases.handle({ type: 'rerun', target: { scope: 'cell', caseName: 'refund', model: SONNET } });
+      // a re-run of the cell in this case file's grid; with no such grid (whichever test ran before), a run
+      if (f.cases.grid()?.caseFileUri === cases.toString())
+        await f.cases.handle({ type: 'rerun', target: { scope: 'cell', caseName: 'refund', model: SONNET } });
+      else await vscode.commands.executeCommand('promptwright.runCases', cases);
       const judged = holder.fake.requests.filter(isJudge).map(r => JSON.stringify(r.body));
       assert.ok(judged.length && judged.every(b => b.includes('Reply: <reply>Hello! You said:')), judged[0]);
     } finally {

@@ -163,6 +163,8 @@ describe('Cases grid: rubrics, samples, cost and grades (DOM)', function () {
     // the failing tests in Test Results, each message saying how many samples passed and how many had to
     const results = page.locator('.part.panel .monaco-list-row', { hasText: '0 of 4 samples passed (3 needed)' });
     await results.first().waitFor({ timeout: 20000 });
+    // the second row may come a moment after the first on a loaded machine
+    await results.nth(1).waitFor({ timeout: 20000 });
     assert.equal(await results.count(), 2, 'the refund on each model');
     // and in the editor, a failure mark on the line of the rubric that failed (`- rubric: { criteria: … }`)
     const marks = page.locator('.monaco-editor .margin .codicon-testing-failed-icon');

@@ -28,6 +28,28 @@ export async function setApiKey(page, key) {
   await page.locator('.quick-input-widget').waitFor({ state: 'hidden', timeout: 10000 });
 }
 
+/** Opens quick open; if Ctrl+P did not reach the workbench, the palette without '>' is quick open too. */
+async function openQuickOpen(page, input) {
+  await page
+    .locator('.quick-input-widget')
+    .waitFor({ state: 'hidden', timeout: 5000 })
+    .catch(() => {});
+  await page.keyboard.press('Control+P');
+  if (
+    await input.waitFor({ state: 'visible', timeout: 3000 }).then(
+      () => true,
+      () => false,
+    )
+  )
+    return;
+  await page
+    .locator('.part.statusbar')
+    .click({ position: { x: 400, y: 5 } })
+    .catch(() => {});
+  await page.keyboard.press('F1');
+  await input.waitFor({ state: 'visible', timeout: 15000 });
+}
+
 export async function openFile(page, name) {
   // focus the workbench outside any webview (keys typed in a webview's frame may not reach the workbench)
   await page
@@ -36,33 +58,20 @@ export async function openFile(page, name) {
     .catch(() => {});
   await page.keyboard.press('Control+1'); // the first editor group, not the response panel's
   const input = page.locator('.quick-input-widget .quick-input-box input');
-  // quick open; if the key did not reach the workbench, the palette without '>' is quick open too
-  await page.keyboard.press('Control+P');
-  if (
-    !(await input.waitFor({ state: 'visible', timeout: 3000 }).then(
-      () => true,
-      () => false,
-    ))
-  ) {
-    await page
-      .locator('.part.statusbar')
-      .click({ position: { x: 400, y: 5 } })
-      .catch(() => {});
-    await page.keyboard.press('F1');
-    await input.waitFor({ state: 'visible', timeout: 15000 });
-  }
+  const found = page.locator('.quick-input-widget .monaco-list-row.focused', { hasText: name }).first();
   // Enter opens the focused row: wait until the filtered list has settled with the file on top. The first
   // search of a fresh workspace can come back empty while the file index is still being built on a loaded
-  // machine: typed again, the name asks again (three times, 15 s each)
-  const found = page.locator('.quick-input-widget .monaco-list-row.focused', { hasText: name }).first();
+  // machine, and quick open can be taken away as it opens (the workbench turns inert for a moment while a part
+  // settles): open it again and type the name again, three times
   for (let attempt = 1; ; attempt++) {
-    await input.fill(name);
     try {
+      await openQuickOpen(page, input);
+      await input.fill(name, { timeout: 5000 });
       await found.waitFor({ timeout: 15000 });
       break;
     } catch (e) {
       if (attempt === 3) throw e;
-      await input.fill('');
+      await page.keyboard.press('Escape');
     }
   }
   await page.waitForTimeout(150);
@@ -189,6 +198,7 @@ export const paneHeader = (page, title) => page.locator('.part.sidebar .pane-hea
 const PROMPTWRIGHT_VIEWS = [
   'Prompts',
   'Session Resources',
+  'Batches',
   'Rate Limits',
   'Organization',
   'Compliance',

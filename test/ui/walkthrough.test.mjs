@@ -1,6 +1,7 @@
-// UI suite: the Getting Started walkthrough in the real editor. Opened from the palette, it lists its five
+// UI suite: the Getting Started walkthrough in the real editor. Opened from the palette, it lists its six
 // steps; without a key its first choice is the offline demo, and each step completes on its real event
-// (the demo starting, a request file opened however it is opened, the first count from the service).
+// (the demo starting, a request file opened however it is opened, the first count from the service, the
+// sample improved on the demo).
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { ui } from './context.mjs';
@@ -12,6 +13,7 @@ const STEPS = [
   'Watch the token count',
   'Send it',
   'Browse sessions and rate limits',
+  'Let the model improve it',
 ];
 
 /** Opens the walkthrough from the palette; returns its steps by title, and whether one is ticked. */
@@ -92,6 +94,21 @@ describe('Getting Started walkthrough (DOM)', function () {
     await page.mouse.move(5, 5);
     await page.waitForTimeout(500);
     await page.screenshot({ path: path.join(ui.results, 'walkthrough.png') });
+
+    // the last step's link improves the sample on the offline demo: its diff opens, and the step ticks
+    await step(STEPS[5]).click();
+    await step(STEPS[5]).locator('.button-container .monaco-button', { hasText: 'Improve the Sample Prompt' }).click();
+    await page.locator('.quick-input-widget', { hasText: 'A goal, if you have one' }).waitFor({ timeout: 15000 });
+    const input = page.locator('.quick-input-widget .quick-input-box input');
+    await input.fill('shorter');
+    await page.keyboard.press('Enter');
+    const diff = page.locator('.monaco-diff-editor .editor.modified .view-line', { hasText: 'Above all: shorter.' });
+    await diff.first().waitFor({ timeout: 30000 });
+    await runCommand(page, 'Promptwright: Decline');
+    await diff.first().waitFor({ state: 'detached', timeout: 15000 });
+    await backToWalkthrough(page);
+    await step(STEPS[5]).locator('[role="checkbox"][aria-checked="true"]').waitFor({ timeout: 15000 });
+
     await runCommand(page, 'Promptwright: Stop Offline Demo');
     await page.locator('.part.statusbar', { hasText: 'Offline demo' }).waitFor({ state: 'detached', timeout: 15000 });
   });

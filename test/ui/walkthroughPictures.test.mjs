@@ -1,6 +1,7 @@
 // UI suite: the Getting Started walkthrough's pictures, taken in the real workbench, each cropped to what its
 // step shows: the question asked when there is no key (connect), a problem and its quick fixes in a request
-// file (open), the token count's tooltip (count), the response panel (run), and the side bar (views). No window
+// file (open), the token count's tooltip (count), the response panel (run), the side bar (views), and the offline
+// demo's improvement of the sample as a diff (improve). No window
 // title, no stray notification. They land in test-results/walkthrough/. The walkthrough ships a dark and a
 // light picture per step (package.json names both; VS Code shows the one of the theme), WebP files about a
 // third smaller than JPEGs of the same look, so both sets fit the .vsix's budget. The test takes the dark set;
@@ -11,6 +12,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { ui } from './context.mjs';
 import {
+  answerInput,
   openFile,
   openWorkbench,
   paneHeader,
@@ -254,9 +256,30 @@ describe('walkthrough pictures (DOM)', function () {
         width: Math.round(bar.width),
         height: barHeight,
       });
+
+      // improve: the offline demo's improvement of the sample, as the step's link asks for it
+      await runCommand(page, 'View: Close Primary Side Bar');
+      await runCommand(page, 'Promptwright: Open a Sample Request');
+      await runCommand(page, 'Promptwright: Improve Prompt…');
+      await page.locator('.quick-input-widget', { hasText: 'A goal, if you have one' }).waitFor({ timeout: 15000 });
+      await answerInput(page, '');
+      const diff = page.locator('.editor-group-container.active .monaco-diff-editor').first();
+      const added = diff.locator('.editor.modified .view-line', { hasText: 'Answer in at most three sentences' });
+      await added.first().waitFor({ timeout: 30000 });
+      await clearNotifications(page);
+      await page.mouse.move(viewport.width - 5, viewport.height - 5);
+      await page.waitForTimeout(300);
+      // the lines between `max_tokens:` and `tools:`: the system prompt removed and its new version added (small:
+      // the picture ships in the .vsix)
+      const lineOf = text => box(diff.locator('.editor.modified .view-line', { hasText: text }).first());
+      const [above, below, editors] = [await lineOf('max_tokens:'), await lineOf('tools:'), await box(diff)];
+      const top = Math.round(above.y + above.height);
+      await shoot('improve', { x: Math.round(editors.x), y: top, width: 480, height: Math.round(below.y) - top });
+      await runCommand(page, 'Promptwright: Decline');
+      await diff.waitFor({ state: 'detached', timeout: 15000 });
       await runCommand(page, 'Promptwright: Stop Offline Demo');
 
-      assert.equal(shots.length, 5);
+      assert.equal(shots.length, 6);
       const encoder = await page.context().newPage();
       for (const file of shots) {
         const webp = await toWebp(encoder, fs.readFileSync(file));

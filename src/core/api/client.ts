@@ -1,5 +1,7 @@
 // The client for messages, token counting, session resources and rate limits, on the shared transport
-// (http.ts): exactly the spec's endpoints, paged lists as async iterators, typed errors.
+// (http.ts): exactly the endpoints, paged lists as async iterators, typed errors. Message Batches have a client of
+// their own on the same transport (batches.ts: `new BatchesClient(client.http)`), so only the bundles that send
+// batches carry it.
 import { pickCountFields } from '../request/count';
 import { Http, type CallOptions, type HttpOptions } from './http';
 import { collect, tokenPages, type TokenPage } from './paging';

@@ -7,7 +7,7 @@
 // the bundle), and in VS Code it honours the editor's proxy settings.
 import { AbortedError, ApiError, ConfigError, ConnectionError, TimeoutError } from './errors';
 import { withRetry, type RetryEvent, type RetryOptions } from './retry';
-import type { RateLimitInfo } from './types';
+import type { RateLimitInfo, RateWindow } from './types';
 
 const API_VERSION = '2023-06-01';
 
@@ -35,6 +35,8 @@ export interface HttpOptions {
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
   /** waited on before every attempt (a client-side rate limiter); may reject when the signal aborts */
   beforeAttempt?: (signal?: AbortSignal) => Promise<void>;
+  /** an attempt that `beforeAttempt` let go has its answer (after `onRateLimit`), or failed without one */
+  afterAttempt?: () => void;
 }
 
 export interface CallOptions {
@@ -50,6 +52,8 @@ export interface RequestSpec {
   /** extra vendor-beta values this endpoint needs */
   betas?: readonly string[];
   stream?: boolean;
+  /** the `accept` header, when the body is neither JSON nor an event stream (JSON Lines) */
+  accept?: string;
 }
 
 /** A 2xx response whose body is still to be read. `touch()` restarts the idle timer; `close()` ends it. */
@@ -66,6 +70,8 @@ export interface JsonResponse<T> {
   data: T;
   requestId?: string;
   status: number;
+  /** the response's headers, names in lower case */
+  headers: Record<string, string>;
 }
 
 const KEY_HELP: Record<KeyKind, { message: string; action: 'set-api-key' | 'set-admin-key' | 'set-compliance-key' }> = {
@@ -97,6 +103,7 @@ export class Http {
           return {
             data: (text ? JSON.parse(text) : undefined) as T,
             status: raw.status,
+            headers: raw.headers,
             ...(raw.requestId ? { requestId: raw.requestId } : {}),
           };
         } catch {
@@ -146,7 +153,7 @@ export class Http {
     const headers: Record<string, string> = {
       'x-api-key': key,
       'vendor-version': this.o.apiVersion || API_VERSION,
-      accept: spec.stream ? 'text/event-stream' : 'application/json',
+      accept: spec.accept ?? (spec.stream ? 'text/event-stream' : 'application/json'),
     };
     if (spec.body !== undefined) headers['content-type'] = 'application/json';
     if (betas.length) headers['vendor-beta'] = betas.join(',');
@@ -168,6 +175,7 @@ export class Http {
         ...(body !== undefined ? { body } : {}),
       });
     } catch (e) {
+      this.o.afterAttempt?.();
       timer.clear();
       const err = timer.timedOut
         ? new TimeoutError('No answer in time (the response did not start).')
@@ -181,6 +189,7 @@ export class Http {
     });
     const requestId = h['request-id'];
     this.o.onRateLimit?.(rateLimitInfo(h));
+    this.o.afterAttempt?.();
     this.o.onLog?.(
       `← ${res.status} ${spec.method} ${path} (${Date.now() - t0} ms)${requestId ? ` request-id=${requestId}` : ''}`,
     );
@@ -273,6 +282,16 @@ function rateLimitInfo(h: Record<string, string>): RateLimitInfo {
   if (h['vendor-ratelimit-requests-reset']) info.reset = h['vendor-ratelimit-requests-reset'];
   if (retryAfter !== undefined) info.retryAfter = retryAfter;
   if (h['vendor-organization-id']) info.organizationId = h['vendor-organization-id'];
+  const others = new Map<string, RateWindow>();
+  for (const [k, v] of Object.entries(h)) {
+    const m = /^vendor-ratelimit-(.+)-(limit|remaining|reset)$/.exec(k);
+    if (!m || m[1] === 'requests') continue;
+    const w = others.get(m[1]!) ?? { name: m[1]! };
+    if (m[2] === 'reset') w.reset = v;
+    else if (v.trim() !== '' && Number.isFinite(Number(v))) w[m[2] as 'limit' | 'remaining'] = Number(v);
+    others.set(m[1]!, w);
+  }
+  if (others.size) info.others = [...others.values()];
   return info;
 }
 

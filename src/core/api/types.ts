@@ -84,4 +84,17 @@ export interface RateLimitInfo {
   reset?: string;
   retryAfter?: number;
   organizationId?: string;
+  /**
+   * The other `vendor-ratelimit-<name>-{limit,remaining,reset}` families the response carried (the public API
+   * sends tokens, input-tokens and output-tokens ones); the spec shows only `requests`, read above.
+   */
+  others?: RateWindow[];
+}
+
+/** One family of rate-limit headers. */
+export interface RateWindow {
+  name: string;
+  limit?: number;
+  remaining?: number;
+  reset?: string;
 }

@@ -337,6 +337,9 @@ async function settleSample(
   const costFields = { costUsd: cost.usd, ...(cost.usd === null ? { costNote: cost.why } : {}) };
   if (outcome.error?.type === 'aborted')
     return { status: 'cancelled', pass: false, assertions: [], outcome, ...costFields };
+  // a batch that expired before it reached the request: nothing to judge, and not a failure of the reply
+  if (outcome.error?.type === EXPIRED)
+    return { status: 'expired', pass: false, assertions: [], outcome, ...costFields };
   const graded = new Map<number, AssertionResult>();
   const calls: { usage: Usage; model: string }[] = [];
   if (!outcome.error) {
@@ -385,6 +388,9 @@ function judgeUsage(
   };
 }
 
+/** The error type of a request whose Message Batch expired before processing it (a transport's outcome). */
+export const EXPIRED = 'expired';
+
 const CANCELLED: SampleResult = {
   status: 'cancelled',
   pass: false,
@@ -395,8 +401,9 @@ const CANCELLED: SampleResult = {
 
 /**
  * A cell from its samples (a sample never run is cancelled): it passes when at least `minPass` samples pass;
- * otherwise it is cancelled when samples were cancelled, failed when a sample failed an assertion, and an error
- * when only errors kept it from passing. Its top-level assertions and outcome are its first sample's.
+ * otherwise it is cancelled when samples were cancelled, failed when a sample failed an assertion, expired when
+ * its batch expired before samples ran, and an error when only errors kept it from passing. Its top-level
+ * assertions and outcome are its first sample's.
  */
 export function settleCell(
   cell: CellKey & { repeat: number; minPass: number },
@@ -404,15 +411,17 @@ export function settleCell(
 ): CellResult {
   const all = Array.from({ length: Math.max(1, cell.repeat) }, (_, i) => samples[i] ?? CANCELLED);
   const passed = all.filter(s => s.pass).length;
-  const finished = all.filter(s => s.status !== 'cancelled');
+  const finished = all.filter(s => s.status !== 'cancelled' && s.status !== 'expired');
   const status: CellResult['status'] =
     passed >= cell.minPass
       ? 'passed'
-      : finished.length < all.length
+      : all.some(s => s.status === 'cancelled')
         ? 'cancelled'
         : all.some(s => s.status === 'failed')
           ? 'failed'
-          : 'error';
+          : all.some(s => s.status === 'expired')
+            ? 'expired'
+            : 'error';
   const judged = all.filter(s => s.judge);
   const first = all[0]!;
   return {

@@ -64,6 +64,8 @@ export interface CellView {
   latencyMs?: number;
   requestId?: string;
   change?: Change;
+  /** the Message Batch the cell waits in (`queued in batch`), or whose results it holds */
+  batchId?: string;
   /** every sample (one for a cell that runs one), how many passed, and how many had to */
   samples?: SampleView[];
   passedSamples?: number;
@@ -93,9 +95,14 @@ export interface ComparedCell {
 
 /** A grid in compare mode (core/cases/gridCompare.ts): the revision, and each cell's other side. */
 export interface GridCompare {
-  /** the revision as the person named it (`HEAD`, `main`, a tag), and the commit it named then */
+  /**
+   * the revision as the person named it (`HEAD`, `main`, a tag), and the commit it named then; or the working
+   * copy (sha empty) when the other side is an improved prompt
+   */
   ref: string;
   sha: string;
+  /** what the cells ran on when it is not the working copy: `the improved prompt` */
+  current?: string;
   /** why the revision's version runs nothing as it is (the case file is not there, or cannot be used) */
   notice?: string;
   cells: ComparedCell[];
@@ -186,6 +193,7 @@ export function cellViewOf(r: CellResult, change?: Change, problems?: string[]):
     ...(o.stopReason !== undefined ? { stopReason: o.stopReason } : {}),
     ...(o.latencyMs !== undefined ? { latencyMs: Math.round(o.latencyMs) } : {}),
     ...(requestId ? { requestId } : {}),
+    ...(o.batchId ? { batchId: o.batchId } : {}),
     ...(change ? { change } : {}),
     ...(r.samples
       ? {
@@ -231,11 +239,13 @@ export function progressSummary(cells: readonly Pick<CellView, 'status' | 'flaky
   const failed = cells.filter(c => c.status === 'failed').length;
   const errors = cells.filter(c => c.status === 'error').length;
   const cancelled = cells.filter(c => c.status === 'cancelled').length;
+  const expired = cells.filter(c => c.status === 'expired').length;
   const flaky = cells.filter(c => c.flaky).length;
   const parts = [`${done}/${cells.length}`];
   if (failed) parts.push(`${failed} failed`);
   if (errors) parts.push(`${errors} ${errors === 1 ? 'error' : 'errors'}`);
   if (cancelled) parts.push(`${cancelled} cancelled`);
+  if (expired) parts.push(`${expired} expired`);
   if (flaky) parts.push(`${flaky} flaky`);
   return parts.join(' · ');
 }

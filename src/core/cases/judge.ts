@@ -10,11 +10,12 @@
 //   score from 0 to 1, and a score outside it makes the verdict malformed.
 // - A verdict is data: parsed and checked. One that is not that JSON, or a judge request that failed, makes the
 //   assertion an error (error.type, message, request-id), never a pass.
+import { answerJson } from '../api/answer';
 import type { Message } from '../api/types';
 import type { Locate } from '../request/parse/types';
 import type { Problem } from '../request/types';
 import { findPlaceholders } from './placeholders';
-import { replyText, rubricLabel } from './assertions';
+import { rubricLabel } from './assertions';
 import type { AssertionResult, CaseFile, OutcomeError, Rubric } from './types';
 
 /** The placeholders a judge prompt of one's own may use. */
@@ -129,21 +130,9 @@ export function judgeRequest(model: string, prompt: string): Record<string, unkn
 
 /** The verdict in the judge's reply, or why it is not one. */
 export function parseVerdict(reply: Message): { verdict: Verdict } | { problem: string } {
-  if (reply.stop_reason === 'refusal') return { problem: 'the judge refused to grade (stop_reason refusal)' };
-  if (reply.stop_reason === 'max_tokens') return { problem: `the verdict was cut off at max_tokens` };
-  const text = replyText(reply).trim();
-  if (!text) return { problem: 'the judge answered no text' };
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    return {
-      problem: `the judge's answer is not JSON: ${JSON.stringify(text.length > 80 ? `${text.slice(0, 80)}…` : text)}`,
-    };
-  }
-  if (value === null || typeof value !== 'object' || Array.isArray(value))
-    return { problem: 'the judge answered JSON that is not an object {pass, score, reason}' };
-  const v = value as Record<string, unknown>;
+  const answer = answerJson(reply, 'the judge');
+  if ('problem' in answer) return answer;
+  const v = answer.value;
   const extra = Object.keys(v).filter(k => k !== 'pass' && k !== 'score' && k !== 'reason');
   if (extra.length) return { problem: `the verdict has keys it should not: ${extra.join(', ')}` };
   if (typeof v.pass !== 'boolean') return { problem: 'the verdict has no pass (true or false)' };

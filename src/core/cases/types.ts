@@ -95,6 +95,8 @@ export interface Outcome {
   requestId?: string;
   /** the request failed (the service's error.type, message and request-id), or was cancelled */
   error?: OutcomeError;
+  /** the Message Batch the request went in (a run as a batch) */
+  batchId?: string;
 }
 
 /** Why something could not be done: the service's error.type, message and request-id, or ours. */
@@ -131,7 +133,8 @@ export interface CellKey {
   model: string;
 }
 
-export type CellStatus = 'queued' | 'running' | 'passed' | 'failed' | 'error' | 'cancelled';
+/** `expired`: the request went in a Message Batch that expired (24 hours) before the request was processed. */
+export type CellStatus = 'queued' | 'running' | 'passed' | 'failed' | 'error' | 'cancelled' | 'expired';
 
 /** A person's grade of a reply (the grid's 👍 / 👎), kept with the results by the reply's text. */
 export interface HumanGrade {
@@ -152,7 +155,7 @@ export interface JudgeUsage {
 
 /** One sample of a cell: one request of the case on the model, judged by every assertion. */
 export interface SampleResult {
-  status: 'passed' | 'failed' | 'error' | 'cancelled';
+  status: 'passed' | 'failed' | 'error' | 'cancelled' | 'expired';
   pass: boolean;
   assertions: AssertionResult[];
   outcome: Outcome;

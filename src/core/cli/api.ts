@@ -2,14 +2,14 @@ import * as fs from 'node:fs';
 import { ApiClient } from '../api/client';
 import { isCaseFile } from '../cases/caseFile';
 import { ConfigError, StreamError } from '../api/errors';
+import type { HttpOptions } from '../api/http';
 import type { Message } from '../api/types';
 import { isCountFileName } from '../request/count';
 import { formatOf } from '../request/parse';
 import { validateText, type Endpoint } from '../request/validate';
 import { count } from '../text';
 import { usageWords } from '../api/usage';
-import { costOf } from '../cost/cost';
-import { formatUsd } from '../cost/format';
+import { costOf, costWords } from '../cost/cost';
 import type { PriceTable } from '../cost/prices';
 import { parseArgs, UsageError } from './args';
 import { pricesOption } from './prices';
@@ -20,9 +20,9 @@ import { cancelled, EXIT } from './guard';
 import { betasFromEnv, type CliIo } from './io';
 
 /** The client from environment variables (the CLI has no SecretStorage); debug lines go to the io's stderr. */
-export function clientFromEnv(io: CliIo): ApiClient {
+export function clientFromEnv(io: CliIo, extra: Partial<HttpOptions> = {}): ApiClient {
   const debug = io.env.PROMPTWRIGHT_DEBUG ? { onLog: (l: string) => io.stderr.write(`[promptwright] ${l}\n`) } : {};
-  return new ApiClient(httpOptionsFromEnv(io.env, debug));
+  return new ApiClient(httpOptionsFromEnv(io.env, { ...debug, ...extra }));
 }
 
 /** Without a service address or a key nothing can run: said before anything is sent (exit 2). */
@@ -152,7 +152,7 @@ function summary(
   const parts = [
     `stop_reason: ${m.stop_reason ?? 'none'}${m.stop_sequence ? ` (${m.stop_sequence})` : ''}`,
     final ? usage : `usage from message_start only (the stream ended before the final message_delta): ${usage}`,
-    cost.usd === null ? `cost unknown (${cost.why})` : formatUsd(cost.usd),
+    costWords(cost),
     ...(requestId ? [`request-id ${requestId}`] : []),
   ];
   io.stderr.write(`${parts.join(' · ')}\n`);

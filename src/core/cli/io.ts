@@ -9,6 +9,8 @@ export interface CliIo {
   signal?: AbortSignal;
   /** whether a person can answer a question (stdin is a terminal) */
   interactive?: boolean;
+  /** whether stderr is a terminal (a progress line is rewritten in place there; elsewhere a line per change) */
+  progress?: boolean;
   /** asks a yes/no question on the terminal (only called when `interactive`) */
   confirm?: (question: string) => Promise<boolean>;
 }

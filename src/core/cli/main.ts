@@ -1,8 +1,11 @@
 import { runAdmin } from './admin';
 import { runRun } from './api';
+import { runBatch } from './batch';
+import { runCases } from './cases';
 import { runCheck } from './check';
 import { runCompliance } from './compliance';
 import { runCount } from './count';
+import { runImprove } from './improve';
 import type { CliIo } from './io';
 import { runModels } from './models';
 import { runSchema } from './schema';
@@ -41,14 +44,32 @@ commands:
                    fails, 2 a usage error or a file with errors (nothing sent). --model replaces the
                    models of the case files. --repeat N samples per cell, --min-pass K of them must pass
                    (default: all); a cell with some passing and some not is flaky. --no-cache asks the
-                   judge again instead of reusing kept verdicts
+                   judge again instead of reusing kept verdicts. Requests are paced by the rate-limit
+                   headers (slower before the limit, not after a storm of 429s)
+  test FILE... --batch [--no-wait] [options as above]
+                   the same cells as Message Batches, every token at half the price, within 24 hours:
+                   submitted once, waited for (progress on stderr), then printed as test prints them,
+                   each with its batch; running it again resumes it (nothing is sent twice). Ctrl-C
+                   leaves the batch running (exit 130); --no-wait submits, prints the batch ids, exits 0
   test [FILE...] --base REF [--changed] [--format text|json|junit|markdown]
                    every cell on the working copy and on the files at REF too: what the change did to
                    each (same, fixed, broke, new, removed; fewer samples passing is broke), with a word
                    diff of replies that differ.
                    --changed: the case files that differ from REF, or whose request file does
+  cases generate REQUEST [--count N] [--model M] [--rubrics] [--out FILE | --append FILE] [--prices FILE]
+                   N test cases (default 5) for the request's {{placeholders}}, written by a model (default:
+                   the request's own): typical, edge, adversarial, other languages; --rubrics gives each one
+                   or two rubric assertions. A case file to stdout, a new FILE, or the end of an existing
+                   one's cases; exit 1 (nothing written) when the answer is not the JSON asked for
+  improve REQUEST [--goal TEXT] [--model M] [--out FILE] [--prices FILE]
+                   the system prompt (and the user turns that are templates) rewritten by a model toward
+                   the goal, every {{placeholder}} and every other field kept: the request to --out or
+                   stdout, what changed and why to stderr
   models [ID] [--format text|json]
                    the service's models (every page), or one by id or alias; exit 1 for an unknown id
+  batch list [--all] | status ID | cancel ID --yes | collect ID [--format …]
+                   the batches test --batch submitted from here (--all: the service's, a page at a time);
+                   collect waits for one and prints its cells; \`promptwright batch --help\`
   admin …          the administration interface (Admin key): organization, workspaces, users, invites;
                    \`promptwright admin --help\` lists the commands
   schema [--endpoint messages|count_tokens] [--cases]
@@ -63,7 +84,7 @@ commands:
 
 environment:
   PROMPTWRIGHT_BASE_URL  the service address (https://…, without /v1)
-  PROMPTWRIGHT_API_KEY   API key (count, run, test, models)
+  PROMPTWRIGHT_API_KEY   API key (count, run, test, models, cases generate, improve)
   PROMPTWRIGHT_ADMIN_KEY Admin API key (admin commands; compliance activities when no compliance key is set)
   PROMPTWRIGHT_COMPLIANCE_KEY  Compliance Access Key (compliance commands)
   PROMPTWRIGHT_COMPLIANCE_RATE compliance requests per window, LIMIT/WINDOW_MS (default 600/60000; a testing knob)
@@ -71,7 +92,10 @@ environment:
   PROMPTWRIGHT_MODELS    a saved model list for check, as --models FILE
   PROMPTWRIGHT_MAX_RETRIES  retries after a failed attempt (default 2)
   PROMPTWRIGHT_JUDGE_MODEL  the judge of rubric assertions when a case file names none
-  PROMPTWRIGHT_CACHE_DIR    where judges' verdicts are kept (default: the user's cache folder)
+  PROMPTWRIGHT_CACHE_DIR    what outlives a run: judges' verdicts (verdicts/) and submitted batches (batches/)
+                            (default: the user's cache folder)
+  PROMPTWRIGHT_BATCH_POLL_MS  a batch's first and longest poll waits, FIRST[,MAX] (default 5000,60000; a
+                            testing knob)
   PROMPTWRIGHT_DEBUG     set to log each request to stderr (keys are never logged)
 `;
 
@@ -85,7 +109,10 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   if (cmd === 'run') return runRun(rest, io);
   if (cmd === 'test') return runTest(rest, io);
   if (cmd === 'models') return runModels(rest, io);
+  if (cmd === 'cases') return runCases(rest, io);
+  if (cmd === 'improve') return runImprove(rest, io);
   if (cmd === 'admin') return runAdmin(rest, io);
+  if (cmd === 'batch') return runBatch(rest, io);
   if (cmd === 'compliance') return runCompliance(rest, io);
   if (cmd === 'schema') return runSchema(rest, io);
   if (cmd === '--version' || cmd === '-v') {

@@ -4,41 +4,35 @@
 // min-pass of its samples pass. Exit 0 when every cell passes, 1 when any fails or a request fails, 2 for a
 // usage error or a file with errors (nothing is sent then), 130 on Ctrl-C (what finished is printed first).
 // With --base REF every cell runs on the files at that git revision too, and the report says what the change
-// did (testBase.ts).
+// did (testBase.ts). With --batch the cells go as Message Batches, at half the price, resumable (testBatch.ts);
+// a direct run is paced by the rate-limit headers (core/api/pacer.ts).
+import { realPacer } from '../api/pacer';
+import { sleep } from '../api/retry';
+import type { RunArgs } from '../batches/store';
 import { MAX_REPEAT } from '../cases/caseFile';
-import { runCellOf, type RunCell } from '../cases/engine';
-import { cellsOf } from '../cases/runner';
-import type { CellResult } from '../cases/types';
 import { count } from '../text';
 import { clientFromEnv, requireService } from './api';
-import { all, one, parseArgs, UsageError } from './args';
-import { filesOf, prepareCaseFile, type LoadedCaseFile } from './caseFiles';
+import { all, one, parseArgs, UsageError, type Parsed } from './args';
+import { filesOf } from './caseFiles';
 import { format } from './common';
 import { pricesOption } from './prices';
 import { EXIT, guarded } from './guard';
-import { betasFromEnv, type CliIo } from './io';
+import type { CliIo } from './io';
 import { testAgainstBase } from './testBase';
-import { cellName, cellRecord, figures, summaryLine, toJunit, verdictWord, whyLines } from './testReport';
-import { costNotes, judgeProblems, runTestCells, samplingOption, type RunSettings } from './testRun';
+import { testAsBatch } from './testBatch';
+import { endOfRun, prepareCells, printRun, runTestCells, samplingOption, type RunSettings } from './testRun';
 
 const DEFAULT_CONCURRENCY = 4;
 const MAX_CONCURRENCY = 64;
 /** Folders given as FILE stand for the case files in them. */
 const CASE_FOLDER_GLOB = '**/*.cases.{yaml,yml,json}';
 
-/** A cell of the whole run: which loaded file it belongs to (as shown, and on disk). */
-interface TestCell extends RunCell {
-  source: LoadedCaseFile;
-  file: string;
-  abs: string;
-}
-
 export function runTest(args: string[], io: CliIo, cwd = process.cwd()): Promise<number> {
   return guarded(io, 'test', async () => {
     const p = parseArgs(
       args,
       ['concurrency', 'model', 'base', 'repeat', 'min-pass', 'prices'],
-      ['changed', 'no-cache'],
+      ['changed', 'no-cache', 'batch', 'no-wait'],
     );
     const outputFormat = format(p, ['text', 'json', 'junit', 'markdown'] as const);
     const settings: RunSettings = {
@@ -51,7 +45,10 @@ export function runTest(args: string[], io: CliIo, cwd = process.cwd()): Promise
     if (models.some(m => !m.trim())) throw new UsageError('--model needs a model id');
     const base = one(p, 'base');
     const changed = p.switches.has('changed');
+    if (p.switches.has('no-wait') && !p.switches.has('batch'))
+      throw new UsageError('--no-wait is for --batch: give --batch too');
     if (base !== undefined) {
+      if (p.switches.has('batch')) throw new UsageError('--batch runs the working copy: not with --base');
       if (!base.trim()) throw new UsageError('--base needs a git revision (HEAD, origin/main, a commit)');
       const o = {
         base,
@@ -71,48 +68,38 @@ export function runTest(args: string[], io: CliIo, cwd = process.cwd()): Promise
     const files = filesOf(p.positionals, cwd, CASE_FOLDER_GLOB);
 
     // everything is checked before anything is sent
-    const betas = betasFromEnv(io.env);
-    const cells: TestCell[] = [];
-    let errors = 0;
-    for (const f of files) {
-      const keysOf = (l: LoadedCaseFile) => cellsOf(l.file, l.requestModel, models);
-      const prepared = prepareCaseFile(f, cwd, io, { keysOf, cellName, betas });
-      errors += prepared.errors;
-      const source = prepared.loaded;
-      if (source)
-        for (const c of prepared.cells)
-          cells.push({ ...runCellOf(source, c, settings.sampling), source, file: source.display, abs: f });
-    }
-    errors += judgeProblems(cells, io);
+    const { cells, errors } = prepareCells(files, cwd, io, models, settings);
     if (errors) {
       io.stderr.write(`promptwright test: nothing sent: ${count(errors, 'error')} (above)\n`);
       return EXIT.refused;
     }
     requireService(io);
-
-    const client = clientFromEnv(io);
-    const printer = outputFormat === 'text' ? inOrderPrinter(io, cells) : undefined;
-    const { results, judgeCalls, judgeCached } = await runTestCells(cells, settings, io, client, cwd, (r, u, i) => {
-      if (u.kind === 'ended') printer?.ended(r, i);
-    });
-    const byFile = results.map((r, i) => ({ file: cells[i]!.source.display, r }));
-    if (outputFormat === 'json')
-      io.stdout.write(
-        `${JSON.stringify(
-          byFile.map(c => cellRecord(c.file, c.r)),
-          null,
-          2,
-        )}\n`,
-      );
-    else if (outputFormat === 'junit') io.stdout.write(toJunit(byFile));
-    else printer?.summary(results, judgeCalls, judgeCached);
-    for (const note of costNotes(results)) io.stderr.write(`promptwright test: cost unknown: ${note}\n`);
-    if (io.signal?.aborted) {
-      io.stderr.write('promptwright test: Cancelled.\n');
-      return EXIT.cancelled;
+    if (p.switches.has('batch')) {
+      const noWait = p.switches.has('no-wait');
+      const again = ['test', ...args.filter(a => a !== '--no-wait')];
+      return testAsBatch(cells, settings, io, cwd, { format: outputFormat, noWait, again, args: runArgs(p) });
     }
-    return results.every(r => r.pass) ? EXIT.ok : EXIT.service;
+
+    // the direct transport, paced by the rate-limit headers (core/api/pacer.ts): slower before the limit, not
+    // after a storm of 429s
+    const client = clientFromEnv(io, realPacer(sleep).hooks());
+    const ran = await printRun(cells, outputFormat, io, onUpdate =>
+      runTestCells(cells, settings, io, client, cwd, { onUpdate }),
+    );
+    return endOfRun(ran.results, io, outputFormat, cells, ran);
   });
+}
+
+/** What the command line said of the cells, kept with a batch so `batch collect` builds the same ones. */
+function runArgs(p: Parsed): RunArgs {
+  const models = all(p, 'model');
+  const repeat = one(p, 'repeat');
+  const minPass = one(p, 'min-pass');
+  return {
+    ...(models.length ? { models } : {}),
+    ...(repeat !== undefined ? { repeat: Number(repeat) } : {}),
+    ...(minPass !== undefined ? { minPass: Number(minPass) } : {}),
+  };
 }
 
 function concurrencyOf(raw: string | undefined): number {
@@ -121,37 +108,4 @@ function concurrencyOf(raw: string | undefined): number {
   if (!/^\d+$/.test(raw) || n < 1 || n > MAX_CONCURRENCY)
     throw new UsageError(`--concurrency must be a whole number from 1 to ${MAX_CONCURRENCY}, got "${raw}"`);
   return n;
-}
-
-// ---- text: one line per cell, printed in order as soon as the cells before it have finished --------------
-
-function inOrderPrinter(io: CliIo, cells: readonly TestCell[]) {
-  const done: (CellResult | undefined)[] = cells.map(() => undefined);
-  let printed = 0;
-  const print = (r: CellResult, i: number) => {
-    const cell = cells[i]!;
-    if (i === 0 || cells[i - 1]!.source !== cell.source) io.stdout.write(`${cell.source.display}\n`);
-    const flaky = r.flaky ? '  flaky' : '';
-    io.stdout.write(`  ${verdictWord(r).padEnd(9)} ${r.caseName} · ${r.model}${figures(r)}${flaky}\n`);
-    for (const why of whyLines(r)) io.stdout.write(`            ${why}\n`);
-  };
-  const flush = () => {
-    while (printed < cells.length && done[printed]) print(done[printed]!, printed++);
-  };
-  return {
-    ended(r: CellResult, i: number) {
-      done[i] = r;
-      flush();
-    },
-    summary(results: readonly CellResult[], judgeCalls: number, judgeCached: number) {
-      // cells that never started (a cancel) are printed too, once everything has settled
-      results.forEach((r, i) => (done[i] ??= r));
-      flush();
-      io.stdout.write(summaryLine(results));
-      if (judgeCalls || judgeCached)
-        io.stdout.write(
-          `judge: ${count(judgeCalls, 'request')} sent, ${count(judgeCached, 'verdict')} from the cache\n`,
-        );
-    },
-  };
 }

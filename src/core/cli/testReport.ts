@@ -14,6 +14,7 @@ const VERDICT: Record<CellResult['status'], string> = {
   failed: 'FAIL',
   error: 'ERROR',
   cancelled: 'CANCELLED',
+  expired: 'EXPIRED',
 };
 
 /** A cell's samples (one for a result saved before samples existed). */
@@ -42,6 +43,7 @@ export function figures(r: CellResult): string {
   if (o.usage?.input_tokens !== undefined) parts.push(`in ${o.usage.input_tokens}`);
   if (o.usage?.output_tokens !== undefined) parts.push(`out ${o.usage.output_tokens}`);
   if (typeof r.costUsd === 'number' && r.costUsd > 0) parts.push(formatUsd(r.costUsd));
+  if (o.batchId) parts.push(o.batchId);
   return parts.length ? `  (${parts.join(' · ')})` : '';
 }
 
@@ -51,7 +53,7 @@ const errorLine = (e: { type: string; message: string; requestId?: string }) =>
 
 /** Why one sample did not pass: its failed request, or each assertion that failed or could not be checked. */
 function sampleWhy(s: Pick<SampleResult, 'status' | 'outcome' | 'assertions'>): string[] {
-  if (s.outcome.error && s.status === 'error') return [errorLine(s.outcome.error)];
+  if (s.outcome.error && (s.status === 'error' || s.status === 'expired')) return [errorLine(s.outcome.error)];
   return s.assertions.filter((a: AssertionResult) => !a.pass).map(a => `✗ ${a.message}`);
 }
 
@@ -85,6 +87,7 @@ export function summaryLine(results: readonly CellResult[]): string {
   const parts = [`${by('passed')} passed`, `${by('failed')} failed`];
   if (by('error')) parts.push(`${by('error')} could not run (the request failed)`);
   if (by('cancelled')) parts.push(`${by('cancelled')} cancelled`);
+  if (by('expired')) parts.push(`${by('expired')} expired (their batch ended before they ran)`);
   const flaky = results.filter(r => r.flaky).length;
   if (flaky) parts.push(`${flaky} flaky`);
   return (
@@ -119,6 +122,7 @@ function sampleRecord(s: SampleResult) {
     stop_reason: o.stopReason ?? null,
     latency_ms: o.latencyMs === undefined ? null : Math.round(o.latencyMs),
     request_id: o.requestId ?? null,
+    ...(o.batchId ? { batch_id: o.batchId } : {}),
     assertions: s.assertions.map(assertionRecord),
     cost_usd: s.costUsd,
     ...(s.judge
@@ -155,6 +159,7 @@ export function cellRecord(file: string, r: CellResult) {
     stop_reason: r.outcome.stopReason ?? null,
     latency_ms: r.outcome.latencyMs === undefined ? null : Math.round(r.outcome.latencyMs),
     request_id: r.outcome.requestId ?? null,
+    ...(r.outcome.batchId ? { batch_id: r.outcome.batchId } : {}),
     ...(r.outcome.error ? { error: r.outcome.error } : {}),
     ...(first?.humanGrade ? { human_grade: first.humanGrade } : {}),
     samples: samples.map(sampleRecord),
@@ -190,7 +195,7 @@ export function toJunit(results: readonly { file: string; r: CellResult }[]): st
     if (r.status === 'cancelled') {
       s.skipped++;
       body.push('      <skipped message="Cancelled"/>');
-    } else if (r.status === 'error' && r.outcome.error && (r.samples?.length ?? 1) === 1) {
+    } else if ((r.status === 'error' || r.status === 'expired') && r.outcome.error && (r.samples?.length ?? 1) === 1) {
       s.errors++;
       const e = r.outcome.error;
       const detail = `${e.type}: ${e.message}${e.requestId ? ` (request-id ${e.requestId})` : ''}`;
@@ -199,7 +204,7 @@ export function toJunit(results: readonly { file: string; r: CellResult }[]): st
       // an assertion that could not be checked (the judge failed, no price) is an error, not a failure
       const why = whyLines(r);
       const several = (r.samples?.length ?? 1) > 1;
-      const erred = r.status === 'error';
+      const erred = r.status === 'error' || r.status === 'expired';
       if (erred) s.errors++;
       else s.failures++;
       const head = several

@@ -6,15 +6,27 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { ApiClient } from '../api/client';
-import { directTransport, runCells, type CellUpdate, type RunCell, type RunOutcome } from '../cases/engine';
+import {
+  directTransport,
+  runCellOf,
+  runCells,
+  type CellUpdate,
+  type RunCell,
+  type RunOutcome,
+  type Transport,
+} from '../cases/engine';
 import { gradeFor, parseResults, resultsPath } from '../cases/results';
-import { runCell, type Sampling } from '../cases/runner';
+import { cellsOf, runCell, type Sampling } from '../cases/runner';
 import type { CellResult } from '../cases/types';
 import { DirectoryVerdictCache } from '../cases/verdictCache';
 import type { PriceTable } from '../cost/prices';
+import { count } from '../text';
 import { one, UsageError, type Parsed } from './args';
+import { prepareCaseFile, type LoadedCaseFile } from './caseFiles';
 import { cacheDir } from './env';
-import type { CliIo } from './io';
+import { EXIT } from './guard';
+import { betasFromEnv, type CliIo } from './io';
+import { cellName, cellRecord, figures, summaryLine, toJunit, verdictWord, whyLines } from './testReport';
 
 /** What the command line says of a run's samples, prices and verdict cache. */
 export interface RunSettings {
@@ -68,14 +80,21 @@ function gradesOf(caseFileAbs: string, cwd: string) {
   }
 }
 
-/** Runs the cells through the engine as the CLI does. */
+/**
+ * Runs the cells through the engine as the CLI does: by default each sample streamed through `client`, at most
+ * --concurrency at once; or through `transport` (Message Batches: `batch` prices every token at half).
+ */
 export function runTestCells<C extends RunCell & { abs?: string }>(
   cells: readonly C[],
   settings: RunSettings,
   io: CliIo,
   client: ApiClient,
   cwd: string,
-  onUpdate?: (r: CellResult, update: CellUpdate, index: number) => void,
+  o: {
+    onUpdate?: (r: CellResult, update: CellUpdate, index: number) => void;
+    transport?: Transport;
+    batch?: boolean;
+  } = {},
 ): Promise<RunOutcome> {
   const grades = new Map<string, ReturnType<typeof gradesOf>>();
   const cache = new DirectoryVerdictCache(path.join(cacheDir(io.env), 'verdicts'), m =>
@@ -84,11 +103,14 @@ export function runTestCells<C extends RunCell & { abs?: string }>(
   const judgeModel = io.env.PROMPTWRIGHT_JUDGE_MODEL;
   return runCells({
     cells,
-    transport: directTransport({
-      concurrency: settings.concurrency,
-      send: (job, signal, onEvent) => runCell(client, job.body, { signal, onEvent }),
-    }),
+    transport:
+      o.transport ??
+      directTransport({
+        concurrency: settings.concurrency,
+        send: (job, signal, onEvent) => runCell(client, job.body, { signal, onEvent }),
+      }),
     prices: settings.prices,
+    ...(o.batch ? { batch: true } : {}),
     judging: {
       call: (body, signal) => client.createMessage(body, { signal }),
       ...(judgeModel ? { defaultModel: judgeModel } : {}),
@@ -103,7 +125,7 @@ export function runTestCells<C extends RunCell & { abs?: string }>(
       return gradeFor(grades.get(abs), cell.caseName, text);
     },
     ...(io.signal ? { signal: io.signal } : {}),
-    ...(onUpdate ? { onUpdate } : {}),
+    ...(o.onUpdate ? { onUpdate: o.onUpdate } : {}),
   });
 }
 
@@ -117,4 +139,114 @@ export function costNotes(results: readonly CellResult[]): string[] {
       for (const a of s.assertions) if (a.error?.type === 'no_price') notes.add(a.error.message);
     }
   return [...notes];
+}
+/** A cell of the whole run: which loaded file it belongs to (as shown, and on disk). */
+export interface TestCell extends RunCell {
+  source: LoadedCaseFile;
+  file: string;
+  abs: string;
+}
+
+/**
+ * The cells of the case files, each case on each model (`models` replaces the files'), every problem printed as
+ * `file:line:col`; `errors` counts them (then nothing may be sent).
+ */
+export function prepareCells(
+  files: readonly string[],
+  cwd: string,
+  io: CliIo,
+  models: string[],
+  settings: Pick<RunSettings, 'sampling'>,
+): { cells: TestCell[]; errors: number } {
+  const betas = betasFromEnv(io.env);
+  const cells: TestCell[] = [];
+  let errors = 0;
+  for (const f of files) {
+    const keysOf = (l: LoadedCaseFile) => cellsOf(l.file, l.requestModel, models);
+    const prepared = prepareCaseFile(f, cwd, io, { keysOf, cellName, betas });
+    errors += prepared.errors;
+    const source = prepared.loaded;
+    if (source)
+      for (const c of prepared.cells)
+        cells.push({ ...runCellOf(source, c, settings.sampling), source, file: source.display, abs: f });
+  }
+  errors += judgeProblems(cells, io);
+  return { cells, errors };
+}
+
+/**
+ * Runs the cells as `run` says and prints them as they end (text: in order, as soon as those before have), then
+ * hands back what the run did.
+ */
+export async function printRun<T extends RunOutcome>(
+  cells: readonly TestCell[],
+  outputFormat: string,
+  io: CliIo,
+  run: (onUpdate: (r: CellResult, u: CellUpdate, i: number) => void) => Promise<T>,
+): Promise<T & { printer?: ReturnType<typeof inOrderPrinter> }> {
+  const printer = outputFormat === 'text' ? inOrderPrinter(io, cells) : undefined;
+  const outcome = await run((r, u, i) => {
+    if (u.kind === 'ended') printer?.ended(r, i);
+  });
+  return { ...outcome, ...(printer ? { printer } : {}) };
+}
+
+/** The report of a finished run (json, junit, or the text summary) and its exit code, as `test` prints it. */
+export function endOfRun(
+  results: readonly CellResult[],
+  io: CliIo,
+  outputFormat: string,
+  cells: readonly TestCell[],
+  judge: { judgeCalls: number; judgeCached: number; printer?: ReturnType<typeof inOrderPrinter> },
+): number {
+  const byFile = results.map((r, i) => ({ file: cells[i]!.source.display, r }));
+  if (outputFormat === 'json')
+    io.stdout.write(
+      `${JSON.stringify(
+        byFile.map(c => cellRecord(c.file, c.r)),
+        null,
+        2,
+      )}\n`,
+    );
+  else if (outputFormat === 'junit') io.stdout.write(toJunit(byFile));
+  else judge.printer?.summary(results, judge.judgeCalls, judge.judgeCached);
+  for (const note of costNotes(results)) io.stderr.write(`promptwright test: cost unknown: ${note}\n`);
+  if (io.signal?.aborted) {
+    io.stderr.write('promptwright test: Cancelled.\n');
+    return EXIT.cancelled;
+  }
+  return results.every(r => r.pass) ? EXIT.ok : EXIT.service;
+}
+
+// ---- text: one line per cell, printed in order as soon as the cells before it have finished --------------
+
+function inOrderPrinter(io: CliIo, cells: readonly TestCell[]) {
+  const done: (CellResult | undefined)[] = cells.map(() => undefined);
+  let printed = 0;
+  const print = (r: CellResult, i: number) => {
+    const cell = cells[i]!;
+    if (i === 0 || cells[i - 1]!.source !== cell.source) io.stdout.write(`${cell.source.display}\n`);
+    const flaky = r.flaky ? '  flaky' : '';
+    io.stdout.write(`  ${verdictWord(r).padEnd(9)} ${r.caseName} · ${r.model}${figures(r)}${flaky}\n`);
+    for (const why of whyLines(r)) io.stdout.write(`            ${why}\n`);
+  };
+  const flush = () => {
+    while (printed < cells.length && done[printed]) print(done[printed]!, printed++);
+  };
+  return {
+    ended(r: CellResult, i: number) {
+      done[i] = r;
+      flush();
+    },
+    summary(results: readonly CellResult[], judgeCalls: number, judgeCached: number) {
+      // cells that never started (a cancel) are printed too, once everything has settled
+      results.forEach((r, i) => (done[i] ??= r));
+      flush();
+      io.stdout.write(summaryLine(results));
+      if (judgeCalls || judgeCached)
+        io.stdout.write(
+          `judge: ${count(judgeCalls, 'request')} sent, ${count(judgeCached, 'verdict')} from the cache\n`,
+        );
+    },
+  };
 }

@@ -3,6 +3,7 @@
 // batch; 1.1× for US-only inference where the spec says so. A model with no price has no cost: null, with why,
 // never a guessed number.
 import type { Usage } from '../api/types';
+import { formatUsd } from './format';
 import {
   BATCH_MULTIPLIER,
   priceOf,
@@ -63,4 +64,9 @@ export function sumCosts(costs: readonly (number | null)[]): number | null {
     total += c;
   }
   return total;
+}
+
+/** A cost in words: `$0.0132`, or `cost unknown (why)`. */
+export function costWords(cost: Cost): string {
+  return cost.usd === null ? `cost unknown (${cost.why})` : formatUsd(cost.usd);
 }

@@ -12,6 +12,8 @@ export interface Reply {
   status: number;
   body: unknown;
   headers?: Record<string, string>;
+  /** a JSON Lines body instead of `body`: each line as it is, written a chunk at a time */
+  lines?: readonly string[];
 }
 
 export function problem(status: number, type: string, message: string, headers?: Record<string, string>): Reply {

@@ -20,6 +20,7 @@ import {
   type Walk,
 } from './admin';
 import { ACTIVITY_TYPES } from '../compliance/filters';
+import { SlidingBudget, type RateOptions } from './budget';
 import { firstTrue, OPS, parseRfc3339, type Bound } from './timeFilters';
 
 const SCOPES = [
@@ -36,12 +37,6 @@ export const DEFAULT_COMPLIANCE_KEYS: Record<string, readonly string[]> = {
 };
 /** doc3 §5 rule 4: an Admin key reads the Activity Feed and nothing else here. */
 const ADMIN_KEY_SCOPES: readonly string[] = ['read:compliance_activities'];
-
-export interface RateOptions {
-  /** requests admitted in any span of windowMs */
-  limit: number;
-  windowMs: number;
-}
 
 export interface ComplianceOptions {
   apiKey: string;
@@ -161,10 +156,8 @@ function makeOrganizations(n: number): ComplianceOrganization[] {
 export class SimulatedCompliance {
   readonly keys: Record<string, readonly string[]>;
   readonly rate: RateOptions;
-  /** times (ms) of the requests counted against the budget, oldest first */
-  readonly log: number[] = [];
-  /** times (ms) of the requests refused with 429 (authenticated, over the budget; they use no quota) */
-  readonly throttled: number[] = [];
+  /** the requests counted against the budget, and those refused with 429 (authenticated, over the budget) */
+  readonly budget: SlidingBudget;
   readonly activityCount: number;
   readonly organizations: ComplianceOrganization[];
   /** the people whose content is seeded (user_01…user_05, the first administration users) */
@@ -173,11 +166,11 @@ export class SimulatedCompliance {
   readonly projects: Project[] = [];
   private readonly attached = new Map<string, Ordered<Attachment>>();
   readonly chatFiles: ChatFile[] = [];
-  private head = 0;
 
   constructor(private readonly o: ComplianceOptions) {
     this.keys = o.keys ?? DEFAULT_COMPLIANCE_KEYS;
     this.rate = o.rate ?? { limit: 600, windowMs: MINUTE };
+    this.budget = new SlidingBudget(this.rate);
     this.activityCount = Math.max(0, Math.floor(o.activities ?? 2000));
     this.organizations = makeOrganizations(Math.max(1, Math.floor(o.organizations ?? 7)));
     this.seedContent();
@@ -225,44 +218,29 @@ export class SimulatedCompliance {
     for (let k = this.activityCount - 1; k >= 0; k--) yield this.activity(k);
   }
 
-  // ---- the budget (doc3 §8) ----------------------------------------------------------------------------
-  // A sliding window: at most `limit` counted requests in any span of windowMs, the strictest reading of
-  // "600 requests per minute". `reset` is when the budget is whole again (the newest counted request
-  // leaves the window), so a client that waits for it, or for retry-after, finds the full budget.
+  // ---- the budget (doc3 §8): one sliding window shared by every key and endpoint (budget.ts) ----------
 
-  private used(now: number): number {
-    while (this.head < this.log.length && this.log[this.head]! <= now - this.rate.windowMs) this.head++;
-    return this.log.length - this.head;
+  /** times (ms) of the requests counted against the budget, oldest first */
+  get log(): readonly number[] {
+    return this.budget.log;
   }
 
-  private resetAt(now: number): number {
-    const newest = this.log[this.log.length - 1];
-    return this.used(now) && newest !== undefined ? newest + this.rate.windowMs : now;
+  /** times (ms) of the requests refused with 429 (authenticated, over the budget; they use no quota) */
+  get throttled(): readonly number[] {
+    return this.budget.throttled;
   }
 
   rateHeaders(now = Date.now()): Record<string, string> {
-    return {
-      'vendor-ratelimit-requests-limit': String(this.rate.limit),
-      'vendor-ratelimit-requests-remaining': String(Math.max(0, this.rate.limit - this.used(now))),
-      'vendor-ratelimit-requests-reset': iso(this.resetAt(now)),
-    };
+    return this.budget.headers(now);
   }
 
   /** The most requests the client sent after authenticating (counted or refused with 429) in any windowMs. */
   maxInAnyWindow(windowMs = this.rate.windowMs): number {
-    const t = [...this.log, ...this.throttled].sort((a, b) => a - b);
-    let best = 0;
-    for (let i = 0, j = 0; j < t.length; j++) {
-      while (t[j]! - t[i]! >= windowMs) i++;
-      best = Math.max(best, j - i + 1);
-    }
-    return best;
+    return this.budget.maxInAnyWindow(windowMs);
   }
 
   resetRate(): void {
-    this.log.length = 0;
-    this.throttled.length = 0;
-    this.head = 0;
+    this.budget.reset();
   }
 
   /**
@@ -279,21 +257,17 @@ export class SimulatedCompliance {
       return unauthenticated('a standard API key cannot call the compliance interface; use a Compliance Access Key');
     const scopes = key === this.o.adminKey ? ADMIN_KEY_SCOPES : this.keys[key];
     if (!scopes) return unauthenticated('invalid x-api-key');
-    if (this.used(now) >= this.rate.limit) {
-      this.throttled.push(now);
-      const headers = this.rateHeaders(now);
-      const wait = Math.max(1, Math.ceil((this.resetAt(now) - now) / 1000));
+    const taken = this.budget.take(now);
+    if (!taken.ok)
       return {
         reply: problem(
           429,
           'rate_limit_error',
           `more than ${this.rate.limit} compliance requests in ${this.rate.windowMs / 1000} s for the organization`,
-          { ...headers, 'retry-after': String(wait) },
+          taken.headers,
         ),
       };
-    }
-    this.log.push(now);
-    return { scopes, headers: this.rateHeaders(now) };
+    return { scopes, headers: taken.headers };
   }
 
   // ---- routes (doc3 §4) --------------------------------------------------------------------------------

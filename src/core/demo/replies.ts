@@ -2,9 +2,11 @@
 // that what a request asks for can be seen: a short thinking block when thinking is on, a call of the
 // request's tool (input built from its input_schema) when the request offers tools and the question is
 // about one, JSON valid against output_config.format when the request gives one, and text otherwise. A judge's
-// request (a rubric assertion) is answered by the stand-in judge's rule (judge.ts).
+// request (a rubric assertion) and the co-author's (generated cases, an improved prompt) are answered by their
+// stand-in's rule (judge.ts, coauthor.ts).
 
 import { cacheMarkers } from '../cache/breakpoints';
+import { standInCoauthor } from './coauthor';
 import { standInVerdict } from './judge';
 
 type Json = Record<string, unknown>;
@@ -22,9 +24,9 @@ export interface DemoReply {
 }
 
 export function demoReply(body: Json): DemoReply {
-  // a judge's request (a rubric assertion): the stand-in judge's verdict (judge.ts)
-  const verdict = standInVerdict(body);
-  if (verdict !== undefined) return { content: [{ type: 'text', text: verdict }], stop_reason: 'end_turn' };
+  // a judge's request (a rubric assertion), Generate Test Cases, Improve Prompt: the stand-ins' answers
+  const answer = standInVerdict(body) ?? standInCoauthor(body);
+  if (answer !== undefined) return { content: [{ type: 'text', text: answer }], stop_reason: 'end_turn' };
   const messages = Array.isArray(body.messages) ? (body.messages as Json[]) : [];
   const asked = lastUserText(messages).slice(0, 300);
   const content: Json[] = [];

@@ -2,7 +2,8 @@
 // with no account and no key to type. Messages and token counts are answered here (replies.ts: they say no
 // model ran, and follow the request's shape); session resources, rate limits, administration and compliance
 // come from the same simulation the tests' fake of the service uses (service.ts), with sample data that can
-// be edited while the demo runs.
+// be edited while the demo runs. Message Batches are simulated there too (batches.ts), answered with the demo's
+// replies.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { estimateTokens } from '../tokens/scheduler';
@@ -28,9 +29,14 @@ export interface DemoServer {
 
 type Json = Record<string, unknown>;
 
-/** Starts the demo backend; `delayMs` paces the streamed events so the streaming can be watched. */
-export async function startDemoServer(o: { delayMs?: number } = {}): Promise<DemoServer> {
+/**
+ * Starts the demo backend; `delayMs` paces the streamed events so the streaming can be watched, and a message
+ * batch takes `batchProcessingMs` (default 8 s) to end, so its cells can be seen queued first.
+ */
+export async function startDemoServer(o: { delayMs?: number; batchProcessingMs?: number } = {}): Promise<DemoServer> {
   const delayMs = o.delayMs ?? 20;
+  // the demo's own prompt cache, so that a second identical run shows reads (its replies say it is simulated)
+  const promptCache = new SimulatedPromptCache(estimateTokens);
   const service = new SimulatedService({
     apiKey: DEMO_KEYS.api,
     adminKey: DEMO_KEYS.admin,
@@ -44,9 +50,11 @@ export async function startDemoServer(o: { delayMs?: number } = {}): Promise<Dem
     },
     activities: 250,
     sessions: [[DEMO_SESSION, makeResources(3, 'demo')]],
+    batches: {
+      processingMs: o.batchProcessingMs ?? 8000,
+      answer: params => ({ message: demoMessage(params, promptCache.usage(params)) }),
+    },
   });
-  // the demo's own prompt cache, so that a second identical run shows reads (its replies say it is simulated)
-  const promptCache = new SimulatedPromptCache(estimateTokens);
   const sockets = new Set<import('node:net').Socket>();
   const server = http.createServer((req, res) => {
     let raw = '';
@@ -194,6 +202,7 @@ function problem(res: http.ServerResponse, status: number, type: string, message
 }
 
 function reply(res: http.ServerResponse, r: Reply, headers: Record<string, string> = {}): void {
-  res.writeHead(r.status, { 'content-type': 'application/json', 'request-id': requestId(), ...headers, ...r.headers });
-  res.end(JSON.stringify(r.body));
+  const type = r.lines ? 'application/x-jsonl' : 'application/json';
+  res.writeHead(r.status, { 'content-type': type, 'request-id': requestId(), ...headers, ...r.headers });
+  res.end(r.lines ? r.lines.map(l => `${l}\n`).join('') : JSON.stringify(r.body));
 }

@@ -1,9 +1,11 @@
 // A simulation of the service's interfaces other than messages and token counting, in memory: session
-// resources (doc2 §2.1, §4.1), rate limits (doc2 §2.7, §4.3), models (models.ts), administration (admin.ts)
-// and compliance (compliance.ts), behind the spec's keys and version header. The offline demo (server.ts) and
-// the tests' fake of the service both serve it; each answers POST /v1/messages and count_tokens itself.
+// resources (doc2 §2.1, §4.1), rate limits (doc2 §2.7, §4.3), models (models.ts), Message Batches (batches.ts),
+// administration (admin.ts) and compliance (compliance.ts), behind the spec's keys and version header. The
+// offline demo (server.ts) and the tests' fake of the service both serve it; each answers POST /v1/messages and
+// count_tokens itself, and gives the batches its own answer to a request.
 import type { IncomingHttpHeaders } from 'node:http';
 import { problem, SimulatedAdmin, type Reply } from './admin';
+import { SimulatedBatches, type BatchesOptions } from './batches';
 import { SimulatedCompliance, type ComplianceOptions } from './compliance';
 import { demoModels, SimulatedModels } from './models';
 import type { ServiceModel } from '../models/types';
@@ -30,6 +32,8 @@ export interface ServiceOptions extends Omit<ComplianceOptions, 'apiKey' | 'admi
   sessions?: [string, Resource[]][];
   /** what `GET /v1/models` lists (default: the built-in table's current models) */
   models?: readonly ServiceModel[];
+  /** Message Batches: how long a batch takes, and each request's answer (the server's own messages reply) */
+  batches: BatchesOptions;
 }
 
 /** What admission decides: a refusal, or the compliance scopes and the headers every answer carries. */
@@ -42,9 +46,11 @@ export class SimulatedService {
   readonly compliance: SimulatedCompliance;
   readonly sessions: Map<string, Resource[]>;
   readonly models: SimulatedModels;
+  readonly batches: SimulatedBatches;
 
   constructor(readonly o: ServiceOptions) {
     this.compliance = new SimulatedCompliance(o);
+    this.batches = new SimulatedBatches(o.batches);
     this.sessions = new Map(o.sessions ?? []);
     this.models = new SimulatedModels(o.models ?? demoModels());
   }
@@ -83,6 +89,8 @@ export class SimulatedService {
       if (admin) return admin;
     }
     if (path === '/v1/models' || path.startsWith('/v1/models/')) return this.models.handle(r.method, r.url);
+    if (path.startsWith('/v1/messages/batches'))
+      return this.batches.handle(r.method, r.url, r.body, `http://${r.headers.host ?? '127.0.0.1'}`);
     const sm = /^\/v1\/sessions\/([^/]+)\/resources(?:\/([^/]+))?$/.exec(path);
     if (sm) return this.resources(r, decodeURIComponent(sm[1]!), sm[2] && decodeURIComponent(sm[2]));
     if (r.method === 'GET' && path === '/v1/organizations/rate_limits') return this.orgRateLimits(r.url);

@@ -1,6 +1,6 @@
 // "Append reply to file": the assistant turn (and, after tool_use, a user turn with a tool_result stub
 // per call) inserted at the end of `messages` as one text edit that keeps the file's formatting and
-// comments, in JSON and YAML.
+// comments, in JSON and YAML. Generated test cases are appended to a case file's `cases` the same way.
 import * as jsonc from 'jsonc-parser';
 import * as YAML from 'yaml';
 import type { Message } from '../api/types';
@@ -25,7 +25,7 @@ export function appendReply(
   const turns: object[] = [assistantTurn(m)];
   const tr = withToolResults ? toolResultTurn(m) : undefined;
   if (tr) turns.push(tr);
-  const edit = format === 'json' ? appendJson(text, turns) : appendYaml(text, turns);
+  const edit = appendItems(text, format, 'messages', turns);
   const after = text.slice(0, edit.start) + edit.newText + text.slice(edit.end);
   let cursor: AppendResult['cursor'];
   if (tr) {
@@ -38,10 +38,18 @@ export function appendReply(
   return { edit, ...(cursor ? { cursor } : {}) };
 }
 
-function appendJson(text: string, turns: object[]): TextEdit {
+/**
+ * One edit that appends `items` to the top-level list `key` (`messages`, `cases`), after its last item and at
+ * its indentation, so nothing already in the file is reformatted and its comments stay.
+ */
+export function appendItems(text: string, format: Format, key: string, items: object[]): TextEdit {
+  return format === 'json' ? appendJson(text, key, items) : appendYaml(text, key, items);
+}
+
+function appendJson(text: string, key: string, turns: object[]): TextEdit {
   const tree = jsonc.parseTree(text);
-  const msgs = tree && jsonc.findNodeAtLocation(tree, ['messages']);
-  if (!msgs || msgs.type !== 'array') throw new Error('The file has no "messages" array to append to.');
+  const msgs = tree && jsonc.findNodeAtLocation(tree, [key]);
+  if (!msgs || msgs.type !== 'array') throw new Error(`The file has no "${key}" array to append to.`);
   const eol = text.includes('\r\n') ? '\r\n' : '\n';
   const { insertSpaces, tabSize } = detectIndent(text);
   const unit = insertSpaces ? ' '.repeat(tabSize) : '\t';
@@ -81,10 +89,10 @@ function appendJson(text: string, turns: object[]): TextEdit {
   return { start: at, end: at, newText: `,${eol}${body}` };
 }
 
-function appendYaml(text: string, turns: object[]): TextEdit {
+function appendYaml(text: string, key: string, turns: object[]): TextEdit {
   const doc = YAML.parseDocument(text);
-  const seq = doc.get('messages', true);
-  if (!YAML.isSeq(seq)) throw new Error('The file has no "messages" list to append to.');
+  const seq = doc.get(key, true);
+  if (!YAML.isSeq(seq)) throw new Error(`The file has no "${key}" list to append to.`);
   if (seq.flow || !seq.items.length) {
     // a flow or empty list: let the library write it (comments are kept)
     for (const t of turns) seq.items.push(doc.createNode(t));
@@ -108,7 +116,8 @@ function appendYaml(text: string, turns: object[]): TextEdit {
   return { start: insertAt, end: insertAt, newText: `${needNl ? '\n' : ''}${body}\n` };
 }
 
-function singleEdit(before: string, after: string): TextEdit {
+/** The one edit that turns `before` into `after`: from the first character that differs to the last. */
+export function singleEdit(before: string, after: string): TextEdit {
   let s = 0;
   while (s < before.length && s < after.length && before[s] === after[s]) s++;
   let e1 = before.length,

@@ -8,7 +8,7 @@ import * as vscode from 'vscode';
 import { cellKey } from '../../core/cases/grid';
 import type { BaseVersionCells } from '../../core/cases/gridCompare';
 import type { RunCell } from '../../core/cases/engine';
-import type { CellKey } from '../../core/cases/types';
+import type { CaseFile, CellKey } from '../../core/cases/types';
 import type { GitRef } from '../../core/compare/git';
 import type { GitBase } from '../compare/gitBase';
 import { validator } from '../platform/lazy';
@@ -76,13 +76,25 @@ export async function readBase(
     const notice = `The version in ${at} cannot be run: ${problems[0]}${problems.length > 1 ? ' (and more)' : ''}`;
     return { ref, sha, notice, problems, cells: [] };
   }
-  const cells = keys.map((key): BaseCell => {
-    // a cell whose filled request has errors is not sent: it says why, as the working copy's cells do
+  // a cell whose filled request has errors is not sent: it says why, as the working copy's cells do
+  return { ...workingCopyBase({ ...loaded, cells: keys }, betas), ref, sha };
+}
+
+/** The name of the side that runs on an improved prompt (Improve Prompt…'s Compare with the Improved Prompt). */
+export const IMPROVED = 'the improved prompt';
+
+/** The working copy as the base of a comparison with an improved prompt: its cells, each ready or why not. */
+export function workingCopyBase(
+  loaded: { file: CaseFile; requestValue: unknown; cells: CellKey[]; judgePrompt?: string },
+  betas: string[],
+): BaseVersion {
+  const core = validator();
+  const cells = loaded.cells.map((key): BaseCell => {
     const prepared = core.prepareCell(loaded.file, loaded.requestValue, key, { betas });
     if (!('body' in prepared)) return { ...key, problems: prepared.problems };
     return { ...key, cell: core.runCellOf(loaded, { ...key, body: prepared.body }) };
   });
-  return { ref, sha, cells };
+  return { ref: 'the working copy', sha: '', cells };
 }
 
 type RefChoice = vscode.QuickPickItem & { ref?: string };

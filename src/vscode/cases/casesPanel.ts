@@ -142,14 +142,18 @@ export class CasesPanel implements vscode.Disposable, GridDisplay {
       case 'rerun': {
         // in compare mode a re-run runs both sides again
         const compare = current?.view.compare;
-        if (current) await this.runner.run(current.caseUri, m.target, compare ? { compareWith: compare.ref } : {});
+        const o = current?.improved ? { improved: current.improved } : compare ? { compareWith: compare.ref } : {};
+        if (current) await this.runner.run(current.caseUri, m.target, o);
         return;
       }
       case 'compare':
         if (current) await this.runner.compareCases(current.caseUri);
         return;
       case 'leave-compare':
-        this.runner.leaveCompare();
+        await this.runner.leaveCompare();
+        return;
+      case 'run-batch':
+        if (current) await this.runner.run(current.caseUri, { scope: 'all' }, { batch: {} });
         return;
       case 'cancel':
         this.cancel();

@@ -1,5 +1,8 @@
+import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { errorType } from '../../core/api/errors';
+import { ApiError, errorType } from '../../core/api/errors';
+import { realPacer } from '../../core/api/pacer';
+import { sleep } from '../../core/api/retry';
 import { cellKey, cellViewOf, notSentResult, problemsOf, progressSummary, queuedCell } from '../../core/cases/grid';
 import type { CellView, GridView } from '../../core/cases/grid';
 import {
@@ -9,7 +12,10 @@ import {
   onCurrentEnded,
   type CompareUpdate,
 } from '../../core/cases/gridCompare';
-import type { CellUpdate } from '../../core/cases/engine';
+import type { BatchSession } from '../../core/batches/session';
+import type { PollPace } from '../../core/batches/poll';
+import type { BatchStore } from '../../core/batches/store';
+import type { CellUpdate, Transport } from '../../core/cases/engine';
 import type { SavedGrade, SavedResults } from '../../core/cases/results';
 import type { CaseFile, CellKey, CellResult, HumanGrade } from '../../core/cases/types';
 import type { Locate } from '../../core/request/parse/types';
@@ -26,7 +32,7 @@ import type { Recent } from '../platform/recent';
 import { vscodePrompts, type Prompts } from '../platform/prompts';
 import { readText, requestUriOf, type CaseDiagnostics } from './caseDiagnostics';
 import { isCaseFileName } from './caseFiles';
-import { askRevision, readBase, withBaseCells, type ReadyCell } from './casesCompare';
+import { askRevision, IMPROVED, readBase, withBaseCells, workingCopyBase, type ReadyCell } from './casesCompare';
 import type { CasesResults } from './casesResults';
 import { CasesStatus } from './casesStatus';
 
@@ -40,6 +46,8 @@ export interface Grid {
   cells: Map<string, CellView>;
   /** the grades people gave this case file's replies (👍 / 👎), kept with its results */
   grades: SavedGrade[];
+  /** the improved request its cells ran on (compare mode with an improved prompt) */
+  improved?: Record<string, unknown>;
 }
 
 /** What a run needs, read from the case file and its request file. */
@@ -107,6 +115,24 @@ export interface RunOptions {
   reveal?: boolean;
   /** compare mode: the cells run on the case file at this git revision too, each shown beside the other */
   compareWith?: string;
+  /**
+   * compare mode with an improved request (Improve Prompt…): the cells run on it, beside the working copy as the
+   * base; nothing is saved and the Test Explorer is not told (these are not the case file's results)
+   */
+  improved?: Record<string, unknown>;
+  /**
+   * As a Message Batch (half the price): submitted (or found pending: nothing is sent again), waited for with the
+   * cells `queued in batch`, then settled as a direct run's; `collect` reads the run of this key, never submits
+   */
+  batch?: { collect?: string };
+}
+
+/** Where a batch run keeps its batches and who polls them (the Batches view, vscode/batches/). */
+export interface BatchHost {
+  store: BatchStore;
+  pace: PollPace;
+  /** a run submitted, found or collected a batch: the view shows it now */
+  changedBatch(): Promise<void>;
 }
 
 /** Where a run shows itself: the Cases panel (it batches the patches, at most one message a frame). */
@@ -137,7 +163,11 @@ export class CasesRunner {
   current: Grid | undefined;
   /** the Test Explorer, told of every run (set by casesTests.ts) */
   reporters: RunReporters | undefined;
+  /** the Batches view (set by features.ts) */
+  batches: BatchHost | undefined;
   private running: Running | undefined;
+  /** the batches a run of this window waits for itself */
+  private readonly waitingFor = new Set<string>();
 
   constructor(
     private readonly config: Config,
@@ -184,10 +214,17 @@ export class CasesRunner {
     return chosen && 'notInGit' in chosen ? chosen.notInGit : undefined;
   }
 
-  /** Back from compare mode to the grid of the working copy alone, its cells as they last ran. */
-  leaveCompare(): void {
+  /**
+   * Back from compare mode to the grid of the working copy alone, its cells as they last ran (after an improved
+   * prompt's comparison, as they were saved: the cells shown ran on the improved prompt).
+   */
+  async leaveCompare(): Promise<void> {
     const grid = this.current;
     if (!grid?.view.compare || this.running) return;
+    if (grid.improved) {
+      this.current = undefined;
+      return this.restore(grid.caseUri);
+    }
     endComparison(grid.view);
     this.view.showGrid();
   }
@@ -300,7 +337,7 @@ export class CasesRunner {
     const cancel = () => running.controller.abort();
     const onToken = o.token?.onCancellationRequested(cancel);
     if (o.token?.isCancellationRequested) cancel();
-    const reporter = o.reporter ?? this.reporters?.forRun(caseUri, cancel);
+    const reporter = o.improved ? undefined : (o.reporter ?? this.reporters?.forRun(caseUri, cancel));
     try {
       await this.runUnguarded(caseUri, target, running.controller.signal, o, reporter);
     } catch (e) {
@@ -340,8 +377,11 @@ export class CasesRunner {
     }
     // compare mode: the case file at the revision too, or why there is nothing to compare with (before
     // the service's address and key are asked for: outside git there is nothing to send)
-    const base =
-      o.compareWith === undefined ? undefined : await readBase(this.git, caseUri, o.compareWith, this.config.betas);
+    const base = o.improved
+      ? workingCopyBase(prepared, this.config.betas)
+      : o.compareWith === undefined
+        ? undefined
+        : await readBase(this.git, caseUri, o.compareWith, this.config.betas);
     if (typeof base === 'string') {
       // the grid keeps what it shows: nothing ran
       reporter?.notRun(base);
@@ -361,6 +401,10 @@ export class CasesRunner {
     if (base && !beginComparison(grid.view, base, prepared.cells, c => inTarget(c, target)).kept)
       target = { scope: 'all' };
     if (!base && grid.view.compare) endComparison(grid.view);
+    // with an improved prompt the cells run on it, named so, and the working copy is the other side
+    const run = o.improved ? { ...prepared, requestValue: o.improved } : prepared;
+    if (o.improved) grid.view.compare!.current = IMPROVED;
+    grid.improved = o.improved;
     const targets = prepared.cells.filter(c => inTarget(c, target));
     // the cells of this run start over; the others keep what they show
     for (const c of targets) grid.cells.set(cellKey(c.caseName, c.model), queuedCell(c));
@@ -380,9 +424,9 @@ export class CasesRunner {
     const ready: ReadyCell[] = [];
     const notSent: CellResult[] = [];
     for (const c of targets) {
-      const p = core.prepareCell(prepared.file, prepared.requestValue, c, { betas });
+      const p = core.prepareCell(run.file, run.requestValue, c, { betas });
       if ('body' in p) {
-        ready.push(core.runCellOf(prepared, { ...c, body: p.body }));
+        ready.push(core.runCellOf(run, { ...c, body: p.body }));
         continue;
       }
       const result = notSentResult(c, p.problems);
@@ -398,20 +442,28 @@ export class CasesRunner {
     const judgeModel = this.config.casesJudgeModel;
     // the judge's requests go through the client as the cells' do (key, address, retry rules, cancel)
     const judgeClient = await this.api.client();
+    const batch = o.batch ? await this.submitBatch(caseUri, grid, cells, o.batch, signal) : undefined;
+    if (o.batch && (!batch || signal.aborted)) return;
+    // the direct transport's requests are paced by the rate-limit headers, one pacer for the run
+    const pacer = realPacer(sleep);
     const { results } = await core.runCells<ReadyCell>({
       cells,
       signal,
-      transport: core.directTransport({
-        concurrency: this.config.casesConcurrency,
-        send: async (job, jobSignal, onEvent) => {
-          const cell = cells[job.cell]!;
-          // a client per request, so that a retry's wait is shown on the cell it holds up
-          const client = await this.api.client({
-            onRetry: e => this.retrying(grid, cell, e.attempt, e.maxAttempts, e.delayMs, e.error),
-          });
-          return core.runCell(client, job.body, { signal: jobSignal, onEvent });
-        },
-      }),
+      transport:
+        batch?.transport ??
+        core.directTransport({
+          concurrency: this.config.casesConcurrency,
+          send: async (job, jobSignal, onEvent) => {
+            const cell = cells[job.cell]!;
+            // a client per request, so that a retry's wait is shown on the cell it holds up
+            const client = await this.api.client({
+              ...pacer.hooks(),
+              onRetry: e => this.retrying(grid, cell, e.attempt, e.maxAttempts, e.delayMs, e.error),
+            });
+            return core.runCell(client, job.body, { signal: jobSignal, onEvent });
+          },
+        }),
+      ...(batch ? { batch: true } : {}),
       prices: pricesOf(this.config, this.log),
       judging: {
         call: (body, judgeSignal) => judgeClient.createMessage(body, { signal: judgeSignal }),
@@ -420,6 +472,8 @@ export class CasesRunner {
       },
       gradeOf: (cell, text) => core.gradeFor(grid.grades, cell.caseName, text),
       onUpdate: (r, u, i) => {
+        // a batch run left: its cells are not cancelled, their batch goes on (the Batches view collects them)
+        if (batch && signal.aborted) return;
         if (cells[i]?.base) return this.baseUpdated(grid, r, u);
         this.onUpdate(grid, r, u, cells[i]!.repeat);
         if (u.kind === 'started') reporter?.started(r);
@@ -430,9 +484,20 @@ export class CasesRunner {
       },
     });
 
+    if (batch) {
+      for (const id of batch.session.batchIds) this.waitingFor.delete(id);
+      if (signal.aborted) {
+        this.log.info(`Cases: ${fileName(caseUri)} left waiting for ${batch.session.batchIds.join(', ')}`);
+        for (const c of cells) this.inBatch(grid, c, batch.batchOf(c));
+        return;
+      }
+      await batch.session.collected();
+      await this.batches?.changedBatch();
+    }
     // what changed since the results saved before this run, then this run saved over them: the working
-    // copy's (a comparison's other side is not a result of this case file)
+    // copy's (a comparison's other side is not a result of this case file, nor are an improved prompt's)
     const ran = [...results.filter((_, i) => !cells[i]?.base), ...notSent];
+    if (o.improved) return;
     const changes = core.compareResults(saved?.results, ran);
     for (const r of ran) {
       const view = grid.cells.get(cellKey(r.caseName, r.model));
@@ -444,6 +509,106 @@ export class CasesRunner {
     const failed = grid.view.cells.filter(c => c.status === 'failed' || c.status === 'error').length;
     this.recent?.update(caseUri, { cases: { summary, failed, at: Date.now() } });
     this.log.info(`Cases of ${vscode.workspace.asRelativePath(caseUri)}: ${summary} in ${Date.now() - t0} ms`);
+  }
+
+  // ---- Message Batches ------------------------------------------------------------------------------------
+
+  /**
+   * The cells' requests as a Message Batch: submitted, or found pending (nothing is sent again), or, to collect a
+   * run, found; each cell then shows `queued in batch` until the batch ends. Undefined when nothing can go.
+   */
+  private async submitBatch(
+    caseUri: vscode.Uri,
+    grid: Grid,
+    cells: readonly ReadyCell[],
+    o: { collect?: string },
+    signal: AbortSignal,
+  ): Promise<{ session: BatchSession; transport: Transport; batchOf: (c: CellKey) => string } | undefined> {
+    const host = this.batches;
+    if (!host || grid.view.compare) return undefined;
+    const core = validator();
+    const folder = vscode.workspace.getWorkspaceFolder(caseUri)?.uri.fsPath ?? path.dirname(caseUri.fsPath);
+    const file = path.relative(folder, caseUri.fsPath);
+    const jobs = core.sampleJobs(cells);
+    const refs = jobs.map(j => ({
+      file,
+      caseName: cells[j.cell]!.caseName,
+      model: cells[j.cell]!.model,
+      sample: j.sample,
+    }));
+    const ids = core.customIds(jobs.map((j, i) => ({ ...refs[i]!, body: j.body })));
+    const idOf = new Map(jobs.map((j, i) => [`${j.cell}:${j.sample}`, ids[i]!]));
+    const session = new core.BatchSession({
+      client: new core.BatchesClient((await this.api.client()).http),
+      store: host.store,
+      jobs: jobs.map((j, i) => ({ customId: ids[i]!, ref: refs[i]!, params: j.body })),
+      run: { cwd: folder, files: [file], args: {} },
+      pace: host.pace,
+      ...(o.collect ? { collect: { runKey: o.collect } } : {}),
+      onEvent: e => {
+        if (e.kind === 'created') this.log.info(`Cases: ${file} submitted as ${e.batch.id} (${e.requests} requests)`);
+        else if (e.kind === 'resumed')
+          this.log.info(`Cases: ${file} waits for ${e.batchIds.join(', ')} (no new batch)`);
+        else if (e.kind === 'unmatched') this.log.warn(`Cases: ${e.batchId}: ${e.problem}`);
+      },
+    });
+    try {
+      await session.submit(signal);
+    } catch (e) {
+      // nothing went (or what went is kept, and a run again sends only the rest): the cells say why
+      const error = { type: errorType(e), message: e instanceof Error ? e.message : String(e) };
+      const requestId = e instanceof ApiError ? e.requestId : undefined;
+      for (const c of cells)
+        this.update(grid, {
+          ...queuedCell(c),
+          status: 'error',
+          error: { ...error, ...(requestId ? { requestId } : {}) },
+        });
+      if (session.batchIds.length) await host.changedBatch();
+      throw e;
+    }
+    for (const id of session.batchIds) this.waitingFor.add(id);
+    await host.changedBatch();
+    // which batch holds each cell (its first sample's request)
+    const batchOfId = new Map<string, string>();
+    for (const id of session.batchIds)
+      for (const customId of Object.keys((await host.store.cells(id)) ?? {})) batchOfId.set(customId, id);
+    const batchOf = (c: CellKey) => {
+      const i = cells.findIndex(x => x.caseName === c.caseName && x.model === c.model);
+      return batchOfId.get(idOf.get(`${i}:0`) ?? '') ?? session.batchIds[0] ?? '';
+    };
+    for (const c of cells) this.inBatch(grid, c, batchOf(c));
+    const transport = core.batchTransport({
+      session,
+      idOf: job => idOf.get(`${job.cell}:${job.sample}`)!,
+      concurrency: this.config.casesConcurrency,
+    });
+    return { session, transport, batchOf };
+  }
+
+  /** A cell waiting in its batch: `queued in batch`. */
+  private inBatch(grid: Grid, c: CellKey, batchId: string): void {
+    this.update(grid, { ...queuedCell(c), batchId });
+  }
+
+  /** Whether a run of this window waits for this batch itself (it fills the grid when the batch ends). */
+  isLive(batchId: string): boolean {
+    return this.waitingFor.has(batchId);
+  }
+
+  /**
+   * A batch's cells into the grid and the Test Explorer (the Batches view's Collect, or a batch that ended after a
+   * reload): the run it belongs to, read again; nothing is submitted. Waits for a run in progress first.
+   */
+  async collect(record: { cwd: string; files: readonly string[]; run: string }, reveal = false): Promise<void> {
+    const file = record.files[0];
+    if (!file) return;
+    await this.idle();
+    await this.run(
+      vscode.Uri.file(path.resolve(record.cwd, file)),
+      { scope: 'all' },
+      { batch: { collect: record.run }, reveal },
+    );
   }
 
   /** Reads the case file and its request file into what a run needs, or says why nothing can run. */

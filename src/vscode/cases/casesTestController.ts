@@ -10,13 +10,16 @@ const CASES_TEST_CONTROLLER_ID = 'promptwright.cases';
 export interface CasesTestHandlers {
   /** undefined: every case file of the workspace (found then, not at activation) */
   resolve(item: vscode.TestItem | undefined): Promise<void>;
-  run(request: vscode.TestRunRequest, token: vscode.CancellationToken): Promise<void>;
+  /** `batch`: the "Run as Batch (half price)" profile */
+  run(request: vscode.TestRunRequest, token: vscode.CancellationToken, batch?: boolean): Promise<void>;
 }
 
 export interface CasesTestController extends vscode.Disposable {
   controller: vscode.TestController;
   /** the Run profile (the Test Explorer's and the gutter's run buttons) */
   runProfile: vscode.TestRunProfile;
+  /** the second Run profile: the cells as a Message Batch, at half the price (they fill when it ends) */
+  batchProfile: vscode.TestRunProfile;
 }
 
 export function createCasesTestController(handlers: () => Promise<CasesTestHandlers>): CasesTestController {
@@ -29,5 +32,11 @@ export function createCasesTestController(handlers: () => Promise<CasesTestHandl
     async (request, token) => (await handlers()).run(request, token),
     true,
   );
-  return { controller, runProfile, dispose: () => controller.dispose() };
+  const batchProfile = controller.createRunProfile(
+    'Run as Batch (half price)',
+    vscode.TestRunProfileKind.Run,
+    async (request, token) => (await handlers()).run(request, token, true),
+    false,
+  );
+  return { controller, runProfile, batchProfile, dispose: () => controller.dispose() };
 }

@@ -109,6 +109,14 @@ export class CaseFileTestRun implements RunReporter {
         this.run.skipped(item);
         this.items.record(item, { state: 'skipped', messages: [] });
         return;
+      case 'expired': {
+        // its Message Batch expired before the request ran: it did not pass, and nothing was judged
+        const m = new vscode.TestMessage(errorText(c));
+        m.location = this.caseLocation(c);
+        this.run.errored(item, m);
+        this.items.record(item, { state: 'errored', messages: [said(m)] });
+        return;
+      }
       default:
     }
   }

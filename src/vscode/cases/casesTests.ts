@@ -37,6 +37,7 @@ const fileName = (uri: vscode.Uri) => uri.path.split('/').pop() ?? uri.path;
 export class CasesTests implements vscode.Disposable, CasesTestHandlers, RunReporters, TestItems {
   readonly controller: vscode.TestController;
   readonly runProfile: vscode.TestRunProfile;
+  readonly batchProfile: vscode.TestRunProfile;
   private readonly disposables: vscode.Disposable[] = [];
   private readonly said = new Map<string, Reported>();
 
@@ -48,6 +49,7 @@ export class CasesTests implements vscode.Disposable, CasesTestHandlers, RunRepo
   ) {
     this.controller = testController.controller;
     this.runProfile = testController.runProfile;
+    this.batchProfile = testController.batchProfile;
     runner.reporters = this;
     this.disposables.push(cases.onDidCheck(e => (e ? this.sync(fromEntry(e)) : this.prune())));
     for (const e of cases.all()) this.sync(fromEntry(e));
@@ -141,15 +143,27 @@ export class CasesTests implements vscode.Disposable, CasesTestHandlers, RunRepo
 
   // ---- runs ---------------------------------------------------------------------------------------------
 
-  /** The Run profile: the asked items' cells, file after file, through the one runner. */
-  async run(request: vscode.TestRunRequest, token: vscode.CancellationToken): Promise<void> {
+  /**
+   * The Run profiles: the asked items' cells, file after file, through the one runner; `batch` ("Run as Batch
+   * (half price)"): each file's cells as a Message Batch, waited for, then settled as a direct run's.
+   */
+  async run(request: vscode.TestRunRequest, token: vscode.CancellationToken, batch = false): Promise<void> {
     if (!request.include) await this.resolve(undefined);
-    const run = this.controller.createTestRun(request, 'Promptwright Cases', true);
+    const run = this.controller.createTestRun(
+      request,
+      batch ? 'Promptwright Cases (batch)' : 'Promptwright Cases',
+      true,
+    );
     try {
       for (const [uri, part] of this.byFile(request)) {
         if (token.isCancellationRequested) break;
         const reporter = new CaseFileTestRun(run, this, part.uri, part.items, false);
-        await this.runner.run(part.uri, part.target, { reporter, token, reveal: false });
+        await this.runner.run(part.uri, part.target, {
+          reporter,
+          token,
+          reveal: false,
+          ...(batch ? { batch: {} } : {}),
+        });
         this.log.info(`Test Explorer: ran ${part.items.length} item(s) of ${uri}`);
       }
     } finally {

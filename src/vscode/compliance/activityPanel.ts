@@ -36,7 +36,7 @@ export interface FeedSnapshot {
 /** The page's static skeleton: the script fills it (trusted markup written by us, never data). */
 const PAGE = {
   title: 'Activity Feed',
-  script: 'activity',
+  script: 'activity' as const,
   stylesheets: ['page.css', 'json.css', 'activity.css'],
   body: `<form id="filters" role="search" aria-label="Filter the Activity Feed"></form>
 <div id="problems" aria-live="polite"></div>

@@ -2,11 +2,11 @@ import * as vscode from 'vscode';
 import type { Log } from './log';
 
 /**
- * A webview's page: its bundle `dist/webview/<script>.js`, stylesheets (media/*.css, built into dist/webview/), and a
- * static skeleton.
+ * A webview's page: its script (src/webview/<script>/main.ts, run from the webviews' one bundle
+ * `dist/webview/panels.js`), stylesheets (media/*.css, built into dist/webview/), and a static skeleton.
  */
 interface WebviewPage {
-  script: string;
+  script: 'response' | 'activity' | 'cases' | 'compare';
   stylesheets: readonly string[];
   /** trusted markup written by us: never data from the service (the script fills it as text) */
   body: string;
@@ -48,7 +48,8 @@ function webviewOptions(extensionUri: vscode.Uri): vscode.WebviewPanelOptions & 
 
 /**
  * A webview's HTML under a strict Content Security Policy: nothing by default; styles, fonts and images
- * from the extension only; one script, the bundle `dist/webview/<script>.js`, allowed by a fresh nonce.
+ * from the extension only; one script, the bundle `dist/webview/panels.js`, allowed by a fresh nonce, told which
+ * panel's page it starts (`data-panel`).
  */
 function webviewHtml(webview: vscode.Webview, extensionUri: vscode.Uri, title: string, page: WebviewPage) {
   const nonce = [...crypto.getRandomValues(new Uint8Array(18))].map(b => b.toString(16).padStart(2, '0')).join('');
@@ -72,7 +73,7 @@ ${page.stylesheets.map(s => `<link rel="stylesheet" href="${uri('dist', 'webview
 </head>
 <body>
 ${page.body}
-<script nonce="${nonce}" src="${uri('dist', 'webview', `${page.script}.js`)}"></script>
+<script nonce="${nonce}" src="${uri('dist', 'webview', 'panels.js')}" data-panel="${page.script}"></script>
 </body>
 </html>`;
 }

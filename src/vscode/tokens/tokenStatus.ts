@@ -114,6 +114,8 @@ export class TokenStatus implements vscode.Disposable {
     if (doc !== this.doc) {
       this.scheduler.reset();
       this.forgetBase();
+      // the last file's count is not this one's: never drawn beside this file's base
+      this.state = { kind: 'idle' };
     }
     this.doc = doc;
     if (!doc) {

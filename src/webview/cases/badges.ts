@@ -11,14 +11,22 @@ const STATUS_ICON: Record<CellView['status'], WebviewIcon> = {
   failed: 'error',
   error: 'warning',
   cancelled: 'circle-slash',
+  expired: 'watch',
 };
 
-/** The badge of a cell's status: an icon in the testing colours and a word (never colour alone). */
-export function statusBadge(status: CellView['status']): HTMLSpanElement {
+/**
+ * The badge of a cell's status: an icon in the testing colours and a word (never colour alone). A cell waiting in
+ * a Message Batch (`batchId`) says `queued in batch`, its batch in the tooltip.
+ */
+export function statusBadge(status: CellView['status'], batchId?: string): HTMLSpanElement {
   const b = el('span', `badge status-${status}`);
   const glyph = icon(STATUS_ICON[status]);
   if (status === 'running') glyph.classList.add('codicon-modifier-spin');
-  b.append(glyph, el('span', '', status));
+  const inBatch = status === 'queued' && batchId;
+  b.append(glyph, el('span', '', inBatch ? 'queued in batch' : status));
+  if (inBatch) b.title = `Waiting for Message Batch ${batchId} (half price): the cell fills when the batch ends`;
+  else if (status === 'expired')
+    b.title = 'Its Message Batch expired (24 hours) before this request was processed: it did not run';
   return b;
 }
 

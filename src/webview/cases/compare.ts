@@ -1,5 +1,6 @@
-// The grid's compare mode ("Compare with…" a git revision): each cell's outcome there and in the working copy
-// ("failed → passed", with the change word `promptwright test --base` uses: fixed, broke, same, new,
+// The grid's compare mode ("Compare with…" a git revision, or Improve Prompt's "Compare with the Improved Prompt"):
+// each cell's outcome on the base (the revision, or the working copy) and now (the working copy, or the improved
+// prompt) ("failed → passed", with the change word `promptwright test --base` uses: fixed, broke, same, new,
 // removed), the bar that says what is compared and leaves compare mode, and in the detail pane both sides
 // with the word diff of their replies. Replies are drawn by the safe Markdown renderer, the diff as text
 // nodes: model output never becomes HTML.
@@ -8,8 +9,32 @@ import { compareSummary } from '../../protocol/cases';
 import { button, el, icon } from './dom';
 import { statusBadge } from './badges';
 
-/** The revision as the page names it: `HEAD (1a2b3c4)`. */
-const revisionName = (c: Pick<GridCompare, 'ref' | 'sha'>) => `${c.ref} (${c.sha.slice(0, 7)})`;
+/** How the page names the two sides of a comparison. */
+export interface Sides {
+  /** the base: `HEAD (1a2b3c4)`, `the working copy` */
+  base: string;
+  /** where the base's outcome is, in a sentence: `at HEAD`, `in the working copy` */
+  at: string;
+  /** what the cells ran on: `the working copy`, `the improved prompt` */
+  now: string;
+  /** where their outcome is: `in the working copy`, `with the improved prompt` */
+  nowAt: string;
+  /** the detail pane's headings of the two sides: `At HEAD (1a2b3c4)` and `Working copy` */
+  headings: [string, string];
+}
+
+export function sidesOf(c: Pick<GridCompare, 'ref' | 'sha' | 'current'>): Sides {
+  const now = c.current ?? 'the working copy';
+  const base = c.sha ? `${c.ref} (${c.sha.slice(0, 7)})` : c.ref;
+  const heading = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+  return {
+    base,
+    at: `${c.sha ? 'at' : 'in'} ${c.ref}`,
+    now,
+    nowAt: `${c.current ? 'with' : 'in'} ${now}`,
+    headings: [`${c.sha ? 'At' : 'In'} ${base}`, heading(now.replace(/^the /, ''))],
+  };
+}
 
 /** What a side's status says in words, for the aria labels and tooltips. */
 function outcome(c: CellView | undefined, missing: string): string {
@@ -18,19 +43,19 @@ function outcome(c: CellView | undefined, missing: string): string {
   return c.status;
 }
 
-const CHANGE_TITLE: Record<CellChange, (ref: string) => string> = {
-  same: ref => `The same verdict as at ${ref}`,
-  fixed: ref => `Failed at ${ref}, passes now`,
-  broke: ref => `Passed at ${ref}, fails now`,
-  new: ref => `Not at ${ref}: a new case or model`,
-  removed: ref => `Only at ${ref}: no longer in the case file`,
+const CHANGE_TITLE: Record<CellChange, (s: Sides) => string> = {
+  same: s => `The same verdict as ${s.at}`,
+  fixed: s => `Failed ${s.at}, passes ${s.nowAt}`,
+  broke: s => `Passed ${s.at}, fails ${s.nowAt}`,
+  new: s => `Not ${s.at}: a new case or model`,
+  removed: s => `Only ${s.at}: no longer in the case file`,
 };
 
 /** The change word of a pair, once both its sides have ended. */
-export function compareTag(change: CellChange | undefined, ref: string): HTMLSpanElement | undefined {
+export function compareTag(change: CellChange | undefined, s: Sides): HTMLSpanElement | undefined {
   if (!change) return undefined;
   const t = el('span', `change change-${change}`, change);
-  t.title = CHANGE_TITLE[change](ref);
+  t.title = CHANGE_TITLE[change](s);
   return t;
 }
 
@@ -46,21 +71,21 @@ function sideBadge(c: CellView | undefined, where: string): HTMLElement {
   return b;
 }
 
-/** The head of a cell in compare mode: the outcome at the revision → the working copy's, and the change. */
-export function compareHead(pair: ComparedCell, current: CellView | undefined, ref: string): HTMLElement[] {
+/** The head of a cell in compare mode: the outcome on the base → now, and the change. */
+export function compareHead(pair: ComparedCell, current: CellView | undefined, s: Sides): HTMLElement[] {
   const sides = el('span', 'sides');
   const arrow = el('span', 'side-arrow', '→');
   arrow.setAttribute('aria-hidden', 'true');
-  sides.append(sideBadge(pair.base, ref), arrow, sideBadge(pair.inCurrent ? current : undefined, 'the working copy'));
-  const tag = compareTag(pair.change, ref);
+  sides.append(sideBadge(pair.base, s.base), arrow, sideBadge(pair.inCurrent ? current : undefined, s.now));
+  const tag = compareTag(pair.change, s);
   return [sides, ...(tag ? [tag] : [])];
 }
 
 /** What a screen reader says of a cell in compare mode: both outcomes, and the change. */
-export function compareLabel(pair: ComparedCell, current: CellView | undefined, ref: string): string {
-  const before = outcome(pair.base, `not at ${ref}`);
-  const now = outcome(pair.inCurrent ? current : undefined, 'removed from the working copy');
-  const said = [`${pair.caseName} on ${pair.model}: at ${ref} ${before}, now ${now}`];
+export function compareLabel(pair: ComparedCell, current: CellView | undefined, s: Sides): string {
+  const before = outcome(pair.base, `not ${s.at}`);
+  const now = outcome(pair.inCurrent ? current : undefined, `removed from ${s.now}`);
+  const said = [`${pair.caseName} on ${pair.model}: ${s.at} ${before}, now ${now}`];
   if (pair.change) said.push(pair.change);
   return `${said.join(', ')}. Enter shows both replies and their diff.`;
 }
@@ -90,8 +115,9 @@ export class CompareBar {
     this.root.hidden = !compare;
     document.body.classList.toggle('comparing', !!compare);
     if (!compare) return;
-    this.text.textContent = `Comparing with ${revisionName(compare)}`;
-    this.text.title = `Each cell: its outcome at ${compare.ref} → in the working copy`;
+    const s = sidesOf(compare);
+    this.text.textContent = compare.current ? `Comparing ${s.now} with ${s.base}` : `Comparing with ${s.base}`;
+    this.text.title = `Each cell: its outcome ${s.at} → ${s.nowAt}`;
     const summary = compareSummary(cells);
     this.summary.textContent = summary ? `· ${summary}` : '';
     this.notice.textContent = compare.notice ?? '';
@@ -127,16 +153,16 @@ function side(
 }
 
 /** The word diff of the two replies: deleted and inserted spans, every word a text node. */
-function diffSection(pair: ComparedCell, ref: string): HTMLElement {
+function diffSection(pair: ComparedCell, s: Sides): HTMLElement {
   const box = el('section', 'word-diff');
   box.append(el('h3', '', 'Word diff of the replies'));
   const body = el('div', 'reply diff-body');
   box.append(body);
   if (!pair.diff) {
     const why = !pair.base
-      ? `No diff: the case is not at ${ref}.`
+      ? `No diff: the case is not ${s.at}.`
       : !pair.inCurrent
-        ? 'No diff: the case is no longer in the working copy.'
+        ? `No diff: the case is no longer ${s.nowAt}.`
         : pair.change
           ? 'No diff: one side was not sent.'
           : 'The diff shows when both sides have ended.';
@@ -149,7 +175,7 @@ function diffSection(pair: ComparedCell, ref: string): HTMLElement {
     if (p.kind === 'same') body.append(document.createTextNode(p.text));
     else {
       const mark = el(p.kind === 'added' ? 'ins' : 'del', `diff-${p.kind}`, p.text);
-      mark.title = p.kind === 'added' ? 'only in the working copy' : `only at ${ref}`;
+      mark.title = p.kind === 'added' ? `only ${s.nowAt}` : `only ${s.at}`;
       body.append(mark);
     }
   }
@@ -160,17 +186,16 @@ function diffSection(pair: ComparedCell, ref: string): HTMLElement {
 export function compareDetail(
   pair: ComparedCell,
   current: CellView | undefined,
-  compare: Pick<GridCompare, 'ref' | 'sha'>,
+  compare: Pick<GridCompare, 'ref' | 'sha' | 'current'>,
   reply: (c: CellView, label: string) => HTMLElement,
 ): HTMLElement[] {
+  const s = sidesOf(compare);
   const sides = el('div', 'sides-detail');
   sides.append(
-    side(`At ${revisionName(compare)}`, pair.base, `Not at ${compare.ref}: a new case or model.`, c =>
-      reply(c, `The reply at ${compare.ref}`),
-    ),
-    side('Working copy', pair.inCurrent ? current : undefined, 'No longer in the case file.', c =>
-      reply(c, 'The reply in the working copy'),
+    side(s.headings[0], pair.base, `Not ${s.at}: a new case or model.`, c => reply(c, `The reply ${s.at}`)),
+    side(s.headings[1], pair.inCurrent ? current : undefined, 'No longer in the case file.', c =>
+      reply(c, `The reply ${s.nowAt}`),
     ),
   );
-  return [sides, diffSection(pair, compare.ref)];
+  return [sides, diffSection(pair, s)];
 }

@@ -16,10 +16,10 @@ import type {
 import { replyText } from '../common/reply';
 import { button, duration, el, icon } from './dom';
 import { changeTag, flakyTag, gradeTag, samplesTag, statusBadge } from './badges';
-import { compareDetail, compareTag } from './compare';
+import { compareDetail, compareTag, sidesOf } from './compare';
 
 /** Compare mode: the selected cell's pair, and the revision it is compared with. */
-export type ComparedDetail = Pick<GridCompare, 'ref' | 'sha'> & { pair: ComparedCell };
+export type ComparedDetail = Pick<GridCompare, 'ref' | 'sha' | 'current'> & { pair: ComparedCell };
 
 export interface DetailActions {
   rerun(target: RerunTarget): void;
@@ -72,7 +72,7 @@ export class Detail {
     const close = this.action('Close', 'close', 'close', 'Close the detail pane (Escape)', true);
     close.addEventListener('click', () => this.actions.close());
     if (compared) {
-      const tag = compareTag(compared.pair.change, compared.ref);
+      const tag = compareTag(compared.pair.change, sidesOf(compared));
       head.append(title, ...(tag ? [tag] : []), el('span', 'spacer'), this.rawToggle(), again, row, close);
       const current = compared.pair.inCurrent ? c : undefined;
       const body = (v: CellView, label: string) => {
@@ -85,7 +85,7 @@ export class Detail {
       return;
     }
     const tags = [samplesTag(c), flakyTag(c), changeTag(c.change)].filter((t): t is HTMLSpanElement => !!t);
-    head.append(title, statusBadge(c.status), ...tags, el('span', 'spacer'), again, row, close);
+    head.append(title, statusBadge(c.status, c.batchId), ...tags, el('span', 'spacer'), again, row, close);
     const parts: HTMLElement[] = [head, this.facts(c)];
     if (c.error) parts.push(this.error(c.error));
     if (c.problems?.length) parts.push(this.problems(c.problems));

@@ -7,7 +7,7 @@ import { cellKey, type CellView, type ComparedCell, type GridView, type RerunTar
 import { renderMarkdown } from '../common/markdown';
 import { formatUsd } from '../../core/cost/format';
 import { changeTag, flakyTag, gradeTag, samplesTag, statusBadge } from './badges';
-import { compareHead, compareLabel } from './compare';
+import { compareHead, compareLabel, type Sides } from './compare';
 import { button, duration, el } from './dom';
 
 export interface GridActions {
@@ -57,7 +57,7 @@ export class Grid {
   private readonly cells = new Map<string, CellParts>();
   private selected: string | undefined;
   /** compare mode: the revision, and each cell's pair (its side there, the change); set before render */
-  compare: { ref: string; pairs: ReadonlyMap<string, ComparedCell> } | undefined;
+  compare: { sides: Sides; pairs: ReadonlyMap<string, ComparedCell> } | undefined;
 
   constructor(
     private readonly table: HTMLTableElement,
@@ -162,15 +162,16 @@ export class Grid {
     if (pair && this.compare) {
       // compare mode: the outcome at the revision → the working copy's, and what the change did
       const current = pair.inCurrent ? c : undefined;
-      parts.head.replaceChildren(...compareHead(pair, current, this.compare.ref), el('span', 'spacer'), rerun);
-      const label = compareLabel(pair, current, this.compare.ref);
+      parts.head.replaceChildren(...compareHead(pair, current, this.compare.sides), el('span', 'spacer'), rerun);
+      const label = compareLabel(pair, current, this.compare.sides);
       parts.td.setAttribute('aria-label', foot.failing ? `${label} ${foot.text}` : label);
     } else {
       const tags = [samplesTag(c), flakyTag(c), changeTag(c.change), gradeTag(c.samples?.[0]?.humanGrade)];
       const shown = tags.filter((t): t is HTMLSpanElement => !!t);
-      parts.head.replaceChildren(statusBadge(c.status), ...shown, el('span', 'spacer'), rerun);
+      parts.head.replaceChildren(statusBadge(c.status, c.batchId), ...shown, el('span', 'spacer'), rerun);
       const n = c.samples?.length ?? 1;
-      const said = [`${c.caseName} on ${c.model}: ${c.status}`];
+      const status = c.status === 'queued' && c.batchId ? 'queued in batch' : c.status;
+      const said = [`${c.caseName} on ${c.model}: ${status}`];
       if (n > 1 && c.status !== 'running' && c.status !== 'queued')
         said.push(`${c.passedSamples ?? 0} of ${n} samples passed`);
       if (c.flaky) said.push('flaky');

@@ -21,7 +21,7 @@ import {
 } from '../../protocol/cases';
 import { formatUsd } from '../../core/cost/format';
 import { Page } from '../common/page';
-import { CompareBar } from './compare';
+import { CompareBar, sidesOf } from './compare';
 import { $, button } from './dom';
 import { Detail, type ComparedDetail } from './detail';
 import { Grid } from './grid';
@@ -44,7 +44,7 @@ const rerun = (target: RerunTarget) => post({ type: 'rerun', target });
 const viewOf = (key: string | undefined) => (key ? (cells.get(key) ?? pairs.get(key)?.base) : undefined);
 const comparedOf = (key: string | undefined): ComparedDetail | undefined => {
   const pair = key ? pairs.get(key) : undefined;
-  return pair && grid?.compare ? { ref: grid.compare.ref, sha: grid.compare.sha, pair } : undefined;
+  return pair && grid?.compare ? { ...grid.compare, pair } : undefined;
 };
 const openLink = (url: string) => post({ type: 'open-link', url });
 const table = new Grid($<HTMLTableElement>('grid'), {
@@ -84,6 +84,10 @@ const splitter = new Splitter($('splitter'), $('detail'), detailHeight, h => {
 const runAll = button('Run All', 'run-all', 'btn primary');
 runAll.id = 'run-all';
 runAll.addEventListener('click', () => rerun({ scope: 'all' }));
+const runBatch = button('Run All as Batch', 'layers', 'btn');
+runBatch.id = 'run-batch';
+runBatch.title = 'Every cell as a Message Batch: half the price, within 24 hours; the cells fill when it ends';
+runBatch.addEventListener('click', () => post({ type: 'run-batch' }));
 const cancelAll = button('Cancel All', 'debug-stop');
 cancelAll.id = 'cancel-all';
 cancelAll.addEventListener('click', () => post({ type: 'cancel' }));
@@ -93,7 +97,7 @@ compareWith.title = 'Run every cell on the case file at a git revision too, and 
 compareWith.addEventListener('click', () => post({ type: 'compare' }));
 const openFile = button('Open Case File', 'go-to-file');
 openFile.addEventListener('click', () => post({ type: 'open-case-file' }));
-$('actions').append(runAll, cancelAll, compareWith, openFile);
+$('actions').append(runAll, runBatch, cancelAll, compareWith, openFile);
 const compareBar = new CompareBar($('compare-bar'), () => post({ type: 'leave-compare' }));
 
 function save(): void {
@@ -148,6 +152,7 @@ function drawSummary(): void {
   $('saved').textContent = grid.savedTo && !grid.running ? `Results saved to ${grid.savedTo}` : '';
   $('saved').title = grid.savedPath ?? '';
   runAll.disabled = grid.running;
+  runBatch.disabled = grid.running || !!grid.compare;
   cancelAll.disabled = !grid.running;
   compareWith.disabled = grid.running;
   compareBar.show(grid.compare, [...pairs.values()], grid.running);
@@ -181,7 +186,7 @@ function showGrid(g: GridView): void {
   for (const c of g.cells) cells.set(cellKey(c.caseName, c.model), c);
   pairs.clear();
   for (const p of g.compare?.cells ?? []) pairs.set(cellKey(p.caseName, p.model), p);
-  table.compare = g.compare ? { ref: g.compare.ref, pairs } : undefined;
+  table.compare = g.compare ? { sides: sidesOf(g.compare), pairs } : undefined;
   $('title').textContent = g.caseFile;
   $('title').title = g.caseFilePath;
   $('request').textContent = g.request ? `→ ${g.request}` : '';

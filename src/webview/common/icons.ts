@@ -20,6 +20,7 @@ export const WEBVIEW_ICONS = [
   'go-to-file',
   'json',
   'key',
+  'layers',
   'lightbulb',
   'loading',
   'output',
@@ -32,6 +33,7 @@ export const WEBVIEW_ICONS = [
   'thumbsup-filled',
   'tools',
   'warning',
+  'watch',
 ] as const;
 
 export type WebviewIcon = (typeof WEBVIEW_ICONS)[number];

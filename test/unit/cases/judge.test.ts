@@ -181,7 +181,7 @@ describe('cases: the judge', () => {
       assert.match(said[6]!, /score 7 is not from 0 to 1/);
       assert.match(said[8]!, /no text/);
       const refused = parseVerdict(message('{"pass": true, "score": 1, "reason": "r"}', 'refusal'));
-      assert.deepEqual(refused, { problem: 'the judge refused to grade (stop_reason refusal)' });
+      assert.deepEqual(refused, { problem: 'the judge refused to answer (stop_reason refusal)' });
       assert.ok('problem' in parseVerdict(message('{"pass": tr', 'max_tokens')));
     });
     it('holds when the judge passes it and the score reaches the threshold; its message is the reason', () => {

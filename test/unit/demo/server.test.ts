@@ -8,6 +8,7 @@ import * as path from 'node:path';
 import { Validator } from '@cfworker/json-schema';
 import { runCli } from '../../../src/core/cli/main';
 import { AdminClient } from '../../../src/core/admin/client';
+import { BatchesClient } from '../../../src/core/api/batches';
 import { ApiClient } from '../../../src/core/api/client';
 import { Http } from '../../../src/core/api/http';
 import { ComplianceClient } from '../../../src/core/compliance/client';
@@ -47,10 +48,30 @@ describe('offline demo backend', () => {
     maxRetries: 0,
   });
   before(async () => {
-    demo = await startDemoServer({ delayMs: 0 });
+    demo = await startDemoServer({ delayMs: 0, batchProcessingMs: 50 });
     client = new ApiClient(options());
   });
   after(() => demo.close());
+
+  it('answers a Message Batch: in progress, then ended, its results the demo’s replies', async () => {
+    const batches = new BatchesClient(client.http);
+    const { batch } = await batches.create([
+      { custom_id: 'a', params: ask('First question') },
+      { custom_id: 'b', params: ask('Second question #errored') },
+    ]);
+    assert.equal(batch.processing_status, 'in_progress');
+    await new Promise(r => setTimeout(r, 80));
+    const ended = (await batches.retrieve(batch.id)).batch;
+    assert.equal(ended.processing_status, 'ended');
+    assert.deepEqual(ended.request_counts, { processing: 0, succeeded: 1, errored: 1, canceled: 0, expired: 0 });
+    const by = new Map<string, string>();
+    for await (const l of batches.results(batch.id))
+      by.set(l.custom_id, l.result.type === 'succeeded' ? JSON.stringify(l.result.message.content) : l.result.type);
+    assert.match(by.get('a')!, /Offline demo: no model ran.*First question/);
+    assert.equal(by.get('b'), 'errored');
+    const listed = await batches.pages().next();
+    assert.equal(listed.value!.data[0]!.id, batch.id);
+  });
 
   it('counts tokens with the estimate', async () => {
     const body = ask('How many tokens?');

@@ -42,7 +42,10 @@ function allPaths(value: unknown): Path[] {
   return out;
 }
 
-describe('placing many problems', () => {
+describe('placing many problems', function () {
+  // each test checks a thousand places against a parser's own answer: a second or two, more on a loaded machine
+  this.timeout(20_000);
+
   const { body, bad } = badRoles(2000, 2);
 
   for (const [name, text] of [

@@ -1,0 +1,243 @@
+// One suite run as Message Batches, resumable: `submit` sends what this run has not sent yet (nothing, when the
+// same run is pending or ended and not collected: no second submission), in batches the service takes, and
+// keeps each batch's id and cell map before the next is sent; `wait` polls until every batch has ended;
+// `results` reads each batch's results a line at a time and matches them to the run's requests by custom_id;
+// `collected` marks the run done, so that running it again submits anew. The same for the CLI and the editor.
+//
+// A create that has been sent is not cut short by a cancel: it is let finish and kept, so the batch it made
+// (paid for) is never lost track of; the cancel then takes effect.
+import type { BatchesClient, BatchResultLine, MessageBatch } from '../api/batches';
+import { ConnectionError, TimeoutError } from '../api/errors';
+import { backoffMs, sleep as realSleep } from '../api/retry';
+import { waitUntilEnded, type PollPace } from './poll';
+import { BATCH_CAPS, splitIntoBatches, type BatchCaps } from './requests';
+import { BatchStore, recordOf, runKeyOf, type CellRef, type RunArgs, type RunRecord } from './store';
+
+/** One request of the run: its custom_id, the cell × sample it stands for, and the params it sends. */
+export interface BatchJob {
+  customId: string;
+  ref: CellRef;
+  params: Record<string, unknown>;
+}
+
+export type SessionEvent =
+  /** a batch was created (`of`: how many the run sends in all) */
+  | { kind: 'created'; batch: MessageBatch; requests: number; of: number }
+  /** the run was found pending: nothing is sent again */
+  | { kind: 'resumed'; batchIds: string[] }
+  /** what the service said of a batch at a poll */
+  | { kind: 'status'; batch: MessageBatch }
+  /** a poll failed and will be tried again */
+  | { kind: 'poll-error'; error: unknown; waitMs: number }
+  /** a results line that is not one of this run's requests, or not a result */
+  | { kind: 'unmatched'; batchId: string; problem: string };
+
+export interface SessionOptions {
+  client: BatchesClient;
+  store: BatchStore;
+  jobs: readonly BatchJob[];
+  /** where the run was started, its case files (as shown), and what the command line said of its cells */
+  run: { cwd: string; files: string[]; args: RunArgs };
+  caps?: BatchCaps;
+  pace?: PollPace;
+  sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
+  onEvent?: (e: SessionEvent) => void;
+  /** tries of a results read cut by the network (the lines already read are not handed out again) */
+  resultsRetries?: number;
+  /**
+   * Collect a run already submitted (`batch collect ID`, the editor's Collect): this run, whatever its requests'
+   * ids add up to now, and never a submission, collected or not.
+   */
+  collect?: { runKey: string };
+}
+
+/** A run that should have been submitted, and was not found. */
+export class RunNotFound extends Error {
+  override name = 'RunNotFound';
+}
+
+/** A result matched to the request it answers. */
+export interface MatchedResult {
+  job: BatchJob;
+  batchId: string;
+  result: BatchResultLine['result'];
+}
+
+export class BatchSession {
+  /** the run's key: the same suite unchanged has the same one */
+  readonly key: string;
+  private record: RunRecord | undefined;
+  /** what the service last said of each batch */
+  readonly batches = new Map<string, MessageBatch>();
+  private readonly byId: Map<string, BatchJob>;
+
+  constructor(private readonly o: SessionOptions) {
+    this.byId = new Map(o.jobs.map(j => [j.customId, j]));
+    if (this.byId.size !== o.jobs.length) throw new RangeError('the custom_ids of a run must be unique');
+    this.key = o.collect?.runKey ?? runKeyOf(o.jobs.map(j => j.customId));
+  }
+
+  /** The run's batches, once submitted (or found). */
+  get batchIds(): string[] {
+    return this.record?.batchIds ?? [];
+  }
+
+  /** Whether this run is pending (submitted and not yet collected), without sending anything. */
+  async pending(): Promise<boolean> {
+    const r = await this.o.store.run(this.key);
+    return !!r && !r.collectedAt && r.batchIds.length > 0;
+  }
+
+  /**
+   * Sends what the run has not sent yet. A run found pending (or ended and not collected) is resumed: only the
+   * requests none of its batches holds are sent (a split whose later batches failed to be created goes on).
+   */
+  async submit(signal?: AbortSignal): Promise<{ created: MessageBatch[]; resumed: boolean }> {
+    const found = await this.o.store.run(this.key);
+    if (this.o.collect) {
+      if (!found?.batchIds.length) throw new RunNotFound(`no run ${this.key} was submitted from here`);
+      this.record = found;
+      for (const id of found.batchIds) {
+        const kept = await this.o.store.batch(id);
+        if (kept) this.batches.set(id, lastKnown(kept));
+      }
+      this.o.onEvent?.({ kind: 'resumed', batchIds: [...found.batchIds] });
+      return { created: [], resumed: true };
+    }
+    const resumed = !!found && !found.collectedAt && found.batchIds.length > 0;
+    const record = resumed ? found : BatchStore.newRun(this.key, this.o.run);
+    this.record = record;
+    let toSend = this.o.jobs;
+    if (resumed) {
+      const sent = new Set<string>();
+      for (const id of record.batchIds) {
+        const kept = await this.o.store.batch(id);
+        if (kept) this.batches.set(id, lastKnown(kept));
+        for (const customId of Object.keys((await this.o.store.cells(id)) ?? {})) sent.add(customId);
+      }
+      toSend = this.o.jobs.filter(j => !sent.has(j.customId));
+      this.o.onEvent?.({ kind: 'resumed', batchIds: [...record.batchIds] });
+    }
+    // kept before anything is sent: a folder that cannot be written stops the run while it costs nothing
+    await this.o.store.saveRun(record);
+    const created: MessageBatch[] = [];
+    const chunks = splitIntoBatches(
+      toSend.map(j => ({ custom_id: j.customId, params: j.params })),
+      this.o.caps ?? BATCH_CAPS,
+    );
+    for (const chunk of chunks) {
+      if (signal?.aborted) break;
+      // no signal: a create that went out is let finish and kept (see the head of this file)
+      const { batch } = await this.o.client.create(chunk);
+      const cells: Record<string, CellRef> = {};
+      for (const r of chunk) cells[r.custom_id] = this.byId.get(r.custom_id)!.ref;
+      await this.o.store.addBatch(recordOf(batch, { key: this.key, ...this.o.run }, chunk.length), cells);
+      record.batchIds.push(batch.id);
+      await this.o.store.saveRun(record);
+      this.batches.set(batch.id, batch);
+      created.push(batch);
+      this.o.onEvent?.({ kind: 'created', batch, requests: chunk.length, of: this.o.jobs.length });
+    }
+    return { created, resumed };
+  }
+
+  /**
+   * Polls every batch of the run until each has ended (what the service says is kept as it comes); `once`: asks
+   * once for each that had not ended, and waits for nothing.
+   */
+  async wait(signal?: AbortSignal, o: { once?: boolean } = {}): Promise<MessageBatch[]> {
+    const known = new Map([...this.batches].filter(([, b]) => b.processing_status === 'ended'));
+    if (o.once) {
+      for (const id of this.batchIds.filter(i => !known.has(i))) {
+        const { batch } = await this.o.client.retrieve(id, signal ? { signal } : {});
+        this.batches.set(id, batch);
+        await this.o.store.updateBatch(batch);
+        this.o.onEvent?.({ kind: 'status', batch });
+      }
+      return this.batchIds.map(id => this.batches.get(id)!).filter(Boolean);
+    }
+    const ended = await waitUntilEnded(
+      this.batchIds,
+      (id, s) => this.o.client.retrieve(id, s ? { signal: s } : {}),
+      {
+        ...(this.o.pace ? { pace: this.o.pace } : {}),
+        ...(signal ? { signal } : {}),
+        ...(this.o.sleep ? { sleep: this.o.sleep } : {}),
+        onBatch: async batch => {
+          this.batches.set(batch.id, batch);
+          await this.o.store.updateBatch(batch);
+          this.o.onEvent?.({ kind: 'status', batch });
+        },
+        onPollError: (error, waitMs) => this.o.onEvent?.({ kind: 'poll-error', error, waitMs }),
+      },
+      known,
+    );
+    for (const b of ended) this.batches.set(b.id, b);
+    return ended;
+  }
+
+  /**
+   * Every result of the run's batches, matched to its request, as it is read. A read the network cuts is
+   * started again, and the lines already handed out are skipped.
+   */
+  async *results(signal?: AbortSignal): AsyncGenerator<MatchedResult> {
+    const seen = new Set<string>();
+    const tries = 1 + (this.o.resultsRetries ?? 3);
+    const wait = this.o.sleep ?? realSleep;
+    for (const batchId of this.batchIds) {
+      for (let attempt = 1; ; attempt++) {
+        try {
+          const lines = this.o.client.results(batchId, {
+            ...(signal ? { signal } : {}),
+            onMalformed: m => this.o.onEvent?.({ kind: 'unmatched', batchId, problem: m.problem }),
+          });
+          for await (const line of lines) {
+            if (seen.has(line.custom_id)) continue;
+            const job = this.byId.get(line.custom_id);
+            if (!job) {
+              this.o.onEvent?.({ kind: 'unmatched', batchId, problem: `no request of this run is ${line.custom_id}` });
+              continue;
+            }
+            seen.add(line.custom_id);
+            yield { job, batchId, result: line.result };
+          }
+          break;
+        } catch (e) {
+          const passing = e instanceof ConnectionError || e instanceof TimeoutError;
+          if (!passing || attempt >= tries || signal?.aborted) throw e;
+          await wait(backoffMs(attempt), signal);
+        }
+      }
+    }
+  }
+
+  /** The requests no result answered (after `results` has been read). */
+  missing(matched: ReadonlySet<string>): BatchJob[] {
+    return this.o.jobs.filter(j => !matched.has(j.customId));
+  }
+
+  /** Every batch of the run has been read and its cells given their verdicts: running it again submits anew. */
+  async collected(at = new Date()): Promise<void> {
+    await this.o.store.markCollected(this.batchIds, at);
+    if (this.record) {
+      this.record.collectedAt = at.toISOString();
+      await this.o.store.saveRun(this.record);
+    }
+  }
+}
+
+/** A kept batch as a MessageBatch (what the service last said of it). */
+function lastKnown(r: Awaited<ReturnType<BatchStore['batch']>> & object): MessageBatch {
+  return {
+    id: r.id,
+    type: 'message_batch',
+    processing_status: r.processingStatus,
+    request_counts: r.requestCounts ?? { processing: r.requests, succeeded: 0, errored: 0, canceled: 0, expired: 0 },
+    created_at: r.createdAt,
+    expires_at: r.expiresAt,
+    ended_at: r.endedAt ?? null,
+    archived_at: null,
+    cancel_initiated_at: null,
+    results_url: null,
+  };
+}
