@@ -4,7 +4,7 @@ import type { Locate } from '../../core/request/parse';
 import { ruleUrl } from '../../core/request/catalog';
 import type { Problem, Severity } from '../../core/request/types';
 import type { Config } from '../platform/config';
-import { validator } from '../platform/lazy';
+import { coreBundle } from '../platform/lazy';
 import type { Log } from '../platform/log';
 import { CASE_FILE_EXCLUDE, CASE_FILE_GLOB, isCaseFileName } from './caseFiles';
 import { LineIndex } from '../../core/text';
@@ -171,7 +171,7 @@ export class CaseDiagnostics implements vscode.Disposable {
       const message = e instanceof Error ? e.message : String(e);
       this.log.error(`case file check failed for ${uri.fsPath}: ${e instanceof Error && e.stack ? e.stack : message}`);
       if (this.generation.get(k) !== generation) return undefined;
-      const problem = validator().couldNotCheck('case file', e, '"Promptwright: Show Log"');
+      const problem = coreBundle().couldNotCheck('case file', e, '"Promptwright: Show Log"');
       this.collection.set(uri, [diagnostic(problem, new LineIndex(' '))]);
       return undefined;
     }
@@ -179,7 +179,7 @@ export class CaseDiagnostics implements vscode.Disposable {
 
   private async checkText(uri: vscode.Uri, text: string): Promise<CaseEntry> {
     const lines = new LineIndex(text);
-    const checked = await validator().checkCaseText(
+    const checked = await coreBundle().checkCaseText(
       text,
       uri.path,
       request => {

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { formatOf } from '../../core/request/types';
-import { validator } from '../platform/lazy';
+import { coreBundle } from '../platform/lazy';
 import { codeActions } from '../request/quickFixes';
 import { isCaseFileName } from './caseFiles';
 
@@ -19,7 +19,7 @@ export class CaseQuickFixes implements vscode.CodeActionProvider {
     const format = formatOf(doc.fileName);
     return ours.flatMap(d => {
       const at = { start: doc.offsetAt(d.range.start), end: doc.offsetAt(d.range.end), message: d.message };
-      return codeActions(doc, d, validator().caseFixActions(text, format, at));
+      return codeActions(doc, d, coreBundle().caseFixActions(text, format, at));
     });
   }
 }

@@ -19,7 +19,7 @@ import type { CellPatch, RerunTarget } from '../../protocol/cases';
 import type { GitBase } from '../compare/gitBase';
 import type { Api } from '../platform/api';
 import type { Config } from '../platform/config';
-import { validator } from '../platform/lazy';
+import { coreBundle } from '../platform/lazy';
 import type { Log } from '../platform/log';
 import { pricesOf } from '../platform/prices';
 import type { Recent } from '../platform/recent';
@@ -201,7 +201,7 @@ export class CasesRunner {
     const grid = this.current;
     const text = grid?.cells.get(cellKey(caseName, model))?.samples?.[sample]?.text;
     if (!grid || text === undefined) return;
-    const core = validator();
+    const core = coreBundle();
     grid.grades = core.withGrade(grid.grades, caseName, text, grade);
     for (const view of [...grid.cells.values()]) {
       if (view.caseName !== caseName || !view.samples?.some(s => s.text === text)) continue;
@@ -354,7 +354,7 @@ export class CasesRunner {
       reporter?.notRun('No service address or API key: nothing was sent.');
       return;
     }
-    const core = validator();
+    const core = coreBundle();
     const saved = await this.results.read(caseUri);
     const grid = this.gridFor(caseUri, prepared, saved);
     // a comparison covers the cells asked for on both sides; one that cannot be kept starts over whole
@@ -448,7 +448,7 @@ export class CasesRunner {
 
   /** Reads the case file and its request file into what a run needs, or says why nothing can run. */
   private async prepare(caseUri: vscode.Uri): Promise<Prepared | string> {
-    const core = validator();
+    const core = coreBundle();
     const name = fileName(caseUri);
     const text = await readText(caseUri);
     if (text === undefined) return `${name} cannot be read.`;
@@ -620,7 +620,7 @@ export class CasesRunner {
   ): Promise<void> {
     // only the cells the case file has now: a renamed case's old results would otherwise stay for ever
     const now = new Set(p.cells.map(c => cellKey(c.caseName, c.model)));
-    const merged = validator()
+    const merged = coreBundle()
       .mergeResults(saved?.results, ran)
       .filter(r => now.has(cellKey(r.caseName, r.model)));
     const where = await this.results.write(caseUri, merged, grid.grades);
