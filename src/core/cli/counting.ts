@@ -8,7 +8,7 @@ import type { CellKey } from '../cases/types';
 import { pickCountFields } from '../request/count';
 import { formatOf } from '../request/parse';
 import { validateText } from '../request/validate';
-import { bodyHash } from '../tokens/scheduler';
+import { bodyHash } from '../request/hash';
 import { count } from '../text';
 import type { IncreaseLimit } from '../compare/deltas';
 import { prepareCaseFile, readText, recordLine, type FileSource, type LoadedCaseFile } from './caseFiles';

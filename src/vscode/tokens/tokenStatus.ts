@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { ApiError } from '../../core/api/errors';
-import { estimateTokens, TokenCountScheduler, type CountState } from '../../core/tokens/scheduler';
+import { estimateTokens } from '../../core/tokens/estimate';
+import { TokenCountScheduler, type CountState } from '../../core/tokens/scheduler';
 import { renderStatus, type BaseCount, type StatusMeta } from '../../core/tokens/status';
 import { BaseCounter } from '../compare/baseCount';
 import type { GitBase } from '../compare/gitBase';
