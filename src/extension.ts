@@ -11,7 +11,7 @@ import { ACTIVITY_VIEW_TYPE } from './protocol/activity';
 import { CASES_VIEW_TYPE } from './protocol/cases';
 import { COMPARE_VIEW_TYPE } from './protocol/compare';
 import { RESPONSE_VIEW_TYPE } from './protocol/response';
-import { CASE_FILE_EXCLUDE, CASE_FILE_GLOB, isCaseFileName } from './vscode/cases/caseFiles';
+import { CASE_FILE_EXCLUDE, CASE_FILE_GLOB, isCaseFile } from './core/cases/fileNames';
 import { createCasesTestController } from './vscode/cases/casesTestController';
 import { addBeta, newRequestFile } from './vscode/request/requestCommands';
 import { Config, endpointOf, isRequestFile } from './vscode/platform/config';
@@ -132,7 +132,7 @@ export function activate(context: vscode.ExtensionContext): PromptwrightApi {
   const loadForFile = (doc: vscode.TextDocument) => {
     if (!edited && requestFile(doc)) editor();
     if (loaded) return;
-    if (isCaseFileName(doc.fileName)) void features();
+    if (isCaseFile(doc.fileName)) void features();
     else if (!searchedForCaseFiles && isRequestFile(doc, config)) {
       searchedForCaseFiles = true;
       void vscode.workspace.findFiles(CASE_FILE_GLOB, CASE_FILE_EXCLUDE, 1).then(found => {

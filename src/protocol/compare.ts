@@ -5,6 +5,7 @@
 import type { ErrorInfo } from './response';
 import { boundedString, record, type Ready } from './common';
 import type { Message, StreamEvent } from '../core/api/types';
+import type { ColumnStatus } from '../core/compare/runner';
 import type { DiffPart } from '../core/compare/wordDiff';
 
 export const COMPARE_VIEW_TYPE = 'promptwright.compare';
@@ -12,8 +13,6 @@ export const COMPARE_VIEW_TYPE = 'promptwright.compare';
 // the webview builds each column's reply from its events with the accumulator the API client uses
 export type { ContentBlock, Message, StreamEvent } from '../core/api/types';
 export { MessageAccumulator } from '../core/api/accumulator';
-
-type ColumnStatus = 'queued' | 'running' | 'done' | 'error' | 'cancelled' | 'not-sent';
 
 /** One column as the page shows it. */
 export interface ColumnView {

@@ -1,6 +1,6 @@
 import * as fs from 'node:fs';
 import { ApiClient } from '../api/client';
-import { isCaseFile } from '../cases/caseFile';
+import { isCaseFile } from '../cases/fileNames';
 import { ConfigError, StreamError } from '../api/errors';
 import type { Message } from '../api/types';
 import { isCountFileName } from '../request/count';

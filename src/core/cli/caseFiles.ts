@@ -3,7 +3,7 @@
 // CI log points at the line to fix. Nothing here talks to the service.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { isCaseFile } from '../cases/caseFile';
+import { isCaseFile } from '../cases/fileNames';
 import { fileRecord, loadCaseFileFrom, type FileSource, type LoadedCaseFile } from '../cases/load';
 import { prepareCell } from '../cases/runner';
 import type { CellKey } from '../cases/types';

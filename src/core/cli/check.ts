@@ -5,7 +5,7 @@ import { formatOf } from '../request/parse';
 import { validateText, type Endpoint } from '../request/validate';
 import { count } from '../text';
 import { estimateWarnings } from '../cache/words';
-import { isCaseFile } from '../cases/caseFile';
+import { isCaseFile } from '../cases/fileNames';
 import type { ModelFacts } from '../models/table';
 import { UsageError } from './args';
 import { loadCaseFile } from './caseFiles';

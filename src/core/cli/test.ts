@@ -7,8 +7,10 @@
 // did (testBase.ts).
 import { MAX_REPEAT } from '../cases/caseFile';
 import { runCellOf, type RunCell } from '../cases/engine';
+import { CASE_FILE_GLOB } from '../cases/fileNames';
 import { cellsOf } from '../cases/runner';
 import type { CellResult } from '../cases/types';
+import { DEFAULT_CASES_CONCURRENCY } from '../settings';
 import { count } from '../text';
 import { clientFromEnv, requireService } from './api';
 import { all, one, parseArgs, UsageError } from './args';
@@ -21,10 +23,8 @@ import { testAgainstBase } from './testBase';
 import { cellName, cellRecord, figures, summaryLine, toJunit, verdictWord, whyLines } from './testReport';
 import { costNotes, judgeProblems, runTestCells, samplingOption, type RunSettings } from './testRun';
 
-const DEFAULT_CONCURRENCY = 4;
 const MAX_CONCURRENCY = 64;
 /** Folders given as FILE stand for the case files in them. */
-const CASE_FOLDER_GLOB = '**/*.cases.{yaml,yml,json}';
 
 /** A cell of the whole run: which loaded file it belongs to (as shown, and on disk). */
 interface TestCell extends RunCell {
@@ -60,7 +60,7 @@ export function runTest(args: string[], io: CliIo, cwd = process.cwd()): Promise
         format: outputFormat,
         settings,
         models,
-        folderGlob: CASE_FOLDER_GLOB,
+        folderGlob: CASE_FILE_GLOB,
       };
       return testAgainstBase(o, io, cwd);
     }
@@ -68,7 +68,7 @@ export function runTest(args: string[], io: CliIo, cwd = process.cwd()): Promise
       throw new UsageError(
         `${changed ? '--changed' : '--format markdown'} compares with a revision: give --base REF too`,
       );
-    const files = filesOf(p.positionals, cwd, CASE_FOLDER_GLOB);
+    const files = filesOf(p.positionals, cwd, CASE_FILE_GLOB);
 
     // everything is checked before anything is sent
     const betas = betasFromEnv(io.env);
@@ -116,7 +116,7 @@ export function runTest(args: string[], io: CliIo, cwd = process.cwd()): Promise
 }
 
 function concurrencyOf(raw: string | undefined): number {
-  if (raw === undefined) return DEFAULT_CONCURRENCY;
+  if (raw === undefined) return DEFAULT_CASES_CONCURRENCY;
   const n = Number(raw);
   if (!/^\d+$/.test(raw) || n < 1 || n > MAX_CONCURRENCY)
     throw new UsageError(`--concurrency must be a whole number from 1 to ${MAX_CONCURRENCY}, got "${raw}"`);

@@ -2,11 +2,11 @@ import * as vscode from 'vscode';
 import { completionItem, hover } from '../platform/language';
 import { coreBundle } from '../platform/lazy';
 import type { CaseDiagnostics } from './caseDiagnostics';
-import { isCaseFileName } from './caseFiles';
+import { CASE_FILE_GLOB, isCaseFile } from '../../core/cases/fileNames';
 import { CaseQuickFixes } from './caseQuickFixes';
 
 const SELECTOR: vscode.DocumentSelector = [{ language: 'json' }, { language: 'jsonc' }, { language: 'yaml' }];
-const CASE_FILES: vscode.DocumentSelector = [{ pattern: '**/*.cases.{yaml,yml,json}' }];
+const CASE_FILES: vscode.DocumentSelector = [{ pattern: CASE_FILE_GLOB }];
 
 const fileName = (uri: vscode.Uri) => uri.path.split('/').pop() ?? uri.path;
 
@@ -35,7 +35,7 @@ export class CaseLanguage implements vscode.CodeLensProvider, vscode.HoverProvid
 
   provideCodeLenses(doc: vscode.TextDocument): vscode.CodeLens[] {
     const top = new vscode.Range(0, 0, 0, 0);
-    if (isCaseFileName(doc.fileName)) {
+    if (isCaseFile(doc.fileName)) {
       const size = coreBundle().caseFileSize(this.cases.get(doc.uri)?.file);
       return [
         new vscode.CodeLens(top, {

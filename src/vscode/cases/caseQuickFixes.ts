@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { formatOf } from '../../core/request/types';
 import { coreBundle } from '../platform/lazy';
 import { codeActions } from '../request/quickFixes';
-import { isCaseFileName } from './caseFiles';
+import { isCaseFile } from '../../core/cases/fileNames';
 
 /** Quick fixes of a case file's problems (core/language/fixActions.ts: caseFixActions). */
 export class CaseQuickFixes implements vscode.CodeActionProvider {
@@ -14,7 +14,7 @@ export class CaseQuickFixes implements vscode.CodeActionProvider {
     ctx: vscode.CodeActionContext,
   ): vscode.CodeAction[] {
     const ours = ctx.diagnostics.filter(d => d.source === 'Promptwright');
-    if (!ours.length || !isCaseFileName(doc.fileName)) return [];
+    if (!ours.length || !isCaseFile(doc.fileName)) return [];
     const text = doc.getText();
     const format = formatOf(doc.fileName);
     return ours.flatMap(d => {

@@ -25,7 +25,7 @@ import { pricesOf } from '../platform/prices';
 import type { Recent } from '../platform/recent';
 import { vscodePrompts, type Prompts } from '../platform/prompts';
 import { readText, requestUriOf, type CaseDiagnostics } from './caseDiagnostics';
-import { isCaseFileName } from './caseFiles';
+import { isCaseFile } from '../../core/cases/fileNames';
 import { askRevision, readBase, withBaseCells, type ReadyCell } from './casesCompare';
 import type { CasesResults } from './casesResults';
 import { CasesStatus } from './casesStatus';
@@ -171,11 +171,7 @@ export class CasesRunner {
   async compareCases(arg?: unknown, ref?: string): Promise<string | undefined> {
     const active = vscode.window.activeTextEditor?.document.uri;
     const uri =
-      arg instanceof vscode.Uri
-        ? arg
-        : active && isCaseFileName(active.path)
-          ? active
-          : (this.current?.caseUri ?? active);
+      arg instanceof vscode.Uri ? arg : active && isCaseFile(active.path) ? active : (this.current?.caseUri ?? active);
     const caseUri = await this.chooseCaseFile(uri);
     if (!caseUri) return undefined;
     const chosen = await askRevision(this.prompts, this.git, caseUri, ref ?? this.config.compareBase, !!ref);
@@ -244,11 +240,11 @@ export class CasesRunner {
   }
 
   private async chooseCaseFile(uri: vscode.Uri | undefined): Promise<vscode.Uri | undefined> {
-    if (uri && isCaseFileName(uri.path)) return uri;
+    if (uri && isCaseFile(uri.path)) return uri;
     await this.cases.ready;
     const naming = uri ? this.cases.forRequest(uri) : [];
     const candidates = naming.length ? naming : this.cases.all();
-    if (uri && !naming.length && !isCaseFileName(uri.path) && /\.prompt\.(json|ya?ml)$/i.test(uri.path)) {
+    if (uri && !naming.length && !isCaseFile(uri.path) && /\.prompt\.(json|ya?ml)$/i.test(uri.path)) {
       const name = fileName(uri);
       void vscode.window.showInformationMessage(
         `Promptwright: no case file names ${name}. Write one beside it (e.g. ` +

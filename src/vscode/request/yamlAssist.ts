@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { isCaseFileName } from '../cases/caseFiles';
+import { isCaseFile } from '../../core/cases/fileNames';
 import { Config, endpointOf } from '../platform/config';
 import { completionItem, hover } from '../platform/language';
 import { coreBundle } from '../platform/lazy';
@@ -36,6 +36,6 @@ export class YamlAssist implements vscode.CompletionItemProvider, vscode.HoverPr
   /** What a YAML file of ours holds, when nothing else serves its schema. */
   private kindOf(doc: vscode.TextDocument) {
     if (doc.languageId !== 'yaml' || vscode.extensions.getExtension(YAML_EXTENSION)) return undefined;
-    return isCaseFileName(doc.fileName) ? 'cases' : endpointOf(doc, this.config);
+    return isCaseFile(doc.fileName) ? 'cases' : endpointOf(doc, this.config);
   }
 }
