@@ -13,7 +13,7 @@ import { formatUsd } from '../cost/format';
 import type { PriceTable } from '../cost/prices';
 import { parseArgs, UsageError } from './args';
 import { pricesOption } from './prices';
-import { toRecords } from './records';
+import { toRecords } from '../request/records';
 import { describeForCli, httpOptionsFromEnv } from './env';
 import { decodeUtf8 } from './files';
 import { cancelled, EXIT } from './guard';

@@ -9,7 +9,7 @@ import { prepareCell } from '../cases/runner';
 import type { CellKey } from '../cases/types';
 import type { Endpoint } from '../request/validate';
 import { UsageError } from './args';
-import type { CheckRecord } from './records';
+import type { CheckRecord } from '../request/records';
 import { decodeUtf8, expandFiles } from './files';
 import type { CliIo } from './io';
 

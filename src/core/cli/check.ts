@@ -12,7 +12,7 @@ import { loadCaseFile } from './caseFiles';
 import { decodeUtf8, expandFiles } from './files';
 import { betasFromEnv, type CliIo } from './io';
 import { loadModelsFile } from './models';
-import { lineColumn, toRecords, type CheckRecord } from './records';
+import { lineColumn, toRecords, type CheckRecord } from '../request/records';
 
 const ENDPOINTS: readonly Endpoint[] = ['messages', 'count_tokens'];
 

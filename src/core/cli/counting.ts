@@ -13,7 +13,7 @@ import { count } from '../text';
 import type { IncreaseLimit } from '../compare/deltas';
 import { prepareCaseFile, readText, recordLine, type FileSource, type LoadedCaseFile } from './caseFiles';
 import type { CliIo } from './io';
-import { toRecords } from './records';
+import { toRecords } from '../request/records';
 
 /** What one count is of: a request file, or one case of a case file. */
 export interface Counted {
