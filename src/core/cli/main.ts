@@ -1,10 +1,10 @@
 import { runAdmin } from './admin';
-import { runRun } from './api';
 import { runCheck } from './check';
 import { runCompliance } from './compliance';
 import { runCount } from './count';
 import type { CliIo } from './io';
 import { runModels } from './models';
+import { runRun } from './run';
 import { runSchema } from './schema';
 import { runTest } from './test';
 
