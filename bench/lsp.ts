@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { estimateWarnings } from '../src/core/cache/words';
-import { toRecords } from '../src/core/cli/records';
+import { toRecords } from '../src/core/request/records';
 import { validateText } from '../src/core/request/validate';
 import { LspClient } from '../test/support/lspClient';
 import { ratioAsync, type Figure } from './bench';

@@ -14,7 +14,9 @@ import * as minimums from './core/cache/minimums';
 import * as prefix from './core/cache/prefix';
 import * as deltas from './core/compare/deltas';
 import * as models from './core/models/table';
+import * as hash from './core/request/hash';
 import * as text from './core/text';
+import * as estimate from './core/tokens/estimate';
 import * as scheduler from './core/tokens/scheduler';
 
 /** Each shared module by its path under src/, without the extension. */
@@ -30,6 +32,8 @@ export const shared: Record<string, unknown> = {
   'core/cache/prefix': prefix,
   'core/compare/deltas': deltas,
   'core/models/table': models,
+  'core/request/hash': hash,
   'core/text': text,
+  'core/tokens/estimate': estimate,
   'core/tokens/scheduler': scheduler,
 };

@@ -1,6 +1,6 @@
 // The composition root. Activation registers every command, view and provider and returns: what a request file
 // needs (its diagnostics, token count, cache lenses and the API client: dist/editor.js) loads when the first
-// request file is seen, the validator (dist/validator.js) on the first check, and everything else
+// request file is seen, the core bundle (dist/validator.js) on the first check, and everything else
 // (dist/features.js) on first use of a command or view, so opening an unrelated JSON file costs almost nothing.
 import * as vscode from 'vscode';
 import type { Editor } from './editor';
@@ -11,7 +11,7 @@ import { ACTIVITY_VIEW_TYPE } from './protocol/activity';
 import { CASES_VIEW_TYPE } from './protocol/cases';
 import { COMPARE_VIEW_TYPE } from './protocol/compare';
 import { RESPONSE_VIEW_TYPE } from './protocol/response';
-import { CASE_FILE_EXCLUDE, CASE_FILE_GLOB, isCaseFileName } from './vscode/cases/caseFiles';
+import { CASE_FILE_EXCLUDE, CASE_FILE_GLOB, isCaseFile } from './core/cases/fileNames';
 import { createCasesTestController } from './vscode/cases/casesTestController';
 import { addBeta, newRequestFile } from './vscode/request/requestCommands';
 import { Config, endpointOf, isRequestFile } from './vscode/platform/config';
@@ -19,6 +19,7 @@ import type { AdminNode } from './vscode/admin/orgTree';
 import type { BatchNode } from './vscode/batches/batchesView';
 import type { ComplianceNode } from './vscode/compliance/complianceTree';
 import { JsonDocuments } from './vscode/platform/jsonDocuments';
+import { FORMER_COMMAND_IDS } from './vscode/platform/formerCommands';
 import { reportLoads } from './vscode/platform/lazy';
 import { Recent } from './vscode/platform/recent';
 import { LazyTree } from './vscode/platform/lazyTree';
@@ -136,7 +137,7 @@ export function activate(context: vscode.ExtensionContext): PromptwrightApi {
   const loadForFile = (doc: vscode.TextDocument) => {
     if (!edited && requestFile(doc)) editor();
     if (loaded) return;
-    if (isCaseFileName(doc.fileName)) void features();
+    if (isCaseFile(doc.fileName)) void features();
     else if (!searchedForCaseFiles && isRequestFile(doc, config)) {
       searchedForCaseFiles = true;
       void vscode.workspace.findFiles(CASE_FILE_GLOB, CASE_FILE_EXCLUDE, 1).then(found => {
@@ -288,9 +289,9 @@ export function activate(context: vscode.ExtensionContext): PromptwrightApi {
     lazy('promptwright.addSession', (f, id) => f.sessions.addSession(typeof id === 'string' ? id : undefined)),
     lazy('promptwright.removeSession', (f, n) => f.sessions.removeSession(node(n))),
     lazy('promptwright.refreshSessions', (f, n) => f.sessions.refresh(node(n))),
-    // every paged tree's "Load more…" and Load All (vscode/platform/pagedTree.ts), under the ids trees had too
-    ...LOAD_MORE_IDS.map(id => lazy(id, (f, n) => f.loadMore(n))),
-    ...LOAD_ALL_IDS.map(id => lazy(id, (f, n) => f.loadMore(n, true))),
+    // every paged tree's "Load more…" and Load All (vscode/platform/pagedTree.ts)
+    lazy('promptwright.loadMore', (f, n) => f.loadMore(n)),
+    lazy('promptwright.loadAll', (f, n) => f.loadMore(n, true)),
     lazy('promptwright.attachFile', (f, n) => f.sessions.attachFile(node(n))),
     lazy('promptwright.openResource', (f, n) => f.resourceDocs.open(node(n))),
     lazy('promptwright.addRateLimitWorkspace', (f, id) =>
@@ -298,39 +299,37 @@ export function activate(context: vscode.ExtensionContext): PromptwrightApi {
     ),
     lazy('promptwright.removeRateLimitWorkspace', (f, n) => f.rateLimits.removeWorkspace(rateLimitNode(n))),
     lazy('promptwright.refreshRateLimits', f => f.rateLimits.refresh()),
-    lazy('promptwright.admin.refresh', f => f.org.refresh()),
-    lazy('promptwright.admin.showArchived', f => f.org.setShowArchived(true)),
-    lazy('promptwright.admin.hideArchived', f => f.org.setShowArchived(false)),
-    lazy('promptwright.admin.newWorkspace', f => f.admin.newWorkspace()),
-    lazy('promptwright.admin.editWorkspace', (f, n) => f.admin.editWorkspace(adminNode(n))),
-    lazy('promptwright.admin.archiveWorkspace', (f, n) => f.admin.archiveWorkspace(adminNode(n))),
-    lazy('promptwright.admin.openJson', (f, n) => f.admin.openJson(adminNode(n))),
-    lazy('promptwright.admin.showRateLimits', (f, n) => f.admin.showRateLimits(adminNode(n))),
-    lazy('promptwright.admin.filterUsers', f => f.admin.filterUsers()),
-    lazy('promptwright.admin.clearUserFilter', f => f.org.setUserFilter(undefined)),
-    lazy('promptwright.admin.changeRole', (f, n) => f.admin.changeRole(adminNode(n))),
-    lazy('promptwright.admin.removeUser', (f, n) => f.admin.removeUser(adminNode(n))),
-    lazy('promptwright.admin.invite', f => f.admin.invite()),
-    lazy('promptwright.admin.deleteInvite', (f, n) => f.admin.deleteInvite(adminNode(n))),
-    lazy('promptwright.admin.retry', f => f.org.refresh()),
+    lazy('promptwright.refreshOrganization', f => f.org.refresh()),
+    lazy('promptwright.showArchivedWorkspaces', f => f.org.setShowArchived(true)),
+    lazy('promptwright.hideArchivedWorkspaces', f => f.org.setShowArchived(false)),
+    lazy('promptwright.newWorkspace', f => f.admin.newWorkspace()),
+    lazy('promptwright.editWorkspace', (f, n) => f.admin.editWorkspace(adminNode(n))),
+    lazy('promptwright.archiveWorkspace', (f, n) => f.admin.archiveWorkspace(adminNode(n))),
+    lazy('promptwright.openOrganizationJson', (f, n) => f.admin.openJson(adminNode(n))),
+    lazy('promptwright.showWorkspaceRateLimits', (f, n) => f.admin.showRateLimits(adminNode(n))),
+    lazy('promptwright.filterUsers', f => f.admin.filterUsers()),
+    lazy('promptwright.clearUserFilter', f => f.org.setUserFilter(undefined)),
+    lazy('promptwright.changeUserRole', (f, n) => f.admin.changeRole(adminNode(n))),
+    lazy('promptwright.removeUser', (f, n) => f.admin.removeUser(adminNode(n))),
+    lazy('promptwright.inviteUser', f => f.admin.invite()),
+    lazy('promptwright.deleteInvite', (f, n) => f.admin.deleteInvite(adminNode(n))),
     lazy('promptwright.tryDemo', f => f.demo.start()),
     lazy('promptwright.stopDemo', f => f.demo.stop()),
     lazy('promptwright.openSample', f => f.openSample()),
-    lazy('promptwright.compliance.openActivityFeed', f => f.activity.open()),
-    lazy('promptwright.compliance.refresh', f => f.complianceTree.refresh()),
-    lazy('promptwright.compliance.showChats', f => f.compliance.showChats()),
-    lazy('promptwright.compliance.showProject', (f, id) =>
+    lazy('promptwright.openActivityFeed', f => f.activity.open()),
+    lazy('promptwright.refreshCompliance', f => f.complianceTree.refresh()),
+    lazy('promptwright.showUserChats', f => f.compliance.showChats()),
+    lazy('promptwright.showProjectAttachments', (f, id) =>
       f.compliance.showProject(typeof id === 'string' ? id : undefined),
     ),
-    lazy('promptwright.compliance.removeQuery', (f, n) => f.compliance.removeQuery(complianceNode(n))),
-    lazy('promptwright.compliance.openJson', (f, n) => f.compliance.openJson(complianceNode(n))),
-    lazy('promptwright.compliance.deleteChat', (f, n) => f.compliance.deleteChat(complianceNode(n))),
-    lazy('promptwright.compliance.deleteProject', (f, n) => f.compliance.deleteProject(complianceNode(n))),
-    lazy('promptwright.compliance.deleteFile', (f, n) => f.compliance.deleteFile(complianceNode(n))),
-    lazy('promptwright.compliance.retry', f => f.complianceTree.refresh()),
-    lazy('promptwright.batches.refresh', f => f.batches.refresh()),
-    lazy('promptwright.batches.cancel', (f, n) => f.batches.cancel(batchNode(n))),
-    lazy('promptwright.batches.collect', (f, n) => f.batches.collect(batchNode(n))),
+    lazy('promptwright.removeComplianceQuery', (f, n) => f.compliance.removeQuery(complianceNode(n))),
+    lazy('promptwright.openComplianceJson', (f, n) => f.compliance.openJson(complianceNode(n))),
+    lazy('promptwright.deleteChat', (f, n) => f.compliance.deleteChat(complianceNode(n))),
+    lazy('promptwright.deleteProject', (f, n) => f.compliance.deleteProject(complianceNode(n))),
+    lazy('promptwright.deleteFile', (f, n) => f.compliance.deleteFile(complianceNode(n))),
+    lazy('promptwright.refreshBatches', f => f.batches.refresh()),
+    lazy('promptwright.cancelBatch', (f, n) => f.batches.cancel(batchNode(n))),
+    lazy('promptwright.collectBatch', (f, n) => f.batches.collect(batchNode(n))),
     lazy('promptwright.runCases', (f, arg) => f.cases.runCases(uriOf(arg))),
     // from the editor's title (its file), the palette (the active case file or the grid's) or the grid's toolbar
     lazy('promptwright.compareCases', (f, arg, ref) =>
@@ -350,6 +349,10 @@ export function activate(context: vscode.ExtensionContext): PromptwrightApi {
     lazy('promptwright.chooseModel', f => f.modelEditing.choose()),
     // from the editor's title (its file), the palette (the active file) or the response panel (its run's file)
     lazy('promptwright.compare', (f, arg) => f.compare.compare(uriOf(arg), undefined, f.runner.current?.uri)),
+    // the ids commands had before they took one scheme: each runs its command, so no keybinding breaks
+    ...Object.entries(FORMER_COMMAND_IDS).map(([former, id]) =>
+      vscode.commands.registerCommand(former, (...args: unknown[]) => vscode.commands.executeCommand(id, ...args)),
+    ),
   );
   log.info(`Promptwright ${(context.extension.packageJSON as { version: string }).version} activated`);
   // batches submitted before a reload that have not ended: polled again from the start (vscode/batches)
@@ -378,15 +381,6 @@ export function activate(context: vscode.ExtensionContext): PromptwrightApi {
     ...views,
   };
 }
-
-/** "Load more…" of every paged tree; the ids the trees had before it stay, so no keybinding breaks. */
-const LOAD_MORE_IDS = [
-  'promptwright.loadMore',
-  'promptwright.loadMoreResources',
-  'promptwright.admin.loadMore',
-  'promptwright.compliance.loadMore',
-];
-const LOAD_ALL_IDS = ['promptwright.loadAll', 'promptwright.loadAllResources'];
 
 export function deactivate(): void {
   // everything is disposed through context.subscriptions

@@ -4,7 +4,7 @@
 // below: in the other bundles, an import of one of these files becomes a lookup here. Each is one the activation
 // bundle already uses nearly whole, so listing it costs activation nothing (test/unit/architecture.test.ts
 // checks). What the features bundle takes from the editor bundle is listed in src/editorShared.ts.
-import * as caseFiles from './vscode/cases/caseFiles';
+import * as caseFileNames from './core/cases/fileNames';
 import * as config from './vscode/platform/config';
 import * as jsonDocuments from './vscode/platform/jsonDocuments';
 import * as language from './vscode/platform/language';
@@ -15,7 +15,7 @@ import * as resourceDocuments from './vscode/sessions/resourceDocuments';
 
 /** Each shared module by its path under src/, without the extension. */
 export const shared: Record<string, unknown> = {
-  'vscode/cases/caseFiles': caseFiles,
+  'core/cases/fileNames': caseFileNames,
   'vscode/platform/config': config,
   'vscode/platform/jsonDocuments': jsonDocuments,
   'vscode/platform/language': language,

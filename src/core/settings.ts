@@ -11,6 +11,15 @@ export const SETTINGS_SECTION = 'promptwright';
 /** Files checked as message requests unless the settings say otherwise. */
 const DEFAULT_REQUEST_FILE_PATTERNS: readonly string[] = ['**/*.prompt.json', '**/*.prompt.yaml', '**/*.prompt.yml'];
 
+/** `apiVersion` when none is set: the `vendor-version` header. */
+export const DEFAULT_API_VERSION = '2023-06-01';
+
+/** `maxRetries` when none is set: retries after a failed attempt. */
+export const DEFAULT_MAX_RETRIES = 2;
+
+/** `cases.concurrency` when none is set (and `promptwright test`'s without `--concurrency`): cells in flight. */
+export const DEFAULT_CASES_CONCURRENCY = 4;
+
 /** A setting's value by its name under the section (`cache.minimumTokens`); undefined when it is not set. */
 export type SettingSource = (key: string) => unknown;
 
@@ -53,10 +62,10 @@ export class Settings {
     return this.text('baseUrl').replace(/\/+$/, '');
   }
   get apiVersion(): string {
-    return this.text('apiVersion') || '2023-06-01';
+    return this.text('apiVersion') || DEFAULT_API_VERSION;
   }
   get maxRetries(): number {
-    return this.num('maxRetries', 2, 0, 10);
+    return this.num('maxRetries', DEFAULT_MAX_RETRIES, 0, 10);
   }
   get streamIdleTimeoutSeconds(): number {
     return this.num('streamIdleTimeoutSeconds', 60, 1, 3600);
@@ -83,7 +92,7 @@ export class Settings {
   }
   /** cells of the Cases grid in flight at once */
   get casesConcurrency(): number {
-    return Math.round(this.num('cases.concurrency', 4, 1, 16));
+    return Math.round(this.num('cases.concurrency', DEFAULT_CASES_CONCURRENCY, 1, 16));
   }
   /** the judge of rubric assertions when a case file names none ('': none) */
   get casesJudgeModel(): string {

@@ -5,6 +5,7 @@
 import type { ErrorInfo } from './response';
 import { boundedString, finite, keptError, keptMessage, record, type Ready } from './common';
 import type { Message, StreamEvent } from '../core/api/types';
+import type { ColumnStatus } from '../core/compare/runner';
 import type { DiffPart } from '../core/compare/wordDiff';
 
 export const COMPARE_VIEW_TYPE = 'promptwright.compare';
@@ -12,8 +13,8 @@ export const COMPARE_VIEW_TYPE = 'promptwright.compare';
 // each column's reply and its events, as the response panel's (webview/common/reply.ts draws both)
 export type { Message, StreamEvent } from '../core/api/types';
 
-const COLUMN_STATUSES = ['queued', 'running', 'done', 'error', 'cancelled', 'not-sent'] as const;
-type ColumnStatus = (typeof COLUMN_STATUSES)[number];
+// every status a kept column may have (the restored state is checked against it)
+const COLUMN_STATUSES: readonly ColumnStatus[] = ['queued', 'running', 'done', 'error', 'cancelled', 'not-sent'];
 
 /** One column as the page shows it. */
 export interface ColumnView {

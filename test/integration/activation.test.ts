@@ -3,6 +3,7 @@
 // (test/ui/activation.test.mjs): here the workspace holds request files from the start.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
+import { FORMER_COMMAND_IDS } from '../../src/vscode/platform/formerCommands';
 import { api, closeEditors, EXTENSION_ID, openEditor, waitFor } from './helpers';
 
 describe('activation (real extension host)', () => {
@@ -17,5 +18,16 @@ describe('activation (real extension host)', () => {
     const { document: doc } = await openEditor('hello.prompt.json');
     const state = await waitFor('the check of the opened file', () => a.diagnostics.current(doc));
     assert.equal(state.version, doc.version);
+  });
+
+  it('every command id from before the one scheme is registered, beside the command it runs', async () => {
+    await api();
+    const registered = new Set(await vscode.commands.getCommands(true));
+    const former = Object.entries(FORMER_COMMAND_IDS);
+    assert.ok(former.length >= 29);
+    for (const [id, runs] of former) {
+      assert.ok(registered.has(id), `${id} is registered`);
+      assert.ok(registered.has(runs), `${runs} is registered`);
+    }
   });
 });

@@ -23,7 +23,7 @@ async function activityPanel(): Promise<ActivityPanel> {
 
 /** Opens the panel as a person does, and waits for its first page. */
 async function openPanel(): Promise<ActivityPanel> {
-  await vscode.commands.executeCommand('promptwright.compliance.openActivityFeed');
+  await vscode.commands.executeCommand('promptwright.openActivityFeed');
   const panel = await activityPanel();
   await waitFor('the first page', () => panel.loadedRecords().length > 0);
   await panel.idle();

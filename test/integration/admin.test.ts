@@ -87,7 +87,7 @@ describe('Organization view (real extension host)', () => {
     assert.equal(f.org.getTreeItem(archived).contextValue, 'workspace.archived');
     const seen: string[] = [];
     f.admin.prompts = scripted(['Research', 'us', 'unrestricted', 'global', 'team=ml'], seen);
-    const created = await vscode.commands.executeCommand<Workspace>('promptwright.admin.newWorkspace');
+    const created = await vscode.commands.executeCommand<Workspace>('promptwright.newWorkspace');
     assert.deepEqual(created.data_residency, {
       workspace_geo: 'us',
       allowed_inference_geos: 'unrestricted',
@@ -103,12 +103,12 @@ describe('Organization view (real extension host)', () => {
     const node: AdminNode = { kind: 'workspace', workspace: w };
     const seen: string[] = [];
     f.admin.prompts = scripted(['Name', 'Renamed'], seen);
-    const edited = await vscode.commands.executeCommand<Workspace>('promptwright.admin.editWorkspace', node);
+    const edited = await vscode.commands.executeCommand<Workspace>('promptwright.editWorkspace', node);
     assert.equal(edited.name, 'Renamed');
     assert.match(seen[0]!, /Workspace geo \w+: cannot be changed after creation/);
     f.admin.prompts = scripted(['Tags', 'vendor_team=x']);
     await assert.rejects(
-      Promise.resolve(vscode.commands.executeCommand('promptwright.admin.editWorkspace', node)),
+      Promise.resolve(vscode.commands.executeCommand('promptwright.editWorkspace', node)),
       /begins with "vendor"/,
     );
   });
@@ -119,11 +119,11 @@ describe('Organization view (real extension host)', () => {
     const node: AdminNode = { kind: 'workspace', workspace: w };
     const seen: string[] = [];
     f.admin.prompts = scripted([false], seen);
-    await vscode.commands.executeCommand('promptwright.admin.archiveWorkspace', node);
+    await vscode.commands.executeCommand('promptwright.archiveWorkspace', node);
     assert.equal(requestsTo('POST', /\/archive$/), 0);
     assert.match(seen[0]!, /confirm: Archive workspace ".*"\? \[Archive\]/);
     f.admin.prompts = scripted([true]);
-    const done = await vscode.commands.executeCommand<Workspace>('promptwright.admin.archiveWorkspace', node);
+    const done = await vscode.commands.executeCommand<Workspace>('promptwright.archiveWorkspace', node);
     assert.ok(done?.archived_at);
     assert.equal(requestsTo('POST', /\/archive$/), 1);
   });
@@ -131,7 +131,7 @@ describe('Organization view (real extension host)', () => {
   it('Open as JSON shows the object read-only; Show Rate Limits reveals the workspace', async () => {
     const f = await features();
     const w: Workspace = holder.fake.admin.workspaces.find(x => x.id === 'wrkspc_demo')!;
-    await vscode.commands.executeCommand('promptwright.admin.openJson', { kind: 'workspace', workspace: w });
+    await vscode.commands.executeCommand('promptwright.openOrganizationJson', { kind: 'workspace', workspace: w });
     const doc = await waitFor('the JSON document', () =>
       vscode.workspace.textDocuments.find(
         d => d.uri.scheme === 'promptwright-json' && d.uri.path === '/wrkspc_demo.json',
@@ -140,7 +140,7 @@ describe('Organization view (real extension host)', () => {
     assert.deepEqual(JSON.parse(doc.getText()), w);
     const listed = f.rateLimits.workspaces.includes('wrkspc_demo');
     try {
-      await vscode.commands.executeCommand('promptwright.admin.showRateLimits', { kind: 'workspace', workspace: w });
+      await vscode.commands.executeCommand('promptwright.showWorkspaceRateLimits', { kind: 'workspace', workspace: w });
       assert.ok(f.rateLimits.workspaces.includes('wrkspc_demo'));
       // the Rate Limits view shows, with the workspace's node selected
       const view = (await api()).rateLimitsView;
@@ -156,17 +156,17 @@ describe('Organization view (real extension host)', () => {
     const f = await features();
     const u: User = holder.fake.admin.users.find(x => x.role === 'user')!;
     f.admin.prompts = scripted([u.email]);
-    await vscode.commands.executeCommand('promptwright.admin.filterUsers');
+    await vscode.commands.executeCommand('promptwright.filterUsers');
     const filtered = (await children(await group('users'))).filter(k => k.kind === 'user');
     assert.deepEqual(
       filtered.map(k => k.kind === 'user' && k.user.id),
       [u.id],
     );
     assert.match(f.org.getTreeItem(await group('users')).description as string, /filter: /);
-    await vscode.commands.executeCommand('promptwright.admin.clearUserFilter');
+    await vscode.commands.executeCommand('promptwright.clearUserFilter');
     const seen: string[] = [];
     f.admin.prompts = scripted(['developer'], seen);
-    const changed = await vscode.commands.executeCommand<User>('promptwright.admin.changeRole', {
+    const changed = await vscode.commands.executeCommand<User>('promptwright.changeUserRole', {
       kind: 'user',
       user: u,
     });
@@ -174,31 +174,25 @@ describe('Organization view (real extension host)', () => {
     assert.match(seen[0]!, /pick: .*: user\|developer\|billing\|model_code_user$/);
     assert.ok(!seen[0]!.includes('admin|') && !seen[0]!.endsWith('|admin'));
     f.admin.prompts = scripted([false], seen);
-    assert.equal(
-      await vscode.commands.executeCommand('promptwright.admin.removeUser', { kind: 'user', user: u }),
-      false,
-    );
+    assert.equal(await vscode.commands.executeCommand('promptwright.removeUser', { kind: 'user', user: u }), false);
     assert.equal(requestsTo('DELETE', /\/users\//), 0);
     assert.ok(seen.at(-1)!.includes(`Remove ${u.name} (${u.email}) from the organization?`));
     f.admin.prompts = scripted([true]);
-    assert.equal(
-      await vscode.commands.executeCommand('promptwright.admin.removeUser', { kind: 'user', user: u }),
-      true,
-    );
+    assert.equal(await vscode.commands.executeCommand('promptwright.removeUser', { kind: 'user', user: u }), true);
     assert.ok(!holder.fake.admin.users.some(x => x.id === u.id));
   });
 
   it('invites: Invite with a role; Delete asks first; expired invites are dimmed', async () => {
     const f = await features();
     f.admin.prompts = scripted(['new.hire@example.com', 'billing']);
-    const inv = await vscode.commands.executeCommand<Invite>('promptwright.admin.invite');
+    const inv = await vscode.commands.executeCommand<Invite>('promptwright.inviteUser');
     assert.equal(inv?.role, 'billing');
     f.admin.prompts = scripted([false]);
-    await vscode.commands.executeCommand('promptwright.admin.deleteInvite', { kind: 'invite', invite: inv });
+    await vscode.commands.executeCommand('promptwright.deleteInvite', { kind: 'invite', invite: inv });
     assert.equal(requestsTo('DELETE', /\/invites\//), 0);
     f.admin.prompts = scripted([true]);
     assert.equal(
-      await vscode.commands.executeCommand('promptwright.admin.deleteInvite', { kind: 'invite', invite: inv }),
+      await vscode.commands.executeCommand('promptwright.deleteInvite', { kind: 'invite', invite: inv }),
       true,
     );
     const kids = (await children(await group('invites'))).filter(k => k.kind === 'invite');
@@ -215,7 +209,7 @@ describe('Organization view (real extension host)', () => {
       f.org.refresh();
       const selected = () => (a.orgView.selection as AdminNode[]).map(n => JSON.stringify(n));
       f.admin.prompts = scripted(['Shown at once', 'us', 'unrestricted', 'global', '']);
-      const w = await vscode.commands.executeCommand<Workspace>('promptwright.admin.newWorkspace');
+      const w = await vscode.commands.executeCommand<Workspace>('promptwright.newWorkspace');
       assert.ok(a.orgView.visible, 'the Organization view is shown');
       // the view reports its selection back a moment after the reveal
       const workspaceSelected = [JSON.stringify({ kind: 'workspace', workspace: w })];
@@ -227,7 +221,7 @@ describe('Organization view (real extension host)', () => {
       assert.equal(workspaces.filter(k => k.kind === 'workspace' && k.workspace.id === w.id).length, 1);
       assert.equal(workspaces.at(-1)!.kind, 'more', 'the list itself still pages');
       f.admin.prompts = scripted(['shown@example.com', 'developer']);
-      const inv = await vscode.commands.executeCommand<Invite>('promptwright.admin.invite');
+      const inv = await vscode.commands.executeCommand<Invite>('promptwright.inviteUser');
       const inviteSelected = [JSON.stringify({ kind: 'invite', invite: inv })];
       await waitFor('the new invite selected', () => selected().join() === inviteSelected.join());
       assert.deepEqual(selected(), inviteSelected);

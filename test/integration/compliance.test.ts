@@ -97,7 +97,7 @@ describe('Compliance view (real extension host)', () => {
   it('chats of a user, a page at a time; chats the user soft-deleted are dimmed and marked', async () => {
     const f = await features();
     f.compliance.prompts = scripted(['user_01', '']);
-    await vscode.commands.executeCommand('promptwright.compliance.showChats');
+    await vscode.commands.executeCommand('promptwright.showUserChats');
     const [query] = await children(await rootOf('chats'));
     assert.equal(query!.kind, 'query');
     let list = await children(query);
@@ -127,7 +127,7 @@ describe('Compliance view (real extension host)', () => {
 
   it('project attachments by page token; project documents are not offered as files', async () => {
     const f = await features();
-    await vscode.commands.executeCommand('promptwright.compliance.showProject', 'model_proj_01');
+    await vscode.commands.executeCommand('promptwright.showProjectAttachments', 'model_proj_01');
     const project = (await children(await rootOf('projects'))).find(
       n => n.kind === 'project' && n.project.id === 'model_proj_01',
     )!;
@@ -152,7 +152,7 @@ describe('Compliance view (real extension host)', () => {
     const node: ComplianceNode = { kind: 'chat', chat, query };
     const seen: string[] = [];
     f.compliance.prompts = scripted([false], seen);
-    await vscode.commands.executeCommand('promptwright.compliance.deleteChat', node);
+    await vscode.commands.executeCommand('promptwright.deleteChat', node);
     assert.equal(deletes(/\/apps\/chats\//), 0);
     assert.match(seen[0]!, /confirm: Delete the chat ".*" permanently\? \[Delete Permanently\]/);
     f.compliance.prompts = {
@@ -162,7 +162,7 @@ describe('Compliance view (real extension host)', () => {
         return Promise.resolve(true);
       },
     };
-    assert.equal(await vscode.commands.executeCommand('promptwright.compliance.deleteChat', node), true);
+    assert.equal(await vscode.commands.executeCommand('promptwright.deleteChat', node), true);
     assert.equal(deletes(/\/apps\/chats\//), 1);
     assert.ok(!holder.fake.compliance.chats.some(c => c.id === chat.id));
     assert.ok(!query.pager.items.some(c => c.id === chat.id), 'it left the list');
@@ -178,7 +178,7 @@ describe('Compliance view (real extension host)', () => {
       f.compliance.prompts = scripted([true]);
       let result: unknown;
       const shown = await errorsDuring(async () => {
-        result = await vscode.commands.executeCommand('promptwright.compliance.deleteChat', {
+        result = await vscode.commands.executeCommand('promptwright.deleteChat', {
           kind: 'chat',
           chat,
           query,
@@ -207,11 +207,11 @@ describe('Compliance view (real extension host)', () => {
     const list = await children({ kind: 'project', project });
     const file = list.find(n => n.kind === 'attachment' && n.attachment.type === 'file')!;
     f.compliance.prompts = scripted([true]);
-    assert.equal(await vscode.commands.executeCommand('promptwright.compliance.deleteFile', file), true);
+    assert.equal(await vscode.commands.executeCommand('promptwright.deleteFile', file), true);
     assert.equal(deletes(/\/apps\/files\//), 1);
     f.compliance.prompts = scripted([true]);
     const node: ComplianceNode = { kind: 'project', project };
-    assert.equal(await vscode.commands.executeCommand('promptwright.compliance.deleteProject', node), true);
+    assert.equal(await vscode.commands.executeCommand('promptwright.deleteProject', node), true);
     assert.ok(!holder.fake.compliance.projects.some(p => p.id === 'model_proj_02'));
   });
 
@@ -254,7 +254,7 @@ describe('Compliance view: deleting a project that has chats (real extension hos
 
     let seen: string[] = [];
     f.compliance.prompts = scripted([true, users, false], seen);
-    assert.equal(await vscode.commands.executeCommand('promptwright.compliance.deleteProject', node), false);
+    assert.equal(await vscode.commands.executeCommand('promptwright.deleteProject', node), false);
     assert.equal(deletes(/\/apps\/projects\//), 1, 'the first attempt, answered 409');
     assert.equal(deletes(/\/apps\/chats\//), 0, 'declined: no chat deleted');
     assert.match(seen[1]!, /input: Chats of project model_proj_01/);
@@ -274,7 +274,7 @@ describe('Compliance view: deleting a project that has chats (real extension hos
         return script.confirm(m, d, action);
       },
     };
-    assert.equal(await vscode.commands.executeCommand('promptwright.compliance.deleteProject', node), true);
+    assert.equal(await vscode.commands.executeCommand('promptwright.deleteProject', node), true);
     for (const c of inProject) assert.match(detail, new RegExp(c.id));
     assert.equal(deletes(/\/apps\/chats\//), 4);
     assert.equal(deletes(/\/apps\/projects\//), 2, 'the 409, then the project once its chats were gone');

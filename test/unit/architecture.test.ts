@@ -54,6 +54,16 @@ describe('architecture', () => {
     assert.ok(lsp.some(i => i.includes('vscode-languageserver')) && lsp.includes('src/lsp/server.ts'));
     assert.match(fs.readFileSync('src/cli.ts', 'utf8'), /require\('\.\/lsp\.js'\)/);
   });
+  it('each CLI command starts in the file named for it (core/cli/<command>.ts), as CONTRIBUTING.md says', () => {
+    const main = fs.readFileSync('src/core/cli/main.ts', 'utf8');
+    const fileOf = new Map([...main.matchAll(/^import \{ (run\w+) \} from '\.\/(\w+)';$/gm)].map(m => [m[1]!, m[2]!]));
+    const commands = [...main.matchAll(/if \(cmd === '(\w+)'\) return (run\w+)\(/g)].map(m => [
+      m[1]!,
+      fileOf.get(m[2]!),
+    ]);
+    assert.ok(commands.length >= 8, `${commands.length} commands read`);
+    for (const [command, file] of commands) assert.equal(file, command, `promptwright ${command}`);
+  });
   it('the webview imports only its protocol, core helpers without Node, and webview files', () => {
     for (const f of sources('src/webview')) {
       for (const m of fs.readFileSync(f, 'utf8').matchAll(/from '([^']+)'/g)) {

@@ -1,6 +1,6 @@
 // core/text: the helpers both the extension and the CLI (and the webviews) use.
 import * as assert from 'node:assert/strict';
-import { lineColumn } from '../../src/core/cli/records';
+import { lineColumn } from '../../src/core/request/records';
 import { count, LineIndex } from '../../src/core/text';
 
 describe('LineIndex', () => {

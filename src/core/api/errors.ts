@@ -23,9 +23,9 @@ export class PromptwrightError extends Error {
   action: ErrorAction = 'none';
 
   /**
-   * The extension's bundles (extension.js, which features.js shares, and validator.js) each carry a copy of
-   * these classes, so an error made by one copy is checked by the other: `instanceof` goes by the error's
-   * name, which every class sets (class names themselves do not survive minification).
+   * The extension's bundles (extension.js, which features.js shares, and validator.js, the core bundle) each
+   * carry a copy of these classes, so an error made by one copy is checked by the other: `instanceof` goes by the
+   * error's name, which every class sets (class names themselves do not survive minification).
    */
   static override [Symbol.hasInstance](x: unknown): boolean {
     if (!(x instanceof Error) || !OURS.has(x.name)) return false;

@@ -1,7 +1,7 @@
 // Counting breakpoint prefixes with count_tokens, as the Token Breakdown counts parts: a few calls at a time,
 // each body counted once (cached by a hash of the exact body sent, so a second look at an unchanged file, or
 // at a file edited after its breakpoints, costs no call), and the same body asked twice at once sent once.
-import { bodyHash } from '../tokens/scheduler';
+import { bodyHash } from '../request/hash';
 import type { PrefixRequest } from './prefix';
 
 type Obj = Record<string, unknown>;

@@ -21,11 +21,6 @@ import {
   type VarValue,
 } from './types';
 
-/** Whether a file name is a case file's. */
-export function isCaseFile(fileName: string): boolean {
-  return /\.cases\.(ya?ml|json)$/i.test(fileName);
-}
-
 /** The stop reasons the spec lists (doc1 §2.7); another value is a warning, since the list may grow. */
 export const STOP_REASONS = [
   'end_turn',

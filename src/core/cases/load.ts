@@ -5,8 +5,7 @@
 // service.
 import * as path from 'node:path';
 import { formatOf, parseRequest } from '../request/parse';
-import type { CheckRecord } from '../cli/records';
-import { toRecords } from '../cli/records';
+import { toRecords, type CheckRecord } from '../request/records';
 import { parseCaseFile, requestNotFound, requestPathOf } from './caseFile';
 import { crossCheck } from './crossCheck';
 import { judgePromptCheck } from './judge';

@@ -5,7 +5,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { GitError, GitRepo, type FileChange } from '../compare/git';
 import { caseFileAt, revisionSource, textsAt, type RevisionText } from '../compare/versions';
-import { isCaseFile, parseCaseFile } from '../cases/caseFile';
+import { parseCaseFile } from '../cases/caseFile';
+import { CASE_FILE_PATTERNS, isCaseFile } from '../cases/fileNames';
 import { COUNT_FILE_PATTERNS } from '../request/count';
 import { formatOf } from '../request/types';
 import { UsageError } from './args';
@@ -21,9 +22,7 @@ export const COMPARED_FILE_PATTERNS = [
   '**/*.prompt.yaml',
   '**/*.prompt.yml',
   ...COUNT_FILE_PATTERNS,
-  '**/*.cases.yaml',
-  '**/*.cases.yml',
-  '**/*.cases.json',
+  ...CASE_FILE_PATTERNS,
 ] as const;
 
 const COMPARED = COMPARED_FILE_PATTERNS.map(globToRegExp);

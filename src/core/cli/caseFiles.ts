@@ -3,13 +3,13 @@
 // CI log points at the line to fix. Nothing here talks to the service.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { isCaseFile } from '../cases/caseFile';
+import { isCaseFile } from '../cases/fileNames';
 import { fileRecord, loadCaseFileFrom, type FileSource, type LoadedCaseFile } from '../cases/load';
 import { prepareCell } from '../cases/runner';
 import type { CellKey } from '../cases/types';
 import type { Endpoint } from '../request/validate';
 import { UsageError } from './args';
-import type { CheckRecord } from './records';
+import type { CheckRecord } from '../request/records';
 import { decodeUtf8, expandFiles } from './files';
 import type { CliIo } from './io';
 

@@ -6,7 +6,8 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { InputError } from '../api/errors';
-import { isCaseFile, parseCaseFile, requestPathOf } from '../cases/caseFile';
+import { parseCaseFile, requestPathOf } from '../cases/caseFile';
+import { isCaseFile } from '../cases/fileNames';
 import type { TestCase } from '../cases/types';
 import { generateCases, withCases } from '../coauthor/coauthor';
 import { DEFAULT_CASES, MAX_CASES } from '../coauthor/generate';

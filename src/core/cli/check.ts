@@ -5,14 +5,14 @@ import { formatOf } from '../request/parse';
 import { validateText, type Endpoint } from '../request/validate';
 import { count } from '../text';
 import { estimateWarnings } from '../cache/words';
-import { isCaseFile } from '../cases/caseFile';
+import { isCaseFile } from '../cases/fileNames';
 import type { ModelFacts } from '../models/table';
 import { UsageError } from './args';
 import { loadCaseFile } from './caseFiles';
 import { decodeUtf8, expandFiles } from './files';
 import { betasFromEnv, type CliIo } from './io';
 import { loadModelsFile } from './models';
-import { lineColumn, toRecords, type CheckRecord } from './records';
+import { lineColumn, toRecords, type CheckRecord } from '../request/records';
 
 const ENDPOINTS: readonly Endpoint[] = ['messages', 'count_tokens'];
 

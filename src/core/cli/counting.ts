@@ -3,17 +3,17 @@
 // sent to POST /v1/messages/count_tokens once, however many files hold it.
 import * as path from 'node:path';
 import type { ApiClient } from '../api/client';
-import { isCaseFile } from '../cases/caseFile';
+import { isCaseFile } from '../cases/fileNames';
 import type { CellKey } from '../cases/types';
 import { pickCountFields } from '../request/count';
 import { formatOf } from '../request/parse';
 import { validateText } from '../request/validate';
-import { bodyHash } from '../tokens/scheduler';
+import { bodyHash } from '../request/hash';
 import { count } from '../text';
 import type { IncreaseLimit } from '../compare/deltas';
 import { prepareCaseFile, readText, recordLine, type FileSource, type LoadedCaseFile } from './caseFiles';
 import type { CliIo } from './io';
-import { toRecords } from './records';
+import { toRecords } from '../request/records';
 
 /** What one count is of: a request file, or one case of a case file. */
 export interface Counted {

@@ -4,6 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { ApiError, ConfigError, describeError, hintFor } from '../api/errors';
 import { Http, type HttpOptions } from '../api/http';
+import { DEFAULT_API_VERSION, DEFAULT_MAX_RETRIES } from '../settings';
 import { betasFromEnv, type CliIo } from './io';
 
 export function httpOptionsFromEnv(env: CliIo['env'], extra: Partial<HttpOptions> = {}): HttpOptions {
@@ -14,9 +15,12 @@ export function httpOptionsFromEnv(env: CliIo['env'], extra: Partial<HttpOptions
     ...(env.PROMPTWRIGHT_API_KEY ? { apiKey: env.PROMPTWRIGHT_API_KEY } : {}),
     ...(adminKey ? { adminKey } : {}),
     ...(env.PROMPTWRIGHT_COMPLIANCE_KEY ? { complianceKey: env.PROMPTWRIGHT_COMPLIANCE_KEY } : {}),
-    apiVersion: env.PROMPTWRIGHT_API_VERSION || '2023-06-01',
+    apiVersion: env.PROMPTWRIGHT_API_VERSION || DEFAULT_API_VERSION,
     betas: betasFromEnv(env),
-    maxRetries: retries !== undefined && retries !== '' && Number.isFinite(Number(retries)) ? Number(retries) : 2,
+    maxRetries:
+      retries !== undefined && retries !== '' && Number.isFinite(Number(retries))
+        ? Number(retries)
+        : DEFAULT_MAX_RETRIES,
     ...(env.PROMPTWRIGHT_DEBUG ? { onLog: (l: string) => process.stderr.write(`[promptwright] ${l}\n`) } : {}),
     ...extra,
   };

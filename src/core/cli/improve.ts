@@ -5,7 +5,7 @@
 // failed or the answer is not offered (nothing written); 2 a usage error (nothing sent).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { isCaseFile } from '../cases/caseFile';
+import { isCaseFile } from '../cases/fileNames';
 import { improvePrompt } from '../coauthor/coauthor';
 import { deltaLine } from '../compare/deltas';
 import { count } from '../text';

@@ -1,5 +1,4 @@
 import { runAdmin } from './admin';
-import { runRun } from './api';
 import { runBatch } from './batch';
 import { runCases } from './cases';
 import { runCheck } from './check';
@@ -8,6 +7,7 @@ import { runCount } from './count';
 import { runImprove } from './improve';
 import type { CliIo } from './io';
 import { runModels } from './models';
+import { runRun } from './run';
 import { runSchema } from './schema';
 import { runTest } from './test';
 

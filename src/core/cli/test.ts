@@ -10,6 +10,8 @@ import { realPacer } from '../api/pacer';
 import { sleep } from '../api/retry';
 import type { RunArgs } from '../batches/store';
 import { MAX_REPEAT } from '../cases/caseFile';
+import { CASE_FILE_GLOB } from '../cases/fileNames';
+import { DEFAULT_CASES_CONCURRENCY } from '../settings';
 import { count } from '../text';
 import { clientFromEnv, requireService } from './api';
 import { all, one, parseArgs, UsageError, type Parsed } from './args';
@@ -22,10 +24,8 @@ import { testAgainstBase } from './testBase';
 import { testAsBatch } from './testBatch';
 import { endOfRun, prepareCells, printRun, runTestCells, samplingOption, type RunSettings } from './testRun';
 
-const DEFAULT_CONCURRENCY = 4;
 const MAX_CONCURRENCY = 64;
 /** Folders given as FILE stand for the case files in them. */
-const CASE_FOLDER_GLOB = '**/*.cases.{yaml,yml,json}';
 
 export function runTest(args: string[], io: CliIo, cwd = process.cwd()): Promise<number> {
   return guarded(io, 'test', async () => {
@@ -57,7 +57,7 @@ export function runTest(args: string[], io: CliIo, cwd = process.cwd()): Promise
         format: outputFormat,
         settings,
         models,
-        folderGlob: CASE_FOLDER_GLOB,
+        folderGlob: CASE_FILE_GLOB,
       };
       return testAgainstBase(o, io, cwd);
     }
@@ -65,7 +65,7 @@ export function runTest(args: string[], io: CliIo, cwd = process.cwd()): Promise
       throw new UsageError(
         `${changed ? '--changed' : '--format markdown'} compares with a revision: give --base REF too`,
       );
-    const files = filesOf(p.positionals, cwd, CASE_FOLDER_GLOB);
+    const files = filesOf(p.positionals, cwd, CASE_FILE_GLOB);
 
     // everything is checked before anything is sent
     const { cells, errors } = prepareCells(files, cwd, io, models, settings);
@@ -103,7 +103,7 @@ function runArgs(p: Parsed): RunArgs {
 }
 
 function concurrencyOf(raw: string | undefined): number {
-  if (raw === undefined) return DEFAULT_CONCURRENCY;
+  if (raw === undefined) return DEFAULT_CASES_CONCURRENCY;
   const n = Number(raw);
   if (!/^\d+$/.test(raw) || n < 1 || n > MAX_CONCURRENCY)
     throw new UsageError(`--concurrency must be a whole number from 1 to ${MAX_CONCURRENCY}, got "${raw}"`);

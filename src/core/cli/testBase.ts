@@ -15,9 +15,9 @@ import { loadCaseFile, prepareCaseFile, recordLine, type LoadedCaseFile } from '
 import { EXIT } from './guard';
 import { betasFromEnv, type CliIo } from './io';
 import { cellName } from './testReport';
-import { baseReport, type ComparedCell } from './testBaseReport';
+import { baseReport, type ComparedResult } from './testBaseReport';
 import { costNotes, judgeProblems, runTestCells, type RunSettings } from './testRun';
-import { isCaseFile } from '../cases/caseFile';
+import { isCaseFile } from '../cases/fileNames';
 
 export interface TestBaseOptions {
   base: string;
@@ -86,7 +86,7 @@ export async function testAgainstBase(o: TestBaseOptions, io: CliIo, cwd: string
   const { results } = await runTestCells(engineCells, o.settings, io, client, cwd);
   const resultOf = new Map(runnable.map((c, i) => [c, results[i]!]));
 
-  const compared: ComparedCell[] = pairCells(before, current).map(({ base: b, current: c }) => {
+  const compared: ComparedResult[] = pairCells(before, current).map(({ base: b, current: c }) => {
     const address = (c ?? b)!;
     const problems = b?.problems ?? (c && !b ? fileProblems.get(c.file) : undefined);
     const baseResult = b && !b.problems ? resultOf.get(b) : undefined;

@@ -8,8 +8,11 @@ import { count } from '../text';
 import { codeBlock, markdownCode, markdownText } from './markdown';
 import { cellRecord, figures, summaryLine, toJunit, verdictWord, whyLines } from './testReport';
 
-/** One cell, paired across the two versions. */
-export interface ComparedCell {
+/**
+ * One cell's results, paired across the two versions: the CLI's settled counterpart of the grid's live pair of
+ * views (`ComparedCell`, core/cases/grid.ts).
+ */
+export interface ComparedResult {
   file: string;
   caseName: string;
   model: string;
@@ -32,7 +35,7 @@ interface Context {
 
 export function baseReport(
   format: 'text' | 'json' | 'junit' | 'markdown',
-  cells: readonly ComparedCell[],
+  cells: readonly ComparedResult[],
   c: Context,
 ): string {
   switch (format) {
@@ -50,7 +53,7 @@ export function baseReport(
 const short = (sha: string) => sha.slice(0, 7);
 
 /** The base's side of a record: what came at REF, its problems when it could not be sent, null when none. */
-function baseRecord(x: ComparedCell) {
+function baseRecord(x: ComparedResult) {
   if (x.baseProblems)
     return {
       pass: null,
@@ -80,7 +83,7 @@ function baseRecord(x: ComparedCell) {
   };
 }
 
-function record(x: ComparedCell) {
+function record(x: ComparedResult) {
   const now = x.current
     ? cellRecord(x.file, x.current)
     : {
@@ -100,12 +103,12 @@ function record(x: ComparedCell) {
 }
 
 /** Changed cells first (in CHANGE_ORDER), each group in the run's order. */
-function ordered(cells: readonly ComparedCell[]): ComparedCell[] {
+function ordered(cells: readonly ComparedResult[]): ComparedResult[] {
   return [...cells].sort((a, b) => CHANGE_ORDER.indexOf(a.change) - CHANGE_ORDER.indexOf(b.change));
 }
 
 /** The reply's word diff, when both sides have a reply and they differ. */
-function replyDiff(x: ComparedCell): string | undefined {
+function replyDiff(x: ComparedResult): string | undefined {
   if (!x.base || !x.current) return undefined;
   const parts = diffWords(x.base.outcome.text, x.current.outcome.text);
   return differs(parts) ? plainWordDiff(parts) : undefined;
@@ -113,14 +116,14 @@ function replyDiff(x: ComparedCell): string | undefined {
 
 const verdict = (r: CellResult | undefined, problems?: string[]) => (problems ? 'NOT SENT' : r ? verdictWord(r) : '—');
 
-function changeTally(cells: readonly ComparedCell[]): string {
+function changeTally(cells: readonly ComparedResult[]): string {
   return CHANGE_ORDER.map(k => [k, cells.filter(x => x.change === k).length] as const)
     .filter(([, n]) => n)
     .map(([k, n]) => `${n} ${k}`)
     .join(', ');
 }
 
-function text(cells: readonly ComparedCell[], c: Context): string {
+function text(cells: readonly ComparedResult[], c: Context): string {
   const head = `Against ${c.ref} (${short(c.sha)}):\n`;
   if (!cells.length) return `${head}No case file differs from ${c.ref}, nor the request of one.\n`;
   const out = [head];
@@ -159,7 +162,7 @@ function cellVerdict(r: CellResult | undefined, problems?: string[]): string {
   return n > 1 ? `${word} ${r.passedSamples ?? 0}/${n}` : word;
 }
 
-function markdown(cells: readonly ComparedCell[], c: Context): string {
+function markdown(cells: readonly ComparedResult[], c: Context): string {
   const lines = [TEST_COMMENT_MARKER, `### Test cases against ${markdownCode(c.ref)}`, ''];
   if (!cells.length) {
     lines.push(`No case file changed against ${markdownCode(c.ref)} (${short(c.sha)}), nor the request of one.`);

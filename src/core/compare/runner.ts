@@ -17,7 +17,8 @@ export interface CompareColumn {
   problems?: readonly string[];
 }
 
-type ColumnStatus = 'queued' | 'running' | 'done' | 'error' | 'cancelled' | 'not-sent';
+/** Where a column is: waiting for a place, streaming, ended, or never sent (its version has errors). */
+export type ColumnStatus = 'queued' | 'running' | 'done' | 'error' | 'cancelled' | 'not-sent';
 
 export interface ColumnResult {
   status: ColumnStatus;

@@ -6,7 +6,7 @@
 // replies.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { estimateTokens } from '../tokens/scheduler';
+import { estimateTokens } from '../tokens/estimate';
 import { SimulatedPromptCache, type CacheUsage } from './promptCache';
 import { demoReply } from './replies';
 import { makeResources, SimulatedService, type Reply } from './service';

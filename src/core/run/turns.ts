@@ -1,5 +1,5 @@
 // A reply as the turns of a request (for transcripts, "Append reply" and "Continue"), and the request as a
-// curl command. No parser here: this stays in the features bundle, appendReply (append.ts) in the validator.
+// curl command. No parser here: this stays in the features bundle, appendReply (append.ts) in the core bundle.
 import type { ContentBlock, Message } from '../api/types';
 import { asText } from '../text';
 

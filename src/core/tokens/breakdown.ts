@@ -3,7 +3,7 @@
 // a request the service accepts), and a part's cost is the difference to the previous prefix; system and
 // tools are the difference their presence makes to the first message. Calls run a few at a time and are
 // cached by the exact body sent, so a second breakdown of an edited file only pays for what changed.
-import { bodyHash } from './scheduler';
+import { bodyHash } from '../request/hash';
 import type { Path } from '../request/types';
 
 export interface Part {

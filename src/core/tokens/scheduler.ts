@@ -3,6 +3,7 @@
 // hash of the exact body sent (so undo, re-open or switching back costs no call). Pure: the clock and
 // the count function are injected, so it is tested with a fake clock.
 import { pickCountFields } from '../request/count';
+import { bodyHash } from '../request/hash';
 
 export type CountState =
   | { kind: 'idle' }
@@ -37,19 +38,6 @@ export interface SchedulerOptions {
   clock?: Clock;
   /** entries kept in the cache */
   cacheSize?: number;
-}
-
-export function bodyHash(body: Record<string, unknown>): string {
-  // node:crypto is loaded by the first count, not with the extension (it is most of an activation's cost)
-  const { createHash } = process.getBuiltinModule('node:crypto');
-  return createHash('sha256').update(JSON.stringify(body)).digest('base64url');
-}
-
-/** An approximate local count (about four characters a token), shown as an estimate, never as the service's number. */
-export function estimateTokens(body: Record<string, unknown>): number {
-  const counted = pickCountFields(body);
-  delete counted.model;
-  return Math.max(1, Math.ceil(JSON.stringify(counted).length / 4));
 }
 
 export class TokenCountScheduler {

@@ -40,7 +40,7 @@ export class OrgTree implements vscode.TreeDataProvider<AdminNode>, vscode.Dispo
     viewId: 'promptwright.organization',
     changed: this.changed,
     explain,
-    retry: 'promptwright.admin.refresh',
+    retry: 'promptwright.refreshOrganization',
   });
   private readonly pagers = new Map<Group, PagedList<Workspace | User | Invite, AdminNode>>();
   private readonly groupNodes = new Map<Group, AdminNode>();

@@ -8,7 +8,7 @@ import type { BatchRecord, BatchStore } from '../../core/batches/store';
 import { age, countsText, expiry } from '../../core/batches/view';
 import { count } from '../../core/text';
 import type { Api } from '../platform/api';
-import { validator } from '../platform/lazy';
+import { coreBundle } from '../platform/lazy';
 import type { Log } from '../platform/log';
 import { PagedTree, type ErrorRow, type ErrorView, type MoreRow, type PagedList } from '../platform/pagedTree';
 import { PENDING_BATCHES_KEY } from './pending';
@@ -77,12 +77,12 @@ export class BatchesView implements vscode.TreeDataProvider<BatchNode>, vscode.D
    * sessions are: one copy of it, loaded with the view.
    */
   get store(): BatchStore {
-    this.kept ??= new (validator().BatchStore)(this.storageDir);
+    this.kept ??= new (coreBundle().BatchStore)(this.storageDir);
     return this.kept;
   }
 
   private async batchesClient(): Promise<BatchesClient> {
-    return new (validator().BatchesClient)((await this.api.client()).http);
+    return new (coreBundle().BatchesClient)((await this.api.client()).http);
   }
 
   /** Reads the kept batches again and polls those that have not ended. */
@@ -154,7 +154,7 @@ export class BatchesView implements vscode.TreeDataProvider<BatchNode>, vscode.D
       // a batch the service no longer knows (404), or a key it refuses, is said once and not asked again
       while (left.size && !signal.aborted) {
         try {
-          await validator().waitUntilEnded([...left], (id, s) => client.retrieve(id, s ? { signal: s } : {}), {
+          await coreBundle().waitUntilEnded([...left], (id, s) => client.retrieve(id, s ? { signal: s } : {}), {
             pace: this.pace,
             signal,
             onBatch: b => this.seen(b),

@@ -4,9 +4,9 @@ import type { Locate } from '../../core/request/parse';
 import { ruleUrl } from '../../core/request/catalog';
 import type { Problem, Severity } from '../../core/request/types';
 import type { Config } from '../platform/config';
-import { validator } from '../platform/lazy';
+import { coreBundle } from '../platform/lazy';
 import type { Log } from '../platform/log';
-import { CASE_FILE_EXCLUDE, CASE_FILE_GLOB, isCaseFileName } from './caseFiles';
+import { CASE_FILE_EXCLUDE, CASE_FILE_GLOB, isCaseFile } from '../../core/cases/fileNames';
 import { LineIndex } from '../../core/text';
 
 const SEVERITY: Record<Severity, vscode.DiagnosticSeverity> = {
@@ -105,7 +105,7 @@ export class CaseDiagnostics implements vscode.Disposable {
   private async scan(): Promise<void> {
     try {
       const found = await vscode.workspace.findFiles(CASE_FILE_GLOB, CASE_FILE_EXCLUDE);
-      const open = vscode.workspace.textDocuments.filter(d => isCaseFileName(d.fileName)).map(d => d.uri);
+      const open = vscode.workspace.textDocuments.filter(d => isCaseFile(d.fileName)).map(d => d.uri);
       const unique = new Map([...found, ...open].map(u => [key(u), u]));
       await Promise.all([...unique.values()].map(u => this.check(u)));
     } catch (e) {
@@ -115,14 +115,14 @@ export class CaseDiagnostics implements vscode.Disposable {
 
   /** An edit, or a file opened or closed: a case file is checked again, and so is every one naming a request. */
   private onText(doc: vscode.TextDocument, delay?: number): void {
-    if (isCaseFileName(doc.fileName)) this.schedule(doc.uri, delay);
+    if (isCaseFile(doc.fileName)) this.schedule(doc.uri, delay);
     else for (const e of this.naming(doc.uri)) this.schedule(e.uri, delay);
   }
 
   /** A file changed on disk (another program, a save, a git checkout). */
   private onDisk(uri: vscode.Uri, deleted = false): void {
     const open = vscode.workspace.textDocuments.some(d => key(d.uri) === key(uri));
-    if (isCaseFileName(uri.path)) {
+    if (isCaseFile(uri.path)) {
       if (deleted) this.forget(uri);
       // an open file's truth is the editor's text, which changes through onDidChangeTextDocument
       else if (!open) this.schedule(uri, 0);
@@ -171,7 +171,7 @@ export class CaseDiagnostics implements vscode.Disposable {
       const message = e instanceof Error ? e.message : String(e);
       this.log.error(`case file check failed for ${uri.fsPath}: ${e instanceof Error && e.stack ? e.stack : message}`);
       if (this.generation.get(k) !== generation) return undefined;
-      const problem = validator().couldNotCheck('case file', e, '"Promptwright: Show Log"');
+      const problem = coreBundle().couldNotCheck('case file', e, '"Promptwright: Show Log"');
       this.collection.set(uri, [diagnostic(problem, new LineIndex(' '))]);
       return undefined;
     }
@@ -179,7 +179,7 @@ export class CaseDiagnostics implements vscode.Disposable {
 
   private async checkText(uri: vscode.Uri, text: string): Promise<CaseEntry> {
     const lines = new LineIndex(text);
-    const checked = await validator().checkCaseText(
+    const checked = await coreBundle().checkCaseText(
       text,
       uri.path,
       request => {

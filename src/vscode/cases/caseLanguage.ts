@@ -1,12 +1,12 @@
 import * as vscode from 'vscode';
 import { completionItem, hover } from '../platform/language';
-import { validator } from '../platform/lazy';
+import { coreBundle } from '../platform/lazy';
 import type { CaseDiagnostics } from './caseDiagnostics';
-import { isCaseFileName } from './caseFiles';
+import { CASE_FILE_GLOB, isCaseFile } from '../../core/cases/fileNames';
 import { CaseQuickFixes } from './caseQuickFixes';
 
 const SELECTOR: vscode.DocumentSelector = [{ language: 'json' }, { language: 'jsonc' }, { language: 'yaml' }];
-const CASE_FILES: vscode.DocumentSelector = [{ pattern: '**/*.cases.{yaml,yml,json}' }];
+const CASE_FILES: vscode.DocumentSelector = [{ pattern: CASE_FILE_GLOB }];
 
 const fileName = (uri: vscode.Uri) => uri.path.split('/').pop() ?? uri.path;
 
@@ -35,8 +35,8 @@ export class CaseLanguage implements vscode.CodeLensProvider, vscode.HoverProvid
 
   provideCodeLenses(doc: vscode.TextDocument): vscode.CodeLens[] {
     const top = new vscode.Range(0, 0, 0, 0);
-    if (isCaseFileName(doc.fileName)) {
-      const size = validator().caseFileSize(this.cases.get(doc.uri)?.file);
+    if (isCaseFile(doc.fileName)) {
+      const size = coreBundle().caseFileSize(this.cases.get(doc.uri)?.file);
       return [
         new vscode.CodeLens(top, {
           title: `$(run-all) Run Cases${size}`,
@@ -63,7 +63,7 @@ export class CaseLanguage implements vscode.CodeLensProvider, vscode.HoverProvid
       .forRequest(doc.uri)
       .flatMap(e => (e.file ? [{ name: fileName(e.uri), file: e.file }] : []));
     if (!caseFiles.length) return undefined;
-    const found = validator().placeholderHover(doc.getText(), doc.offsetAt(pos), caseFiles);
+    const found = coreBundle().placeholderHover(doc.getText(), doc.offsetAt(pos), caseFiles);
     return found && hover(doc, found);
   }
 
@@ -73,7 +73,7 @@ export class CaseLanguage implements vscode.CodeLensProvider, vscode.HoverProvid
     if (!entry?.requestText || !entry.requestUri) return undefined;
     const yaml = /\.ya?ml$/i.test(doc.fileName);
     const request = { text: entry.requestText, name: fileName(entry.requestUri) };
-    const found = validator().varsCompletions(doc.getText(), doc.offsetAt(pos), pos, yaml, request);
+    const found = coreBundle().varsCompletions(doc.getText(), doc.offsetAt(pos), pos, yaml, request);
     return found?.map(c => completionItem(doc, c));
   }
 

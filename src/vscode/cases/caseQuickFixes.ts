@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
 import { formatOf } from '../../core/request/types';
-import { validator } from '../platform/lazy';
+import { coreBundle } from '../platform/lazy';
 import { codeActions } from '../request/quickFixes';
-import { isCaseFileName } from './caseFiles';
+import { isCaseFile } from '../../core/cases/fileNames';
 
 /** Quick fixes of a case file's problems (core/language/fixActions.ts: caseFixActions). */
 export class CaseQuickFixes implements vscode.CodeActionProvider {
@@ -14,12 +14,12 @@ export class CaseQuickFixes implements vscode.CodeActionProvider {
     ctx: vscode.CodeActionContext,
   ): vscode.CodeAction[] {
     const ours = ctx.diagnostics.filter(d => d.source === 'Promptwright');
-    if (!ours.length || !isCaseFileName(doc.fileName)) return [];
+    if (!ours.length || !isCaseFile(doc.fileName)) return [];
     const text = doc.getText();
     const format = formatOf(doc.fileName);
     return ours.flatMap(d => {
       const at = { start: doc.offsetAt(d.range.start), end: doc.offsetAt(d.range.end), message: d.message };
-      return codeActions(doc, d, validator().caseFixActions(text, format, at));
+      return codeActions(doc, d, coreBundle().caseFixActions(text, format, at));
     });
   }
 }

@@ -11,7 +11,7 @@ import type { RunCell } from '../../core/cases/engine';
 import type { CaseFile, CellKey } from '../../core/cases/types';
 import type { GitRef } from '../../core/compare/git';
 import type { GitBase } from '../compare/gitBase';
-import { validator } from '../platform/lazy';
+import { coreBundle } from '../platform/lazy';
 import type { Prompts } from '../platform/prompts';
 
 /** A cell of the version at the revision: ready to run (its own assertions, samples and judge), or why not. */
@@ -59,7 +59,7 @@ export async function readBase(
   if (revision.kind === 'error') return `Cannot compare with ${ref}: ${revision.message}`;
   const { repo, sha, repoPath } = revision;
   const at = `${ref} (${sha.slice(0, 7)})`;
-  const core = validator();
+  const core = coreBundle();
   const texts = await core.caseFileAt(repo, sha, [repoPath]);
   // git's paths: the keys of what it read (symbolic links resolved)
   const abs = repo.absPath(repoPath);
@@ -88,7 +88,7 @@ export function workingCopyBase(
   loaded: { file: CaseFile; requestValue: unknown; cells: CellKey[]; judgePrompt?: string },
   betas: string[],
 ): BaseVersion {
-  const core = validator();
+  const core = coreBundle();
   const cells = loaded.cells.map((key): BaseCell => {
     const prepared = core.prepareCell(loaded.file, loaded.requestValue, key, { betas });
     if (!('body' in prepared)) return { ...key, problems: prepared.problems };

@@ -4,7 +4,7 @@ import type { SavedGrade, SavedResults } from '../../core/cases/results';
 import type { CellResult } from '../../core/cases/types';
 import type { Api } from '../platform/api';
 import type { Config } from '../platform/config';
-import { validator } from '../platform/lazy';
+import { coreBundle } from '../platform/lazy';
 
 /** Where a case file's results are kept, and how the grid names the place. */
 export interface ResultsPlace {
@@ -33,7 +33,7 @@ export class CasesResults {
     if (caseUri.scheme === 'untitled') return undefined;
     const folder = vscode.workspace.getWorkspaceFolder(caseUri);
     const root = folder?.uri.fsPath ?? path.dirname(caseUri.fsPath);
-    const core = validator();
+    const core = coreBundle();
     if (this.config.casesResultsInRepository && caseUri.scheme === 'file') {
       const uri = vscode.Uri.file(core.resultsPath(caseUri.fsPath, root));
       const shown = folder ? vscode.workspace.asRelativePath(uri) : uri.fsPath;
@@ -66,7 +66,7 @@ export class CasesResults {
     const where = this.place(caseUri);
     if (!where) return undefined;
     try {
-      return validator().parseResults(new TextDecoder().decode(await vscode.workspace.fs.readFile(where.uri)));
+      return coreBundle().parseResults(new TextDecoder().decode(await vscode.workspace.fs.readFile(where.uri)));
     } catch {
       return undefined; // no results yet
     }
@@ -85,7 +85,7 @@ export class CasesResults {
     if (!where) return undefined;
     try {
       await vscode.workspace.fs.createDirectory(vscode.Uri.joinPath(where.uri, '..'));
-      const text = validator().serializeResults(vscode.workspace.asRelativePath(caseUri), results, new Date(), grades);
+      const text = coreBundle().serializeResults(vscode.workspace.asRelativePath(caseUri), results, new Date(), grades);
       await vscode.workspace.fs.writeFile(where.uri, new TextEncoder().encode(text));
       return where;
     } catch (e) {

@@ -25,13 +25,13 @@ import type { CellPatch, RerunTarget } from '../../protocol/cases';
 import type { GitBase } from '../compare/gitBase';
 import type { Api } from '../platform/api';
 import type { Config } from '../platform/config';
-import { validator } from '../platform/lazy';
+import { coreBundle } from '../platform/lazy';
 import type { Log } from '../platform/log';
 import { pricesOf } from '../platform/prices';
 import type { Recent } from '../platform/recent';
 import { vscodePrompts, type Prompts } from '../platform/prompts';
 import { readText, requestUriOf, type CaseDiagnostics } from './caseDiagnostics';
-import { isCaseFileName } from './caseFiles';
+import { isCaseFile } from '../../core/cases/fileNames';
 import { askRevision, IMPROVED, readBase, withBaseCells, workingCopyBase, type ReadyCell } from './casesCompare';
 import type { CasesResults } from './casesResults';
 import { CasesStatus } from './casesStatus';
@@ -201,11 +201,7 @@ export class CasesRunner {
   async compareCases(arg?: unknown, ref?: string): Promise<string | undefined> {
     const active = vscode.window.activeTextEditor?.document.uri;
     const uri =
-      arg instanceof vscode.Uri
-        ? arg
-        : active && isCaseFileName(active.path)
-          ? active
-          : (this.current?.caseUri ?? active);
+      arg instanceof vscode.Uri ? arg : active && isCaseFile(active.path) ? active : (this.current?.caseUri ?? active);
     const caseUri = await this.chooseCaseFile(uri);
     if (!caseUri) return undefined;
     const chosen = await askRevision(this.prompts, this.git, caseUri, ref ?? this.config.compareBase, !!ref);
@@ -238,7 +234,7 @@ export class CasesRunner {
     const grid = this.current;
     const text = grid?.cells.get(cellKey(caseName, model))?.samples?.[sample]?.text;
     if (!grid || text === undefined) return;
-    const core = validator();
+    const core = coreBundle();
     grid.grades = core.withGrade(grid.grades, caseName, text, grade);
     for (const view of [...grid.cells.values()]) {
       if (view.caseName !== caseName || !view.samples?.some(s => s.text === text)) continue;
@@ -281,11 +277,11 @@ export class CasesRunner {
   }
 
   private async chooseCaseFile(uri: vscode.Uri | undefined): Promise<vscode.Uri | undefined> {
-    if (uri && isCaseFileName(uri.path)) return uri;
+    if (uri && isCaseFile(uri.path)) return uri;
     await this.cases.ready;
     const naming = uri ? this.cases.forRequest(uri) : [];
     const candidates = naming.length ? naming : this.cases.all();
-    if (uri && !naming.length && !isCaseFileName(uri.path) && /\.prompt\.(json|ya?ml)$/i.test(uri.path)) {
+    if (uri && !naming.length && !isCaseFile(uri.path) && /\.prompt\.(json|ya?ml)$/i.test(uri.path)) {
       const name = fileName(uri);
       void vscode.window.showInformationMessage(
         `Promptwright: no case file names ${name}. Write one beside it (e.g. ` +
@@ -394,7 +390,7 @@ export class CasesRunner {
       reporter?.notRun('No service address or API key: nothing was sent.');
       return;
     }
-    const core = validator();
+    const core = coreBundle();
     const saved = await this.results.read(caseUri);
     const grid = this.gridFor(caseUri, prepared, saved);
     // a comparison covers the cells asked for on both sides; one that cannot be kept starts over whole
@@ -526,7 +522,7 @@ export class CasesRunner {
   ): Promise<{ session: BatchSession; transport: Transport; batchOf: (c: CellKey) => string } | undefined> {
     const host = this.batches;
     if (!host || grid.view.compare) return undefined;
-    const core = validator();
+    const core = coreBundle();
     const folder = vscode.workspace.getWorkspaceFolder(caseUri)?.uri.fsPath ?? path.dirname(caseUri.fsPath);
     const file = path.relative(folder, caseUri.fsPath);
     const jobs = core.sampleJobs(cells);
@@ -613,7 +609,7 @@ export class CasesRunner {
 
   /** Reads the case file and its request file into what a run needs, or says why nothing can run. */
   private async prepare(caseUri: vscode.Uri): Promise<Prepared | string> {
-    const core = validator();
+    const core = coreBundle();
     const name = fileName(caseUri);
     const text = await readText(caseUri);
     if (text === undefined) return `${name} cannot be read.`;
@@ -785,7 +781,7 @@ export class CasesRunner {
   ): Promise<void> {
     // only the cells the case file has now: a renamed case's old results would otherwise stay for ever
     const now = new Set(p.cells.map(c => cellKey(c.caseName, c.model)));
-    const merged = validator()
+    const merged = coreBundle()
       .mergeResults(saved?.results, ran)
       .filter(r => now.has(cellKey(r.caseName, r.model)));
     const where = await this.results.write(caseUri, merged, grid.grades);

@@ -13,13 +13,13 @@ import type { RequestFile } from '../../core/coauthor/coauthor';
 import type { Change } from '../../core/coauthor/improve';
 import { deltaLine } from '../../core/compare/deltas';
 import { count } from '../../core/text';
-import { isCaseFileName } from '../cases/caseFiles';
+import { isCaseFile } from '../../core/cases/fileNames';
 import type { CaseDiagnostics } from '../cases/caseDiagnostics';
 import type { CasesPanel } from '../cases/casesPanel';
 import type { Api } from '../platform/api';
 import { formatOf } from '../../core/request/types';
 import type { Config } from '../platform/config';
-import { validator } from '../platform/lazy';
+import { coreBundle } from '../platform/lazy';
 import { pricesOf } from '../platform/prices';
 import type { Log } from '../platform/log';
 import { vscodePrompts, type Prompts } from '../platform/prompts';
@@ -33,7 +33,7 @@ const name = (uri: vscode.Uri) => path.basename(uri.path);
 
 /** The usage of an answer in a few words, priced: `model-x · 1,204 in · 310 out · $0.0081 · request-id req_…`. */
 function answerWords(a: Answer, config: Config, log: Log): string {
-  const core = validator();
+  const core = coreBundle();
   const cost = core.costWords(core.costOf(a.usage, a.model, pricesOf(config, log)));
   return [a.model, tokensInOut(a.usage), cost, ...(a.requestId ? [`request-id ${a.requestId}`] : [])].join(' · ');
 }
@@ -81,7 +81,7 @@ export class Coauthor implements vscode.Disposable {
     caseDoc: vscode.TextDocument,
     what: string,
   ): Promise<vscode.TextDocument | undefined> {
-    const parsed = validator().parseCaseFile(caseDoc.getText(), formatOf(caseDoc.fileName));
+    const parsed = coreBundle().parseCaseFile(caseDoc.getText(), formatOf(caseDoc.fileName));
     const request = parsed.file?.request;
     if (!request) {
       void this.api.showError(`${name(caseDoc.uri)} names no request file ("request").`, what);
@@ -131,10 +131,10 @@ export class Coauthor implements vscode.Disposable {
     const what = 'Generate Test Cases';
     const doc = await this.documentOf(arg, 'generate test cases for it');
     if (!doc) return undefined;
-    const fromCaseFile = isCaseFileName(doc.fileName);
+    const fromCaseFile = isCaseFile(doc.fileName);
     const requestDoc = fromCaseFile ? await this.requestOfCaseFile(doc, what) : doc;
     if (!requestDoc) return undefined;
-    const core = validator();
+    const core = coreBundle();
     const file = this.fileOf(requestDoc);
     let placeholders: string[];
     try {
@@ -258,9 +258,9 @@ export class Coauthor implements vscode.Disposable {
     const what = 'Improve Prompt';
     const doc = await this.documentOf(arg, 'improve its prompt');
     if (!doc) return undefined;
-    const requestDoc = isCaseFileName(doc.fileName) ? await this.requestOfCaseFile(doc, what) : doc;
+    const requestDoc = isCaseFile(doc.fileName) ? await this.requestOfCaseFile(doc, what) : doc;
     if (!requestDoc) return undefined;
-    const core = validator();
+    const core = coreBundle();
     const file = this.fileOf(requestDoc);
     try {
       core.improvementRequest(file, {});
@@ -341,7 +341,7 @@ export class Coauthor implements vscode.Disposable {
       if (!pick) return;
       caseUri = pick.uri;
     }
-    const value = validator().validateText(shown.text, formatOf(shown.request.fileName)).parsed.value;
+    const value = coreBundle().validateText(shown.text, formatOf(shown.request.fileName)).parsed.value;
     await this.grid.runner.run(caseUri, { scope: 'all' }, { improved: value as Record<string, unknown> });
   }
 

@@ -7,7 +7,7 @@ import type { CountResult } from '../../core/tokens/scheduler';
 import type { BaseCount } from '../../core/tokens/status';
 import { formatOf } from '../../core/request/types';
 import { endpointOf, type Config } from '../platform/config';
-import { validator } from '../platform/lazy';
+import { coreBundle } from '../platform/lazy';
 import type { BaseText, GitBase } from './gitBase';
 
 export class BaseCounter {
@@ -44,7 +44,7 @@ export class BaseCounter {
   ): Record<string, unknown> | string {
     let body = this.bodies.get(base);
     if (body === undefined) {
-      const v = validator().validateText(base.text, formatOf(doc.fileName), {
+      const v = coreBundle().validateText(base.text, formatOf(doc.fileName), {
         betas: this.config.betas,
         endpoint: endpointOf(doc, this.config) ?? 'messages',
       });

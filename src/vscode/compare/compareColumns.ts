@@ -9,7 +9,7 @@ import { formatOf } from '../../core/request/types';
 import { MODELS } from '../../core/models/table';
 import { MAX_COLUMNS } from '../../protocol/compare';
 import type { Config } from '../platform/config';
-import { validator } from '../platform/lazy';
+import { coreBundle } from '../platform/lazy';
 import type { Prompts } from '../platform/prompts';
 import type { GitBase } from './gitBase';
 
@@ -88,7 +88,7 @@ function bodyOf(
   model: string,
   betas: string[],
 ): { body: Record<string, unknown> } | { problems: string[] } {
-  const v = validator();
+  const v = coreBundle();
   const parsed = v.validateText(text, formatOf(fileName), { betas, endpoint: 'messages' }).parsed;
   const value = parsed.value;
   if (parsed.problems.some(p => p.severity === 'error') || !value || typeof value !== 'object' || Array.isArray(value))

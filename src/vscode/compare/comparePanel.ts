@@ -26,7 +26,7 @@ import {
 } from '../../protocol/compare';
 import type { Api } from '../platform/api';
 import { isRequestFile, type Config } from '../platform/config';
-import { validator } from '../platform/lazy';
+import { coreBundle } from '../platform/lazy';
 import type { Log } from '../platform/log';
 import { vscodePrompts, type Prompts } from '../platform/prompts';
 import { WebviewHost } from '../platform/webviewHost';
@@ -239,7 +239,7 @@ export class ComparePanel implements vscode.Disposable {
     });
     try {
       const client = await this.api.client();
-      const { runColumns, sendWith } = validator();
+      const { runColumns, sendWith } = coreBundle();
       await runColumns({
         columns: c.columns,
         concurrency: this.config.casesConcurrency,
@@ -276,7 +276,7 @@ export class ComparePanel implements vscode.Disposable {
       if (o.requestId) col.requestId = o.requestId;
       if (o.error) col.error = { ...o.error };
       // a new sample against the last complete one: what differs
-      if (previous && !o.error) col.differs = validator().sampleDifferences(previous, o);
+      if (previous && !o.error) col.differs = coreBundle().sampleDifferences(previous, o);
     }
     this.host.post({ type: 'column', runId: c.view.runId, column: structuredClone(col) });
   }
@@ -314,7 +314,7 @@ export class ComparePanel implements vscode.Disposable {
 
 /** The model a request file names (the default columns run on it), or a current model when it names none. */
 function modelOf(doc: vscode.TextDocument): string {
-  const value = validator().validateText(doc.getText(), formatOf(doc.fileName)).parsed.value;
+  const value = coreBundle().validateText(doc.getText(), formatOf(doc.fileName)).parsed.value;
   const model = value && typeof value === 'object' ? (value as { model?: unknown }).model : undefined;
   return typeof model === 'string' && model ? model : 'model-opus-4-7';
 }

@@ -2,11 +2,11 @@
 // built-in Git extension may be missing, disabled or not yet activated; the executable is there whenever
 // git is): the repository of each folder found once, the revision's commit asked for each time (it moves
 // with every commit and checkout), and the file's text kept by commit, so an unchanged base costs one
-// rev-parse. Nothing runs until a caller asks, and the git code loads with the validator's bundle.
+// rev-parse. Nothing runs until a caller asks, and the git code loads with the core bundle.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { GitRef, GitRepo } from '../../core/compare/git';
-import { validator } from '../platform/lazy';
+import { coreBundle } from '../platform/lazy';
 import type { Log } from '../platform/log';
 
 /** A file at a revision: its text; `new` when it is not there; `none` outside git (or without git). */
@@ -47,8 +47,8 @@ export class GitBase {
     const known = this.repos.get(dir);
     if (known && ((await known.repo) || Date.now() - known.at < NO_REPO_RECHECK_MS)) return known.repo;
     const gitPath = this.gitPath;
-    // the git module is in the validator's bundle, which the first check of a request file has loaded
-    const { GitRepo, GitError } = validator();
+    // the git module is in the core bundle, which the first check of a request file has loaded
+    const { GitRepo, GitError } = coreBundle();
     const repo = GitRepo.open(dir, gitPath ? { gitPath } : {}).catch((e: unknown) => {
       if (e instanceof GitError && e.reason === 'no-git') {
         if (!this.warnedNoGit) this.log.warn(`compare: ${e.message}; changes against a git revision are not shown`);

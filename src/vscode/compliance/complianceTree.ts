@@ -69,7 +69,7 @@ export class ComplianceTree implements vscode.TreeDataProvider<ComplianceNode>, 
     changed: this.changed,
     // what the failure means for this key (compliance/access.ts), when that is known
     explain: async e => explain(e, await this.access.explain(e), 'a list'),
-    retry: 'promptwright.compliance.refresh',
+    retry: 'promptwright.refreshCompliance',
   });
   private organizations: Promise<OrganizationTree> | undefined;
   /** the organizations as the last successful load left them (org nodes find their children here) */
@@ -242,11 +242,11 @@ export class ComplianceTree implements vscode.TreeDataProvider<ComplianceNode>, 
       case 'chats':
         return this.queries.length
           ? this.queries.map(query => this.listNode(query))
-          : [hint('Show the chats of one or more users…', 'promptwright.compliance.showChats')];
+          : [hint('Show the chats of one or more users…', 'promptwright.showUserChats')];
       case 'projects':
         return this.projects.length
           ? this.projects.map(project => this.listNode(project))
-          : [hint('Show the attachments of a project…', 'promptwright.compliance.showProject')];
+          : [hint('Show the attachments of a project…', 'promptwright.showProjectAttachments')];
       case 'query':
         return this.listChildren(n.query, 'No chats', chat => ({ kind: 'chat', chat, query: n.query }));
       case 'project':
@@ -303,7 +303,7 @@ export class ComplianceTree implements vscode.TreeDataProvider<ComplianceNode>, 
         it.iconPath = new vscode.ThemeIcon('pulse');
         it.description = 'filter, browse, export';
         it.contextValue = 'feed';
-        it.command = { command: 'promptwright.compliance.openActivityFeed', title: 'Open Activity Feed' };
+        it.command = { command: 'promptwright.openActivityFeed', title: 'Open Activity Feed' };
         return it;
       }
       case 'needsKey': {

@@ -6,7 +6,7 @@ import type { LoadedModels } from '../../core/language/modelAssist';
 import { formatOf } from '../../core/request/types';
 import { isRequestFile, type Config } from '../platform/config';
 import { completionItem, hover } from '../platform/language';
-import { validator } from '../platform/lazy';
+import { coreBundle } from '../platform/lazy';
 import { vscodePrompts, type Prompts } from '../platform/prompts';
 import type { RequestDiagnostics } from '../request/requestDiagnostics';
 import type { Models } from './models';
@@ -31,7 +31,7 @@ export class ModelEditing {
     // not cancelled with the completion: typing on cancels it, and the list would never arrive
     const loaded = await this.models.load({ network: vscode.workspace.isTrusted });
     if (token.isCancellationRequested) return undefined;
-    const items = validator().modelCompletions(at, this.models.entries(loaded), loaded, formatOf(doc.fileName));
+    const items = coreBundle().modelCompletions(at, this.models.entries(loaded), loaded, formatOf(doc.fileName));
     return items.map(c => completionItem(doc, c));
   }
 
@@ -44,7 +44,7 @@ export class ModelEditing {
     if (!at?.id || at.start === at.end) return undefined;
     const loaded = await this.models.load({ network: vscode.workspace.isTrusted });
     if (token.isCancellationRequested) return undefined;
-    const found = validator().modelHover(at, loaded);
+    const found = coreBundle().modelHover(at, loaded);
     return found && hover(doc, found);
   }
 
@@ -66,7 +66,7 @@ export class ModelEditing {
     } catch {
       loaded = this.models.current ?? { source: 'builtin' };
     }
-    const v = validator();
+    const v = coreBundle();
     const items = this.models.entries(loaded).map(e => ({
       label: e.id,
       description: [e.info.displayName, e.id === current ? '(current)' : undefined].filter(Boolean).join(' '),
@@ -90,6 +90,6 @@ export class ModelEditing {
   private valueAt(doc: vscode.TextDocument, pos: vscode.Position) {
     if (!isRequestFile(doc, this.config)) return undefined;
     const parsed = this.diagnostics.current(doc)?.validation.parsed;
-    return validator().modelValueAt(doc.getText(), doc.offsetAt(pos), formatOf(doc.fileName), parsed);
+    return coreBundle().modelValueAt(doc.getText(), doc.offsetAt(pos), formatOf(doc.fileName), parsed);
   }
 }

@@ -13,7 +13,7 @@ import type { ServiceModel } from '../../core/models/types';
 import { count } from '../../core/text';
 import type { Api } from '../platform/api';
 import { Config } from '../platform/config';
-import { validator } from '../platform/lazy';
+import { coreBundle } from '../platform/lazy';
 import type { Log } from '../platform/log';
 import type { Keys } from '../platform/secrets';
 import type { RequestDiagnostics } from '../request/requestDiagnostics';
@@ -79,7 +79,7 @@ export class Models implements vscode.Disposable {
 
   /** The models the lists offer: the loaded list's, or the built-in table's. */
   entries(loaded: LoadedModels | undefined = this.loaded): CatalogEntry[] {
-    return loaded?.catalog ? loaded.catalog.entries() : validator().builtinEntries();
+    return loaded?.catalog ? loaded.catalog.entries() : coreBundle().builtinEntries();
   }
 
   /** "Promptwright: Refresh Models": the service's list now, whatever is kept; an error is shown. */
@@ -160,13 +160,13 @@ export class Models implements vscode.Disposable {
     const cancel = o.token?.onCancellationRequested(() => abort.abort());
     try {
       const client = new ModelsClient((await this.api.client()).http);
-      const list = validator().parseModelList(await client.all({ signal: abort.signal }));
+      const list = coreBundle().parseModelList(await client.all({ signal: abort.signal }));
       if ('error' in list) throw new Error(`the service's model list cannot be read: ${list.error}`);
       const fetchedAt = Date.now();
       await this.keep(owner, { baseUrl: owner.baseUrl, fetchedAt, models: list.models });
       this.log.info(`models: ${count(list.models.length, 'model')} from the service, kept for 24 hours`);
       if (this.owner !== owner.stateKey) return this.loaded ?? this.builtin();
-      return this.use({ catalog: new (validator().ModelCatalog)(list.models), source: 'service', fetchedAt });
+      return this.use({ catalog: new (coreBundle().ModelCatalog)(list.models), source: 'service', fetchedAt });
     } catch (e) {
       // cancelled (Refresh Models, another key): nothing failed; what is in use stays
       if (abort.signal.aborted || this.owner !== owner.stateKey) return this.loaded ?? { source: 'builtin' };
@@ -194,7 +194,7 @@ export class Models implements vscode.Disposable {
     // the same list as in use: nothing changes, nothing is checked again
     const same = this.loaded?.source !== 'builtin' && this.loaded?.fetchedAt === kept.fetchedAt;
     if (same && this.loaded?.problem === problem) return this.loaded!;
-    const catalog = same ? this.loaded!.catalog : new (validator().ModelCatalog)(kept.models);
+    const catalog = same ? this.loaded!.catalog : new (coreBundle().ModelCatalog)(kept.models);
     return this.use({
       ...(catalog ? { catalog } : {}),
       source: 'kept',

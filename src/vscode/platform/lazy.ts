@@ -1,8 +1,15 @@
 // Parts of the extension built as separate bundles next to dist/extension.js and loaded on first use.
 // `require` of a sibling file keeps them out of the activation bundle (esbuild leaves these paths alone).
-import type * as ValidatorModule from '../../validator';
+import type * as CoreBundleModule from '../../validator';
 
-let validatorModule: typeof ValidatorModule | undefined;
+/**
+ * What the core bundle holds (src/validator.ts): the parsers (zod, yaml, jsonc-parser) and the core work that reads
+ * files with them: request and case checks, the language features, the case and compare engines, cost, the model
+ * catalog and git. Its file keeps the name it shipped with, dist/validator.js.
+ */
+export type CoreBundle = typeof CoreBundleModule;
+
+let loaded: CoreBundle | undefined;
 let report: (line: string) => void = () => {};
 
 /** Where the first load of a bundle is said (the log: what a session has paid for, and when). */
@@ -10,12 +17,13 @@ export function reportLoads(to: (line: string) => void): void {
   report = to;
 }
 
-/** The request validator (dist/validator.js), loaded by the first check of a request or case file. */
-export function validator(): typeof ValidatorModule {
-  if (!validatorModule) {
+/** The core bundle (dist/validator.js), loaded by the first check of a request or case file. */
+export function coreBundle(): CoreBundle {
+  if (!loaded) {
     const t0 = Date.now();
-    validatorModule = require('./validator.js') as typeof ValidatorModule;
+    loaded = require('./validator.js') as CoreBundle;
+    // the words the activation test (test/ui/activation.test.mjs) looks for in the log
     report(`the validator loaded (dist/validator.js) in ${Date.now() - t0} ms`);
   }
-  return validatorModule;
+  return loaded;
 }

@@ -1,6 +1,6 @@
 import type { PriceTable } from '../../core/cost/prices';
 import type { Config } from './config';
-import { validator } from './lazy';
+import { coreBundle } from './lazy';
 import type { Log } from './log';
 
 /** The setting's value whose problems were last said: each distinct value is reported once, not at every run. */
@@ -11,7 +11,7 @@ let said = '';
  * setting that is not a price is left out, and the log says why (once per value of the setting).
  */
 export function pricesOf(config: Config, log: Log): PriceTable {
-  const core = validator();
+  const core = coreBundle();
   const raw = config.prices;
   const { prices, problems } = core.parsePrices(raw);
   const key = JSON.stringify(raw);

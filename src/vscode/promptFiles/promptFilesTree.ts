@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { count } from '../../core/text';
-import { CASE_FILE_EXCLUDE, CASE_FILE_GLOB } from '../cases/caseFiles';
+import { CASE_FILE_EXCLUDE, CASE_FILE_GLOB } from '../../core/cases/fileNames';
 import { Config } from '../platform/config';
 import type { Recent } from '../platform/recent';
 

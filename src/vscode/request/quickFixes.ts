@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import type { FixAction } from '../../core/language/types';
-import { validator } from '../platform/lazy';
+import { coreBundle } from '../platform/lazy';
 import type { RequestDiagnostics } from './requestDiagnostics';
 
 /** Code actions for the problems that carry fixes (core/language/fixActions.ts). */
@@ -22,7 +22,7 @@ export class QuickFixes implements vscode.CodeActionProvider {
         ([diag]) => diag.message === d.message && diag.range.isEqual(d.range),
       )?.[1];
       if (!problem?.fixes) return [];
-      return codeActions(doc, d, validator().fixActions(text, parsed.format, parsed, problem.fixes));
+      return codeActions(doc, d, coreBundle().fixActions(text, parsed.format, parsed, problem.fixes));
     });
   }
 }

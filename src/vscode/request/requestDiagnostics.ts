@@ -5,7 +5,7 @@ import type { ModelFacts } from '../../core/models/table';
 import type { validateText, Validation } from '../../core/request/validate';
 import type { Problem, Severity } from '../../core/request/types';
 import { Config, endpointOf, isRequestFile } from '../platform/config';
-import { validator } from '../platform/lazy';
+import { coreBundle } from '../platform/lazy';
 import type { Log } from '../platform/log';
 
 const SEVERITY: Record<Severity, vscode.DiagnosticSeverity> = {
@@ -77,7 +77,7 @@ export class RequestDiagnostics implements vscode.Disposable {
   }
 
   /** The validator; integration tests replace it to prove that a failing check cannot take the extension down. */
-  validator: typeof validateText = (text, format, opts) => validator().validateText(text, format, opts);
+  validator: typeof validateText = (text, format, opts) => coreBundle().validateText(text, format, opts);
 
   /** Validates now (used by commands and tests) and returns the state. Never throws. */
   validateNow(doc: vscode.TextDocument): DocumentState | undefined {

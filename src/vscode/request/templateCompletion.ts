@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 import { formatOf } from '../../core/request/types';
 import type { Template } from '../../core/request/templates';
 import { Config, isRequestFile } from '../platform/config';
-import { validator } from '../platform/lazy';
+import { coreBundle } from '../platform/lazy';
 import { completionItem } from '../platform/language';
 
 /**
@@ -22,7 +22,7 @@ export class TemplateCompletion implements vscode.CompletionItemProvider {
   provideCompletionItems(doc: vscode.TextDocument, position: vscode.Position): vscode.CompletionItem[] | undefined {
     if (!isRequestFile(doc, this.config)) return undefined;
     this.templates ??= JSON.parse(fs.readFileSync(this.templatesFile, 'utf8')) as Template[];
-    const found = validator().templateCompletions(
+    const found = coreBundle().templateCompletions(
       doc.getText(),
       doc.offsetAt(position),
       formatOf(doc.fileName),

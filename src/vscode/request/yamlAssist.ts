@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
-import { isCaseFileName } from '../cases/caseFiles';
+import { isCaseFile } from '../../core/cases/fileNames';
 import { Config, endpointOf } from '../platform/config';
 import { completionItem, hover } from '../platform/language';
-import { validator } from '../platform/lazy';
+import { coreBundle } from '../platform/lazy';
 
 /** The YAML extension: with it installed, it reads our JSON Schema (package.json yamlValidation) instead. */
 const YAML_EXTENSION = 'redhat.vscode-yaml';
@@ -10,7 +10,7 @@ const YAML_EXTENSION = 'redhat.vscode-yaml';
 /**
  * Completion and hover in YAML request, count and case files when no YAML extension is there to read the
  * schema: the fields of the mapping at the cursor, the values a field takes, and each field's description,
- * from the zod schema (core/language/schemaAssist.ts, in the validator bundle, loaded on first use).
+ * from the zod schema (core/language/schemaAssist.ts, in the core bundle, loaded on first use).
  */
 export class YamlAssist implements vscode.CompletionItemProvider, vscode.HoverProvider {
   static readonly selector: vscode.DocumentSelector = [{ language: 'yaml' }];
@@ -22,20 +22,20 @@ export class YamlAssist implements vscode.CompletionItemProvider, vscode.HoverPr
   provideCompletionItems(doc: vscode.TextDocument, position: vscode.Position): vscode.CompletionItem[] | undefined {
     const kind = this.kindOf(doc);
     if (!kind) return undefined;
-    const found = validator().yamlSchemaCompletions(doc.getText(), doc.offsetAt(position), kind);
+    const found = coreBundle().yamlSchemaCompletions(doc.getText(), doc.offsetAt(position), kind);
     return found?.map(c => completionItem(doc, c));
   }
 
   provideHover(doc: vscode.TextDocument, position: vscode.Position): vscode.Hover | undefined {
     const kind = this.kindOf(doc);
     if (!kind) return undefined;
-    const found = validator().yamlSchemaHover(doc.getText(), doc.offsetAt(position), kind);
+    const found = coreBundle().yamlSchemaHover(doc.getText(), doc.offsetAt(position), kind);
     return found && hover(doc, found);
   }
 
   /** What a YAML file of ours holds, when nothing else serves its schema. */
   private kindOf(doc: vscode.TextDocument) {
     if (doc.languageId !== 'yaml' || vscode.extensions.getExtension(YAML_EXTENSION)) return undefined;
-    return isCaseFileName(doc.fileName) ? 'cases' : endpointOf(doc, this.config);
+    return isCaseFile(doc.fileName) ? 'cases' : endpointOf(doc, this.config);
   }
 }

@@ -17,7 +17,7 @@ import { formatOf } from '../../core/request/types';
 import type { ErrorInfo, FromResponseWebview, RunView } from '../../protocol/response';
 import type { Api } from '../platform/api';
 import { Config, endpointOf } from '../platform/config';
-import { validator } from '../platform/lazy';
+import { coreBundle } from '../platform/lazy';
 import { asText } from '../../core/text';
 import type { Log } from '../platform/log';
 import { pricesOf } from '../platform/prices';
@@ -196,7 +196,7 @@ export class Runner implements vscode.Disposable {
     }
     // what the reply cost, on the model asked for (a reply that never began cost nothing)
     if (run.message) {
-      const cost = validator().costOf(run.message.usage, asText(run.body.model), pricesOf(this.config, this.log));
+      const cost = coreBundle().costOf(run.message.usage, asText(run.body.model), pricesOf(this.config, this.log));
       v.cost = cost.usd === null ? { usd: null, why: cost.why } : { usd: cost.usd };
     }
     this.panel.post({
@@ -285,7 +285,7 @@ export class Runner implements vscode.Disposable {
     const doc = await vscode.workspace.openTextDocument(r.uri);
     let result;
     try {
-      result = validator().appendReply(doc.getText(), formatOf(doc.fileName), r.message);
+      result = coreBundle().appendReply(doc.getText(), formatOf(doc.fileName), r.message);
     } catch (e) {
       void this.api.showError(e, 'Append Reply to File');
       return false;

@@ -5,7 +5,7 @@ import { formatOf } from '../../core/request/types';
 import type { GitBase } from '../compare/gitBase';
 import type { Api } from '../platform/api';
 import { Config, endpointOf, isRequestFile } from '../platform/config';
-import { validator } from '../platform/lazy';
+import { coreBundle } from '../platform/lazy';
 import type { RequestDiagnostics } from '../request/requestDiagnostics';
 import { count } from '../../core/text';
 
@@ -102,7 +102,7 @@ export class TokenBreakdown implements vscode.CodeLensProvider, vscode.Disposabl
     const base = await this.git.textAt(doc.uri, ref);
     if (base.kind === 'new') return { ref, isNew: true };
     if (base.kind !== 'text') return undefined;
-    const v = validator().validateText(base.text, formatOf(doc.fileName), {
+    const v = coreBundle().validateText(base.text, formatOf(doc.fileName), {
       betas: this.config.betas,
       endpoint: endpointOf(doc, this.config) ?? 'messages',
     });

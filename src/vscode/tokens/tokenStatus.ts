@@ -1,6 +1,7 @@
 import * as vscode from 'vscode';
 import { ApiError } from '../../core/api/errors';
-import { estimateTokens, TokenCountScheduler, type CountState } from '../../core/tokens/scheduler';
+import { estimateTokens } from '../../core/tokens/estimate';
+import { TokenCountScheduler, type CountState } from '../../core/tokens/scheduler';
 import { renderStatus, type BaseCount, type StatusMeta } from '../../core/tokens/status';
 import { BaseCounter } from '../compare/baseCount';
 import type { GitBase } from '../compare/gitBase';
@@ -10,7 +11,7 @@ import type { Log } from '../platform/log';
 import type { RequestDiagnostics } from '../request/requestDiagnostics';
 import type { Recent } from '../platform/recent';
 import type { Keys } from '../platform/secrets';
-import { validator } from '../platform/lazy';
+import { coreBundle } from '../platform/lazy';
 
 /** How long a base revision's count is trusted before git is asked again (a save, or the window's focus, asks now). */
 const BASE_RECHECK_MS = 5000;
@@ -140,9 +141,9 @@ export class TokenStatus implements vscode.Disposable {
         : undefined;
     this.body = body;
     // the model's context window: the service's model list once loaded (the diagnostics hold it), else the
-    // built-in table (in the validator bundle, which checked this file)
+    // built-in table (in the core bundle, which checked this file)
     const model = typeof body?.model === 'string' ? body.model : undefined;
-    const window = model && (this.diagnostics.models ?? { lookup: validator().lookupModel }).lookup(model).info;
+    const window = model && (this.diagnostics.models ?? { lookup: coreBundle().lookupModel }).lookup(model).info;
     const before = this.meta.contextWindow;
     this.meta = body
       ? {

@@ -5,7 +5,7 @@ import { cacheMarkers, lastCacheableBlock } from '../../../src/core/cache/breakp
 import { PrefixCounter } from '../../../src/core/cache/counter';
 import { estimatePrefix, jsonLength, prefixRequest } from '../../../src/core/cache/prefix';
 import { pickCountFields } from '../../../src/core/request/count';
-import { estimateTokens } from '../../../src/core/tokens/scheduler';
+import { estimateTokens } from '../../../src/core/tokens/estimate';
 
 const cc = (ttl?: string) => ({ cache_control: { type: 'ephemeral', ...(ttl ? { ttl } : {}) } });
 const text = (t: string, extra: object = {}) => ({ type: 'text', text: t, ...extra });

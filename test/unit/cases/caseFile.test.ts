@@ -3,7 +3,8 @@
 // can still be used of a file with problems, and the JSON Schema the editor gets.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import { caseFileJsonSchema, isCaseFile, parseCaseFile } from '../../../src/core/cases/caseFile';
+import { caseFileJsonSchema, parseCaseFile } from '../../../src/core/cases/caseFile';
+import { isCaseFile } from '../../../src/core/cases/fileNames';
 import type { Problem } from '../../../src/core/request/types';
 
 /** Each problem as [rule, severity, the text it marks]. */

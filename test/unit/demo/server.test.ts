@@ -19,7 +19,7 @@ import {
   startDemoServer,
   type DemoServer,
 } from '../../../src/core/demo/server';
-import { estimateTokens } from '../../../src/core/tokens/scheduler';
+import { estimateTokens } from '../../../src/core/tokens/estimate';
 
 const weather = {
   name: 'get_weather',

@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { walk } from '../../../src/core/cli/files';
-import type { CheckRecord } from '../../../src/core/cli/records';
+import type { CheckRecord } from '../../../src/core/request/records';
 import { LspClient, type Published } from '../../support/lspClient';
 
 const SEVERITY = ['', 'error', 'warning', 'info', 'hint'];

@@ -1,6 +1,6 @@
 // Problems as `check` reports them: 1-based lines and columns, the rule's code and a JSON pointer (the CLI's
-// text lines and its --format json records).
-import { pointer, type Problem } from '../request/types';
+// text lines and its --format json records, a base version's problems in `test --base` and the Cases grid).
+import { pointer, type Problem } from './types';
 import { LineIndex } from '../text';
 
 export interface CheckRecord {
