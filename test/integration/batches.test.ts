@@ -12,7 +12,7 @@ import type { Features } from '../../src/features';
 import type { CellView, GridView } from '../../src/protocol/cases';
 import type { BatchNode } from '../../src/vscode/batches/batchesView';
 import type { FakeRequest } from '../fake/server';
-import { api, scripted, useFake, waitFor, workspaceUri } from './helpers';
+import { api, endCaseRuns, scripted, useFake, waitFor, workspaceUri } from './helpers';
 
 const DIR = 'batches-suite';
 const FIXTURES = path.resolve(__dirname, '..', '..', '..', 'test', 'fixtures', 'cases');
@@ -44,11 +44,7 @@ describe('case files as Message Batches (real extension host)', () => {
     f.batches.pace = FAST;
   });
   after(async () => {
-    const f = await features();
-    f.cases.cancel();
-    await f.cases.idle();
-    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-    fs.rmSync(workspaceUri(DIR).fsPath, { recursive: true, force: true });
+    await endCaseRuns(DIR);
   });
   beforeEach(async () => {
     // what an earlier test left running (a batch the view still polls or collects) ends first

@@ -10,7 +10,7 @@ import * as vscode from 'vscode';
 import type { CellView, GridView } from '../../src/protocol/cases';
 import type { Features } from '../../src/features';
 import type { FakeRequest } from '../fake/server';
-import { api, setSetting, useFake, waitFor, workspaceUri } from './helpers';
+import { api, endCaseRuns, setSetting, useFake, waitFor, workspaceUri } from './helpers';
 
 const DIR = 'cases-suite';
 const FIXTURES = path.resolve(__dirname, '..', '..', '..', 'test', 'fixtures', 'cases');
@@ -79,12 +79,7 @@ describe('prompt test cases (real extension host)', () => {
 
   after(async () => {
     // the panel closes; the runner stays (the Test Explorer's suite shares it)
-    const f = await features();
-    f.cases.cancel();
-    await f.cases.idle();
-    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-    fs.rmSync(workspaceUri(DIR).fsPath, { recursive: true, force: true });
-    fs.rmSync(workspaceUri('.promptwright').fsPath, { recursive: true, force: true });
+    await endCaseRuns(DIR, '.promptwright');
   });
 
   it('diagnostics in both files: an undefined placeholder, an unused var; checked as either changes', async () => {

@@ -11,7 +11,7 @@ import * as vscode from 'vscode';
 import type { Features } from '../../src/features';
 import type { CellView, GridView } from '../../src/protocol/cases';
 import type { FakeRequest } from '../fake/server';
-import { api, openEditor, scripted, setSetting, useFake, waitFor, workspaceUri } from './helpers';
+import { api, endCaseRuns, openEditor, scripted, setSetting, useFake, waitFor, workspaceUri } from './helpers';
 
 const DIR = 'cases-judge-suite';
 const SONNET = 'model-sonnet-4-6';
@@ -89,11 +89,7 @@ describe('rubrics, samples, cost and grades in the Cases grid (real extension ho
     fs.writeFileSync(cases.fsPath, CASES);
   });
   after(async () => {
-    const f = await features();
-    f.cases.cancel();
-    await f.cases.idle();
-    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-    fs.rmSync(workspaceUri(DIR).fsPath, { recursive: true, force: true });
+    await endCaseRuns(DIR);
   });
 
   it('each cell’s samples with the judge’s reasons; a flaky cell; cost and the judge’s apart', async () => {

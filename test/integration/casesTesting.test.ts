@@ -10,7 +10,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { Features } from '../../src/features';
 import type { FakeRequest } from '../fake/server';
-import { api, setSetting, useFake, waitFor, workspaceUri } from './helpers';
+import { api, endCaseRuns, setSetting, useFake, waitFor, workspaceUri } from './helpers';
 
 const DIR = 'cases-testing-suite';
 const FIXTURES = path.resolve(__dirname, '..', '..', '..', 'test', 'fixtures', 'cases');
@@ -54,11 +54,7 @@ describe('prompt test cases in the Test Explorer (real extension host)', () => {
   });
 
   after(async () => {
-    const f = await features();
-    f.cases.cancel();
-    await f.cases.idle();
-    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
-    fs.rmSync(workspaceUri(DIR).fsPath, { recursive: true, force: true });
+    await endCaseRuns(DIR);
   });
 
   /** The file's item, once the Test Explorer has asked for the tests (as opening the Testing view does). */

@@ -1,3 +1,4 @@
+import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import type { CountState } from '../../src/core/tokens/scheduler';
 import type { PromptwrightApi } from '../../src/extension';
@@ -197,4 +198,13 @@ export function scripted(answers: Answer[], seen: string[] = []): Prompts {
       return Promise.resolve(typeof a === 'string' ? vscode.Uri.file(a) : undefined);
     },
   };
+}
+
+/** How a suite of case runs ends: the runner stopped and idle, no editor left open, its folders gone. */
+export async function endCaseRuns(...folders: string[]): Promise<void> {
+  const f = await (await api()).features();
+  f.cases.cancel();
+  await f.cases.idle();
+  await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+  for (const folder of folders) fs.rmSync(workspaceUri(folder).fsPath, { recursive: true, force: true });
 }
