@@ -562,4 +562,5 @@ void streaming()
   .then(async () => (await import('./compare.js')).compareBench(figs))
   .then(async () => figs.push(...(await (await import('./judge.js')).judgeBench())))
   .then(async () => (await import('./lsp.js')).lspBench(figs))
+  .then(async () => (await import('./batch.js')).batchBench(figs))
   .then(() => summary(figs));
