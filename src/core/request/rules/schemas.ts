@@ -25,11 +25,33 @@ export const SCHEMA_ONE = [
 /** Keywords whose value is a list of subschemas. */
 export const SCHEMA_LISTS = ['allOf', 'anyOf', 'oneOf', 'prefixItems'];
 const TYPES = ['object', 'array', 'string', 'number', 'integer', 'boolean', 'null'];
+/** Every keyword that holds subschemas, maps first, then single ones, then lists; and each one's place. */
+const KEYWORDS = [...SCHEMA_MAPS, ...SCHEMA_ONE, ...SCHEMA_LISTS];
+const KEYWORD_ORDER = new Map(KEYWORDS.map((k, i) => [k, i]));
 
-/** A schema or subschema, with its path. */
-export interface Node {
-  schema: Obj;
-  at: Path;
+/**
+ * A schema or subschema, with its path. The path is made when it is asked for (a problem's place), not for each
+ * node walked: a schema of 10 MB has a hundred thousand nodes and few problems.
+ */
+export class Node {
+  private path: Path | undefined;
+  constructor(
+    readonly schema: Obj,
+    private readonly parent: Node | undefined,
+    /** the path's last segments: the keyword and the name or index under the parent (the whole path at the root) */
+    private readonly tail: Path,
+    /** 0 at the root */
+    readonly depth: number,
+  ) {}
+
+  get at(): Path {
+    return (this.path ??= this.parent ? [...this.parent.at, ...this.tail] : this.tail);
+  }
+
+  /** a subschema of this one, under `tail` */
+  child(schema: Obj, ...tail: Path): Node {
+    return new Node(schema, this, tail, this.depth + 1);
+  }
 }
 
 /**
@@ -39,7 +61,7 @@ export interface Node {
  */
 export function subschemas(root: Obj, at: Path, order: 'stack' | 'document' = 'stack'): Node[] {
   const out: Node[] = [];
-  const stack: Node[] = [{ schema: root, at }];
+  const stack: Node[] = [new Node(root, undefined, at, 0)];
   for (let n = stack.pop(); n; n = stack.pop()) {
     out.push(n);
     const kids = children(n);
@@ -53,21 +75,23 @@ export function subschemas(root: Obj, at: Path, order: 'stack' | 'document' = 's
 function children(n: Node): Node[] {
   const out: Node[] = [];
   const s = n.schema;
-  for (const k of SCHEMA_MAPS) {
-    const map = s[k];
-    if (!isObj(map)) continue;
-    for (const [name, v] of Object.entries(map)) if (isObj(v)) out.push({ schema: v, at: [...n.at, k, name] });
+  // the keywords this schema has, in the lists' order: its own keys are few, the keywords twenty
+  const present: number[] = [];
+  for (const k in s) {
+    const at = KEYWORD_ORDER.get(k);
+    if (at !== undefined) present.push(at);
   }
-  for (const k of SCHEMA_ONE) {
+  if (present.length > 1) present.sort((a, b) => a - b);
+  for (const at of present) {
+    const k = KEYWORDS[at]!;
     const v = s[k];
-    if (isObj(v)) out.push({ schema: v, at: [...n.at, k] });
-    // `items` as a list is the older tuple form
-    else if (k === 'items' && Array.isArray(v))
-      v.forEach((x, i) => isObj(x) && out.push({ schema: x, at: [...n.at, k, i] }));
-  }
-  for (const k of SCHEMA_LISTS) {
-    const v = s[k];
-    if (Array.isArray(v)) v.forEach((x, i) => isObj(x) && out.push({ schema: x, at: [...n.at, k, i] }));
+    if (at < SCHEMA_MAPS.length) {
+      if (isObj(v)) for (const name in v) if (isObj(v[name])) out.push(n.child(v[name], k, name));
+    } else if (at < SCHEMA_MAPS.length + SCHEMA_ONE.length) {
+      if (isObj(v)) out.push(n.child(v, k));
+      // `items` as a list is the older tuple form
+      else if (k === 'items' && Array.isArray(v)) v.forEach((x, i) => isObj(x) && out.push(n.child(x, k, i)));
+    } else if (Array.isArray(v)) v.forEach((x, i) => isObj(x) && out.push(n.child(x, k, i)));
   }
   return out;
 }
@@ -80,41 +104,42 @@ function children(n: Node): Node[] {
  */
 export function schemaShape(nodes: Node[]): { at: Path; what: string; fixes?: FixData[] } | undefined {
   const isSchema = (v: unknown) => v === null || typeof v === 'boolean' || isObj(v);
-  for (const { schema: s, at } of nodes) {
-    const root = s === nodes[0]?.schema;
+  for (const n of nodes) {
+    const s = n.schema;
+    const root = n.depth === 0;
     for (const k of SCHEMA_MAPS) {
       const map = s[k];
       if (map === undefined || map === null || (root && k === 'properties' && !isObj(map))) continue;
-      if (!isObj(map)) return { at: [...at, k], what: `"${k}" must be an object of schemas` };
+      if (!isObj(map)) return { at: [...n.at, k], what: `"${k}" must be an object of schemas` };
       for (const [name, v] of Object.entries(map))
         if (!isSchema(v))
-          return { at: [...at, k, name], what: `"${name}" must be a schema (an object), not a ${kind(v)}` };
+          return { at: [...n.at, k, name], what: `"${name}" must be a schema (an object), not a ${kind(v)}` };
     }
     for (const k of SCHEMA_ONE) {
       const v = s[k];
       if (v !== undefined && !isSchema(v) && !(k === 'items' && Array.isArray(v)))
-        return { at: [...at, k], what: `"${k}" must be a schema (an object), not a ${kind(v)}` };
+        return { at: [...n.at, k], what: `"${k}" must be a schema (an object), not a ${kind(v)}` };
     }
     for (const k of SCHEMA_LISTS) {
       const v = s[k];
       if (v === undefined || v === null) continue;
-      if (!Array.isArray(v)) return { at: [...at, k], what: `"${k}" must be a list of schemas` };
+      if (!Array.isArray(v)) return { at: [...n.at, k], what: `"${k}" must be a list of schemas` };
       const i = v.findIndex(x => !isSchema(x));
-      if (i >= 0) return { at: [...at, k, i], what: `each item of "${k}" must be a schema (an object)` };
+      if (i >= 0) return { at: [...n.at, k, i], what: `each item of "${k}" must be a schema (an object)` };
     }
     if (root) continue;
     const t = s.type;
     const types = Array.isArray(t) ? t : [t];
     if (t !== undefined && t !== null && !types.every(x => typeof x === 'string' && TYPES.includes(x)))
       return {
-        at: [...at, 'type'],
+        at: [...n.at, 'type'],
         what: `"type" must be one of ${TYPES.join(', ')} (or a list of them)`,
         // a misspelt type name; in a list of them the list is left to the author
-        ...(typeof t === 'string' ? { fixes: changeToFixes([...at, 'type'], t, TYPES) } : {}),
+        ...(typeof t === 'string' ? { fixes: changeToFixes([...n.at, 'type'], t, TYPES) } : {}),
       };
     const req = s.required;
     if (req !== undefined && req !== null && !(Array.isArray(req) && req.every(x => typeof x === 'string')))
-      return { at: [...at, 'required'], what: '"required" must be a list of property names' };
+      return { at: [...n.at, 'required'], what: '"required" must be a list of property names' };
   }
   return undefined;
 }
@@ -130,8 +155,10 @@ type Code = PathProblem['code'];
  * with a fix that adds it; another value: marked on that value.
  */
 export function closedObjects(nodes: Node[], code: Code, what: string, out: PathProblem[]): void {
-  for (const { schema: s, at } of nodes) {
+  for (const n of nodes) {
+    const s = n.schema;
     if (!isObjectSchema(s) || s.additionalProperties === false) continue;
+    const at = n.at;
     const ap = s.additionalProperties;
     if (ap === undefined || ap === null) {
       const fix: FixData = {
@@ -167,8 +194,10 @@ export function closedObjects(nodes: Node[], code: Code, what: string, out: Path
 export function outputSchemaRules(schema: Obj, at: Path, out: PathProblem[]): void {
   const nodes = subschemas(schema, at);
   closedObjects(nodes, 'output-schema-not-closed', 'In a structured output schema', out);
-  for (const { schema: s, at: p } of nodes) {
+  for (const n of nodes) {
+    const s = n.schema;
     if (s.oneOf !== undefined && s.oneOf !== null) {
+      const p = n.at;
       const fixes: FixData[] =
         s.anyOf === undefined
           ? [{ kind: 'rename-property', title: 'Use "anyOf"', path: [...p, 'oneOf'], key: 'anyOf' }]
@@ -183,6 +212,7 @@ export function outputSchemaRules(schema: Obj, at: Path, out: PathProblem[]): vo
       });
     }
     if (s.maxItems !== undefined && s.maxItems !== null) {
+      const p = n.at;
       out.push({
         path: [...p, 'maxItems'],
         anchor: 'key',

@@ -52,7 +52,7 @@ export function strictSchemaRules(body: Obj, out: PathProblem[]): void {
       bounds(n, s.tool, out);
       booleanSubschemas(n, out);
       optional.push(...optionalProperties(n));
-      const union = unionAt(n, s.at);
+      const union = unionAt(n);
       if (union) unions.push(union);
     }
     recursiveRef(s.schema, s.at, nodes, out);
@@ -103,9 +103,10 @@ const types = (s: Obj): string[] =>
   typeof s.type === 'string' ? [s.type] : Array.isArray(s.type) ? s.type.filter(t => typeof t === 'string') : [];
 
 /** Bounds on numbers and strings, minItems other than 0 or 1, and (in a tool's schema) maxItems. */
-function bounds({ schema: s, at }: Node, tool: boolean, out: PathProblem[]): void {
+function bounds(n: Node, tool: boolean, out: PathProblem[]): void {
+  const s = n.schema;
   const refuse = (key: string, type: string, why: string) => {
-    const on: Path = [...at, key];
+    const on: Path = [...n.at, key];
     const fixes: FixData[] = [{ kind: 'remove-property', title: `Remove "${key}"`, path: on }];
     out.push({
       path: on,
@@ -128,8 +129,10 @@ function bounds({ schema: s, at }: Node, tool: boolean, out: PathProblem[]): voi
 }
 
 /** `true` where a subschema goes (`additionalProperties: true` is output-schema-not-closed's). */
-function booleanSubschemas({ schema: s, at }: Node, out: PathProblem[]): void {
-  const warn = (on: Path) =>
+function booleanSubschemas(n: Node, out: PathProblem[]): void {
+  const s = n.schema;
+  const warn = (tail: Path) => {
+    const on: Path = [...n.at, ...tail];
     out.push({
       path: on,
       anchor: 'value',
@@ -140,31 +143,34 @@ function booleanSubschemas({ schema: s, at }: Node, out: PathProblem[]): void {
         'documentation lists it among the unsupported features, and no report shows the service taking it. Give a ' +
         'schema with a type.',
     });
+  };
   for (const k of SCHEMA_MAPS) {
     const map = s[k];
-    if (isObj(map)) for (const [name, v] of Object.entries(map)) if (v === true) warn([...at, k, name]);
+    if (isObj(map)) for (const [name, v] of Object.entries(map)) if (v === true) warn([k, name]);
   }
-  for (const k of SCHEMA_ONE) if (k !== 'additionalProperties' && s[k] === true) warn([...at, k]);
+  for (const k of SCHEMA_ONE) if (k !== 'additionalProperties' && s[k] === true) warn([k]);
   for (const k of SCHEMA_LISTS) {
     const list = s[k];
-    if (Array.isArray(list)) list.forEach((v, i) => v === true && warn([...at, k, i]));
+    if (Array.isArray(list)) list.forEach((v, i) => v === true && warn([k, i]));
   }
 }
 
 /** The keys of the properties an object schema leaves out of `required`. */
-function optionalProperties({ schema: s, at }: Node): Path[] {
+function optionalProperties(n: Node): Path[] {
+  const s = n.schema;
   if (!isObj(s.properties)) return [];
   const required = new Set(Array.isArray(s.required) ? s.required : []);
   return Object.keys(s.properties)
     .filter(k => !required.has(k))
-    .map(k => [...at, 'properties', k]);
+    .map(k => [...n.at, 'properties', k]);
 }
 
 /** A (sub)schema with a union type: anyOf, or a list of more than one type. The root is not a parameter. */
-function unionAt({ schema: s, at }: Node, root: Path): Path | undefined {
-  if (at.length === root.length) return undefined;
-  if (Array.isArray(s.anyOf)) return [...at, 'anyOf'];
-  if (Array.isArray(s.type) && s.type.length > 1) return [...at, 'type'];
+function unionAt(n: Node): Path | undefined {
+  const s = n.schema;
+  if (n.depth === 0) return undefined;
+  if (Array.isArray(s.anyOf)) return [...n.at, 'anyOf'];
+  if (Array.isArray(s.type) && s.type.length > 1) return [...n.at, 'type'];
   return undefined;
 }
 
