@@ -9,7 +9,7 @@ import { isObj, type Obj } from './common';
 /** Keywords whose value is a map of subschemas. */
 export const SCHEMA_MAPS = ['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas'];
 /** Keywords whose value is one subschema. */
-export const SCHEMA_ONE = [
+const SCHEMA_ONE = [
   'items',
   'additionalProperties',
   'not',
@@ -25,9 +25,14 @@ export const SCHEMA_ONE = [
 /** Keywords whose value is a list of subschemas. */
 export const SCHEMA_LISTS = ['allOf', 'anyOf', 'oneOf', 'prefixItems'];
 const TYPES = ['object', 'array', 'string', 'number', 'integer', 'boolean', 'null'];
-/** Every keyword that holds subschemas, maps first, then single ones, then lists; and each one's place. */
+/** Every keyword that holds subschemas, maps first, then single ones, then lists: its kind and its place. */
 const KEYWORDS = [...SCHEMA_MAPS, ...SCHEMA_ONE, ...SCHEMA_LISTS];
 const KEYWORD_ORDER = new Map(KEYWORDS.map((k, i) => [k, i]));
+const KEYWORD_KIND = new Map<string, 'map' | 'one' | 'list'>([
+  ...SCHEMA_MAPS.map(k => [k, 'map'] as const),
+  ...SCHEMA_ONE.map(k => [k, 'one'] as const),
+  ...SCHEMA_LISTS.map(k => [k, 'list'] as const),
+]);
 
 /**
  * A schema or subschema, with its path. The path is made when it is asked for (a problem's place), not for each
@@ -75,25 +80,29 @@ export function subschemas(root: Obj, at: Path, order: 'stack' | 'document' = 's
 function children(n: Node): Node[] {
   const out: Node[] = [];
   const s = n.schema;
-  // the keywords this schema has, in the lists' order: its own keys are few, the keywords twenty
-  const present: number[] = [];
-  for (const k in s) {
-    const at = KEYWORD_ORDER.get(k);
-    if (at !== undefined) present.push(at);
-  }
-  if (present.length > 1) present.sort((a, b) => a - b);
-  for (const at of present) {
-    const k = KEYWORDS[at]!;
+  for (const k of schemaKeywords(s)) {
     const v = s[k];
-    if (at < SCHEMA_MAPS.length) {
+    const holds = KEYWORD_KIND.get(k);
+    if (holds === 'map') {
       if (isObj(v)) for (const name in v) if (isObj(v[name])) out.push(n.child(v[name], k, name));
-    } else if (at < SCHEMA_MAPS.length + SCHEMA_ONE.length) {
+    } else if (holds === 'one') {
       if (isObj(v)) out.push(n.child(v, k));
       // `items` as a list is the older tuple form
       else if (k === 'items' && Array.isArray(v)) v.forEach((x, i) => isObj(x) && out.push(n.child(x, k, i)));
     } else if (Array.isArray(v)) v.forEach((x, i) => isObj(x) && out.push(n.child(x, k, i)));
   }
   return out;
+}
+
+/**
+ * The keywords holding subschemas that a schema has, maps first, then single ones, then lists (each list's
+ * order): found from its own keys, which are few, rather than by looking up every keyword.
+ */
+export function schemaKeywords(s: Obj): string[] {
+  const present: string[] = [];
+  for (const k in s) if (KEYWORD_KIND.has(k)) present.push(k);
+  if (present.length > 1) present.sort((a, b) => KEYWORD_ORDER.get(a)! - KEYWORD_ORDER.get(b)!);
+  return present;
 }
 
 /**
@@ -107,25 +116,24 @@ export function schemaShape(nodes: Node[]): { at: Path; what: string; fixes?: Fi
   for (const n of nodes) {
     const s = n.schema;
     const root = n.depth === 0;
-    for (const k of SCHEMA_MAPS) {
-      const map = s[k];
-      if (map === undefined || map === null || (root && k === 'properties' && !isObj(map))) continue;
-      if (!isObj(map)) return { at: [...n.at, k], what: `"${k}" must be an object of schemas` };
-      for (const [name, v] of Object.entries(map))
-        if (!isSchema(v))
-          return { at: [...n.at, k, name], what: `"${name}" must be a schema (an object), not a ${kind(v)}` };
-    }
-    for (const k of SCHEMA_ONE) {
+    for (const k of schemaKeywords(s)) {
       const v = s[k];
-      if (v !== undefined && !isSchema(v) && !(k === 'items' && Array.isArray(v)))
-        return { at: [...n.at, k], what: `"${k}" must be a schema (an object), not a ${kind(v)}` };
-    }
-    for (const k of SCHEMA_LISTS) {
-      const v = s[k];
-      if (v === undefined || v === null) continue;
-      if (!Array.isArray(v)) return { at: [...n.at, k], what: `"${k}" must be a list of schemas` };
-      const i = v.findIndex(x => !isSchema(x));
-      if (i >= 0) return { at: [...n.at, k, i], what: `each item of "${k}" must be a schema (an object)` };
+      const holds = KEYWORD_KIND.get(k);
+      if (holds === 'map') {
+        if (v === null || (root && k === 'properties' && !isObj(v))) continue;
+        if (!isObj(v)) return { at: [...n.at, k], what: `"${k}" must be an object of schemas` };
+        for (const name in v)
+          if (!isSchema(v[name]))
+            return { at: [...n.at, k, name], what: `"${name}" must be a schema (an object), not a ${kind(v[name])}` };
+      } else if (holds === 'one') {
+        if (v !== undefined && !isSchema(v) && !(k === 'items' && Array.isArray(v)))
+          return { at: [...n.at, k], what: `"${k}" must be a schema (an object), not a ${kind(v)}` };
+      } else {
+        if (v === undefined || v === null) continue;
+        if (!Array.isArray(v)) return { at: [...n.at, k], what: `"${k}" must be a list of schemas` };
+        const i = v.findIndex(x => !isSchema(x));
+        if (i >= 0) return { at: [...n.at, k, i], what: `each item of "${k}" must be a schema (an object)` };
+      }
     }
     if (root) continue;
     const t = s.type;

@@ -6,7 +6,7 @@
 // is not in the record: a warning.
 import type { FixData, Path, PathProblem } from '../types';
 import { isObj, type Obj } from './common';
-import { SCHEMA_LISTS, SCHEMA_MAPS, SCHEMA_ONE, subschemas, type Node } from './schemas';
+import { SCHEMA_LISTS, SCHEMA_MAPS, schemaKeywords, subschemas, type Node } from './schemas';
 
 const MAX_STRICT_TOOLS = 20;
 const MAX_OPTIONAL = 24;
@@ -144,14 +144,13 @@ function booleanSubschemas(n: Node, out: PathProblem[]): void {
         'schema with a type.',
     });
   };
-  for (const k of SCHEMA_MAPS) {
-    const map = s[k];
-    if (isObj(map)) for (const [name, v] of Object.entries(map)) if (v === true) warn([k, name]);
-  }
-  for (const k of SCHEMA_ONE) if (k !== 'additionalProperties' && s[k] === true) warn([k]);
-  for (const k of SCHEMA_LISTS) {
-    const list = s[k];
-    if (Array.isArray(list)) list.forEach((v, i) => v === true && warn([k, i]));
+  for (const k of schemaKeywords(s)) {
+    const v = s[k];
+    if (SCHEMA_MAPS.includes(k)) {
+      if (isObj(v)) for (const name in v) if (v[name] === true) warn([k, name]);
+    } else if (SCHEMA_LISTS.includes(k)) {
+      if (Array.isArray(v)) v.forEach((x, i) => x === true && warn([k, i]));
+    } else if (k !== 'additionalProperties' && v === true) warn([k]);
   }
 }
 
