@@ -61,6 +61,7 @@ export type ToResponseWebview =
       type: 'end';
       runId: number;
       outcome: Exclude<RunOutcome, 'running'>;
+      /** only when the page was sent no events (a reply not streamed): otherwise it has the reply from them */
       message?: Message;
       error?: ErrorInfo;
       midStream?: boolean;

@@ -4,6 +4,7 @@
 // (writes) and a re-run (reads).
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
+import { MessageAccumulator } from '../../src/core/api/accumulator';
 import { ApiClient } from '../../src/core/api/client';
 import { usageWords } from '../../src/core/api/usage';
 import type { ToResponseWebview } from '../../src/protocol/response';
@@ -201,7 +202,14 @@ describe('cache breakpoints (real extension host)', () => {
       await vscode.commands.executeCommand('promptwright.rerunRequest');
       const ends = posts.filter((m): m is Extract<ToResponseWebview, { type: 'end' }> => m.type === 'end');
       assert.equal(ends.length, 2);
-      const [first, second] = ends.map(e => e.message!.usage);
+      // the usage the page shows: of the reply it was streamed (the end carries no second copy of it)
+      const [first, second] = ends.map(e => {
+        const reply = new MessageAccumulator();
+        for (const m of posts)
+          if (m.type === 'events' && m.runId === e.runId) for (const ev of m.events) reply.apply(ev);
+        assert.equal(e.message, undefined, 'the reply is posted once, as its events');
+        return reply.message!.usage;
+      });
       assert.ok(first!.cache_creation_input_tokens! > 1024 && first!.cache_read_input_tokens === 0);
       assert.equal(second!.cache_read_input_tokens, first!.cache_creation_input_tokens);
       // the panel's line (webview/response/meta.ts renders usageWords of the message it is sent)

@@ -30,8 +30,12 @@ interface Run {
   uri: vscode.Uri;
   body: Record<string, unknown>;
   ctl: AbortController;
+  /** the final reply, as the client's accumulator made it from every event: its usage, cost, Append Reply, Copy */
   message?: Message;
-  /** what has been posted to the panel so far (a reloaded panel starts from its snapshot) */
+  /**
+   * what has been posted to the panel so far: a page made again (hidden and shown) starts from its snapshot, and
+   * the client's message would be ahead of it by what the batcher still holds, so some events would come twice
+   */
   posted: MessageAccumulator;
   done: Promise<void>;
 }
@@ -135,6 +139,8 @@ export class Runner implements vscode.Disposable {
     this.updateContext(run);
     const t0 = Date.now();
     let firstToken: number | undefined;
+    // at most one message to the page per frame (each crosses to the webview's process), none lost; the page draws
+    // once per animation frame on its side (webview/common/page.ts)
     const batcher = new EventBatcher(events => {
       for (const ev of events) run.posted.apply(ev);
       const first =
@@ -199,11 +205,14 @@ export class Runner implements vscode.Disposable {
       const cost = coreBundle().costOf(run.message.usage, asText(run.body.model), pricesOf(this.config, this.log));
       v.cost = cost.usd === null ? { usd: null, why: cost.why } : { usd: cost.usd };
     }
+    // the page has the reply from the events it was sent: the whole message goes only to a page that got none (a
+    // reply that was not streamed, or failed before its first event)
+    const unsent = run.message && !run.posted.message ? run.message : undefined;
     this.panel.post({
       type: 'end',
       runId: v.runId,
       outcome,
-      ...(run.message ? { message: run.message } : {}),
+      ...(unsent ? { message: unsent } : {}),
       ...(error ? { error, midStream } : {}),
       ...(v.requestId ? { requestId: v.requestId } : {}),
       timings: v.timings,
