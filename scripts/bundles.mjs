@@ -115,7 +115,7 @@ function sharedWith(providers) {
  * Sibling bundles the extension loads on first use (src/extension.ts, src/vscode/platform/lazy.ts), out of the
  * activation bundle.
  */
-export const LAZY_BUNDLES = ['./validator.js', './editor.js', './features.js'];
+export const LAZY_BUNDLES = ['./core.js', './editor.js', './features.js'];
 
 const version = JSON.parse(fs.readFileSync('package.json', 'utf8')).version;
 
@@ -136,12 +136,12 @@ export function bundles(production) {
       },
     },
     {
-      name: 'validator',
+      name: 'core',
       shipped: true,
       options: {
         ...node,
-        entryPoints: ['src/validator.ts'],
-        outfile: 'dist/validator.js',
+        entryPoints: ['src/core.ts'],
+        outfile: 'dist/core.js',
         // loaded after the editor bundle (the first check is a request file's, or a case file's, whose
         // features load it first): the API errors, the model table, the cache breakpoints come from there
         external: ['./editor.js'],

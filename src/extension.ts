@@ -1,6 +1,6 @@
 // The composition root. Activation registers every command, view and provider and returns: what a request file
 // needs (its diagnostics, token count, cache lenses and the API client: dist/editor.js) loads when the first
-// request file is seen, the core bundle (dist/validator.js) on the first check, and everything else
+// request file is seen, the core bundle (dist/core.js) on the first check, and everything else
 // (dist/features.js) on first use of a command or view, so opening an unrelated JSON file costs almost nothing.
 import * as vscode from 'vscode';
 import type { Editor } from './editor';

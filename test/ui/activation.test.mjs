@@ -40,14 +40,14 @@ describe('activation (DOM)', function () {
     await openFile(page, 'notes.md');
     const before = await logText(page);
     assert.match(before, /Promptwright \d+\.\d+\.\d+ activated/);
-    assert.doesNotMatch(before, /the validator loaded/);
+    assert.doesNotMatch(before, /the core bundle loaded/);
     assert.doesNotMatch(before, /the features loaded/);
 
     await openFile(page, 'later.prompt.json');
     assert.match(await editorText(page), /"model"/);
     let after = '';
-    for (let i = 0; i < 20 && !/the validator loaded/.test(after); i++) after = await logText(page);
-    assert.match(after, /the validator loaded \(dist\/validator\.js\) in \d+ ms/);
+    for (let i = 0; i < 20 && !/the core bundle loaded/.test(after); i++) after = await logText(page);
+    assert.match(after, /the core bundle loaded \(dist\/core\.js\) in \d+ ms/);
     assert.doesNotMatch(after, /the features loaded/);
 
     await runCommand(page, 'Promptwright: Show Cases Grid');

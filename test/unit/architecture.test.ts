@@ -44,7 +44,7 @@ describe('architecture', () => {
       return Object.keys(r.metafile.inputs);
     };
     const server = /vscode-languageserver|vscode-jsonrpc|^src\/lsp/;
-    for (const name of ['extension', 'validator', 'features', 'cli'])
+    for (const name of ['extension', 'core', 'features', 'cli'])
       assert.deepEqual(
         (await inputsOf(name)).filter(i => server.test(i)),
         [],
@@ -142,12 +142,12 @@ describe('architecture', () => {
       extension: await inputsOf('extension'),
       editor: await inputsOf('editor'),
       features: await inputsOf('features'),
-      validator: await inputsOf('validator'),
+      core: await inputsOf('core'),
     };
     // each list: the bundle that provides its modules, and the bundles loaded after it that take them from it
     const lists = [
       { list: SHARING['./extension.js'], from: built.extension, by: [built.editor, built.features] },
-      { list: SHARING['./editor.js'], from: built.editor, by: [built.features, built.validator] },
+      { list: SHARING['./editor.js'], from: built.editor, by: [built.features, built.core] },
     ];
     for (const { list, from, by } of lists) {
       const keys: string[] = sharedModules(list);
@@ -161,7 +161,7 @@ describe('architecture', () => {
     assert.match(built.editor.text, /require\("\.\/extension\.js"\)\.shared/);
     assert.match(built.features.text, /require\("\.\/extension\.js"\)\.shared/);
     assert.match(built.features.text, /require\("\.\/editor\.js"\)\.shared/);
-    assert.match(built.validator.text, /require\("\.\/editor\.js"\)\.shared/);
+    assert.match(built.core.text, /require\("\.\/editor\.js"\)\.shared/);
     // what a request file needs loads with the editor bundle, not at activation
     for (const f of ['src/vscode/request/requestDiagnostics.ts', 'src/core/api/http.ts', 'src/core/cache/words.ts'])
       assert.ok(!built.extension.inputs.includes(f), `the activation bundle carries ${f}`);

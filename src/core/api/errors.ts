@@ -23,7 +23,7 @@ export class PromptwrightError extends Error {
   action: ErrorAction = 'none';
 
   /**
-   * The extension's bundles (extension.js, which features.js shares, and validator.js, the core bundle) each
+   * The extension's bundles (extension.js, which features.js shares, and core.js, the core bundle) each
    * carry a copy of these classes, so an error made by one copy is checked by the other: `instanceof` goes by the
    * error's name, which every class sets (class names themselves do not survive minification).
    */

@@ -73,7 +73,7 @@ export class BatchesView implements vscode.TreeDataProvider<BatchNode>, vscode.D
   ) {}
 
   /**
-   * Where the batches are kept. The batch code (store, poller, client) is the validator bundle's, where the runs'
+   * Where the batches are kept. The batch code (store, poller, client) is the core bundle's, where the runs'
    * sessions are: one copy of it, loaded with the view.
    */
   get store(): BatchStore {

@@ -1,7 +1,7 @@
 // The core bundle (loaded by coreBundle(), src/vscode/platform/lazy.ts): zod, yaml and jsonc-parser, most of the
 // extension's bytes, and the core work that reads files with them (checks, language features, the case and compare
 // engines). It is loaded when a request file is first checked, not when the extension activates (VS Code activates
-// Promptwright for every JSON file). Its file keeps the name it shipped with: src/validator.ts, dist/validator.js.
+// Promptwright for every JSON file). It is dist/core.js.
 export { appendReply } from './core/run/append';
 export { fixEdits } from './core/request/fixes';
 export { validateText } from './core/request/validate';
