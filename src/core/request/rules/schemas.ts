@@ -7,7 +7,7 @@ import type { FixData, Path, PathProblem } from '../types';
 import { isObj, type Obj } from './common';
 
 /** Keywords whose value is a map of subschemas. */
-export const SCHEMA_MAPS = ['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas'];
+const SCHEMA_MAPS = ['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas'];
 /** Keywords whose value is one subschema. */
 const SCHEMA_ONE = [
   'items',
@@ -23,7 +23,7 @@ const SCHEMA_ONE = [
   'additionalItems',
 ];
 /** Keywords whose value is a list of subschemas. */
-export const SCHEMA_LISTS = ['allOf', 'anyOf', 'oneOf', 'prefixItems'];
+const SCHEMA_LISTS = ['allOf', 'anyOf', 'oneOf', 'prefixItems'];
 const TYPES = ['object', 'array', 'string', 'number', 'integer', 'boolean', 'null'];
 /** Every keyword that holds subschemas, maps first, then single ones, then lists: its kind and its place. */
 const KEYWORDS = [...SCHEMA_MAPS, ...SCHEMA_ONE, ...SCHEMA_LISTS];
@@ -92,6 +92,11 @@ function children(n: Node): Node[] {
     } else if (Array.isArray(v)) v.forEach((x, i) => isObj(x) && out.push(n.child(x, k, i)));
   }
   return out;
+}
+
+/** What a keyword that holds subschemas holds: a map of them, one, or a list (undefined for any other key). */
+export function keywordKind(k: string): 'map' | 'one' | 'list' | undefined {
+  return KEYWORD_KIND.get(k);
 }
 
 /**

@@ -6,7 +6,7 @@
 // is not in the record: a warning.
 import type { FixData, Path, PathProblem } from '../types';
 import { isObj, type Obj } from './common';
-import { SCHEMA_LISTS, SCHEMA_MAPS, schemaKeywords, subschemas, type Node } from './schemas';
+import { keywordKind, schemaKeywords, subschemas, type Node } from './schemas';
 
 const MAX_STRICT_TOOLS = 20;
 const MAX_OPTIONAL = 24;
@@ -146,9 +146,10 @@ function booleanSubschemas(n: Node, out: PathProblem[]): void {
   };
   for (const k of schemaKeywords(s)) {
     const v = s[k];
-    if (SCHEMA_MAPS.includes(k)) {
+    const holds = keywordKind(k);
+    if (holds === 'map') {
       if (isObj(v)) for (const name in v) if (v[name] === true) warn([k, name]);
-    } else if (SCHEMA_LISTS.includes(k)) {
+    } else if (holds === 'list') {
       if (Array.isArray(v)) v.forEach((x, i) => x === true && warn([k, i]));
     } else if (k !== 'additionalProperties' && v === true) warn([k]);
   }
