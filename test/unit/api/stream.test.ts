@@ -67,6 +67,15 @@ describe('the events of a streamed reply', () => {
     assert.equal(m.stop_reason, 'end_turn');
   });
 
+  it('stay as they came while the message is built from them', async () => {
+    const s = new MessageStream(raw([bytes]));
+    const got: unknown[] = [];
+    for await (const ev of s) got.push(ev);
+    assert.deepEqual(got, DATA);
+    assert.equal(s.message?.content[0]?.text, 'plain line\nbreak, "quotes" and \\ tab\tand \\ and\nünïcödé ☃ 😀 ');
+    assert.deepEqual(s.message?.content[12]?.input, { text: '}}' });
+  });
+
   it('are the same with CRLF line ends, and with CR ones', async () => {
     for (const end of ['\r\n', '\r']) {
       const other = new TextEncoder().encode(sse.replace(/\n/g, end));
