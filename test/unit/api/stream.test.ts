@@ -76,6 +76,18 @@ describe('the events of a streamed reply', () => {
     assert.deepEqual(s.message?.content[12]?.input, { text: '}}' });
   });
 
+  it('are read one by one from a long run of text deltas, whatever their texts hold', async () => {
+    const texts = Array.from({ length: 700 }, (_, i) => [`w${i} `, 'a"}}b', 'x"}}', '\\"}}\n\n', 'é', ''][i % 6]!);
+    const deltas = texts.map(text => ({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text } }));
+    const data = [...DATA.slice(0, 2), ...deltas, ...DATA.slice(-2)];
+    const body = data.map(d => `event: ${(d as { type: string }).type}\ndata: ${JSON.stringify(d)}\n\n`).join('');
+    const s = new MessageStream(raw([new TextEncoder().encode(body)]));
+    const got: unknown[] = [];
+    for await (const ev of s) got.push(ev);
+    assert.deepEqual(got, data);
+    assert.equal(s.message?.content[0]?.text, texts.join(''));
+  });
+
   it('are the same with CRLF line ends, and with CR ones', async () => {
     for (const end of ['\r\n', '\r']) {
       const other = new TextEncoder().encode(sse.replace(/\n/g, end));
