@@ -28,12 +28,15 @@ interface StrictSchema {
   tool: boolean;
 }
 
-/** Keywords the compiler refuses, by the type they bound ("For 'integer' type, property 'minimum' is not …"). */
-const BOUNDS: Readonly<Record<string, readonly string[]>> = {
-  integer: ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf'],
-  number: ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf'],
-  string: ['minLength', 'maxLength'],
-};
+/**
+ * Keywords the compiler refuses, by the type they bound ("For 'integer' type, property 'minimum' is not …"). A map,
+ * not an object: a type is the file's text, and "constructor" must find nothing.
+ */
+const BOUNDS = new Map<string, readonly string[]>([
+  ['integer', ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf']],
+  ['number', ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf']],
+  ['string', ['minLength', 'maxLength']],
+]);
 
 export function strictSchemaRules(body: Obj, trees: SchemaTrees, out: PathProblem[]): void {
   const schemas: StrictSchema[] = [];
@@ -116,7 +119,7 @@ function bounds(tree: SchemaTree, i: number, tool: boolean, out: PathProblem[]):
 
 function typeBounds(tree: SchemaTree, i: number, type: string, tool: boolean, out: PathProblem[]): void {
   const s = tree.schemas[i]!;
-  for (const key of BOUNDS[type] ?? []) if (given(s[key])) refuse(tree, i, key, type, '', out);
+  for (const key of BOUNDS.get(type) ?? []) if (given(s[key])) refuse(tree, i, key, type, '', out);
   if (type !== 'array') return;
   if (typeof s.minItems === 'number' && s.minItems !== 0 && s.minItems !== 1)
     refuse(tree, i, 'minItems', type, ' other than 0 or 1', out);
