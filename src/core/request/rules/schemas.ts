@@ -28,6 +28,8 @@ const TYPES = ['object', 'array', 'string', 'number', 'integer', 'boolean', 'nul
 /** Every keyword that holds subschemas, maps first, then single ones, then lists: its kind and its place. */
 const KEYWORDS = [...SCHEMA_MAPS, ...SCHEMA_ONE, ...SCHEMA_LISTS];
 const KEYWORD_ORDER = new Map(KEYWORDS.map((k, i) => [k, i]));
+// keywordSet() keeps a schema's keywords as the bits of one number
+if (KEYWORDS.length > 31) throw new Error('more schema keywords than keywordSet() has bits');
 const KEYWORD_KIND = new Map<string, 'map' | 'one' | 'list'>([
   ...SCHEMA_MAPS.map(k => [k, 'map'] as const),
   ...SCHEMA_ONE.map(k => [k, 'one'] as const),
