@@ -1,5 +1,5 @@
 // One build script for everything: the extension bundle, the CLI, the webview bundles and their codicons,
-// the JSON Schema generated from the zod schemas, and (with --tests) the unit, integration and bench bundles.
+// the request templates generated from the zod schema, and (with --tests) the unit, integration and bench bundles.
 //   node esbuild.mjs                 development build (sourcemaps)
 //   node esbuild.mjs --production    minified, no sourcemaps (what `npm run package` ships)
 //   node esbuild.mjs --watch         rebuild on change
@@ -18,39 +18,24 @@ const require = createRequire(import.meta.url);
 
 const node = nodeOptions(production);
 
-/** Writes the JSON Schemas generated from the zod schemas (the editor's completion and hover use them). */
-const schemaPlugin = {
-  name: 'json-schema',
+/** Writes the request templates generated from the zod schema (completion in request files offers them). */
+const templatesPlugin = {
+  name: 'request-templates',
   setup(build) {
     build.onEnd(async result => {
-      if (result.errors.length || !fs.existsSync('src/core/request/jsonSchema.ts')) return;
-      const tmp = path.resolve('out', 'gen-schema.cjs');
+      if (result.errors.length || !fs.existsSync('src/core/request/requestTemplates.ts')) return;
+      const tmp = path.resolve('out', 'gen-templates.cjs');
       await esbuild.build({
         ...node,
         sourcemap: false,
         minify: false,
-        entryPoints: ['src/core/request/jsonSchema.ts'],
+        entryPoints: ['src/core/request/requestTemplates.ts'],
         outfile: tmp,
       });
       delete require.cache[tmp];
-      const { requestJsonSchema, requestTemplates } = require(tmp);
-      // without indentation: the schemas ship in the .vsix, and a machine reads them
-      fs.writeFileSync('dist/request.schema.json', JSON.stringify(requestJsonSchema()));
-      fs.writeFileSync('dist/count.schema.json', JSON.stringify(requestJsonSchema('count_tokens')));
-      // the element templates completion offers in request files (src/core/request/templates.ts)
-      fs.writeFileSync('dist/templates.json', JSON.stringify(requestTemplates()));
+      // without indentation: it ships in the .vsix, and a machine reads it
+      fs.writeFileSync('dist/templates.json', JSON.stringify(require(tmp).requestTemplates()));
       fs.rmSync('dist/snippets', { recursive: true, force: true });
-      // the case files', from their own zod schema
-      const casesTmp = path.resolve('out', 'gen-cases-schema.cjs');
-      await esbuild.build({
-        ...node,
-        sourcemap: false,
-        minify: false,
-        entryPoints: ['src/core/cases/caseFile.ts'],
-        outfile: casesTmp,
-      });
-      delete require.cache[casesTmp];
-      fs.writeFileSync('dist/cases.schema.json', JSON.stringify(require(casesTmp).caseFileJsonSchema()));
     });
   },
 };
@@ -93,7 +78,7 @@ contexts.push({
   minify: production,
   logLevel: 'warning',
 });
-contexts[0].plugins = [...(contexts[0].plugins ?? []), schemaPlugin];
+contexts[0].plugins = [...(contexts[0].plugins ?? []), templatesPlugin];
 contexts.find(c => c.outfile === 'dist/webview/panels.js').plugins = [codiconsPlugin];
 if (tests) {
   const testNode = { ...node, sourcemap: 'inline', minify: false, packages: 'external', outbase: '.', outdir: 'out' };

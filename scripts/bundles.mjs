@@ -215,9 +215,9 @@ export async function shrink(code, iife = false) {
 
 /**
  * The .vsix budget in bytes: a ceiling against growth, not the goal. The product's goal is 300 KB; with rubrics,
- * Message Batches, the language features and the co-author it is 331 KB (CONTRIBUTING.md, Size budgets).
+ * Message Batches, the language features and the co-author it is 319.6 KB (CONTRIBUTING.md, Size budgets).
  */
-export const VSIX_BUDGET = 335 * 1024;
+export const VSIX_BUDGET = 325 * 1024;
 
 /** The product's goal for the .vsix in bytes: what `npm run bench` holds it to. */
 export const VSIX_GOAL = 300 * 1024;

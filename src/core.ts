@@ -8,7 +8,7 @@ export { validateText } from './core/request/validate';
 // the language features both front ends share (core/language): they read the file with the same parsers
 export { caseFixActions, fixActions } from './core/language/fixActions';
 export { templateCompletions } from './core/language/templateCompletion';
-export { yamlSchemaCompletions, yamlSchemaHover } from './core/language/schemaAssist';
+export { schemaCompletions, schemaHover } from './core/language/schemaAssist';
 export {
   chooseModelFix,
   modelCompletions,

@@ -31,7 +31,7 @@ import type { RateLimitNode } from './vscode/rateLimits/rateLimitsTree';
 import { ResourceDocuments } from './vscode/sessions/resourceDocuments';
 import type { SessionNode } from './vscode/sessions/sessionsTree';
 import { TemplateCompletion } from './vscode/request/templateCompletion';
-import { YamlAssist } from './vscode/request/yamlAssist';
+import { SchemaAssist } from './vscode/request/schemaAssist';
 import type { TokenStatus } from './vscode/tokens/tokenStatus';
 import { PENDING_BATCHES_KEY } from './vscode/batches/pending';
 
@@ -164,7 +164,7 @@ export function activate(context: vscode.ExtensionContext): PromptwrightApi {
   };
   setActiveFile();
   const selector: vscode.DocumentSelector = [{ language: 'json' }, { language: 'yaml' }, { language: 'jsonc' }];
-  const yamlAssist = new YamlAssist(config);
+  const schemaAssist = new SchemaAssist(config, onModelLine);
   context.subscriptions.push(
     log,
     keys,
@@ -190,9 +190,9 @@ export function activate(context: vscode.ExtensionContext): PromptwrightApi {
       selector,
       new TemplateCompletion(config, context.asAbsolutePath('dist/templates.json')),
     ),
-    // YAML request and case files without the YAML extension: completion and hover from the schema
-    vscode.languages.registerCompletionItemProvider(YamlAssist.selector, yamlAssist, ...YamlAssist.triggers),
-    vscode.languages.registerHoverProvider(YamlAssist.selector, yamlAssist),
+    // request, count and case files, JSON and YAML: completion and hover from the schema
+    vscode.languages.registerCompletionItemProvider(SchemaAssist.selector, schemaAssist, ...SchemaAssist.triggers),
+    vscode.languages.registerHoverProvider(SchemaAssist.selector, schemaAssist),
     vscode.window.registerTreeDataProvider('promptwright.compliance', complianceTree),
     vscode.window.registerTreeDataProvider('promptwright.batches', batchesTree),
     vscode.window.registerTreeDataProvider('promptwright.prompts', promptFilesTree),

@@ -24,13 +24,12 @@ import { UsageError } from '../core/cli/args';
 import { loadModelsFile } from '../core/cli/models';
 import { varsCompletions, placeholderHover } from '../core/language/caseAssist';
 import { caseFixActions, fixActions, problemAt } from '../core/language/fixActions';
-import { jsonSchemaCompletions, jsonSchemaHover } from '../core/language/jsonAssist';
 import { modelCompletions, modelHover, modelValueAt, type LoadedModels } from '../core/language/modelAssist';
-import { yamlSchemaCompletions, yamlSchemaHover, type FileKind } from '../core/language/schemaAssist';
+import { schemaCompletions, schemaHover, type FileKind } from '../core/language/schemaAssist';
 import { templateCompletions } from '../core/language/templateCompletion';
 import type { CompletionData, HoverData } from '../core/language/types';
 import { builtinEntries, type ModelCatalog } from '../core/models/catalog';
-import { requestTemplates } from '../core/request/jsonSchema';
+import { requestTemplates } from '../core/request/requestTemplates';
 import type { Template } from '../core/request/templates';
 import { formatOf } from '../core/request/types';
 import { Checks } from './checks';
@@ -228,8 +227,7 @@ export class Server {
     const here = this.at(uri, position);
     if (!here) return null;
     const { doc, kind, text, offset, format } = here;
-    const schema = () =>
-      format === 'yaml' ? yamlSchemaCompletions(text, offset, kind) : jsonSchemaCompletions(text, offset, kind);
+    const schema = () => schemaCompletions(text, offset, kind, format);
     let items: CompletionData[] | undefined;
     if (kind === 'cases') {
       const request = this.checks.cases.get(uri)?.check;
@@ -259,8 +257,7 @@ export class Server {
     const here = this.at(uri, position);
     if (!here) return null;
     const { doc, kind, text, offset, format } = here;
-    const schema = () =>
-      format === 'yaml' ? yamlSchemaHover(text, offset, kind) : jsonSchemaHover(text, offset, kind);
+    const schema = () => schemaHover(text, offset, kind, format);
     let found: HoverData | undefined;
     if (isRequestKind(kind)) {
       const state = this.checks.requestState(doc);

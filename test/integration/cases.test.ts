@@ -198,7 +198,7 @@ describe('prompt test cases (real extension host)', () => {
     );
   });
 
-  it('a JSON case file: completion and hover from the generated schema, placeholder names in vars', async () => {
+  it('a JSON case file: completion and hover from the zod schema, placeholder names in vars', async () => {
     const jsonCopy = freshCopy('json');
     fs.writeFileSync(
       jsonCopy.at('json.cases.json').fsPath,
@@ -224,7 +224,7 @@ describe('prompt test cases (real extension host)', () => {
         .map(i => (typeof i.label === 'string' ? i.label : i.label.label));
     };
     const text = doc.getText();
-    // the file's own fields (the JSON language service, from dist/cases.schema.json)
+    // the file's own fields (from the zod schema, vscode/request/schemaAssist.ts)
     assert.ok((await labelsAt(new vscode.Position(2, 2))).some(l => l.includes('models')));
     const inAssertion = await labelsAt(doc.positionAt(text.indexOf('[{  }]') + 3));
     for (const kind of ['contains', 'regex', 'tool-call'])

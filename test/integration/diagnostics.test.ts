@@ -107,7 +107,7 @@ describe('request file diagnostics (real extension host)', () => {
     await waitFor('cleared', () => ours(doc.uri).length === 0);
   });
 
-  it('completion inside a content block comes from the generated schema (per block type)', async () => {
+  it('completion inside a content block comes from the zod schema (per block type)', async () => {
     const doc = await open('defective.prompt.json');
     const line = doc.lineAt(6).text;
     const pos = new vscode.Position(6, line.indexOf('"source"'));

@@ -1,10 +1,9 @@
 // Case files: `*.cases.yaml`, `*.cases.yml` or `*.cases.json`, read with the request files'
 // parser (parse.ts: a value and the source range of any path in it, for JSON and YAML alike), checked with
-// the zod schema below (the one source of the shape: the editor's JSON Schema is generated from it), and
+// the zod schema below (the one source of the shape: completion and hover read it too), and
 // reported as problems at exact ranges with stable rule names (catalog.ts, RULES.md).
 import * as path from 'node:path';
 import * as z from 'zod/mini';
-import { softenJsonSchema } from '../request/jsonSchema';
 import { closest, MODELS } from '../models/table';
 import { emptyFileProblem, parseRequest, type Locate } from '../request/parse';
 import { describe } from '../request/schema';
@@ -22,7 +21,7 @@ import {
 } from './types';
 
 /** The stop reasons the spec lists (doc1 §2.7); another value is a warning, since the list may grow. */
-export const STOP_REASONS = [
+const STOP_REASONS = [
   'end_turn',
   'max_tokens',
   'stop_sequence',
@@ -34,7 +33,7 @@ export const STOP_REASONS = [
 
 // ---- the schema ------------------------------------------------------------------------------------------
 
-/** Describes a schema for the editor's hover and completion (read from the generated JSON Schema). */
+/** Describes a schema for the editors' hover and completion (core/language/schemaAssist.ts). */
 const d = <T extends z.ZodMiniType>(s: T, description: string, examples?: readonly unknown[]): T => {
   z.globalRegistry.add(s, { description, ...(examples ? { examples: [...examples] } : {}) });
   return s;
@@ -138,23 +137,6 @@ export const CaseFileSchema = d(
   }),
   'A Promptwright case file: a request file run with several sets of values on several models, with assertions.',
 );
-
-/** The JSON Schema for the editor's completion and hover, generated from the zod schema (dist/cases.schema.json). */
-export function caseFileJsonSchema(): Record<string, unknown> {
-  const raw = z.toJSONSchema(CaseFileSchema, {
-    io: 'input',
-    unrepresentable: 'any',
-    reused: 'inline',
-    target: 'draft-7',
-  }) as Record<string, unknown>;
-  return {
-    $schema: 'http://json-schema.org/draft-07/schema#',
-    $id: 'promptwright-cases',
-    title: 'Promptwright case file (*.cases.yaml, *.cases.json)',
-    // non-validating, as the request's: parseCaseFile's diagnostics are the only ones
-    ...softenJsonSchema(raw),
-  };
-}
 
 // ---- reading and checking --------------------------------------------------------------------------------
 

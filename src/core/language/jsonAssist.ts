@@ -1,13 +1,10 @@
-// Completion and hover for JSON request, count and case files, from the zod schema itself, for the language
-// server's editors (VS Code reads the generated JSON Schema instead). What the cursor is on comes from
-// jsonc-parser (a key, or a value after `"key":`); the schema at that path (schemaPath.ts) says the rest, as
-// it does for YAML (yamlAssist.ts).
+// Completion and hover for JSON request, count and case files, from the zod schema itself (schemaAssist.ts
+// gives them to both front ends). What the cursor is on comes from jsonc-parser (a key, or a value after
+// `"key":`); the schema at that path (schemaPath.ts) says the rest, as it does for YAML (yamlAssist.ts).
 import { findNodeAtLocation, findNodeAtOffset, getLocation, getNodePath, getNodeValue, parseTree } from 'jsonc-parser';
 import type { Node } from 'jsonc-parser';
 import { fieldOf, fieldsOf, shapeOf, slotAt, typeOf, valuesOf, type Schema } from '../request/schemaPath';
 import type { Path } from '../request/types';
-import { completionsOf, schemaOf, type FileKind } from './schemaAssist';
-import type { CompletionData, HoverData } from './types';
 import {
   branchesAbove,
   fieldDoc,
@@ -15,24 +12,8 @@ import {
   type AssistCompletions,
   type AssistHover,
   type AssistItem,
-  requestValueHints,
   type ValueHints,
 } from './yamlAssist';
-
-/** The fields and values that fit at `offset` of a JSON file of that kind, or undefined where there are none. */
-export function jsonSchemaCompletions(
-  text: string,
-  offset: number,
-  kind: FileKind,
-  hints: ValueHints = requestValueHints,
-): CompletionData[] | undefined {
-  return completionsOf(jsonCompletions(text, offset, schemaOf(kind), hints), 'json');
-}
-
-/** The description of the field whose key or value is at `offset` of a JSON file of that kind. */
-export function jsonSchemaHover(text: string, offset: number, kind: FileKind): HoverData | undefined {
-  return jsonHover(text, offset, schemaOf(kind));
-}
 
 const contains = (n: Node, offset: number) => n.offset <= offset && offset <= n.offset + n.length;
 
@@ -43,7 +24,7 @@ function read(text: string): { tree: Node | undefined; value: unknown } {
 }
 
 /** Completions at `offset` of a JSON file checked against `root`; undefined where there are none. */
-function jsonCompletions(
+export function jsonCompletions(
   text: string,
   offset: number,
   root: Schema,
@@ -135,7 +116,7 @@ function valueItems(root: Schema, value: unknown, path: Path, hints: ValueHints)
 }
 
 /** The hover at `offset`: the description of the field whose key or value is there. */
-function jsonHover(text: string, offset: number, root: Schema): AssistHover | undefined {
+export function jsonHover(text: string, offset: number, root: Schema): AssistHover | undefined {
   const { tree, value } = read(text);
   const node = tree && findNodeAtOffset(tree, offset, true);
   if (!node) return undefined;

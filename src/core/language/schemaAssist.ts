@@ -1,23 +1,24 @@
 // Completion and hover from the zod schema of the file's kind (a request, a count_tokens body, a case file), as
-// completion items and hovers both front ends show: YAML here (yamlAssist.ts finds what the cursor is on), JSON
-// in jsonAssist.ts (only the language server needs it: VS Code reads JSON files with the generated JSON Schema).
+// completion items and hovers both front ends show, in JSON (jsonAssist.ts finds what the cursor is on) and in
+// YAML (yamlAssist.ts). One engine for VS Code and the language server.
 import { CaseFileSchema } from '../cases/caseFile';
 import { CountTokensBody, RequestBody } from '../request/schema';
 import type { Schema } from '../request/schemaPath';
 import type { Format } from '../request/types';
 import type { Endpoint } from '../request/validate';
+import { jsonCompletions, jsonHover } from './jsonAssist';
 import type { CompletionData, HoverData } from './types';
 import { requestValueHints, yamlCompletions, yamlHover, type AssistCompletions, type ValueHints } from './yamlAssist';
 
 /** What a file of ours holds: a body for an endpoint, or a case file. */
 export type FileKind = Endpoint | 'cases';
 
-export function schemaOf(kind: FileKind): Schema {
+function schemaOf(kind: FileKind): Schema {
   return kind === 'cases' ? CaseFileSchema : kind === 'count_tokens' ? CountTokensBody : RequestBody;
 }
 
 /** What yamlAssist.ts or jsonAssist.ts found, as completion items. */
-export function completionsOf(found: AssistCompletions | undefined, format: Format): CompletionData[] | undefined {
+function completionsOf(found: AssistCompletions | undefined, format: Format): CompletionData[] | undefined {
   return found?.items.map((it, i) => ({
     label: it.label,
     kind: it.kind,
@@ -38,19 +39,21 @@ export function completionsOf(found: AssistCompletions | undefined, format: Form
 }
 
 /**
- * The fields and values that fit at `offset` of a YAML file, or undefined where there are none. `hints`: values a
- * field takes beyond what the schema names (by default the built-in model ids for `model`).
+ * The fields and values that fit at `offset` of a file of that kind and format, or undefined where there are none.
+ * `hints`: values a field takes beyond what the schema names (by default the built-in model ids for `model`).
  */
-export function yamlSchemaCompletions(
+export function schemaCompletions(
   text: string,
   offset: number,
   kind: FileKind,
+  format: Format,
   hints: ValueHints = requestValueHints,
 ): CompletionData[] | undefined {
-  return completionsOf(yamlCompletions(text, offset, schemaOf(kind), hints), 'yaml');
+  const find = format === 'yaml' ? yamlCompletions : jsonCompletions;
+  return completionsOf(find(text, offset, schemaOf(kind), hints), format);
 }
 
-/** The description of the field whose key or value is at `offset` of a YAML file. */
-export function yamlSchemaHover(text: string, offset: number, kind: FileKind): HoverData | undefined {
-  return yamlHover(text, offset, schemaOf(kind));
+/** The description of the field whose key or value is at `offset` of a file of that kind and format. */
+export function schemaHover(text: string, offset: number, kind: FileKind, format: Format): HoverData | undefined {
+  return (format === 'yaml' ? yamlHover : jsonHover)(text, offset, schemaOf(kind));
 }

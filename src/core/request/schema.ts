@@ -1,8 +1,8 @@
 // The create-message request body of POST /v1/messages, as zod schemas: the one source of truth.
 // Sections cited (§x) are of doc1 (messages) unless marked doc3 (platform); docs/spec.md has each one.
-// The editor's JSON Schema is generated from these at build time (jsonSchema.ts); the validator
-// (validate.ts) walks them over the parsed file (schemaCheck.ts: zod's issues without zod's copy of the value)
-// and turns their issues into diagnostics (issues.ts).
+// Completion and hover read them (core/language/schemaAssist.ts); the validator (validate.ts) walks them over
+// the parsed file (schemaCheck.ts: zod's issues without zod's copy of the value) and turns their issues into
+// diagnostics (issues.ts).
 //
 // Two conventions keep the validator from crying wolf on bodies the service accepts:
 //  - every optional field is `.nullish()`: the service reads `null` as absent;
@@ -55,7 +55,7 @@ function byType<T extends readonly [Branch, ...Branch[]]>(what: string, branches
   return u as unknown as z.ZodMiniDiscriminatedUnion<[...T]>;
 }
 
-/** Describes a schema (hover and completion in the editor read it from the generated JSON Schema). */
+/** Describes a schema (hover and completion read it: core/language/schemaAssist.ts). */
 const d = <T extends z.ZodMiniType>(s: T, description: string): T => {
   z.globalRegistry.add(s, { description });
   return s;

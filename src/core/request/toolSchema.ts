@@ -1,5 +1,5 @@
 // The JSON Schema other tools validate with (`promptwright schema`): a YAML or JSON language server in any editor,
-// a `$schema` in the file, SchemaStore. Generated from the same zod schemas as the editor's (jsonSchema.ts), but
+// a `$schema` in the file, SchemaStore. Generated from the zod schemas the editors' completion reads, and
 // validating: types, `required` lists, enums and bounds stay, so a tool that knows only JSON Schema still says
 // what the service would refuse. Two things differ from zod's own output, both so that such a tool never says
 // more than Promptwright does:

@@ -14,7 +14,7 @@ const fileName = (uri: vscode.Uri) => uri.path.split('/').pop() ?? uri.path;
  * The editor side of case files beyond their diagnostics: a "Run Cases" CodeLens at the top of a case file
  * and of each request file a case file names, a hover on `{{name}}` in a request file with its value in each
  * case, and completion of the request's placeholder names at the keys of a case's `vars`. Completion and
- * hover of the case file's own fields come from dist/cases.schema.json (package.json jsonValidation).
+ * hover of the case file's own fields come from the zod schema (vscode/request/schemaAssist.ts).
  */
 export class CaseLanguage implements vscode.CodeLensProvider, vscode.HoverProvider, vscode.CompletionItemProvider {
   private readonly lensesChanged = new vscode.EventEmitter<void>();

@@ -1,11 +1,11 @@
 import * as assert from 'node:assert/strict';
-import { jsonSchemaCompletions, jsonSchemaHover } from '../../../src/core/language/jsonAssist';
+import { schemaCompletions, schemaHover } from '../../../src/core/language/schemaAssist';
 
 /** Completions where `|` is in `text`: the labels, and what they replace. */
 function complete(text: string, kind: 'messages' | 'count_tokens' | 'cases' = 'messages') {
   const at = text.indexOf('|');
   const clean = text.replace('|', '');
-  const found = jsonSchemaCompletions(clean, at, kind);
+  const found = schemaCompletions(clean, at, kind, 'json');
   return (
     found && { items: found, labels: found.map(i => i.label), replaced: clean.slice(found[0]!.start, found[0]!.end) }
   );
@@ -13,7 +13,7 @@ function complete(text: string, kind: 'messages' | 'count_tokens' | 'cases' = 'm
 
 function hoverAt(text: string, kind: 'messages' | 'cases' = 'messages') {
   const at = text.indexOf('|');
-  return jsonSchemaHover(text.replace('|', ''), at, kind);
+  return schemaHover(text.replace('|', ''), at, kind, 'json');
 }
 
 describe('JSON completion and hover from the schema (the language server)', () => {
@@ -71,8 +71,8 @@ describe('JSON completion and hover from the schema (the language server)', () =
     for (const text of ['', '{', '{ "a": [', '{ "model": "', '}}}', '['.repeat(50_000)])
       for (const at of [0, Math.floor(text.length / 2), text.length]) {
         try {
-          jsonSchemaCompletions(text, at, 'messages');
-          jsonSchemaHover(text, at, 'messages');
+          schemaCompletions(text, at, 'messages', 'json');
+          schemaHover(text, at, 'messages', 'json');
         } catch (e) {
           // nesting past the stack is the one failure allowed: the server answers nothing for it
           assert.ok(e instanceof RangeError, `${JSON.stringify(text.slice(0, 20))} at ${at}: ${String(e)}`);

@@ -118,6 +118,14 @@ describe('strict schemas: what the grammar compiler takes', () => {
     assert.deepEqual(check(output(fine)), []);
     assert.deepEqual(check(base({ tools: [strictTool('t', fine)] })), []);
   });
+  it('a type named like what every object has ("constructor") is an unknown type, not a failed check', () => {
+    for (const type of ['constructor', 'toString', '__proto__']) {
+      const input = obj({ a: { type } });
+      assert.deepEqual(found(check(base({ tools: [strictTool('t', input)] }))), [
+        'error:tool-input-schema-invalid@tools/0/input_schema/properties/a/type',
+      ]);
+    }
+  });
   it('a boolean true subschema is a warning: the record does not settle it', () => {
     assert.deepEqual(found(check(output(obj({ any: true })))), [
       'warning:strict-schema-boolean@output_config/format/schema/properties/any',

@@ -2,7 +2,7 @@
 // content array, of tools or of system; never inside a string or at a key.
 import * as assert from 'node:assert/strict';
 import * as YAML from 'yaml';
-import { requestTemplates } from '../../../src/core/request/jsonSchema';
+import { requestTemplates } from '../../../src/core/request/requestTemplates';
 import { requestFileName } from '../../../src/core/request/template';
 import { renderTemplate, slotAt, type SlotAt, type Template } from '../../../src/core/request/templates';
 import type { Format } from '../../../src/core/request/types';

@@ -1,7 +1,7 @@
 // Fields outside the other families: metadata, stop sequences, and the schema of structured outputs.
 import type { FixData, Path, PathProblem } from '../types';
 import { isObj, type Obj } from './common';
-import { outputSchemaRules } from './schemas';
+import { outputSchemaRules, type SchemaTrees } from './schemas';
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
@@ -56,12 +56,12 @@ export function stopSequenceRules(body: Obj, out: PathProblem[]): void {
 }
 
 /** The schema of a structured output: `output_config.format`, or the older beta field `output_format`. */
-export function structuredOutputRules(body: Obj, out: PathProblem[]): void {
+export function structuredOutputRules(body: Obj, trees: SchemaTrees, out: PathProblem[]): void {
   const oc = body.output_config;
   const formats: [unknown, Path][] = [
     [isObj(oc) ? oc.format : undefined, ['output_config', 'format']],
     [body.output_format, ['output_format']],
   ];
   for (const [format, at] of formats)
-    if (isObj(format) && isObj(format.schema)) outputSchemaRules(format.schema, [...at, 'schema'], out);
+    if (isObj(format) && isObj(format.schema)) outputSchemaRules(trees.of(format.schema, [...at, 'schema']), out);
 }

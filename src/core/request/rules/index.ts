@@ -13,6 +13,7 @@ import { mediaRules } from './media';
 import { messageRules } from './messages';
 import { modelRules, speedRules } from './model';
 import { samplingRules } from './sampling';
+import { SchemaTrees } from './schemas';
 import { strictSchemaRules } from './strict';
 import { effortAndThinking, thinkingRules } from './thinking';
 import { toolRules } from './tools';
@@ -31,9 +32,11 @@ export function checkRules(body: unknown, ctx: RuleContext): PathProblem[] {
   if (info) speedRules(body, info, out);
   thinkingRules(body, info, out);
   samplingRules(body, info, ctx, out);
-  toolRules(body, ctx, out);
-  structuredOutputRules(body, out);
-  strictSchemaRules(body, out);
+  // a tool's schema and an output schema are read by two families each: walked once for both
+  const trees = new SchemaTrees();
+  toolRules(body, ctx, trees, out);
+  structuredOutputRules(body, trees, out);
+  strictSchemaRules(body, trees, out);
   metadataRules(body, out);
   stopSequenceRules(body, out);
   betaRules(body, ctx, out);

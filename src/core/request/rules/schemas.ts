@@ -28,6 +28,8 @@ const TYPES = ['object', 'array', 'string', 'number', 'integer', 'boolean', 'nul
 /** Every keyword that holds subschemas, maps first, then single ones, then lists: its kind and its place. */
 const KEYWORDS = [...SCHEMA_MAPS, ...SCHEMA_ONE, ...SCHEMA_LISTS];
 const KEYWORD_ORDER = new Map(KEYWORDS.map((k, i) => [k, i]));
+// keywordSet() keeps a schema's keywords as the bits of one number
+if (KEYWORDS.length > 31) throw new Error('more schema keywords than keywordSet() has bits');
 const KEYWORD_KIND = new Map<string, 'map' | 'one' | 'list'>([
   ...SCHEMA_MAPS.map(k => [k, 'map'] as const),
   ...SCHEMA_ONE.map(k => [k, 'one'] as const),
@@ -35,79 +37,180 @@ const KEYWORD_KIND = new Map<string, 'map' | 'one' | 'list'>([
 ]);
 
 /**
- * A schema or subschema, with its path. The path is made when it is asked for (a problem's place), not for each
- * node walked: a schema of 10 MB has a hundred thousand nodes and few problems.
+ * The keywords holding subschemas that a schema has, as a set of bits (one for each keyword's place in KEYWORDS),
+ * which reads them back in the keywords' order without a list or a sort: found from the schema's own keys, which
+ * are few, rather than by looking up every keyword.
  */
-export class Node {
-  private path: Path | undefined;
-  constructor(
-    readonly schema: Obj,
-    private readonly parent: Node | undefined,
-    /** the path's last segments: the keyword and the name or index under the parent (the whole path at the root) */
-    private readonly tail: Path,
-    /** 0 at the root */
-    readonly depth: number,
-  ) {}
+function keywordSet(s: Obj): number {
+  let set = 0;
+  for (const k in s) {
+    const place = KEYWORD_ORDER.get(k);
+    if (place !== undefined) set |= 1 << place;
+  }
+  return set;
+}
 
-  get at(): Path {
-    return (this.path ??= this.parent ? [...this.parent.at, ...this.tail] : this.tail);
+/** The first keyword of a set: its lowest bit. */
+const firstKeyword = (set: number): string => KEYWORDS[31 - Math.clz32(set & -set)]!;
+
+/** The two orders the rules read a schema's nodes in (see SchemaTree.order). */
+export type Order = 'stack' | 'document';
+
+/**
+ * Every object (sub)schema of a schema, found in one walk that the rules share: a tool's shape and closed objects
+ * (tools.ts), a structured output's rules (below) and the strict-schema limits (strict.ts). A schema of 10 MB has a
+ * hundred thousand nodes and few problems, so the tree is flat, with no object per node (what a check allocates,
+ * the collector moves along with the request it is checking): node `i` is `schemas[i]` (0 is the root), with its
+ * parent and the keyword and name (or index) it sits under, and its path is made only for a problem's place. Nodes
+ * are numbered as they are found, breadth first, so the children of a node are found together, in the order they
+ * are written. A subschema that is not an object (a boolean schema, or a mistake, which `schemaShape` reports) is
+ * not a node. `null` counts as absent.
+ */
+export class SchemaTree {
+  readonly schemas: Obj[];
+  private readonly parents: number[] = [-1];
+  /** the keyword node `i` sits under */
+  private readonly via: string[] = [''];
+  /** the property name or list index under the keyword; undefined under a keyword that holds one subschema */
+  private readonly names: (string | number | undefined)[] = [undefined];
+  /** the nodes that hold, where a subschema goes, a value other than an object or `false` (few, or none) */
+  private readonly odd = new Set<number>();
+  private readonly orders: Partial<Record<Order, Int32Array>> = {};
+
+  constructor(
+    readonly root: Obj,
+    /** the root's path in the request */
+    readonly at: Path,
+  ) {
+    const schemas = (this.schemas = [root]);
+    // the nodes found so far are the queue: no stack, no recursion, however deep the schema
+    for (let i = 0; i < schemas.length; i++) {
+      const s = schemas[i]!;
+      let odd = false;
+      for (let rest = keywordSet(s); rest !== 0; rest &= rest - 1) {
+        const k = firstKeyword(rest);
+        const v = s[k];
+        const holds = KEYWORD_KIND.get(k);
+        if (holds === 'map') {
+          if (!isObj(v)) odd = true;
+          else for (const name in v) if (!this.add(v[name], i, k, name)) odd = true;
+        } else if (holds === 'one') {
+          if (!this.add(v, i, k, undefined)) odd = true;
+          // `items` as a list is the older tuple form (odd above: the rules look at such a list themselves)
+          if (k === 'items' && Array.isArray(v)) for (let j = 0; j < v.length; j++) this.add(v[j], i, k, j);
+        } else if (Array.isArray(v)) {
+          for (let j = 0; j < v.length; j++) if (!this.add(v[j], i, k, j)) odd = true;
+        } else odd = true;
+      }
+      if (odd) this.odd.add(i);
+    }
   }
 
-  /** a subschema of this one, under `tail` */
-  child(schema: Obj, ...tail: Path): Node {
-    return new Node(schema, this, tail, this.depth + 1);
+  /** Adds `v` as a node if it is an object; whether it is an object or `false` (what a valid schema mostly holds). */
+  private add(v: unknown, parent: number, keyword: string, name: string | number | undefined): boolean {
+    if (!isObj(v)) return v === false;
+    this.schemas.push(v);
+    this.parents.push(parent);
+    this.via.push(keyword);
+    this.names.push(name);
+    return true;
+  }
+
+  /**
+   * Whether node `i` holds, where a subschema goes, something other than an object or `false`: `true`, `null`, a
+   * value of the wrong kind. Only such a node can have a subschema of the wrong shape or a boolean `true` one, so
+   * the rules that look for those skip the others.
+   */
+  hasOddSubschema(i: number): boolean {
+    return this.odd.has(i);
+  }
+
+  /** The keywords holding subschemas that node `i` has, maps first, then single ones, then lists. */
+  keywordsOf(i: number): string[] {
+    const out: string[] = [];
+    for (let rest = keywordSet(this.schemas[i]!); rest !== 0; rest &= rest - 1) out.push(firstKeyword(rest));
+    return out;
+  }
+
+  /** Node `i`'s path in the request. */
+  path(i: number): Path {
+    if (i === 0) return this.at;
+    const tail: Path = [];
+    for (let n = i; n > 0; n = this.parents[n]!) {
+      const name = this.names[n];
+      if (name !== undefined) tail.push(name);
+      tail.push(this.via[n]!);
+    }
+    return [...this.at, ...tail.reverse()];
+  }
+
+  /**
+   * The nodes depth first, each before its children: last child first (`stack`, the order the tool and output
+   * rules report in), or in the order they are written (`document`, the strict-schema limits' order: "the 25th
+   * optional parameter"). Made once per order, in typed arrays of the known length: nothing grows, and nothing
+   * the collector moves.
+   */
+  order(o: Order): Int32Array {
+    const known = this.orders[o];
+    if (known) return known;
+    const n = this.schemas.length;
+    const first = childrenStart(this.parents);
+    const out = new Int32Array(n);
+    // every node goes on the stack once
+    const stack = new Int32Array(n);
+    let top = 0;
+    let k = 0;
+    stack[top++] = 0;
+    while (top > 0) {
+      const i = stack[--top]!;
+      out[k++] = i;
+      const from = first[i]!;
+      const to = first[i + 1]!;
+      if (o === 'stack') for (let c = from; c < to; c++) stack[top++] = c;
+      else for (let c = to - 1; c >= from; c--) stack[top++] = c;
+    }
+    return (this.orders[o] = out);
   }
 }
 
 /**
- * Every object (sub)schema of a schema, depth first, without recursion: last child first (`stack`), or in the
- * order they are written (`document`). A subschema that is not an object (a boolean schema, or a mistake, which
- * `schemaShape` reports) is skipped. `null` counts as absent.
+ * Where the children of each node start (and, at the next node, end): nodes numbered breadth first have their
+ * children together, after those of every node before them, so the parents' numbers never decrease.
  */
-export function subschemas(root: Obj, at: Path, order: 'stack' | 'document' = 'stack'): Node[] {
-  const out: Node[] = [];
-  const stack: Node[] = [new Node(root, undefined, at, 0)];
-  for (let n = stack.pop(); n; n = stack.pop()) {
-    out.push(n);
-    const kids = children(n);
-    if (order === 'document') kids.reverse();
-    stack.push(...kids);
+function childrenStart(parents: number[]): Int32Array {
+  const n = parents.length;
+  const first = new Int32Array(n + 1);
+  let j = 1;
+  for (let i = 0; i <= n; i++) {
+    while (j < n && parents[j]! < i) j++;
+    first[i] = j;
   }
-  return out;
+  return first;
 }
 
-/** The object subschemas right under a schema, in the order they are written (keyword by keyword). */
-function children(n: Node): Node[] {
-  const out: Node[] = [];
-  const s = n.schema;
-  for (const k of schemaKeywords(s)) {
-    const v = s[k];
-    const holds = KEYWORD_KIND.get(k);
-    if (holds === 'map') {
-      if (isObj(v)) for (const name in v) if (isObj(v[name])) out.push(n.child(v[name], k, name));
-    } else if (holds === 'one') {
-      if (isObj(v)) out.push(n.child(v, k));
-      // `items` as a list is the older tuple form
-      else if (k === 'items' && Array.isArray(v)) v.forEach((x, i) => isObj(x) && out.push(n.child(x, k, i)));
-    } else if (Array.isArray(v)) v.forEach((x, i) => isObj(x) && out.push(n.child(x, k, i)));
+/**
+ * The trees of one request's schemas, so that each is walked once however many rules read it. Kept by object and
+ * path: one object may sit at two places of a YAML document (an alias), and each place has its own paths.
+ */
+export class SchemaTrees {
+  private readonly trees = new Map<Obj, SchemaTree[]>();
+
+  of(schema: Obj, at: Path): SchemaTree {
+    const known = this.trees.get(schema);
+    const found = known?.find(t => samePath(t.at, at));
+    if (found) return found;
+    const tree = new SchemaTree(schema, at);
+    if (known) known.push(tree);
+    else this.trees.set(schema, [tree]);
+    return tree;
   }
-  return out;
 }
+
+const samePath = (a: Path, b: Path) => a.length === b.length && a.every((x, i) => x === b[i]);
 
 /** What a keyword that holds subschemas holds: a map of them, one, or a list (undefined for any other key). */
 export function keywordKind(k: string): 'map' | 'one' | 'list' | undefined {
   return KEYWORD_KIND.get(k);
-}
-
-/**
- * The keywords holding subschemas that a schema has, maps first, then single ones, then lists (each list's
- * order): found from its own keys, which are few, rather than by looking up every keyword.
- */
-export function schemaKeywords(s: Obj): string[] {
-  const present: string[] = [];
-  for (const k in s) if (KEYWORD_KIND.has(k)) present.push(k);
-  if (present.length > 1) present.sort((a, b) => KEYWORD_ORDER.get(a)! - KEYWORD_ORDER.get(b)!);
-  return present;
 }
 
 /**
@@ -116,47 +219,62 @@ export function schemaKeywords(s: Obj): string[] {
  * value, an unknown `type`, or `required` that is not a list of names. The root's `type`, `required` and
  * `properties` are left to the request's own schema, which already reports them (wrong-type, invalid-value).
  */
-export function schemaShape(nodes: Node[]): { at: Path; what: string; fixes?: FixData[] } | undefined {
-  const isSchema = (v: unknown) => v === null || typeof v === 'boolean' || isObj(v);
-  for (const n of nodes) {
-    const s = n.schema;
-    const root = n.depth === 0;
-    for (const k of schemaKeywords(s)) {
-      const v = s[k];
-      const holds = KEYWORD_KIND.get(k);
-      if (holds === 'map') {
-        if (v === null || (root && k === 'properties' && !isObj(v))) continue;
-        if (!isObj(v)) return { at: [...n.at, k], what: `"${k}" must be an object of schemas` };
-        for (const name in v)
-          if (!isSchema(v[name]))
-            return { at: [...n.at, k, name], what: `"${name}" must be a schema (an object), not a ${kind(v[name])}` };
-      } else if (holds === 'one') {
-        if (v !== undefined && !isSchema(v) && !(k === 'items' && Array.isArray(v)))
-          return { at: [...n.at, k], what: `"${k}" must be a schema (an object), not a ${kind(v)}` };
-      } else {
-        if (v === undefined || v === null) continue;
-        if (!Array.isArray(v)) return { at: [...n.at, k], what: `"${k}" must be a list of schemas` };
-        const i = v.findIndex(x => !isSchema(x));
-        if (i >= 0) return { at: [...n.at, k, i], what: `each item of "${k}" must be a schema (an object)` };
-      }
-    }
-    if (root) continue;
+export function schemaShape(tree: SchemaTree): Shape | undefined {
+  for (const i of tree.order('stack')) {
+    // a node that holds only objects and `false` where subschemas go has none of the wrong shape
+    const bad = tree.hasOddSubschema(i) ? subschemasShape(tree, i) : undefined;
+    if (bad) return bad;
+    if (i === 0) continue;
+    const s = tree.schemas[i]!;
     const t = s.type;
-    const types = Array.isArray(t) ? t : [t];
-    if (t !== undefined && t !== null && !types.every(x => typeof x === 'string' && TYPES.includes(x)))
+    if (t !== undefined && t !== null && !(Array.isArray(t) ? t.every(isTypeName) : isTypeName(t)))
       return {
-        at: [...n.at, 'type'],
+        at: [...tree.path(i), 'type'],
         what: `"type" must be one of ${TYPES.join(', ')} (or a list of them)`,
         // a misspelt type name; in a list of them the list is left to the author
-        ...(typeof t === 'string' ? { fixes: changeToFixes([...n.at, 'type'], t, TYPES) } : {}),
+        ...(typeof t === 'string' ? { fixes: changeToFixes([...tree.path(i), 'type'], t, TYPES) } : {}),
       };
     const req = s.required;
-    if (req !== undefined && req !== null && !(Array.isArray(req) && req.every(x => typeof x === 'string')))
-      return { at: [...n.at, 'required'], what: '"required" must be a list of property names' };
+    if (req !== undefined && req !== null && !(Array.isArray(req) && req.every(isString)))
+      return { at: [...tree.path(i), 'required'], what: '"required" must be a list of property names' };
   }
   return undefined;
 }
 
+type Shape = { at: Path; what: string; fixes?: FixData[] };
+
+/** The first value of node `i`'s keywords that is not a subschema where one goes, or not the map or list of them. */
+function subschemasShape(tree: SchemaTree, i: number): Shape | undefined {
+  const s = tree.schemas[i]!;
+  const root = i === 0;
+  for (const k of tree.keywordsOf(i)) {
+    const v = s[k];
+    const holds = KEYWORD_KIND.get(k);
+    if (holds === 'map') {
+      if (v === null || (root && k === 'properties' && !isObj(v))) continue;
+      if (!isObj(v)) return { at: [...tree.path(i), k], what: `"${k}" must be an object of schemas` };
+      for (const name in v)
+        if (!isSchema(v[name]))
+          return {
+            at: [...tree.path(i), k, name],
+            what: `"${name}" must be a schema (an object), not a ${kind(v[name])}`,
+          };
+    } else if (holds === 'one') {
+      if (v !== undefined && !isSchema(v) && !(k === 'items' && Array.isArray(v)))
+        return { at: [...tree.path(i), k], what: `"${k}" must be a schema (an object), not a ${kind(v)}` };
+    } else {
+      if (v === undefined || v === null) continue;
+      if (!Array.isArray(v)) return { at: [...tree.path(i), k], what: `"${k}" must be a list of schemas` };
+      const j = v.findIndex(x => !isSchema(x));
+      if (j >= 0) return { at: [...tree.path(i), k, j], what: `each item of "${k}" must be a schema (an object)` };
+    }
+  }
+  return undefined;
+}
+
+const isSchema = (v: unknown) => v === null || typeof v === 'boolean' || isObj(v);
+const isString = (x: unknown) => typeof x === 'string';
+const isTypeName = (t: unknown) => typeof t === 'string' && TYPES.includes(t);
 const kind = (v: unknown) => (Array.isArray(v) ? 'list' : typeof v);
 
 const isObjectSchema = (s: Obj) => s.type === 'object' || (Array.isArray(s.type) && s.type.includes('object'));
@@ -167,11 +285,11 @@ type Code = PathProblem['code'];
  * Object schemas that do not close with `additionalProperties: false`. Absent: marked on the schema (its key),
  * with a fix that adds it; another value: marked on that value.
  */
-export function closedObjects(nodes: Node[], code: Code, what: string, out: PathProblem[]): void {
-  for (const n of nodes) {
-    const s = n.schema;
+export function closedObjects(tree: SchemaTree, code: Code, what: string, out: PathProblem[]): void {
+  for (const i of tree.order('stack')) {
+    const s = tree.schemas[i]!;
     if (!isObjectSchema(s) || s.additionalProperties === false) continue;
-    const at = n.at;
+    const at = tree.path(i);
     const ap = s.additionalProperties;
     if (ap === undefined || ap === null) {
       const fix: FixData = {
@@ -204,13 +322,12 @@ export function closedObjects(nodes: Node[], code: Code, what: string, out: Path
 }
 
 /** A structured output's schema: closed objects, no `oneOf` (use `anyOf`), no `maxItems`. */
-export function outputSchemaRules(schema: Obj, at: Path, out: PathProblem[]): void {
-  const nodes = subschemas(schema, at);
-  closedObjects(nodes, 'output-schema-not-closed', 'In a structured output schema', out);
-  for (const n of nodes) {
-    const s = n.schema;
+export function outputSchemaRules(tree: SchemaTree, out: PathProblem[]): void {
+  closedObjects(tree, 'output-schema-not-closed', 'In a structured output schema', out);
+  for (const i of tree.order('stack')) {
+    const s = tree.schemas[i]!;
     if (s.oneOf !== undefined && s.oneOf !== null) {
-      const p = n.at;
+      const p = tree.path(i);
       const fixes: FixData[] =
         s.anyOf === undefined
           ? [{ kind: 'rename-property', title: 'Use "anyOf"', path: [...p, 'oneOf'], key: 'anyOf' }]
@@ -225,7 +342,7 @@ export function outputSchemaRules(schema: Obj, at: Path, out: PathProblem[]): vo
       });
     }
     if (s.maxItems !== undefined && s.maxItems !== null) {
-      const p = n.at;
+      const p = tree.path(i);
       out.push({
         path: [...p, 'maxItems'],
         anchor: 'key',

@@ -5,12 +5,21 @@
 // the request; no recursive $ref; no numeric or length bounds, and minItems only 0 or 1. A boolean `true` subschema
 // is not in the record: a warning.
 import type { FixData, Path, PathProblem } from '../types';
-import { isObj, type Obj } from './common';
-import { keywordKind, schemaKeywords, subschemas, type Node } from './schemas';
+import { given, isObj, type Obj } from './common';
+import { keywordKind, type SchemaTree, type SchemaTrees } from './schemas';
 
 const MAX_STRICT_TOOLS = 20;
 const MAX_OPTIONAL = 24;
 const MAX_UNIONS = 16;
+
+/**
+ * Parameters counted across all strict schemas of a request, in the order they are written, and the place of the
+ * first one past the limit: the problem's place, the only path made.
+ */
+interface Tally {
+  count: number;
+  over: Path | undefined;
+}
 
 /** A strict schema of the request: where it is, and whether it is a tool's (output schemas have maxItems apart). */
 interface StrictSchema {
@@ -19,14 +28,17 @@ interface StrictSchema {
   tool: boolean;
 }
 
-/** Keywords the compiler refuses, by the type they bound ("For 'integer' type, property 'minimum' is not …"). */
-const BOUNDS: Readonly<Record<string, readonly string[]>> = {
-  integer: ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf'],
-  number: ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf'],
-  string: ['minLength', 'maxLength'],
-};
+/**
+ * Keywords the compiler refuses, by the type they bound ("For 'integer' type, property 'minimum' is not …"). A map,
+ * not an object: a type is the file's text, and "constructor" must find nothing.
+ */
+const BOUNDS = new Map<string, readonly string[]>([
+  ['integer', ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf']],
+  ['number', ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf']],
+  ['string', ['minLength', 'maxLength']],
+]);
 
-export function strictSchemaRules(body: Obj, out: PathProblem[]): void {
+export function strictSchemaRules(body: Obj, trees: SchemaTrees, out: PathProblem[]): void {
   const schemas: StrictSchema[] = [];
   if (Array.isArray(body.tools)) {
     let strict = 0;
@@ -44,40 +56,39 @@ export function strictSchemaRules(body: Obj, out: PathProblem[]): void {
   for (const [format, at] of formats)
     if (isObj(format) && isObj(format.schema)) schemas.push({ schema: format.schema, at, tool: false });
   if (!schemas.length) return;
-  const optional: Path[] = [];
-  const unions: Path[] = [];
+  const optional: Tally = { count: 0, over: undefined };
+  const unions: Tally = { count: 0, over: undefined };
   for (const s of schemas) {
-    const nodes = subschemas(s.schema, s.at, 'document');
-    for (const n of nodes) {
-      bounds(n, s.tool, out);
-      booleanSubschemas(n, out);
-      optional.push(...optionalProperties(n));
-      const union = unionAt(n);
-      if (union) unions.push(union);
+    const tree = trees.of(s.schema, s.at);
+    for (const i of tree.order('document')) {
+      bounds(tree, i, s.tool, out);
+      booleanSubschemas(tree, i, out);
+      optionalProperties(tree, i, optional);
+      unionType(tree, i, unions);
     }
-    recursiveRef(s.schema, s.at, nodes, out);
+    recursiveRef(tree, out);
   }
-  if (optional.length > MAX_OPTIONAL) {
+  if (optional.over) {
     out.push({
-      path: optional[MAX_OPTIONAL]!,
+      path: optional.over,
       anchor: 'key',
       severity: 'error',
       code: 'strict-schema-too-many-optional',
       message:
-        `The strict schemas of this request have ${optional.length} optional parameters (properties left out of ` +
+        `The strict schemas of this request have ${optional.count} optional parameters (properties left out of ` +
         `"required"); the service compiles at most ${MAX_OPTIONAL} across all of them, and this one is the ` +
         `${MAX_OPTIONAL + 1}th. Make some required (with a nullable type where absence matters), or take "strict" ` +
         'off a tool.',
     });
   }
-  if (unions.length > MAX_UNIONS) {
+  if (unions.over) {
     out.push({
-      path: unions[MAX_UNIONS]!,
+      path: unions.over,
       anchor: 'key',
       severity: 'error',
       code: 'strict-schema-too-many-unions',
       message:
-        `The strict schemas of this request have ${unions.length} parameters with union types (anyOf, or a list ` +
+        `The strict schemas of this request have ${unions.count} parameters with union types (anyOf, or a list ` +
         `of types); the service compiles at most ${MAX_UNIONS} across all of them, and this one is the ` +
         `${MAX_UNIONS + 1}th. Express an optional value by leaving it out of "required" instead of adding null, ` +
         'or take "strict" off a tool.',
@@ -99,79 +110,88 @@ function tooManyTools(tools: unknown[], i: number, out: PathProblem[]): void {
   });
 }
 
-const types = (s: Obj): string[] =>
-  typeof s.type === 'string' ? [s.type] : Array.isArray(s.type) ? s.type.filter(t => typeof t === 'string') : [];
-
 /** Bounds on numbers and strings, minItems other than 0 or 1, and (in a tool's schema) maxItems. */
-function bounds(n: Node, tool: boolean, out: PathProblem[]): void {
-  const s = n.schema;
-  const refuse = (key: string, type: string, why: string) => {
-    const on: Path = [...n.at, key];
-    const fixes: FixData[] = [{ kind: 'remove-property', title: `Remove "${key}"`, path: on }];
-    out.push({
-      path: on,
-      anchor: 'key',
-      severity: 'error',
-      code: 'strict-schema-keyword',
-      message:
-        `Strict schemas (structured outputs and strict tools) do not support "${key}" on ` +
-        `${type === 'integer' ? 'an' : 'a'} ${type}${why}: remove it, and say the bound in the description.`,
-      fixes,
-    });
-  };
-  for (const type of types(s)) {
-    for (const key of BOUNDS[type] ?? []) if (s[key] !== undefined && s[key] !== null) refuse(key, type, '');
-    if (type !== 'array') continue;
-    if (typeof s.minItems === 'number' && s.minItems !== 0 && s.minItems !== 1)
-      refuse('minItems', type, ' other than 0 or 1');
-    if (tool && s.maxItems !== undefined && s.maxItems !== null) refuse('maxItems', type, '');
-  }
+function bounds(tree: SchemaTree, i: number, tool: boolean, out: PathProblem[]): void {
+  const t = tree.schemas[i]!.type;
+  if (typeof t === 'string') typeBounds(tree, i, t, tool, out);
+  else if (Array.isArray(t)) for (const x of t) if (typeof x === 'string') typeBounds(tree, i, x, tool, out);
+}
+
+function typeBounds(tree: SchemaTree, i: number, type: string, tool: boolean, out: PathProblem[]): void {
+  const s = tree.schemas[i]!;
+  for (const key of BOUNDS.get(type) ?? []) if (given(s[key])) refuse(tree, i, key, type, '', out);
+  if (type !== 'array') return;
+  if (typeof s.minItems === 'number' && s.minItems !== 0 && s.minItems !== 1)
+    refuse(tree, i, 'minItems', type, ' other than 0 or 1', out);
+  if (tool && given(s.maxItems)) refuse(tree, i, 'maxItems', type, '', out);
+}
+
+function refuse(tree: SchemaTree, i: number, key: string, type: string, why: string, out: PathProblem[]): void {
+  const on: Path = [...tree.path(i), key];
+  const fixes: FixData[] = [{ kind: 'remove-property', title: `Remove "${key}"`, path: on }];
+  out.push({
+    path: on,
+    anchor: 'key',
+    severity: 'error',
+    code: 'strict-schema-keyword',
+    message:
+      `Strict schemas (structured outputs and strict tools) do not support "${key}" on ` +
+      `${type === 'integer' ? 'an' : 'a'} ${type}${why}: remove it, and say the bound in the description.`,
+    fixes,
+  });
 }
 
 /** `true` where a subschema goes (`additionalProperties: true` is output-schema-not-closed's). */
-function booleanSubschemas(n: Node, out: PathProblem[]): void {
-  const s = n.schema;
-  const warn = (tail: Path) => {
-    const on: Path = [...n.at, ...tail];
-    out.push({
-      path: on,
-      anchor: 'value',
-      severity: 'warning',
-      code: 'strict-schema-boolean',
-      message:
-        'A boolean true schema accepts any value, which a strict schema cannot compile into its grammar; the ' +
-        'documentation lists it among the unsupported features, and no report shows the service taking it. Give a ' +
-        'schema with a type.',
-    });
-  };
-  for (const k of schemaKeywords(s)) {
+function booleanSubschemas(tree: SchemaTree, i: number, out: PathProblem[]): void {
+  if (!tree.hasOddSubschema(i)) return;
+  const s = tree.schemas[i]!;
+  for (const k of tree.keywordsOf(i)) {
     const v = s[k];
     const holds = keywordKind(k);
     if (holds === 'map') {
-      if (isObj(v)) for (const name in v) if (v[name] === true) warn([k, name]);
+      if (isObj(v)) for (const name in v) if (v[name] === true) booleanWarning([...tree.path(i), k, name], out);
     } else if (holds === 'list') {
-      if (Array.isArray(v)) v.forEach((x, i) => x === true && warn([k, i]));
-    } else if (k !== 'additionalProperties' && v === true) warn([k]);
+      if (Array.isArray(v)) v.forEach((x, j) => x === true && booleanWarning([...tree.path(i), k, j], out));
+    } else if (k !== 'additionalProperties' && v === true) booleanWarning([...tree.path(i), k], out);
   }
 }
 
-/** The keys of the properties an object schema leaves out of `required`. */
-function optionalProperties(n: Node): Path[] {
-  const s = n.schema;
-  if (!isObj(s.properties)) return [];
-  const required = new Set(Array.isArray(s.required) ? s.required : []);
-  return Object.keys(s.properties)
-    .filter(k => !required.has(k))
-    .map(k => [...n.at, 'properties', k]);
+function booleanWarning(on: Path, out: PathProblem[]): void {
+  out.push({
+    path: on,
+    anchor: 'value',
+    severity: 'warning',
+    code: 'strict-schema-boolean',
+    message:
+      'A boolean true schema accepts any value, which a strict schema cannot compile into its grammar; the ' +
+      'documentation lists it among the unsupported features, and no report shows the service taking it. Give a ' +
+      'schema with a type.',
+  });
 }
 
-/** A (sub)schema with a union type: anyOf, or a list of more than one type. The root is not a parameter. */
-function unionAt(n: Node): Path | undefined {
-  const s = n.schema;
-  if (n.depth === 0) return undefined;
-  if (Array.isArray(s.anyOf)) return [...n.at, 'anyOf'];
-  if (Array.isArray(s.type) && s.type.length > 1) return [...n.at, 'type'];
-  return undefined;
+/**
+ * Counts the properties an object schema leaves out of `required`, and keeps the place of the one past the limit.
+ * A long `required` is looked up through a set; a short one is searched.
+ */
+function optionalProperties(tree: SchemaTree, i: number, tally: Tally): void {
+  const s = tree.schemas[i]!;
+  const props = s.properties;
+  if (!isObj(props)) return;
+  const listed: readonly unknown[] = Array.isArray(s.required) ? s.required : NONE;
+  const set = listed.length > 8 ? new Set(listed) : undefined;
+  for (const k in props)
+    if (!(set ? set.has(k) : listed.includes(k)) && tally.count++ === MAX_OPTIONAL)
+      tally.over = [...tree.path(i), 'properties', k];
+}
+
+const NONE: readonly unknown[] = [];
+
+/** A parameter with a union type: anyOf, or a list of more than one type. The root is not a parameter. */
+function unionType(tree: SchemaTree, i: number, tally: Tally): void {
+  if (i === 0) return;
+  const s = tree.schemas[i]!;
+  const key = Array.isArray(s.anyOf) ? 'anyOf' : Array.isArray(s.type) && s.type.length > 1 ? 'type' : undefined;
+  if (key && tally.count++ === MAX_UNIONS) tally.over = [...tree.path(i), key];
 }
 
 /**
@@ -179,7 +199,8 @@ function unionAt(n: Node): Path | undefined {
  * `#/definitions/…`) that comes back ("Circular reference detected in schema definitions"). The first $ref that
  * closes a cycle is marked.
  */
-function recursiveRef(root: Obj, at: Path, nodes: Node[], out: PathProblem[]): void {
+function recursiveRef(tree: SchemaTree, out: PathProblem[]): void {
+  const { root, at } = tree;
   const defsOf = (k: string) => (isObj(root[k]) ? Object.keys(root[k]) : []);
   const containers = ['#', ...['$defs', 'definitions'].flatMap(k => defsOf(k).map(n => `#/${k}/${n}`))];
   // the container of a node: the definition its path is under, or the root
@@ -190,10 +211,11 @@ function recursiveRef(root: Obj, at: Path, nodes: Node[], out: PathProblem[]): v
       : '#';
   };
   const edges = new Map<string, { to: string; at: Path }[]>(containers.map(c => [c, []]));
-  for (const n of nodes) {
-    const ref = n.schema.$ref;
+  for (const i of tree.order('document')) {
+    const ref = tree.schemas[i]!.$ref;
     if (typeof ref !== 'string' || !edges.has(ref)) continue;
-    edges.get(containerOf(n.at))!.push({ to: ref, at: [...n.at, '$ref'] });
+    const p = tree.path(i);
+    edges.get(containerOf(p))!.push({ to: ref, at: [...p, '$ref'] });
   }
   const reaches = (from: string, to: string): boolean => {
     const seen = new Set<string>();

@@ -4,14 +4,14 @@ import { BETA_TOOL_TYPES } from '../betas';
 import type { Path, PathProblem } from '../types';
 import { betaUsed } from './betas';
 import { given, isObj, type Obj, type RuleContext } from './common';
-import { closedObjects, schemaShape, subschemas } from './schemas';
+import { closedObjects, schemaShape, type SchemaTrees } from './schemas';
 
 /** A custom tool's name: the service's message quotes this pattern (it was {1,64} until mid-2025). */
 const TOOL_NAME = /^[a-zA-Z0-9_-]{1,128}$/;
 const COMBINATORS = ['oneOf', 'allOf', 'anyOf'];
 
 /** doc1 §2.6. */
-export function toolRules(body: Obj, ctx: RuleContext, out: PathProblem[]): void {
+export function toolRules(body: Obj, ctx: RuleContext, trees: SchemaTrees, out: PathProblem[]): void {
   if (!Array.isArray(body.tools)) return;
   const seen = new Map<string, number>();
   body.tools.forEach((t, i) => {
@@ -57,12 +57,12 @@ export function toolRules(body: Obj, ctx: RuleContext, out: PathProblem[]): void
       });
     }
     if (isObj(t.user_location)) userLocationRules(t.user_location, [...at, 'user_location'], out);
-    if (t.type === undefined || t.type === null || t.type === 'custom') customTool(t, at, out);
+    if (t.type === undefined || t.type === null || t.type === 'custom') customTool(t, at, trees, out);
   });
 }
 
 /** A custom tool: its name, and its input_schema as the service checks it. */
-function customTool(t: Obj, at: Path, out: PathProblem[]): void {
+function customTool(t: Obj, at: Path, trees: SchemaTrees, out: PathProblem[]): void {
   if (typeof t.name === 'string' && t.name !== '' && !TOOL_NAME.test(t.name)) {
     const value = t.name.replace(/[^a-zA-Z0-9_-]/g, '_').slice(0, 128);
     out.push({
@@ -91,8 +91,8 @@ function customTool(t: Obj, at: Path, out: PathProblem[]): void {
         'inside one of its properties.',
     });
   }
-  const nodes = subschemas(schema, on);
-  const bad = schemaShape(nodes);
+  const tree = trees.of(schema, on);
+  const bad = schemaShape(tree);
   if (bad) {
     out.push({
       path: bad.at,
@@ -103,7 +103,7 @@ function customTool(t: Obj, at: Path, out: PathProblem[]): void {
       ...(bad.fixes?.length ? { fixes: bad.fixes } : {}),
     });
   }
-  if (t.strict === true) closedObjects(nodes, 'strict-schema-not-closed', 'With "strict": true', out);
+  if (t.strict === true) closedObjects(tree, 'strict-schema-not-closed', 'With "strict": true', out);
 }
 
 function userLocationRules(loc: Obj, at: Path, out: PathProblem[]): void {

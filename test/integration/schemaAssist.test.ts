@@ -1,9 +1,9 @@
-// Completion and hover in the real extension host: in YAML request and case files Promptwright's own (the
-// harness has no YAML extension), and in JSON files the JSON language service's, from the generated schema,
-// whose Markdown descriptions render (no literal backticks).
+// Completion and hover in the real extension host, in JSON and YAML request, count and case files: Promptwright's
+// own, from the zod schema (the language server's too), whose Markdown descriptions render (no literal backticks).
+// The files are Promptwright's by the settings' patterns, and nothing else answers there: no generated JSON Schema.
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
-import { api, waitFor, workspaceUri } from './helpers';
+import { api, setSetting, waitFor, workspaceUri } from './helpers';
 
 async function write(name: string, text: string): Promise<vscode.TextDocument> {
   const uri = workspaceUri('assist-suite', name);
@@ -51,8 +51,26 @@ describe('completion and hover from the schema (real extension host)', () => {
     await vscode.workspace.fs.delete(workspaceUri('assist-suite'), { recursive: true });
   });
 
-  it('the harness has no YAML extension: YAML files are served by Promptwright itself', () => {
-    assert.equal(vscode.extensions.getExtension('redhat.vscode-yaml'), undefined);
+  it('the settings say which files are served: a request of any name gets completion, other JSON none', async () => {
+    const text = '{\n  "model": "model-opus-4-7",\n  \n}\n';
+    const plain = await write('settings.json', text);
+    const inObject = new vscode.Position(2, 2);
+    const none = await vscode.commands.executeCommand<vscode.CompletionList>(
+      'vscode.executeCompletionItemProvider',
+      plain.uri,
+      inObject,
+    );
+    assert.ok(!none.items.some(i => label(i) === 'max_tokens'), none.items.map(label).join(','));
+    const restore = await setSetting('requestFilePatterns', ['**/assist-suite/*.body.json']);
+    try {
+      const doc = await write('greeting.body.json', text);
+      // VS Code's JSON service offers `$schema` in any JSON object: the rest are ours, required fields first
+      const fields = (await labelsAt(doc, inObject)).map(label).filter(l => l !== '$schema');
+      assert.deepEqual(fields.slice(0, 2), ['max_tokens', 'messages'], fields.join(','));
+      assert.ok(!fields.includes('model'), 'a field already there is not offered again');
+    } finally {
+      await restore();
+    }
   });
 
   it("YAML: a field's values, and the fields a content block of its type takes", async () => {
@@ -91,7 +109,7 @@ describe('completion and hover from the schema (real extension host)', () => {
     assert.ok(kinds.includes('contains') && kinds.includes('stop_reason'), kinds.join(','));
   });
 
-  it('JSON: hover renders the Markdown description (markdownDescription), no literal backticks', async () => {
+  it('JSON: hover renders the Markdown description, no literal backticks', async () => {
     const doc = await write(
       'hover.prompt.json',
       '{\n  "model": "model-opus-4-7",\n  "max_tokens": 100,\n  "messages": [{ "role": "user", "content": "Hi" }]\n}\n',
@@ -101,7 +119,7 @@ describe('completion and hover from the schema (real extension host)', () => {
     assert.doesNotMatch(md, /\\`/);
   });
 
-  it('JSON count files: completion from the count schema, which points into the request schema', async () => {
+  it('JSON count files: the fields a content block takes, and no max_tokens (count_tokens takes none)', async () => {
     const doc = await write(
       'assist.count.json',
       '{\n  "model": "model-opus-4-7",\n  "messages": [\n' +
@@ -112,5 +130,7 @@ describe('completion and hover from the schema (real extension host)', () => {
       fields.some(l => l.includes('cache_control')),
       fields.join(','),
     );
+    const top = (await labelsAt(doc, new vscode.Position(2, 2))).map(label);
+    assert.ok(top.includes('system') && !top.includes('max_tokens'), top.join(','));
   });
 });
