@@ -42,7 +42,10 @@ export class MessageAccumulator {
         return;
       case 'content_block_start': {
         const m = this.need();
-        const block: ContentBlock = structuredClone(ev.content_block);
+        // a copy of its own, so that the deltas added to it leave the event as it came (a batcher or a second
+        // accumulator holds it too): shallow, as only a block's own fields are ever set (structuredClone cost tens of
+        // microseconds a block)
+        const block: ContentBlock = { ...ev.content_block };
         m.content[ev.index] = block;
         if (block.type === 'tool_use' || block.type === 'server_tool_use' || block.type === 'mcp_tool_use')
           this.json.set(ev.index, '');

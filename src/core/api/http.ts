@@ -225,6 +225,7 @@ export class Http {
 class Deadline {
   private readonly ctl = new AbortController();
   private handle: ReturnType<typeof setTimeout> | undefined;
+  private cleared = false;
   timedOut = false;
 
   constructor(
@@ -245,15 +246,21 @@ class Deadline {
     this.ctl.abort(this.caller?.reason);
   };
 
+  /** Starts the time again: the one timer is re-armed in place, not replaced (a stream restarts it per chunk). */
   restart(): void {
-    clearTimeout(this.handle);
-    this.handle = setTimeout(() => {
-      this.timedOut = true;
-      this.ctl.abort(new TimeoutError('No data in time.'));
-    }, this.ms);
+    if (this.cleared) return;
+    if (this.handle) this.handle.refresh();
+    else this.handle = setTimeout(this.expire, this.ms);
   }
 
+  private readonly expire = () => {
+    this.timedOut = true;
+    this.ctl.abort(new TimeoutError('No data in time.'));
+  };
+
+  /** Ends the deadline for good: the timer and the listener on the caller's signal are released. */
   clear(): void {
+    this.cleared = true;
     clearTimeout(this.handle);
     this.caller?.removeEventListener('abort', this.onAbort);
   }

@@ -247,6 +247,13 @@ describe('API client against the fake service', () => {
       );
       assert.ok(Date.now() - t0 < 3000);
     });
+    it('the idle timeout starts again with every chunk: a reply longer than it but never idle so long', async () => {
+      const s = await client({ streamIdleTimeoutMs: 200 }).streamMessage(req('x #slow=40 #long=12'));
+      const t0 = Date.now();
+      const m = await s.finalMessage();
+      assert.ok(Date.now() - t0 > 400, `the reply took ${Date.now() - t0} ms, not more than the timeout`);
+      assert.equal(m.content[0]?.text, Array.from({ length: 12 }, (_, i) => `w${i} `).join(''));
+    });
     it('cancelling through an AbortSignal closes the stream within 100 ms', async () => {
       const ctl = new AbortController();
       const s = await client().streamMessage(req('slow #slow=50 #long=200'), { signal: ctl.signal });

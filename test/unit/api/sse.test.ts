@@ -121,6 +121,46 @@ describe('SSE decoder', () => {
   });
 });
 
+describe('SSE decoder, read by pulling', () => {
+  it('keeps an event in the decoder until it reads on, its data where it is in its chunk', () => {
+    const d = new SseDecoder();
+    d.write(enc.encode('event: a\ndata: 1\n\nid: 7\ndata: 2\ndata: 3\n\n'));
+    assert.ok(d.next());
+    assert.deepEqual([d.event, d.dataText.slice(d.dataFrom, d.dataTo), d.id], ['a', '1', undefined]);
+    assert.deepEqual(d.current, { event: 'a', data: '1' }, 'still there when read again');
+    assert.ok(d.next());
+    assert.deepEqual(d.current, { event: 'message', data: '2\n3', id: '7' });
+    assert.equal(d.next(), false);
+  });
+  it('a chunk written before the events of the last one were all read goes after them', () => {
+    const d = new SseDecoder();
+    d.write(enc.encode('data: 1\n\ndata: 2\n\ndata: 3'));
+    assert.ok(d.next());
+    d.write(enc.encode('4\n\n'));
+    const got: string[] = [d.current.data];
+    while (d.next()) got.push(d.current.data);
+    assert.deepEqual(got, ['1', '2', '34']);
+  });
+  it('nextMatching reads a whole event of a known shape at once, and only between events', () => {
+    const re = /event: x\ndata: \d+\n\n/y;
+    const d = new SseDecoder();
+    d.write(enc.encode('event: x\ndata: 12\n\nevent: y\ndata: 3\n\nevent: x\ndata: 45\n\nevent: x\ndata: 6'));
+    assert.equal(d.nextMatching(re), 0);
+    assert.equal(d.text.slice(0, re.lastIndex), 'event: x\ndata: 12\n\n');
+    assert.equal(d.nextMatching(re), -1, 'another shape: left to next()');
+    assert.ok(d.next());
+    assert.deepEqual(d.current, { event: 'y', data: '3' });
+    const at = d.nextMatching(re);
+    assert.equal(d.text.slice(at, re.lastIndex), 'event: x\ndata: 45\n\n');
+    assert.equal(d.nextMatching(re), -1, 'not all there yet');
+    assert.equal(d.next(), false);
+    d.write(enc.encode('7\n\n'));
+    assert.equal(d.nextMatching(re), -1, 'its first lines were read line by line: it ends that way');
+    assert.ok(d.next());
+    assert.deepEqual(d.current, { event: 'x', data: '67' });
+  });
+});
+
 describe('message accumulator (doc1 §2.7)', () => {
   it('builds the final message from every split of a recorded stream', () => {
     const { bytes, events } = recorded();

@@ -1,6 +1,7 @@
 // A streamed reply's events are what JSON.parse makes of each event's data, whatever the chunking: text deltas
 // read in place in their chunk (the hot path) and every other event alike.
 import * as assert from 'node:assert/strict';
+import { StreamError } from '../../../src/core/api/errors';
 import { MessageStream } from '../../../src/core/api/stream';
 import type { Raw } from '../../../src/core/api/http';
 
@@ -64,5 +65,75 @@ describe('the events of a streamed reply', () => {
     assert.deepEqual(m.content[12]?.input, { text: '}}' });
     assert.equal(m.content[13]?.text, 'reordered');
     assert.equal(m.stop_reason, 'end_turn');
+  });
+
+  it('stay as they came while the message is built from them', async () => {
+    const s = new MessageStream(raw([bytes]));
+    const got: unknown[] = [];
+    for await (const ev of s) got.push(ev);
+    assert.deepEqual(got, DATA);
+    assert.equal(s.message?.content[0]?.text, 'plain line\nbreak, "quotes" and \\ tab\tand \\ and\nünïcödé ☃ 😀 ');
+    assert.deepEqual(s.message?.content[12]?.input, { text: '}}' });
+  });
+
+  it('are read one by one from a long run of text deltas, whatever their texts hold', async () => {
+    const texts = Array.from({ length: 700 }, (_, i) => [`w${i} `, 'a"}}b', 'x"}}', '\\"}}\n\n', 'é', ''][i % 6]!);
+    const deltas = texts.map(text => ({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text } }));
+    const data = [...DATA.slice(0, 2), ...deltas, ...DATA.slice(-2)];
+    const body = data.map(d => `event: ${(d as { type: string }).type}\ndata: ${JSON.stringify(d)}\n\n`).join('');
+    const s = new MessageStream(raw([new TextEncoder().encode(body)]));
+    const got: unknown[] = [];
+    for await (const ev of s) got.push(ev);
+    assert.deepEqual(got, data);
+    assert.equal(s.message?.content[0]?.text, texts.join(''));
+  });
+
+  it('are the same with CRLF line ends, and with CR ones', async () => {
+    for (const end of ['\r\n', '\r']) {
+      const other = new TextEncoder().encode(sse.replace(/\n/g, end));
+      assert.deepEqual(await events([other]), DATA, JSON.stringify(end));
+      assert.deepEqual(await events([other.subarray(0, 500), other.subarray(500)]), DATA, JSON.stringify(end));
+    }
+  });
+
+  it('are JSON first: a text delta JSON.parse rejects ends the stream as invalid, whole or in pieces', async () => {
+    const start = DATA.slice(0, 2).map(d => `event: ${(d as { type: string }).type}\ndata: ${JSON.stringify(d)}\n\n`);
+    const head = '{"type":"content_block_delta","index":';
+    for (const data of [
+      `${head}0,"delta":{"type":"text_delta","text":"a\tb"}}`, // a raw tab: JSON has it escaped
+      `${head}0,"delta":{"type":"text_delta","text":"a\\xb"}}`, // an escape JSON does not have
+      `${head}00,"delta":{"type":"text_delta","text":"ab"}}`, // a number with a leading zero
+      `${head}0,"delta":{"type":"text_delta","text":"ab"}}}`,
+    ]) {
+      const bytes = new TextEncoder().encode(`${start.join('')}event: content_block_delta\ndata: ${data}\n\n`);
+      for (const chunks of [[bytes], [bytes.subarray(0, bytes.length - 9), bytes.subarray(bytes.length - 9)]]) {
+        await assert.rejects(events(chunks), (e: unknown) => {
+          assert.ok(e instanceof StreamError);
+          assert.equal(e.type, 'invalid_stream', data);
+          assert.equal(e.message, 'event content_block_delta carries data that is not JSON');
+          return true;
+        });
+      }
+    }
+  });
+
+  it('that the message cannot take end the stream as invalid and release it, also when a chunk held them', async () => {
+    // a delta before its block's start, after events of the same chunk: handed out without entering the async path
+    const events = [DATA[0], DATA[2], DATA[1]].map(d => `event: x\ndata: ${JSON.stringify(d)}\n\n`).join('');
+    let closed = 0;
+    let cancelled = false;
+    const body = new ReadableStream<Uint8Array>({
+      start: c => c.enqueue(new TextEncoder().encode(events)),
+      cancel: () => {
+        cancelled = true;
+      },
+    });
+    const stream = new MessageStream({ status: 200, headers: {}, body, touch: () => {}, close: () => closed++ });
+    const it = stream[Symbol.asyncIterator]();
+    assert.equal((await it.next()).done, false);
+    await assert.rejects(it.next(), (e: unknown) => e instanceof StreamError && e.type === 'invalid_stream');
+    await new Promise(resolve => setImmediate(resolve));
+    assert.equal(closed, 1, 'the idle timer is released');
+    assert.ok(cancelled, 'the body is cancelled');
   });
 });
