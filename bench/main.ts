@@ -32,133 +32,6 @@ import { cacheBench } from './cache';
 import { trustBench } from './trust';
 
 const figs = board();
-trustBench(figs);
-for (const mb of [1, 10]) {
-  const text = JSON.stringify(bigRequest(mb * 1_000_000), null, 2);
-  const r = validateText(text, 'json');
-  if (r.problems.length) throw new Error(`bench input has problems: ${JSON.stringify(r.problems.slice(0, 3))}`);
-  figs.push(
-    ratioCase({
-      name: `JSON ${mb} MB: parse+validate+ranges vs JSON.parse`,
-      target: 2,
-      floor: { name: 'JSON.parse', run: (): unknown => JSON.parse(text) },
-      ours: { name: 'validateText', run: () => validateText(text, 'json') },
-    }),
-  );
-}
-{
-  // a 10 MB base64 PDF: one pass over its text, a few kilobytes decoded for its page count
-  const pdf = bigPdf(7_500_000);
-  const data = pdf.toString('base64');
-  if (pdfPageCount(new Base64Reader(data)) !== 60) throw new Error('bench PDF: the page count was not found');
-  const text = JSON.stringify(
-    {
-      model: 'model-sonnet-4-5',
-      max_tokens: 1024,
-      messages: [
-        {
-          role: 'user',
-          content: [
-            { type: 'document', source: { type: 'base64', media_type: 'application/pdf', data } },
-            { type: 'text', text: 'Summarise this report.' },
-          ],
-        },
-      ],
-    },
-    null,
-    2,
-  );
-  const r = validateText(text, 'json');
-  if (r.problems.length) throw new Error(`bench PDF has problems: ${JSON.stringify(r.problems.slice(0, 3))}`);
-  figs.push(
-    ratioCase({
-      name: `JSON ${(text.length / 1e6).toFixed(0)} MB, one base64 PDF: parse+validate+ranges vs JSON.parse`,
-      target: 3,
-      floor: { name: 'JSON.parse', run: (): unknown => JSON.parse(text) },
-      ours: { name: 'validateText', run: () => validateText(text, 'json') },
-    }),
-  );
-}
-{
-  // a file with problems: ranges are found for each of them
-  const obj = bigRequest(1_000_000) as { messages: { role: string }[] };
-  for (let i = 0; i < obj.messages.length; i += 1000) obj.messages[i]!.role = 'system';
-  const text = JSON.stringify(obj, null, 2);
-  const n = validateText(text, 'json').problems.length;
-  figs.push(
-    ratioCase({
-      name: `JSON 1 MB with ${n} problems vs JSON.parse`,
-      target: 2.5,
-      floor: { name: 'JSON.parse', run: (): unknown => JSON.parse(text) },
-      ours: { name: 'validateText', run: () => validateText(text, 'json') },
-    }),
-  );
-}
-{
-  const text = YAML.stringify(bigRequest(1_000_000));
-  figs.push(
-    ratioCase({
-      name: `YAML ${(text.length / 1e6).toFixed(1)} MB: parse+validate+ranges vs yaml.parse`,
-      target: 3,
-      floor: { name: 'yaml.parse', run: (): unknown => YAML.parse(text) },
-      ours: { name: 'validateText', run: () => validateText(text, 'yaml') },
-    }),
-  );
-}
-{
-  const messages = Array.from({ length: 100_000 }, (_, i) => ({
-    role: i % 2 ? 'assistant' : 'user',
-    content: `message ${i}`,
-  }));
-  messages.push({ role: 'user', content: 'end' });
-  messages.splice(0, 1);
-  const text = JSON.stringify({ model: 'model-opus-4-7', max_tokens: 10, messages: messages.slice(0, 100_000) });
-  const t0 = performance.now();
-  const r = validateText(text, 'json');
-  const ms = performance.now() - t0;
-  figs.push({
-    name: '100,000-message file: parse+validate',
-    value: `${ms.toFixed(0)} ms`,
-    target: '<= 1000 ms',
-    ok: ms <= 1000,
-    extra: `${(text.length / 1e6).toFixed(1)} MB, ${r.problems.length} problems`,
-  });
-}
-{
-  // one 1 MB `data:` line fed in 64-byte chunks: the decoder must stay linear whatever the chunking
-  const enc = new TextEncoder();
-  const bytes = enc.encode(`event: message\ndata: ${'x'.repeat(1_000_000)}\n\n`);
-  const chunks: Uint8Array[] = [];
-  for (let i = 0; i < bytes.length; i += 64) chunks.push(bytes.subarray(i, i + 64));
-  const text = new TextDecoder();
-  let ours = 0,
-    theirs = 0;
-  figs.push(
-    ratioCase({
-      name: 'SSE: a 1 MB line in 64-byte chunks vs eventsource-parser',
-      target: 2,
-      floor: {
-        name: 'eventsource-parser',
-        run: () => {
-          const p = createParser({
-            onEvent: e => {
-              theirs = e.data.length;
-            },
-          });
-          for (const c of chunks) p.feed(text.decode(c, { stream: true }));
-        },
-      },
-      ours: {
-        name: 'SseDecoder',
-        run: () => {
-          const d = new SseDecoder();
-          for (const c of chunks) for (const e of d.push(c)) ours = e.data.length;
-        },
-      },
-    }),
-  );
-  if (ours !== 1_000_000 || theirs !== 1_000_000) throw new Error(`SSE bench lost data: ${ours} / ${theirs}`);
-}
 async function streaming(): Promise<void> {
   const fake = await startFake();
   try {
@@ -217,6 +90,137 @@ async function streaming(): Promise<void> {
     });
   } finally {
     await fake.close();
+  }
+}
+
+/** The validator, the media and strict-schema checks, the decoder: synchronous, on bodies of up to 13 MB. */
+function checking(): void {
+  trustBench(figs);
+  for (const mb of [1, 10]) {
+    const text = JSON.stringify(bigRequest(mb * 1_000_000), null, 2);
+    const r = validateText(text, 'json');
+    if (r.problems.length) throw new Error(`bench input has problems: ${JSON.stringify(r.problems.slice(0, 3))}`);
+    figs.push(
+      ratioCase({
+        name: `JSON ${mb} MB: parse+validate+ranges vs JSON.parse`,
+        target: 2,
+        floor: { name: 'JSON.parse', run: (): unknown => JSON.parse(text) },
+        ours: { name: 'validateText', run: () => validateText(text, 'json') },
+      }),
+    );
+  }
+  {
+    // a 10 MB base64 PDF: one pass over its text, a few kilobytes decoded for its page count
+    const pdf = bigPdf(7_500_000);
+    const data = pdf.toString('base64');
+    if (pdfPageCount(new Base64Reader(data)) !== 60) throw new Error('bench PDF: the page count was not found');
+    const text = JSON.stringify(
+      {
+        model: 'model-sonnet-4-5',
+        max_tokens: 1024,
+        messages: [
+          {
+            role: 'user',
+            content: [
+              { type: 'document', source: { type: 'base64', media_type: 'application/pdf', data } },
+              { type: 'text', text: 'Summarise this report.' },
+            ],
+          },
+        ],
+      },
+      null,
+      2,
+    );
+    const r = validateText(text, 'json');
+    if (r.problems.length) throw new Error(`bench PDF has problems: ${JSON.stringify(r.problems.slice(0, 3))}`);
+    figs.push(
+      ratioCase({
+        name: `JSON ${(text.length / 1e6).toFixed(0)} MB, one base64 PDF: parse+validate+ranges vs JSON.parse`,
+        target: 3,
+        floor: { name: 'JSON.parse', run: (): unknown => JSON.parse(text) },
+        ours: { name: 'validateText', run: () => validateText(text, 'json') },
+      }),
+    );
+  }
+  {
+    // a file with problems: ranges are found for each of them
+    const obj = bigRequest(1_000_000) as { messages: { role: string }[] };
+    for (let i = 0; i < obj.messages.length; i += 1000) obj.messages[i]!.role = 'system';
+    const text = JSON.stringify(obj, null, 2);
+    const n = validateText(text, 'json').problems.length;
+    figs.push(
+      ratioCase({
+        name: `JSON 1 MB with ${n} problems vs JSON.parse`,
+        target: 2.5,
+        floor: { name: 'JSON.parse', run: (): unknown => JSON.parse(text) },
+        ours: { name: 'validateText', run: () => validateText(text, 'json') },
+      }),
+    );
+  }
+  {
+    const text = YAML.stringify(bigRequest(1_000_000));
+    figs.push(
+      ratioCase({
+        name: `YAML ${(text.length / 1e6).toFixed(1)} MB: parse+validate+ranges vs yaml.parse`,
+        target: 3,
+        floor: { name: 'yaml.parse', run: (): unknown => YAML.parse(text) },
+        ours: { name: 'validateText', run: () => validateText(text, 'yaml') },
+      }),
+    );
+  }
+  {
+    const messages = Array.from({ length: 100_000 }, (_, i) => ({
+      role: i % 2 ? 'assistant' : 'user',
+      content: `message ${i}`,
+    }));
+    messages.push({ role: 'user', content: 'end' });
+    messages.splice(0, 1);
+    const text = JSON.stringify({ model: 'model-opus-4-7', max_tokens: 10, messages: messages.slice(0, 100_000) });
+    const t0 = performance.now();
+    const r = validateText(text, 'json');
+    const ms = performance.now() - t0;
+    figs.push({
+      name: '100,000-message file: parse+validate',
+      value: `${ms.toFixed(0)} ms`,
+      target: '<= 1000 ms',
+      ok: ms <= 1000,
+      extra: `${(text.length / 1e6).toFixed(1)} MB, ${r.problems.length} problems`,
+    });
+  }
+  {
+    // one 1 MB `data:` line fed in 64-byte chunks: the decoder must stay linear whatever the chunking
+    const enc = new TextEncoder();
+    const bytes = enc.encode(`event: message\ndata: ${'x'.repeat(1_000_000)}\n\n`);
+    const chunks: Uint8Array[] = [];
+    for (let i = 0; i < bytes.length; i += 64) chunks.push(bytes.subarray(i, i + 64));
+    const text = new TextDecoder();
+    let ours = 0,
+      theirs = 0;
+    figs.push(
+      ratioCase({
+        name: 'SSE: a 1 MB line in 64-byte chunks vs eventsource-parser',
+        target: 2,
+        floor: {
+          name: 'eventsource-parser',
+          run: () => {
+            const p = createParser({
+              onEvent: e => {
+                theirs = e.data.length;
+              },
+            });
+            for (const c of chunks) p.feed(text.decode(c, { stream: true }));
+          },
+        },
+        ours: {
+          name: 'SseDecoder',
+          run: () => {
+            const d = new SseDecoder();
+            for (const c of chunks) for (const e of d.push(c)) ours = e.data.length;
+          },
+        },
+      }),
+    );
+    if (ours !== 1_000_000 || theirs !== 1_000_000) throw new Error(`SSE bench lost data: ${ours} / ${theirs}`);
   }
 }
 
@@ -551,7 +555,10 @@ async function cliProcesses(): Promise<void> {
   }
 }
 
+// the stream first, on the fresh heap of a process: after the checks (bodies of up to 13 MB) the heap is ~450 MB and
+// each of the collector's pauses ~2 ms, which fall in the client's runs (it allocates) more than in the raw read's
 void streaming()
+  .then(checking)
   .then(tokenCounting)
   .then(complianceExport)
   .then(problemPlacement)
