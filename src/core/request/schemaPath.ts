@@ -1,6 +1,6 @@
 // Finding the zod schema that applies at a path of a value: for known keys and number bounds in messages
-// (issues.ts), and for completion and hover where no JSON Schema language service reads the file (YAML
-// without a YAML extension: yamlAssist.ts). Unions picked by `type` are resolved by the value found there.
+// (issues.ts), and for completion and hover in JSON and YAML files (core/language/schemaAssist.ts). Unions picked
+// by `type` are resolved by the value found there.
 import * as z from 'zod/mini';
 import type { Path } from './types';
 
