@@ -45,8 +45,9 @@ async function backToWalkthrough(page) {
     .or(page.locator('.tabs-container .tab', { hasText: 'Walkthrough' }))
     .first()
     .click();
-  const steps = page.locator('.gettingStartedContainer .getting-started-step', { hasText: STEPS[0] }).first();
-  const shown = await steps.waitFor({ timeout: 5000 }).then(
+  // the page keeps both slides in the DOM: the class says which one shows (the home's is `showCategories`)
+  const details = page.locator('.gettingStartedContainer .gettingStarted.showDetails').first();
+  const shown = await details.waitFor({ timeout: 5000 }).then(
     () => true,
     () => false,
   );
