@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { isCaseFile } from '../../core/cases/fileNames';
-import type { Format } from '../../core/request/types';
+import { formatOf } from '../../core/request/types';
 import { Config, endpointOf } from '../platform/config';
 import { completionItem, hover } from '../platform/language';
 import { coreBundle } from '../platform/lazy';
@@ -29,14 +29,14 @@ export class SchemaAssist implements vscode.CompletionItemProvider, vscode.Hover
   provideCompletionItems(doc: vscode.TextDocument, position: vscode.Position): vscode.CompletionItem[] | undefined {
     const kind = this.kindOf(doc, position);
     if (!kind) return undefined;
-    const found = coreBundle().schemaCompletions(doc.getText(), doc.offsetAt(position), kind, formatOf(doc));
+    const found = coreBundle().schemaCompletions(doc.getText(), doc.offsetAt(position), kind, formatOf(doc.fileName));
     return found?.map(c => completionItem(doc, c));
   }
 
   provideHover(doc: vscode.TextDocument, position: vscode.Position): vscode.Hover | undefined {
     const kind = this.kindOf(doc, position);
     if (!kind) return undefined;
-    const found = coreBundle().schemaHover(doc.getText(), doc.offsetAt(position), kind, formatOf(doc));
+    const found = coreBundle().schemaHover(doc.getText(), doc.offsetAt(position), kind, formatOf(doc.fileName));
     return found && hover(doc, found);
   }
 
@@ -46,5 +46,3 @@ export class SchemaAssist implements vscode.CompletionItemProvider, vscode.Hover
     return this.elsewhere(doc, position) ? undefined : endpointOf(doc, this.config);
   }
 }
-
-const formatOf = (doc: vscode.TextDocument): Format => (doc.languageId === 'yaml' ? 'yaml' : 'json');
