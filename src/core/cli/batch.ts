@@ -11,7 +11,7 @@ import { format, listOptions, notConfirmed, positionals } from './common';
 import { describeForCli } from './env';
 import { confirmed, EXIT, guarded } from './guard';
 import type { CliIo } from './io';
-import { day, printOne, printPages, table, type Column } from './output';
+import { day, printJsonArray, printOne, printPages, table, type Column } from './output';
 import { batchesFromEnv, batchStoreFromEnv, collectBatch } from './testBatch';
 
 const BATCH_USAGE = `usage:
@@ -101,7 +101,7 @@ async function list(argv: string[], io: CliIo): Promise<number> {
   if (p.values.has('limit')) throw new UsageError('--limit pages the service list: give --all with it');
   const records = await store.batches();
   const rows = await Promise.all(records.map(r => refreshed(r, io, store)));
-  if (f === 'json') io.stdout.write(`${JSON.stringify(rows.map(rowJson), null, 2)}\n`);
+  if (f === 'json') printJsonArray(io, rows, rowJson);
   else if (!rows.length)
     io.stdout.write(`no batches submitted from here (${store.dir}); \`promptwright test FILE --batch\`\n`);
   else io.stdout.write(table(rows, COLUMNS(now)));

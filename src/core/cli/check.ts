@@ -12,6 +12,7 @@ import { loadCaseFile } from './caseFiles';
 import { decodeUtf8, expandFiles } from './files';
 import { betasFromEnv, type CliIo } from './io';
 import { loadModelsFile } from './models';
+import { printJsonArray } from './output';
 import { lineColumn, toRecords, type CheckRecord } from '../request/records';
 
 const ENDPOINTS: readonly Endpoint[] = ['messages', 'count_tokens'];
@@ -149,7 +150,7 @@ export function runCheck(args: string[], io: CliIo, cwd = process.cwd()): number
     }
   }
   const errors = all.filter(r => r.severity === 'error').length - failed;
-  if (format === 'json') io.stdout.write(`${JSON.stringify(all, null, 2)}\n`);
+  if (format === 'json') printJsonArray(io, all);
   else {
     for (const r of all) io.stdout.write(`${r.file}:${r.line}:${r.column}: ${r.severity} ${r.code}: ${r.message}\n`);
     const others = all.length - errors - failed;

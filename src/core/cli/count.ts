@@ -17,7 +17,7 @@ import { printBreakpoints } from './countCache';
 import { BodyCounter, COUNT_FOLDER_GLOB, countedOf, overBudget, type Counted, type CountOptions } from './counting';
 import { cancelled, EXIT, guarded } from './guard';
 import { betasFromEnv, type CliIo } from './io';
-import { table } from './output';
+import { printJsonArray, table } from './output';
 import { pricesOption } from './prices';
 
 // ---- options ---------------------------------------------------------------------------------------------
@@ -120,7 +120,7 @@ export function runCount(args: string[], io: CliIo, cwd = process.cwd()): Promis
 
 /** One request file in text: the number alone, as `count FILE` always printed; otherwise a table. */
 function print(io: CliIo, outputFormat: CountOptions['format'], rows: readonly Row[], files: number): void {
-  if (outputFormat === 'json') io.stdout.write(`${JSON.stringify(rows, null, 2)}\n`);
+  if (outputFormat === 'json') printJsonArray(io, rows);
   else if (files === 1 && rows.length === 1 && rows[0]!.case === undefined)
     io.stdout.write(`${rows[0]!.input_tokens}\n`);
   else

@@ -30,7 +30,8 @@ function record(o: object): string {
 }
 
 export function printList<T>(io: CliIo, format: string, rows: readonly T[], columns: readonly Column<T>[]): void {
-  io.stdout.write(format === 'json' ? `${JSON.stringify(rows, null, 2)}\n` : table(rows, columns));
+  if (format === 'json') printJsonArray(io, rows);
+  else io.stdout.write(table(rows, columns));
 }
 
 /**
@@ -55,6 +56,29 @@ export async function printPages<T>(
     throw e;
   }
   printList(io, format, rows, columns);
+}
+
+/**
+ * `JSON.stringify(items.map(json), null, 2)` and a line end, written a record at a time in pieces of about 64 KB:
+ * the same bytes, without the whole document (12 MB for a suite of 10,000 requests) as one string, and its copy
+ * on the way out.
+ */
+export function printJsonArray<T>(io: CliIo, items: readonly T[], json: (item: T) => unknown = x => x): void {
+  if (!items.length) {
+    io.stdout.write('[]\n');
+    return;
+  }
+  let piece = '[\n';
+  items.forEach((item, i) => {
+    // a record inside the array is indented one level more; a JSON string holds no raw line end
+    const text = (JSON.stringify(json(item), null, 2) ?? 'null').replaceAll('\n', '\n  ');
+    piece += `  ${text}${i < items.length - 1 ? ',' : ''}\n`;
+    if (piece.length >= 65_536) {
+      io.stdout.write(piece);
+      piece = '';
+    }
+  });
+  io.stdout.write(`${piece}]\n`);
 }
 
 export function printOne(io: CliIo, format: string, o: object): void {

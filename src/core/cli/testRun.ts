@@ -26,6 +26,7 @@ import { prepareCaseFile, type LoadedCaseFile } from './caseFiles';
 import { cacheDir } from './env';
 import { EXIT } from './guard';
 import { betasFromEnv, type CliIo } from './io';
+import { printJsonArray } from './output';
 import { cellName, cellRecord, figures, summaryLine, toJunit, verdictWord, whyLines } from './testReport';
 
 /** What the command line says of a run's samples, prices and verdict cache. */
@@ -200,14 +201,7 @@ export function endOfRun(
   judge: { judgeCalls: number; judgeCached: number; printer?: ReturnType<typeof inOrderPrinter> },
 ): number {
   const byFile = results.map((r, i) => ({ file: cells[i]!.source.display, r }));
-  if (outputFormat === 'json')
-    io.stdout.write(
-      `${JSON.stringify(
-        byFile.map(c => cellRecord(c.file, c.r)),
-        null,
-        2,
-      )}\n`,
-    );
+  if (outputFormat === 'json') printJsonArray(io, byFile, c => cellRecord(c.file, c.r));
   else if (outputFormat === 'junit') io.stdout.write(toJunit(byFile));
   else judge.printer?.summary(results, judge.judgeCalls, judge.judgeCached);
   for (const note of costNotes(results)) io.stderr.write(`promptwright test: cost unknown: ${note}\n`);
