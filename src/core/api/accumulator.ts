@@ -35,6 +35,12 @@ export class MessageAccumulator {
     return this.json.get(index);
   }
 
+  /** A text delta: its text added to its block (the stream's hot path calls this rather than `apply`). */
+  appendText(index: number, text: string): void {
+    const b = this.block(index);
+    b.text = `${asText(b.text)}${text}`;
+  }
+
   apply(ev: StreamEvent): void {
     switch (ev.type) {
       case 'message_start':
@@ -52,11 +58,10 @@ export class MessageAccumulator {
         return;
       }
       case 'content_block_delta': {
-        const b = this.need().content[ev.index];
-        if (!b) throw new Error(`content_block_delta for block ${ev.index} before its content_block_start`);
         const d = ev.delta;
-        if (d.type === 'text_delta') b.text = `${asText(b.text)}${d.text}`;
-        else if (d.type === 'thinking_delta') b.thinking = `${asText(b.thinking)}${d.thinking}`;
+        if (d.type === 'text_delta') return this.appendText(ev.index, d.text);
+        const b = this.block(ev.index);
+        if (d.type === 'thinking_delta') b.thinking = `${asText(b.thinking)}${d.thinking}`;
         else if (d.type === 'signature_delta') b.signature = d.signature;
         else if (d.type === 'input_json_delta')
           this.json.set(ev.index, (this.json.get(ev.index) ?? '') + d.partial_json);
@@ -96,6 +101,13 @@ export class MessageAccumulator {
       default:
       // ping, error (handled by the stream), and event types added later: nothing to accumulate
     }
+  }
+
+  /** The block a delta is for. */
+  private block(index: number): ContentBlock {
+    const b = this.need().content[index];
+    if (!b) throw new Error(`content_block_delta for block ${index} before its content_block_start`);
+    return b;
   }
 
   private need(): Message {

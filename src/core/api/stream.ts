@@ -88,8 +88,15 @@ export class MessageStream implements AsyncIterable<StreamEvent> {
       for (;;) {
         let ev: StreamEvent | undefined;
         const at = sse.nextMatching(TEXT_DELTA);
-        if (at >= 0) ev = textDelta(sse.text, at, TEXT_DELTA.lastIndex);
-        else if (sse.next()) ev = parseEvent(sse);
+        if (at >= 0) {
+          // the hot path: a text delta needs none of the checks below, and its text goes straight to its block
+          const delta = textDelta(sse.text, at, TEXT_DELTA.lastIndex);
+          this.acc.appendText(delta.index, delta.delta.text);
+          received.events++;
+          received.replyChars += delta.delta.text.length;
+          return { done: false, value: delta };
+        }
+        if (sse.next()) ev = parseEvent(sse);
         else return undefined;
         if (!ev) continue;
         if (ev.type === 'error') {
@@ -212,8 +219,13 @@ const TEXT_DELTA_TEXT = ',"delta":{"type":"text_delta","text":'.length;
 /** what follows the text's closing quote: `"}}` and the two line ends */
 const TEXT_DELTA_END = 5;
 
+/** A text delta event. */
+type TextDeltaEvent = Extract<StreamEvent, { type: 'content_block_delta' }> & {
+  delta: Extract<Delta, { type: 'text_delta' }>;
+};
+
 /** The text delta event `text[from, to)` that TEXT_DELTA matched. */
-function textDelta(text: string, from: number, to: number): StreamEvent {
+function textDelta(text: string, from: number, to: number): TextDeltaEvent {
   let at = from + TEXT_DELTA_INDEX;
   let index = 0;
   for (let c = text.charCodeAt(at); c !== 44; c = text.charCodeAt(++at)) index = index * 10 + c - 48;
