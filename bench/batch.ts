@@ -152,8 +152,8 @@ async function asBatch(dir: string, figs: Figure[]): Promise<void> {
           `(${(Buffer.byteLength(JSON.stringify(creates[0]?.body)) / 1e6).toFixed(1)} MB); ${direct} direct requests`,
       },
       {
-        // the goal: the results are read as a stream and what the run must hold is its cells' verdicts (the JSON
-        // printed, ~12 MB), so no more than a second Node process's worth of memory. Missed today (CONTRIBUTING)
+        // the goal: the results are read as a stream and the JSON printed a piece at a time, so what the run holds is
+        // its cells' verdicts: no more than a second Node process's worth of memory (CONTRIBUTING)
         name: '  peak resident memory vs --version',
         value: `${ratio.toFixed(2)}x`,
         target: '<= 2x',

@@ -38,15 +38,15 @@ function writeFiles(dir: string): void {
   fs.writeFileSync(path.join(dir, 'models.json'), JSON.stringify(fakeModels(), null, 2));
 }
 
-export function modelsBench(figs: Figure[]): void {
+export async function modelsBench(figs: Figure[]): Promise<void> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pw-bench-models-'));
   try {
     writeFiles(dir);
     const sink = { write: () => true };
     const io = { stdout: sink, stderr: sink, env: {} };
-    const check = (args: string[]) => () => {
-      if (runCheck([...args, '.'], io, dir) === 2) throw new Error(`promptwright check ${args.join(' ')}: usage error`);
-    };
+    // the text format prints as it goes: the whole check runs before runCheck returns, its exit code after
+    const codes: Promise<number>[] = [];
+    const check = (args: string[]) => () => void codes.push(runCheck([...args, '.'], io, dir));
     figs.push(
       ratioCase(
         {
@@ -58,6 +58,7 @@ export function modelsBench(figs: Figure[]): void {
         6000,
       ),
     );
+    if ((await Promise.all(codes)).includes(2)) throw new Error('promptwright check: usage error');
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }

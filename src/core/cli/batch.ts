@@ -101,7 +101,7 @@ async function list(argv: string[], io: CliIo): Promise<number> {
   if (p.values.has('limit')) throw new UsageError('--limit pages the service list: give --all with it');
   const records = await store.batches();
   const rows = await Promise.all(records.map(r => refreshed(r, io, store)));
-  if (f === 'json') printJsonArray(io, rows, rowJson);
+  if (f === 'json') await printJsonArray(io, rows, rowJson);
   else if (!rows.length)
     io.stdout.write(`no batches submitted from here (${store.dir}); \`promptwright test FILE --batch\`\n`);
   else io.stdout.write(table(rows, COLUMNS(now)));

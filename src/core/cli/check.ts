@@ -79,7 +79,7 @@ function failedRecord(display: string, e: unknown): CheckRecord {
   return record(display, 1, 1, 'error', 'internal-error', `Could not check this file (${why}).`);
 }
 
-export function runCheck(args: string[], io: CliIo, cwd = process.cwd()): number {
+export async function runCheck(args: string[], io: CliIo, cwd = process.cwd()): Promise<number> {
   let format = 'text';
   let endpoint: string | undefined;
   let modelsFile = io.env.PROMPTWRIGHT_MODELS || undefined;
@@ -150,7 +150,7 @@ export function runCheck(args: string[], io: CliIo, cwd = process.cwd()): number
     }
   }
   const errors = all.filter(r => r.severity === 'error').length - failed;
-  if (format === 'json') printJsonArray(io, all);
+  if (format === 'json') await printJsonArray(io, all);
   else {
     for (const r of all) io.stdout.write(`${r.file}:${r.line}:${r.column}: ${r.severity} ${r.code}: ${r.message}\n`);
     const others = all.length - errors - failed;

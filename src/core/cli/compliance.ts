@@ -269,7 +269,7 @@ export async function runCompliance(argv: string[], io: CliIo): Promise<number> 
       case 'orgs': {
         const p = parseArgs(rest, []);
         positionals(p, []);
-        printList(io, format(p), await client().organizations(c), ORG_COLUMNS);
+        await printList(io, format(p), await client().organizations(c), ORG_COLUMNS);
         return EXIT.ok;
       }
       case 'chats': {

@@ -107,11 +107,11 @@ export function runCount(args: string[], io: CliIo, cwd = process.cwd()): Promis
       }
     } catch (e) {
       // cancelled part way: the counts that came are printed, then the cancel goes through (exit 130)
-      if (rows.length && cancelled(e, io)) print(io, o.format, rows, files.length);
+      if (rows.length && cancelled(e, io)) await print(io, o.format, rows, files.length);
       throw e;
     }
     if (o.cache) await printBreakpoints(io, o.format === 'json' ? 'json' : 'text', counted, rows, client);
-    else print(io, o.format, rows, files.length);
+    else await print(io, o.format, rows, files.length);
     return overBudget(io, o.budget, rows) ? 1 : 0;
   });
 }
@@ -119,8 +119,13 @@ export function runCount(args: string[], io: CliIo, cwd = process.cwd()): Promis
 // ---- output ----------------------------------------------------------------------------------------------
 
 /** One request file in text: the number alone, as `count FILE` always printed; otherwise a table. */
-function print(io: CliIo, outputFormat: CountOptions['format'], rows: readonly Row[], files: number): void {
-  if (outputFormat === 'json') printJsonArray(io, rows);
+async function print(
+  io: CliIo,
+  outputFormat: CountOptions['format'],
+  rows: readonly Row[],
+  files: number,
+): Promise<void> {
+  if (outputFormat === 'json') await printJsonArray(io, rows);
   else if (files === 1 && rows.length === 1 && rows[0]!.case === undefined)
     io.stdout.write(`${rows[0]!.input_tokens}\n`);
   else

@@ -2,7 +2,8 @@
 // Commands import this module, never main.ts, so imports run one way: main -> commands -> io.
 
 export interface CliIo {
-  stdout: { write(s: string): unknown };
+  /** `write` says false when the stream's buffer is full (a pipe read slowly); it then emits `drain` */
+  stdout: { write(s: string): unknown; once?(event: 'drain', listener: () => void): unknown };
   stderr: { write(s: string): unknown };
   env: Record<string, string | undefined>;
   /** aborted on Ctrl-C */

@@ -193,15 +193,15 @@ export async function printRun<T extends RunOutcome>(
 }
 
 /** The report of a finished run (json, junit, or the text summary) and its exit code, as `test` prints it. */
-export function endOfRun(
+export async function endOfRun(
   results: readonly CellResult[],
   io: CliIo,
   outputFormat: string,
   cells: readonly TestCell[],
   judge: { judgeCalls: number; judgeCached: number; printer?: ReturnType<typeof inOrderPrinter> },
-): number {
+): Promise<number> {
   const byFile = results.map((r, i) => ({ file: cells[i]!.source.display, r }));
-  if (outputFormat === 'json') printJsonArray(io, byFile, c => cellRecord(c.file, c.r));
+  if (outputFormat === 'json') await printJsonArray(io, byFile, c => cellRecord(c.file, c.r));
   else if (outputFormat === 'junit') io.stdout.write(toJunit(byFile));
   else judge.printer?.summary(results, judge.judgeCalls, judge.judgeCached);
   for (const note of costNotes(results)) io.stderr.write(`promptwright test: cost unknown: ${note}\n`);

@@ -5,17 +5,17 @@ import { printJsonArray } from '../../../src/core/cli/output';
 import type { CliIo } from '../../../src/core/cli/io';
 
 /** What printJsonArray writes, as the pieces it wrote them in. */
-function printed<T>(items: readonly T[], json?: (item: T) => unknown): string[] {
+async function printed<T>(items: readonly T[], json?: (item: T) => unknown): Promise<string[]> {
   const pieces: string[] = [];
   const io: CliIo = { stdout: { write: (s: string) => pieces.push(s) }, stderr: { write: () => true }, env: {} };
-  printJsonArray(io, items, json);
+  await printJsonArray(io, items, json);
   return pieces;
 }
 
 const whole = (value: unknown) => `${JSON.stringify(value, null, 2)}\n`;
 
 describe('printJsonArray', () => {
-  it('writes what JSON.stringify(list, null, 2) does', () => {
+  it('writes what JSON.stringify(list, null, 2) does', async () => {
     const lists: unknown[][] = [
       [],
       [{}],
@@ -26,27 +26,58 @@ describe('printJsonArray', () => {
       [{ nested: { deeper: { deepest: [{ x: 1 }, { y: [] }] } } }, 42],
       [undefined, () => 1, { skipped: undefined, kept: 0 }],
     ];
-    for (const list of lists) assert.equal(printed(list).join(''), whole(list), JSON.stringify(list));
+    for (const list of lists) assert.equal((await printed(list)).join(''), whole(list), JSON.stringify(list));
   });
 
-  it('maps each record as it writes it', () => {
+  it('maps each record as it writes it', async () => {
     const rows = [
       { id: 'a', secret: 1 },
       { id: 'b', secret: 2 },
     ];
-    assert.equal(printed(rows, r => ({ id: r.id })).join(''), whole(rows.map(r => ({ id: r.id }))));
+    assert.equal((await printed(rows, r => ({ id: r.id }))).join(''), whole(rows.map(r => ({ id: r.id }))));
   });
 
-  it('writes a long list in pieces, never the whole document at once', () => {
+  it('writes a long list in pieces, never the whole document at once', async () => {
     const cells = Array.from({ length: 5_000 }, (_, i) => ({
       case: `case ${i}`,
       status: 'passed',
       text: 'x'.repeat(40),
     }));
-    const pieces = printed(cells);
+    const pieces = await printed(cells);
     assert.equal(pieces.join(''), whole(cells));
     const size = whole(cells).length;
     assert.ok(pieces.length >= Math.floor(size / 65_536), `${pieces.length} pieces for ${size} characters`);
     assert.ok(Math.max(...pieces.map(p => p.length)) < 70_000, 'each piece is about 64 KB');
+  });
+
+  it('writes the next piece only once a full stream has drained', async () => {
+    const cells = Array.from({ length: 3_000 }, (_, i) => ({ case: `case ${i}`, text: 'y'.repeat(60) }));
+    const pieces: string[] = [];
+    let drain: (() => void) | undefined;
+    const io: CliIo = {
+      // a pipe read slowly: every write fills its buffer
+      stdout: { write: (s: string) => (pieces.push(s), false), once: (_e, listener) => (drain = listener) },
+      stderr: { write: () => true },
+      env: {},
+    };
+    const done = printJsonArray(io, cells);
+    const waiting = async () => {
+      for (let i = 0; i < 5; i++) await new Promise(resolve => setImmediate(resolve));
+    };
+    await waiting();
+    assert.equal(pieces.length, 1, 'one piece, then it waits');
+    let drains = 0;
+    while (drain) {
+      const resume = drain;
+      drain = undefined;
+      drains++;
+      const before = pieces.length;
+      resume();
+      await waiting();
+      assert.ok(pieces.length - before <= 1, 'at most one more piece per drain');
+    }
+    await done;
+    assert.equal(pieces.join(''), whole(cells));
+    assert.ok(drains >= 3, `${drains} drains`);
   });
 });
