@@ -166,7 +166,7 @@ function clamp(problems: Problem[], length: number): Problem[] {
 
 /** Turns a path problem into offsets, falling back to the nearest enclosing node that can be found. */
 function place(locate: Locate, p: PathProblem): Problem {
-  const { path, anchor, ...rest } = p;
+  const { path, anchor } = p;
   let span;
   if (anchor === 'container') {
     const last = path[path.length - 1];
@@ -180,5 +180,15 @@ function place(locate: Locate, p: PathProblem): Problem {
   }
   for (let n = path.length - 1; !span && n >= 0; n--) span = locate(path.slice(0, n), typeof path[n - 1] === 'string');
   span ??= { start: 0, end: 1 };
-  return { start: span.start, end: span.end, path, ...rest };
+  // built field by field, not by spreading the rest of `p`: one of these per problem, and a file can have thousands
+  const placed: Problem = {
+    start: span.start,
+    end: span.end,
+    path,
+    severity: p.severity,
+    code: p.code,
+    message: p.message,
+  };
+  if (p.fixes) placed.fixes = p.fixes;
+  return placed;
 }

@@ -198,7 +198,10 @@ function anchorWanted(root: Wanted, value: unknown, wanted: number): boolean {
       let from = 0;
       for (const i of indices) {
         if (left <= 0 || i >= v.length) break;
-        for (; from < i; from++) if (!count(v[from], depth + 1)) return false;
+        for (; from < i; from++) {
+          const x: unknown = v[from];
+          if (x !== null && typeof x === 'object' && !count(x, depth + 1)) return false;
+        }
         const child = children!.get(i)!;
         child.present = true;
         left--;
@@ -221,23 +224,29 @@ function anchorWanted(root: Wanted, value: unknown, wanted: number): boolean {
         if (!walk(x, child, depth + 1)) return false;
       } else {
         keys++;
-        if (!count(x, depth + 1)) return false;
+        if (x !== null && typeof x === 'object' && !count(x, depth + 1)) return false;
       }
     }
     if (w.firstKey === keys) w.firstKey = undefined; // no keys
     return true;
   };
-  /** Adds the keys of a part of the value on no wanted path; false when it nests too deep. */
-  const count = (v: unknown, depth: number): boolean => {
-    if (v === null || typeof v !== 'object') return true;
+  /**
+   * Adds the keys of an object or array on no wanted path; false when it nests too deep. Called for objects and
+   * arrays only: most values are strings and numbers, tested where they are met rather than in a call each.
+   */
+  const count = (v: object, depth: number): boolean => {
     if (depth > MAX_DEPTH) return false;
     if (Array.isArray(v)) {
-      for (let i = 0; i < v.length; i++) if (!count(v[i], depth + 1)) return false;
+      for (let i = 0; i < v.length; i++) {
+        const x: unknown = v[i];
+        if (x !== null && typeof x === 'object' && !count(x, depth + 1)) return false;
+      }
       return true;
     }
     for (const k in v) {
       keys++;
-      if (!count((v as Record<string, unknown>)[k], depth + 1)) return false;
+      const x = (v as Record<string, unknown>)[k];
+      if (x !== null && typeof x === 'object' && !count(x, depth + 1)) return false;
     }
     return true;
   };
