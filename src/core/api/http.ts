@@ -64,6 +64,12 @@ export interface Raw {
   requestId?: string;
   touch(): void;
   close(): void;
+  /**
+   * The body is being read to its end (`read`): the HTTP client gives the connection back to its pool a turn of
+   * the event loop after that end, and the next request of this client waits for it, so it takes the same
+   * connection rather than open another (a TCP and TLS handshake).
+   */
+  reuse?(read: Promise<void>): void;
 }
 
 export interface JsonResponse<T> {
@@ -84,6 +90,9 @@ const KEY_HELP: Record<KeyKind, { message: string; action: 'set-api-key' | 'set-
 };
 
 export class Http {
+  /** when the connection a streamed response gave back is free again (Raw.reuse) */
+  private connectionFree: Promise<void> | undefined;
+
   constructor(readonly o: HttpOptions) {}
 
   /** A JSON request, retried by the spec's rules; a 2xx body that is not JSON is an `invalid_response`. */
@@ -158,6 +167,7 @@ export class Http {
     if (spec.body !== undefined) headers['content-type'] = 'application/json';
     if (betas.length) headers['vendor-beta'] = betas.join(',');
     const path = spec.path + queryString(spec.query);
+    if (this.connectionFree) await this.connectionFree;
     const t0 = Date.now();
     this.o.onLog?.(`→ ${spec.method} ${path}${spec.stream ? ' (stream)' : ''}`);
     const timer = new Deadline(
@@ -202,6 +212,13 @@ export class Http {
         ...(requestId ? { requestId } : {}),
         touch: () => timer.restart(),
         close: () => timer.clear(),
+        reuse: read => {
+          const free = read.then(() => new Promise<void>(resolve => setImmediate(resolve)));
+          this.connectionFree = free;
+          void free.then(() => {
+            if (this.connectionFree === free) this.connectionFree = undefined;
+          });
+        },
       };
     }
     let text = '';

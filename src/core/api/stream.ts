@@ -59,9 +59,9 @@ export class MessageStream implements AsyncIterable<StreamEvent> {
     this.release = close;
     // At message_stop the reply is complete and the service ends the body right after it: that end is read
     // in the background, so the connection goes back to the pool for the next request (cancelling would
-    // close it: a new TCP and TLS handshake per request). A body that does not end soon is cancelled.
-    // The iteration's last step waits for that end (a consumer that stops at message_stop does not), so the
-    // next request of a loop finds the connection free.
+    // close it: a new TCP and TLS handshake per request), which waits for it (Raw.reuse). A body that does not
+    // end soon is cancelled. The iteration's last step waits for that end too (a consumer that stops at
+    // message_stop does not), so a finished iteration holds nothing.
     let drained: Promise<void> | undefined;
     const finish = () => {
       if (released) return;
@@ -74,14 +74,13 @@ export class MessageStream implements AsyncIterable<StreamEvent> {
           while (!(await reader.read()).done) {
             /* what follows message_stop is not part of the reply */
           }
-          // the HTTP client frees the connection a turn of the event loop after the body's end
-          await new Promise(resolve => setImmediate(resolve));
         } catch {
           /* cancelled or cut: nothing to keep */
         } finally {
           clearTimeout(giveUp);
         }
       })();
+      this.raw.reuse?.(drained);
     };
     /** The next event the chunks read so far complete, applied to the message; undefined when they hold no more. */
     const deliver = (): IteratorResult<StreamEvent> | undefined => {

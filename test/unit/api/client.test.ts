@@ -193,6 +193,16 @@ describe('API client against the fake service', () => {
       assert.equal(ports.length, 4);
       assert.equal(new Set(ports).size, 1, `ports ${ports.join(', ')}`);
     });
+    it('a stream left at message_stop gives its connection back too: the next request waits for it', async () => {
+      const c = client();
+      for (let i = 0; i < 3; i++) {
+        for await (const ev of await c.streamMessage(req(`turn ${i}`))) if (ev.type === 'message_stop') break;
+      }
+      await c.countTokens(req('and a count'));
+      const ports = fake.requests.map(r => r.clientPort);
+      assert.equal(ports.length, 4);
+      assert.equal(new Set(ports).size, 1, `ports ${ports.join(', ')}`);
+    });
     it('streams text, thinking and tool use into the final message', async () => {
       const s = await client().streamMessage(req('weather? #thinking #tool'));
       const m = await s.finalMessage();
