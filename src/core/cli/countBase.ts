@@ -19,6 +19,7 @@ import {
 import { deltaReport, type DeltaRow } from './countReport';
 import { EXIT } from './guard';
 import { betasFromEnv, type CliIo } from './io';
+import { printJsonArray } from './output';
 
 interface Sides {
   file: ComparedFile;
@@ -73,7 +74,8 @@ export async function countAgainstBase(o: CountOptions & { base: string }, io: C
   const tokens = new Map(bodies.map((b, i) => [b, counts[i]!]));
   const rows = sides.flatMap(s => rowsOf(s, tokens));
 
-  io.stdout.write(deltaReport(o.format, rows, { ref: base.ref, sha: base.sha, ...limitOption(o) }));
+  if (o.format === 'json') await printJsonArray(io, rows);
+  else io.stdout.write(deltaReport(o.format, rows, { ref: base.ref, sha: base.sha, ...limitOption(o) }));
   const overLimit = o.maxIncrease ? tooMuch(io, rows, o.maxIncrease) : false;
   const over = overBudget(io, o.budget, rows);
   return overLimit || over ? 1 : 0;

@@ -11,7 +11,7 @@ import { pointer } from '../request/types';
 import { count } from '../text';
 import type { Counted } from './counting';
 import type { CliIo } from './io';
-import { table } from './output';
+import { printJsonArray, table } from './output';
 
 interface BreakpointRow {
   path: string;
@@ -63,10 +63,7 @@ export async function printBreakpoints(
     });
     out.push({ file: c.file, ...(c.case !== undefined ? { case: c.case } : {}), input_tokens: input, breakpoints });
   }
-  if (outputFormat === 'json') {
-    io.stdout.write(`${JSON.stringify(out, null, 2)}\n`);
-    return;
-  }
+  if (outputFormat === 'json') return printJsonArray(io, out);
   for (const f of out) {
     const what = `${f.file}${f.case !== undefined ? ` (case "${f.case}")` : ''}`;
     io.stdout.write(

@@ -36,8 +36,8 @@ interface ReportContext {
   limit?: IncreaseLimit;
 }
 
-export function deltaReport(format: 'text' | 'json' | 'markdown', rows: readonly DeltaRow[], c: ReportContext): string {
-  if (format === 'json') return `${JSON.stringify(rows, null, 2)}\n`;
+/** The report in text or markdown (JSON is the rows themselves, printed with printJsonArray). */
+export function deltaReport(format: 'text' | 'markdown', rows: readonly DeltaRow[], c: ReportContext): string {
   return format === 'markdown' ? markdown(rows, c) : text(rows, c);
 }
 

@@ -15,7 +15,8 @@ import { loadCaseFile, prepareCaseFile, recordLine, type LoadedCaseFile } from '
 import { EXIT } from './guard';
 import { betasFromEnv, type CliIo } from './io';
 import { cellName } from './testReport';
-import { baseReport, type ComparedResult } from './testBaseReport';
+import { printJsonArray } from './output';
+import { baseReport, comparedRecord, type ComparedResult } from './testBaseReport';
 import { costNotes, judgeProblems, runTestCells, type RunSettings } from './testRun';
 import { isCaseFile } from '../cases/fileNames';
 
@@ -102,7 +103,8 @@ export async function testAgainstBase(o: TestBaseOptions, io: CliIo, cwd: string
     };
   });
 
-  io.stdout.write(baseReport(o.format, compared, { ref: base.ref, sha: base.sha }));
+  if (o.format === 'json') await printJsonArray(io, compared, comparedRecord);
+  else io.stdout.write(baseReport(o.format, compared, { ref: base.ref, sha: base.sha }));
   for (const note of costNotes(results)) io.stderr.write(`promptwright test: cost unknown: ${note}\n`);
   if (io.signal?.aborted) {
     io.stderr.write('promptwright test: Cancelled.\n');

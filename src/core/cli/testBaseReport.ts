@@ -33,14 +33,13 @@ interface Context {
   sha: string;
 }
 
+/** The report in text, JUnit or markdown (JSON is each cell's comparedRecord, printed with printJsonArray). */
 export function baseReport(
-  format: 'text' | 'json' | 'junit' | 'markdown',
+  format: 'text' | 'junit' | 'markdown',
   cells: readonly ComparedResult[],
   c: Context,
 ): string {
   switch (format) {
-    case 'json':
-      return `${JSON.stringify(cells.map(record), null, 2)}\n`;
     case 'junit':
       return toJunit(cells.flatMap(x => (x.current ? [{ file: x.file, r: x.current }] : [])));
     case 'markdown':
@@ -83,7 +82,8 @@ function baseRecord(x: ComparedResult) {
   };
 }
 
-function record(x: ComparedResult) {
+/** A cell as `test --base --format json` prints it: now, at the base, and what changed. */
+export function comparedRecord(x: ComparedResult) {
   const now = x.current
     ? cellRecord(x.file, x.current)
     : {

@@ -200,7 +200,7 @@ function anchorWanted(root: Wanted, value: unknown, wanted: number): boolean {
         if (left <= 0 || i >= v.length) break;
         for (; from < i; from++) {
           const x: unknown = v[from];
-          if (x !== null && typeof x === 'object' && !count(x, depth + 1)) return false;
+          if (holds(x) && !count(x, depth + 1)) return false;
         }
         const child = children!.get(i)!;
         child.present = true;
@@ -224,34 +224,37 @@ function anchorWanted(root: Wanted, value: unknown, wanted: number): boolean {
         if (!walk(x, child, depth + 1)) return false;
       } else {
         keys++;
-        if (x !== null && typeof x === 'object' && !count(x, depth + 1)) return false;
+        if (holds(x) && !count(x, depth + 1)) return false;
       }
     }
     if (w.firstKey === keys) w.firstKey = undefined; // no keys
     return true;
   };
   /**
-   * Adds the keys of an object or array on no wanted path; false when it nests too deep. Called for objects and
-   * arrays only: most values are strings and numbers, tested where they are met rather than in a call each.
+   * Adds the keys of an object or array on no wanted path; false when it nests too deep. Called only for what
+   * `holds`: most values are strings and numbers, tested where they are met rather than in a recursive call each.
    */
   const count = (v: object, depth: number): boolean => {
     if (depth > MAX_DEPTH) return false;
     if (Array.isArray(v)) {
       for (let i = 0; i < v.length; i++) {
         const x: unknown = v[i];
-        if (x !== null && typeof x === 'object' && !count(x, depth + 1)) return false;
+        if (holds(x) && !count(x, depth + 1)) return false;
       }
       return true;
     }
     for (const k in v) {
       keys++;
       const x = (v as Record<string, unknown>)[k];
-      if (x !== null && typeof x === 'object' && !count(x, depth + 1)) return false;
+      if (holds(x) && !count(x, depth + 1)) return false;
     }
     return true;
   };
   return walk(value, root, 1);
 }
+
+/** Whether a part of a value is an object or an array: one that has keys or items to count. */
+const holds = (x: unknown): x is object => x !== null && typeof x === 'object';
 
 /** Keys the engine lists before all others, whatever their place in the text (array indices). */
 const INTEGER_KEY = /^(0|[1-9]\d{0,9})$/;
