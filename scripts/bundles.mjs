@@ -215,7 +215,7 @@ export async function shrink(code, iife = false) {
 
 /**
  * The .vsix budget in bytes: a ceiling against growth, not the goal. The product's goal is 300 KB; with rubrics,
- * Message Batches, the language features and the co-author it is 320.5 KB (CONTRIBUTING.md, Size budgets).
+ * Message Batches, the language features and the co-author it is 320.6 KB (CONTRIBUTING.md, Size budgets).
  */
 export const VSIX_BUDGET = 325 * 1024;
 
