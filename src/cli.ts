@@ -1,13 +1,14 @@
 import { createInterface } from 'node:readline/promises';
+import { lspArgs } from './core/cli/lsp';
 import { runCli } from './core/cli/main';
 
 const argv = process.argv.slice(2);
 if (argv[0] === 'lsp') {
   // the language server is a bundle of its own, loaded by this command only (src/lsp.ts); it speaks on stdin and
   // stdout until its client says exit, or goes away
-  const { runLsp } = require('./lsp.js') as typeof import('./lsp');
-  const code = runLsp(argv.slice(1), process, process.env);
+  const code = lspArgs(argv.slice(1), process);
   if (code !== undefined) process.exitCode = code;
+  else (require('./lsp.js') as typeof import('./lsp')).runLsp(process, process.env);
 } else cli(argv);
 
 function cli(args: string[]): void {

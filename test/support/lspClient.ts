@@ -34,8 +34,10 @@ export class LspClient {
   stderr = '';
   readonly exited: Promise<number | null>;
 
-  constructor(env: NodeJS.ProcessEnv = {}, args = ['lsp', '--stdio']) {
-    this.child = spawn(process.execPath, [path.resolve('dist/cli.js'), ...args], {
+  /** `cli`: the CLI to start (default the repository's dist/cli.js; an installed `promptwright` runs as itself) */
+  constructor(env: NodeJS.ProcessEnv = {}, args = ['lsp', '--stdio'], cli = path.resolve('dist/cli.js')) {
+    const [command, argv] = cli.endsWith('.js') ? [process.execPath, [cli, ...args]] : [cli, args];
+    this.child = spawn(command, argv, {
       env: { PATH: process.env.PATH, ...env },
       stdio: ['pipe', 'pipe', 'pipe'],
     });

@@ -56,9 +56,14 @@ describe('architecture', () => {
   });
   it('each CLI command starts in the file named for it (core/cli/<command>.ts), as CONTRIBUTING.md says', () => {
     const main = fs.readFileSync('src/core/cli/main.ts', 'utf8');
-    const fileOf = new Map([...main.matchAll(/^import \{ (run\w+) \} from '\.\/(\w+)';$/gm)].map(m => [m[1]!, m[2]!]));
-    const commands = [...main.matchAll(/if \(cmd === '(\w+)'\) return (run\w+)\(/g)].map(m => [
-      m[1]!,
+    const fileOf = new Map(
+      [...main.matchAll(/^import \{ ([^}]+) \} from '\.\/(\w+)';$/gm)].flatMap(m =>
+        m[1]!.split(', ').map(name => [name, m[2]!] as const),
+      ),
+    );
+    // the table of commands: `{ spec: TEST, run: runTest }`, the spec named for the command
+    const commands = [...main.matchAll(/\{ spec: (\w+), run: (run\w+) \}/g)].map(m => [
+      m[1]!.toLowerCase(),
       fileOf.get(m[2]!),
     ]);
     assert.ok(commands.length >= 8, `${commands.length} commands read`);

@@ -41,6 +41,8 @@ export interface HttpOptions {
 
 export interface CallOptions {
   signal?: AbortSignal;
+  /** each attempt goes out now (after any wait of the client's own: a pacer, a retry's backoff) */
+  onSend?: () => void;
 }
 
 export interface RequestSpec {
@@ -169,6 +171,7 @@ export class Http {
     const path = spec.path + queryString(spec.query);
     if (this.connectionFree) await this.connectionFree;
     const t0 = Date.now();
+    c.onSend?.();
     this.o.onLog?.(`→ ${spec.method} ${path}${spec.stream ? ' (stream)' : ''}`);
     const timer = new Deadline(
       spec.stream ? (this.o.streamIdleTimeoutMs ?? 60_000) : (this.o.requestTimeoutMs ?? 600_000),

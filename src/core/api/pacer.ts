@@ -22,6 +22,8 @@ export interface PacerClock {
 const RESET_MARGIN_MS = 100;
 /** The longest single sleep: a fresh answer may free the wait sooner, so it is looked at again. */
 const RECHECK_MS = 1000;
+/** A wait longer than this is said (`onLongWait`): a person watching should not think the run is stuck. */
+export const LONG_WAIT_MS = 2000;
 
 interface Observation {
   remaining: number;
@@ -53,8 +55,13 @@ export class RateLimitPacer {
   private requests: Observation | undefined;
   private others = new Map<string, OtherWindow>();
   readonly stats: PacerStats = { waits: 0, waitedMs: 0 };
+  /** the end of the last wait said: the workers that wait for the same reset say it once */
+  private saidUntil = -Infinity;
 
-  constructor(private readonly clock: PacerClock) {}
+  constructor(
+    private readonly clock: PacerClock,
+    private readonly onLongWait?: (ms: number) => void,
+  ) {}
 
   /** The hooks of an Http client (HttpOptions) that this pacer drives. */
   hooks(): {
@@ -71,9 +78,14 @@ export class RateLimitPacer {
 
   /** Waits until a request may start, then counts it as started. */
   async acquire(signal?: AbortSignal): Promise<void> {
-    for (;;) {
-      const wait = this.waitMs(this.clock.now());
+    for (let first = true; ; first = false) {
+      const now = this.clock.now();
+      const wait = this.waitMs(now);
       if (wait <= 0) break;
+      if (first && wait > LONG_WAIT_MS && now + wait > this.saidUntil + RECHECK_MS) {
+        this.saidUntil = now + wait;
+        this.onLongWait?.(wait);
+      }
       this.stats.waits++;
       const slice = Math.min(wait, RECHECK_MS);
       this.stats.waitedMs += slice;
@@ -136,7 +148,10 @@ export class RateLimitPacer {
   }
 }
 
-/** A pacer on the real clock. */
-export function realPacer(sleep: (ms: number, signal?: AbortSignal) => Promise<void>): RateLimitPacer {
-  return new RateLimitPacer({ now: () => Date.now(), sleep });
+/** A pacer on the real clock; `onLongWait` hears of each wait over LONG_WAIT_MS, once for all the requests held. */
+export function realPacer(
+  sleep: (ms: number, signal?: AbortSignal) => Promise<void>,
+  onLongWait?: (ms: number) => void,
+): RateLimitPacer {
+  return new RateLimitPacer({ now: () => Date.now(), sleep }, onLongWait);
 }

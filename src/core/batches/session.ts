@@ -11,7 +11,7 @@ import { ConnectionError, TimeoutError } from '../api/errors';
 import { backoffMs, sleep as realSleep } from '../api/retry';
 import { waitUntilEnded, type PollPace } from './poll';
 import { BATCH_CAPS, splitIntoBatches, type BatchCaps } from './requests';
-import { BatchStore, recordOf, runKeyOf, type CellRef, type RunArgs, type RunRecord } from './store';
+import { BatchStore, recordOf, runKeyOf, type CellRef, type RunArgs, type RunRecord, type SentCell } from './store';
 
 /** One request of the run: its custom_id, the cell × sample it stands for, and the params it sends. */
 export interface BatchJob {
@@ -38,6 +38,8 @@ export interface SessionOptions {
   jobs: readonly BatchJob[];
   /** where the run was started, its case files (as shown), and what the command line said of its cells */
   run: { cwd: string; files: string[]; args: RunArgs };
+  /** the run's cells as sent, each job's `ref.cell` a place in it: kept with each batch for `batch collect ID` */
+  cells?: readonly SentCell[];
   caps?: BatchCaps;
   pace?: PollPace;
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
@@ -46,9 +48,10 @@ export interface SessionOptions {
   resultsRetries?: number;
   /**
    * Collect a run already submitted (`batch collect ID`, the editor's Collect): this run, whatever its requests'
-   * ids add up to now, and never a submission, collected or not.
+   * ids add up to now, and never a submission, collected or not; `batchIds`, when given, are the batches to read
+   * (the run's record may name a later submission's).
    */
-  collect?: { runKey: string };
+  collect?: { runKey: string; batchIds?: readonly string[] };
 }
 
 /** A run that should have been submitted, and was not found. */
@@ -67,6 +70,8 @@ export class BatchSession {
   /** the run's key: the same suite unchanged has the same one */
   readonly key: string;
   private record: RunRecord | undefined;
+  /** collecting batches whose run record now names another submission: that record is left alone */
+  private separate = false;
   /** what the service last said of each batch */
   readonly batches = new Map<string, MessageBatch>();
   private readonly byId: Map<string, BatchJob>;
@@ -95,13 +100,17 @@ export class BatchSession {
   async submit(signal?: AbortSignal): Promise<{ created: MessageBatch[]; resumed: boolean }> {
     const found = await this.o.store.run(this.key);
     if (this.o.collect) {
-      if (!found?.batchIds.length) throw new RunNotFound(`no run ${this.key} was submitted from here`);
-      this.record = found;
-      for (const id of found.batchIds) {
+      const ids = this.o.collect.batchIds ?? found?.batchIds ?? [];
+      if (!ids.length) throw new RunNotFound(`no run ${this.key} was submitted from here`);
+      // the run's record, when it is still these batches' (a later submission of the same suite replaces it)
+      const same = !!found && ids.every(id => found.batchIds.includes(id));
+      this.record = same ? found : { ...BatchStore.newRun(this.key, this.o.run), batchIds: [...ids] };
+      this.separate = !same;
+      for (const id of ids) {
         const kept = await this.o.store.batch(id);
         if (kept) this.batches.set(id, lastKnown(kept));
       }
-      this.o.onEvent?.({ kind: 'resumed', batchIds: [...found.batchIds] });
+      this.o.onEvent?.({ kind: 'resumed', batchIds: [...ids] });
       return { created: [], resumed: true };
     }
     const resumed = !!found && !found.collectedAt && found.batchIds.length > 0;
@@ -129,9 +138,8 @@ export class BatchSession {
       if (signal?.aborted) break;
       // no signal: a create that went out is let finish and kept (see the head of this file)
       const { batch } = await this.o.client.create(chunk);
-      const cells: Record<string, CellRef> = {};
-      for (const r of chunk) cells[r.custom_id] = this.byId.get(r.custom_id)!.ref;
-      await this.o.store.addBatch(recordOf(batch, { key: this.key, ...this.o.run }, chunk.length), cells);
+      const { cells, sent } = this.keptWith(chunk.map(r => this.byId.get(r.custom_id)!));
+      await this.o.store.addBatch(recordOf(batch, { key: this.key, ...this.o.run }, chunk.length), cells, sent);
       record.batchIds.push(batch.id);
       await this.o.store.saveRun(record);
       this.batches.set(batch.id, batch);
@@ -139,6 +147,28 @@ export class BatchSession {
       this.o.onEvent?.({ kind: 'created', batch, requests: chunk.length, of: this.o.jobs.length });
     }
     return { created, resumed };
+  }
+
+  /** A batch's cell map and the cells its requests stand for, renumbered in the order the batch holds them. */
+  private keptWith(jobs: readonly BatchJob[]): { cells: Record<string, CellRef>; sent?: SentCell[] } {
+    const cells: Record<string, CellRef> = {};
+    const all = this.o.cells;
+    if (!all) {
+      for (const j of jobs) cells[j.customId] = j.ref;
+      return { cells };
+    }
+    const place = new Map<number, number>();
+    const sent: SentCell[] = [];
+    for (const j of jobs) {
+      const at = j.ref.cell;
+      if (at === undefined || !all[at]) {
+        cells[j.customId] = j.ref;
+        continue;
+      }
+      if (!place.has(at)) place.set(at, sent.push(all[at]) - 1);
+      cells[j.customId] = { ...j.ref, cell: place.get(at)! };
+    }
+    return { cells, sent };
   }
 
   /**
@@ -219,7 +249,7 @@ export class BatchSession {
   /** Every batch of the run has been read and its cells given their verdicts: running it again submits anew. */
   async collected(at = new Date()): Promise<void> {
     await this.o.store.markCollected(this.batchIds, at);
-    if (this.record) {
+    if (this.record && !this.separate) {
       this.record.collectedAt = at.toISOString();
       await this.o.store.saveRun(this.record);
     }

@@ -4,8 +4,12 @@
 // beside the judges' verdicts in PROMPTWRIGHT_CACHE_DIR/verdicts; the editor's is in its global storage):
 //
 //   <dir>/<batch id>.json          a batch: when, which files, its last known status, collected or not
-//   <dir>/<batch id>.cells.json    its cell map: custom_id → case file, case, model, sample
+//   <dir>/<batch id>.cells.json    its cell map: custom_id → case file, case, model, sample (and its cell below)
+//   <dir>/<batch id>.sent.json     the cells it sent as they were: each one's request, assertions, samples, judge
 //   <dir>/runs/<run key>.json      a run: its batches, and how to run it again (files, models, samples)
+//
+// `batch collect ID` reads a batch back from its own files: its results are matched by its own custom_ids and
+// judged by the assertions it was sent with, whatever the case files say now or whichever run came since.
 //
 // A run's key is a hash of its requests' custom_ids: the same suite unchanged has the same key. Files are
 // written whole, then renamed into place, so a process stopped mid-write leaves the previous version.
@@ -13,6 +17,7 @@ import * as crypto from 'node:crypto';
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import type { BatchRequestCounts, MessageBatch } from '../api/batches';
+import type { Assertion } from '../cases/types';
 
 const VERSION = 1;
 
@@ -23,6 +28,21 @@ export interface CellRef {
   caseName: string;
   model: string;
   sample: number;
+  /** its cell's place in the batch's sent cells (`<id>.sent.json`) */
+  cell?: number;
+}
+
+/** A cell as a batch sent it: what `batch collect` judges its results by. */
+export interface SentCell {
+  file: string;
+  caseName: string;
+  model: string;
+  /** the request each of its samples sent */
+  body: Record<string, unknown>;
+  assertions: readonly Assertion[];
+  repeat: number;
+  minPass: number;
+  judge?: { model?: string; prompt?: string };
 }
 
 /** A batch as kept: enough to list it and to know what it was, without its cell map. */
@@ -116,9 +136,18 @@ export class BatchStore {
     return readJson<Record<string, CellRef>>(this.batchFile(id, '.cells'));
   }
 
-  /** Keeps a new batch: its cell map first, so a record never names a map that is not there. */
-  async addBatch(record: BatchRecord, cells: Record<string, CellRef>): Promise<void> {
+  /** The cells a batch sent, as they were (none for a batch kept before they were). */
+  async sent(id: string): Promise<SentCell[] | undefined> {
+    const kept = await readJson<{ version: number; cells: SentCell[] }>(this.batchFile(id, '.sent'));
+    return kept?.version === VERSION && Array.isArray(kept.cells) ? kept.cells : undefined;
+  }
+
+  /**
+   * Keeps a new batch: its cell map and the cells it sent first, so a record never names a map that is not there.
+   */
+  async addBatch(record: BatchRecord, cells: Record<string, CellRef>, sent?: readonly SentCell[]): Promise<void> {
     await writeJson(this.batchFile(record.id, '.cells'), cells);
+    if (sent) await writeJson(this.batchFile(record.id, '.sent'), { version: VERSION, cells: sent });
     await writeJson(this.batchFile(record.id), record);
   }
 
@@ -152,11 +181,36 @@ export class BatchStore {
     } catch {
       return [];
     }
-    const ids = names.filter(n => n.endsWith('.json') && !n.endsWith('.cells.json')).map(n => n.slice(0, -5));
+    const ids = names
+      .filter(n => n.endsWith('.json') && !n.endsWith('.cells.json') && !n.endsWith('.sent.json'))
+      .map(n => n.slice(0, -5));
     const records = await Promise.all(ids.filter(id => SAFE.test(id)).map(id => this.batch(id)));
     return records
       .filter((r): r is BatchRecord => !!r)
       .sort((a, b) => b.createdAt.localeCompare(a.createdAt) || b.id.localeCompare(a.id));
+  }
+
+  /** Forgets a batch: its record, its cell map and the cells it sent. */
+  async forget(id: string): Promise<void> {
+    for (const tail of ['.cells', '.sent', '']) await fs.rm(this.batchFile(id, tail), { force: true });
+  }
+
+  /** Every run kept here. */
+  async runs(): Promise<RunRecord[]> {
+    let names: string[];
+    try {
+      names = await fs.readdir(path.join(this.dir, 'runs'));
+    } catch {
+      return [];
+    }
+    const keys = names.filter(n => n.endsWith('.json')).map(n => n.slice(0, -5));
+    const runs = await Promise.all(keys.filter(k => SAFE.test(k)).map(k => this.run(k)));
+    return runs.filter((r): r is RunRecord => !!r);
+  }
+
+  /** Forgets a run (its batches are kept apart). */
+  async forgetRun(key: string): Promise<void> {
+    await fs.rm(this.runFile(key), { force: true });
   }
 
   async run(key: string): Promise<RunRecord | undefined> {

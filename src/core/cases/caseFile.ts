@@ -401,6 +401,18 @@ function checkBeyondSchema(root: Record<string, unknown>, out: PathProblem[]): v
         });
     }
     if (Array.isArray(c.assert)) c.assert.forEach((a: unknown, j) => checkAssertion(a, ['cases', i, 'assert', j], out));
+    if (!Array.isArray(c.assert) || !c.assert.length) {
+      const named = typeof c.name === 'string' && c.name ? c.name : undefined;
+      out.push({
+        path: named ? ['cases', i, 'name'] : ['cases', i],
+        anchor: 'value',
+        code: 'case-without-assertions',
+        severity: 'warning',
+        message:
+          `${named ? `Case "${named}"` : 'This case'} has no assertions: nothing checks its reply, so it shows ` +
+          'NO ASSERTIONS rather than PASS. Add one under "assert" (contains, regex, rubric…).',
+      });
+    }
   });
 }
 

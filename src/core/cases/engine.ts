@@ -11,7 +11,10 @@
 //       some passing and some not is flaky).
 //
 // `runCells` puts them together and reports each change of a cell as it happens. It never throws: one cell
-// that fails, fails alone.
+// that fails, fails alone, unless what it met will fail every cell alike: a key the service refused
+// (authentication_error, permission_error) stops the run at once, a model it does not know (not_found_error) stops
+// that model's column, and with `failFast` the first failed cell stops the run. What is not sent then is
+// `skipped`, with why.
 import { setMaxListeners } from 'node:events';
 import type { Message, StreamEvent, Usage } from '../api/types';
 import { costOf, sumCosts, type Cost } from '../cost/cost';
@@ -31,6 +34,7 @@ import {
 import { errorOf, samplingOf, type Sampling } from './runner';
 import type {
   Assertion,
+  OutcomeError,
   AssertionResult,
   CaseFile,
   CellKey,
@@ -109,6 +113,11 @@ export function sampleJobs(cells: readonly RunCell[]): SampleJob[] {
 
 /** What a transport tells the engine of each job. */
 export interface TransportHandlers {
+  /**
+   * Whether the job is still to be sent, asked just before it would be (the run, or its model's column, may have
+   * stopped since it was queued). A job not sent is not reported: the engine counts it skipped.
+   */
+  shouldSend?(job: SampleJob): boolean;
   /** the job's request went out */
   started(job: SampleJob): void;
   /** an event of the job's streamed reply */
@@ -161,7 +170,10 @@ export function directTransport(o: { concurrency: number; send: SendJob }): Tran
         await handlers.done(job, outcome);
       };
       const worker = async () => {
-        while (next < jobs.length && !signal.aborted) await runOne(jobs[next++]!);
+        while (next < jobs.length && !signal.aborted) {
+          const job = jobs[next++]!;
+          if (handlers.shouldSend?.(job) ?? true) await runOne(job);
+        }
       };
       await Promise.all(Array.from({ length: Math.min(limit, jobs.length) }, worker));
     },
@@ -402,8 +414,9 @@ const CANCELLED: SampleResult = {
 /**
  * A cell from its samples (a sample never run is cancelled): it passes when at least `minPass` samples pass;
  * otherwise it is cancelled when samples were cancelled, failed when a sample failed an assertion, expired when
- * its batch expired before samples ran, and an error when only errors kept it from passing. Its top-level
- * assertions and outcome are its first sample's.
+ * its batch expired before samples ran, an error when a sample's request or assertion could not be done, and
+ * skipped when only samples the run did not send kept it from passing. Its top-level assertions and outcome are
+ * its first sample's.
  */
 export function settleCell(
   cell: CellKey & { repeat: number; minPass: number },
@@ -411,17 +424,20 @@ export function settleCell(
 ): CellResult {
   const all = Array.from({ length: Math.max(1, cell.repeat) }, (_, i) => samples[i] ?? CANCELLED);
   const passed = all.filter(s => s.pass).length;
-  const finished = all.filter(s => s.status !== 'cancelled' && s.status !== 'expired');
+  const finished = all.filter(s => s.status !== 'cancelled' && s.status !== 'expired' && s.status !== 'skipped');
+  const any = (status: SampleResult['status']) => all.some(s => s.status === status);
   const status: CellResult['status'] =
     passed >= cell.minPass
       ? 'passed'
-      : all.some(s => s.status === 'cancelled')
+      : any('cancelled')
         ? 'cancelled'
-        : all.some(s => s.status === 'failed')
+        : any('failed')
           ? 'failed'
-          : all.some(s => s.status === 'expired')
+          : any('expired')
             ? 'expired'
-            : 'error';
+            : any('skipped') && !any('error')
+              ? 'skipped'
+              : 'error';
   const judged = all.filter(s => s.judge);
   const first = all[0]!;
   return {
@@ -456,6 +472,8 @@ export type CellUpdate =
 export interface RunCellsOptions<C extends RunCell> extends SettleContext {
   cells: readonly C[];
   transport: Transport;
+  /** stop sending at the first cell that does not pass (the cells in flight finish; the rest are skipped) */
+  failFast?: boolean;
   /** cancels the run: queued samples never start, running ones are aborted */
   signal?: AbortSignal;
   /** a cell changed; `r` is its live result (its text grows with its first sample's), `index` its place */
@@ -467,6 +485,39 @@ export interface RunOutcome {
   results: CellResult[];
   judgeCalls: number;
   judgeCached: number;
+  /** why the run stopped before sending everything (a refused key, fail fast), with the error that stopped it */
+  stopped?: Stop;
+  /** the models whose columns stopped (the service does not know them), each with its error */
+  stoppedModels?: Map<string, Stop>;
+}
+
+/** Why a run, or a model's column, stopped: what happened, and the service's error when that was it. */
+interface Stop {
+  kind: 'refused-key' | 'model-not-found' | 'fail-fast';
+  error?: OutcomeError;
+}
+
+/** The service refused the key: every request of the run would be refused alike. */
+const REFUSED_KEY = new Set(['authentication_error', 'permission_error']);
+
+/** What a skipped sample says, by why its run stopped. */
+function skippedBecause(stop: Stop, model: string): string {
+  if (stop.kind === 'refused-key')
+    return `Not sent: the run stopped when the service refused the key (${stop.error?.type ?? 'refused'}).`;
+  if (stop.kind === 'model-not-found')
+    return `Not sent: the service does not know ${model} (not_found_error): its column stopped.`;
+  return 'Not sent: the run stopped at the first cell that did not pass (fail fast).';
+}
+
+/** A sample the run did not send, and why. */
+function skippedSample(stop: Stop, model: string): SampleResult {
+  return {
+    status: 'skipped',
+    pass: false,
+    assertions: [],
+    outcome: { text: '', error: { type: 'skipped', message: skippedBecause(stop, model) } },
+    costUsd: 0,
+  };
 }
 
 /** Runs every sample of every cell through the transport and settles them. Never throws. */
@@ -490,11 +541,43 @@ export async function runCells<C extends RunCell>(o: RunCellsOptions<C>): Promis
     assertions: [],
     outcome: { text: '' },
   }));
+  let stopped: Stop | undefined;
+  const stoppedModels = new Map<string, Stop>();
+  /** the samples not sent because the run, or their column, had stopped */
+  const skipped: (Stop | undefined)[][] = o.cells.map(() => []);
   const end = (i: number) => {
-    results[i] = settleCell(o.cells[i]!, samples[i]!);
+    const cell = o.cells[i]!;
+    const all = samples[i]!.slice();
+    skipped[i]!.forEach((stop, s) => {
+      if (stop) all[s] ??= skippedSample(stop, cell.model);
+    });
+    results[i] = settleCell(cell, all);
     o.onUpdate?.(results[i], { kind: 'ended' }, i);
+    // fail fast: the first cell that did not pass (and was not itself stopped) stops the rest
+    const r = results[i];
+    if (o.failFast && !stopped && (r.status === 'failed' || r.status === 'error')) stopped = { kind: 'fail-fast' };
+  };
+  /** A cell ends once each of its samples has settled or was not sent. */
+  const endWhenAccounted = (i: number) => {
+    const notSent = skipped[i]!.filter(Boolean).length;
+    if (settledCount[i]! + notSent === Math.max(1, o.cells[i]!.repeat)) end(i);
+  };
+  /** What a sample's failed request says of the others: a refused key stops all; an unknown model, its column. */
+  const stopsOthers = (cell: RunCell, outcome: Outcome) => {
+    const error = outcome.error;
+    if (!error) return;
+    if (REFUSED_KEY.has(error.type)) stopped ??= { kind: 'refused-key', error };
+    else if (error.type === 'not_found_error' && !stoppedModels.has(cell.model))
+      stoppedModels.set(cell.model, { kind: 'model-not-found', error });
   };
   const handlers: TransportHandlers = {
+    shouldSend(job) {
+      const stop = stopped ?? stoppedModels.get(o.cells[job.cell]!.model);
+      if (!stop) return true;
+      skipped[job.cell]![job.sample] = stop;
+      endWhenAccounted(job.cell);
+      return false;
+    },
     started(job) {
       const r = results[job.cell]!;
       if (r.status !== 'queued') return;
@@ -518,10 +601,12 @@ export async function runCells<C extends RunCell>(o: RunCellsOptions<C>): Promis
         result = { status: 'error', pass: false, assertions: [], outcome: { ...outcome, error }, costUsd: null };
       }
       samples[job.cell]![job.sample] = result;
+      stopsOthers(cell, outcome);
       const r = results[job.cell]!;
       if (job.sample === 0) r.outcome = result.outcome;
       o.onUpdate?.(r, { kind: 'sample', sample: job.sample, result }, job.cell);
-      if (++settledCount[job.cell]! === Math.max(1, cell.repeat)) end(job.cell);
+      settledCount[job.cell]!++;
+      endWhenAccounted(job.cell);
     },
   };
   try {
@@ -536,7 +621,14 @@ export async function runCells<C extends RunCell>(o: RunCellsOptions<C>): Promis
   }
   o.signal?.removeEventListener('abort', abort);
   o.cells.forEach((c, i) => {
-    if (settledCount[i]! < Math.max(1, c.repeat)) end(i);
+    const done = results[i]!.status !== 'queued' && results[i]!.status !== 'running';
+    if (!done) end(i);
   });
-  return { results, judgeCalls: grader.calls, judgeCached: grader.cached };
+  return {
+    results,
+    judgeCalls: grader.calls,
+    judgeCached: grader.cached,
+    ...(stopped ? { stopped } : {}),
+    ...(stoppedModels.size ? { stoppedModels } : {}),
+  };
 }

@@ -105,7 +105,7 @@ const Saved = z.object({
     z.object({
       caseName: z.string(),
       model: z.string(),
-      status: z.enum(['queued', 'running', 'passed', 'failed', 'error', 'cancelled', 'expired']),
+      status: z.enum(['queued', 'running', 'passed', 'failed', 'error', 'cancelled', 'expired', 'skipped']),
       pass: z.boolean(),
       assertions: z.array(z.object({ type: z.string(), pass: z.boolean(), message: z.string() })),
       outcome: z.object({ text: z.string() }),

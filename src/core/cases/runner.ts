@@ -69,9 +69,10 @@ export function prepareCell(
 
 /**
  * Sends one cell's body as a stream, hands every event to `onEvent`, and returns what came. Latency is
- * measured from the request to the reply's last event: the time to the first token is in it, and so are
- * the client's retries (and their waits) when the service asked for them, as a person waiting would see.
- * It never throws: a failure, a cancel included, is `outcome.error`, with what arrived before it.
+ * measured from the request's send (its last attempt's) to the reply's last event: the time to the first token
+ * is in it; the client's own waits before that send (pacing under the rate limit, retries and their backoff) are
+ * `waitedMs`, apart, since the service had not been asked yet. It never throws: a failure, a cancel included, is
+ * `outcome.error`, with what arrived before it.
  */
 export async function runCell(
   client: ApiClient,
@@ -80,23 +81,33 @@ export async function runCell(
 ): Promise<Outcome> {
   const now = o.now ?? (() => performance.now());
   const t0 = now();
+  let sentAt: number | undefined;
+  const timing = () => {
+    const end = now();
+    return { latencyMs: end - (sentAt ?? end), waitedMs: (sentAt ?? end) - t0 };
+  };
   let stream: MessageStream | undefined;
   try {
-    stream = await client.streamMessage(body, o.signal ? { signal: o.signal } : {});
+    const onSend = () => (sentAt = now());
+    stream = await client.streamMessage(body, { onSend, ...(o.signal ? { signal: o.signal } : {}) });
     for await (const ev of stream) o.onEvent?.(ev);
-    return outcomeOf(stream.message, now() - t0, stream.requestId);
+    return outcomeOf(stream.message, timing(), stream.requestId);
   } catch (e) {
     const partial = e instanceof StreamError ? e.partial : stream?.message;
     const requestId = e instanceof StreamError || e instanceof ApiError ? e.requestId : stream?.requestId;
-    return { ...outcomeOf(partial, now() - t0, requestId), error: errorOf(e, o.signal, requestId) };
+    return { ...outcomeOf(partial, timing(), requestId), error: errorOf(e, o.signal, requestId) };
   }
 }
 
-function outcomeOf(message: Message | undefined, latencyMs: number, requestId: string | undefined): Outcome {
+function outcomeOf(
+  message: Message | undefined,
+  timing: { latencyMs: number; waitedMs: number },
+  requestId: string | undefined,
+): Outcome {
   return {
     ...(message ? { message, usage: message.usage, stopReason: message.stop_reason } : {}),
     text: replyText(message),
-    latencyMs,
+    ...timing,
     ...(requestId ? { requestId } : {}),
   };
 }

@@ -91,7 +91,13 @@ export interface Outcome {
   text: string;
   usage?: Usage;
   stopReason?: string | null;
+  /** from the request's send (its last attempt) to the reply's last byte */
   latencyMs?: number;
+  /**
+   * how long it waited before that send: the client's own pacing under the rate limit, retries and their waits
+   * (not latency: the service had not been asked yet)
+   */
+  waitedMs?: number;
   requestId?: string;
   /** the request failed (the service's error.type, message and request-id), or was cancelled */
   error?: OutcomeError;
@@ -133,8 +139,12 @@ export interface CellKey {
   model: string;
 }
 
-/** `expired`: the request went in a Message Batch that expired (24 hours) before the request was processed. */
-export type CellStatus = 'queued' | 'running' | 'passed' | 'failed' | 'error' | 'cancelled' | 'expired';
+/**
+ * `expired`: the request went in a Message Batch that expired (24 hours) before the request was processed.
+ * `skipped`: never sent, because the run stopped before it (a key the service refused, its model not found, the
+ * first failure of a fail-fast run); its outcome's error says why.
+ */
+export type CellStatus = 'queued' | 'running' | 'passed' | 'failed' | 'error' | 'cancelled' | 'expired' | 'skipped';
 
 /** A person's grade of a reply (the grid's 👍 / 👎), kept with the results by the reply's text. */
 export interface HumanGrade {
@@ -155,7 +165,7 @@ export interface JudgeUsage {
 
 /** One sample of a cell: one request of the case on the model, judged by every assertion. */
 export interface SampleResult {
-  status: 'passed' | 'failed' | 'error' | 'cancelled' | 'expired';
+  status: 'passed' | 'failed' | 'error' | 'cancelled' | 'expired' | 'skipped';
   pass: boolean;
   assertions: AssertionResult[];
   outcome: Outcome;

@@ -4,31 +4,94 @@ import { AdminClient } from '../admin/client';
 import { parseGeos } from '../admin/rules';
 import type { Invite, User, Workspace, WorkspaceCreate, WorkspaceUpdate } from '../admin/types';
 import { InputError } from '../api/errors';
-import { all, one, parseArgs, UsageError, type Parsed } from './args';
-import { format, listOptions, notConfirmed, positionals } from './common';
+import {
+  all,
+  formatOption,
+  one,
+  parseArgs,
+  UsageError,
+  type Command,
+  type Group,
+  type Option,
+  type Parsed,
+} from './args';
+import { format, groupCommand, LIMIT, listOptions, notConfirmed, positionals } from './common';
 import { httpFromEnv } from './env';
-import { confirmed, EXIT, guarded } from './guard';
+import { confirmed, CTRL_C, EXIT, guarded } from './guard';
 import type { CliIo } from './io';
 import { day, printOne, printPages, type Column } from './output';
 
-const ADMIN_USAGE = `usage:
-  promptwright admin org
-  promptwright admin workspaces list [--include-archived] [--limit N]
-  promptwright admin workspaces get ID
-  promptwright admin workspaces create NAME [--workspace-geo G] [--allowed-geos G1,G2|unrestricted]
-                                            [--default-geo G] [--tag KEY=VALUE]...
-  promptwright admin workspaces update ID [--name NAME] [--allowed-geos ...] [--default-geo G] [--tag KEY=VALUE]...
-  promptwright admin workspaces archive ID [--yes]
-  promptwright admin users list [--email EMAIL] [--limit N]
-  promptwright admin users get ID
-  promptwright admin users set-role ID ROLE
-  promptwright admin users remove ID [--yes]
-  promptwright admin invites list [--limit N]
-  promptwright admin invites get ID
-  promptwright admin invites create EMAIL ROLE
-  promptwright admin invites delete ID [--yes]
-every command: [--format text|json]
-`;
+const FORMAT = formatOption(['text', 'json']);
+const YES: Option = { name: 'yes', help: 'do it without asking (a script without it is refused)' };
+const GEOS: Option = {
+  name: 'allowed-geos',
+  value: 'G1,G2|unrestricted',
+  help: 'data_residency.allowed_inference_geos',
+};
+const DEFAULT_GEO: Option = { name: 'default-geo', value: 'G', help: 'data_residency.default_inference_geo' };
+const TAG: Option = {
+  name: 'tag',
+  value: 'KEY=VALUE',
+  repeatable: true,
+  help: 'a tag (a key may not begin with vendor)',
+};
+
+const EXITS = {
+  0: 'done',
+  1: 'the service answered with an error (stderr: status, error.type, message, request-id)',
+  2:
+    'a usage error or a refused input (nothing sent), a destructive command without --yes in a script or not ' +
+    'confirmed, or no key or address',
+  130: CTRL_C,
+};
+
+/** An admin command: its words, its arguments, what it does, its options (with --format, as every one has). */
+const command = (name: string, args: string, summary: string, options: Option[] = []): Command => ({
+  name: `admin ${name}`,
+  ...(args ? { args } : {}),
+  summary,
+  options: [...options, FORMAT],
+  exits: EXITS,
+});
+
+export const ADMIN: Group = {
+  name: 'admin',
+  summary:
+    'The administration interface with the Admin key (PROMPTWRIGHT_ADMIN_KEY): the organization, workspaces, ' +
+    'users and invites. Destructive commands (archive, remove, delete) ask first, or need --yes.',
+  commands: [
+    command('org', '', 'The organization the Admin key belongs to.'),
+    command('workspaces list', '', 'The workspaces, every page.', [
+      { name: 'include-archived', help: 'archived workspaces too' },
+      LIMIT,
+    ]),
+    command('workspaces get', 'ID', 'One workspace.'),
+    command('workspaces create', 'NAME', 'A new workspace (the service fills what is not given).', [
+      { name: 'workspace-geo', value: 'G', help: 'data_residency.workspace_geo (fixed once the workspace exists)' },
+      GEOS,
+      DEFAULT_GEO,
+      TAG,
+    ]),
+    command('workspaces update', 'ID', "A workspace's name, geos or tags.", [
+      { name: 'name', value: 'NAME', help: 'the new name' },
+      GEOS,
+      DEFAULT_GEO,
+      TAG,
+    ]),
+    command('workspaces archive', 'ID', 'Archives a workspace.', [YES]),
+    command('users list', '', 'The users of the organization, every page.', [
+      { name: 'email', value: 'EMAIL', help: 'only the user with this e-mail' },
+      LIMIT,
+    ]),
+    command('users get', 'ID', 'One user.'),
+    command('users set-role', 'ID ROLE', "A user's role: user, developer, billing or model_code_user."),
+    command('users remove', 'ID', 'Removes a user from the organization.', [YES]),
+    command('invites list', '', 'The invites, every page.', [LIMIT]),
+    command('invites get', 'ID', 'One invite.'),
+    command('invites create', 'EMAIL ROLE', 'Invites a person with a role (not admin).'),
+    command('invites delete', 'ID', 'Deletes an invite.', [YES]),
+  ],
+};
 
 const WORKSPACE_COLUMNS: Column<Workspace>[] = [
   ['ID', w => w.id],
@@ -75,39 +138,33 @@ function tags(p: Parsed): Record<string, string> | undefined {
 }
 
 export function runAdmin(argv: string[], io: CliIo): Promise<number> {
-  const [noun, verb, ...rest] = argv;
-  return guarded(io, `admin ${[noun, verb].filter(Boolean).join(' ')}`, async () => {
-    if (!noun || noun === '--help' || noun === 'help') {
-      io.stdout.write(ADMIN_USAGE);
-      return noun ? EXIT.ok : EXIT.refused;
-    }
+  const picked = groupCommand(ADMIN, argv, io);
+  if (typeof picked === 'number') return Promise.resolve(picked);
+  const { command: spec, rest } = picked;
+  return guarded(io, spec.name, async () => {
+    // a workspace's geo is fixed once it exists: said as the service would say it, before anything is sent
+    if (spec.name === 'admin workspaces update' && rest.some(a => /^--workspace-geo(=|$)/.test(a)))
+      throw new InputError('workspace_geo cannot be changed after a workspace is created.');
+    const p = parseArgs(rest, spec);
     const admin = () => new AdminClient(httpFromEnv(io.env));
     const c = io.signal ? { signal: io.signal } : {};
-    if (noun === 'org') {
-      const p = parseArgs(
-        [verb, ...rest].filter((x): x is string => x !== undefined),
-        [],
-      );
-      positionals(p, []);
-      printOne(io, format(p), await admin().org(c));
-      return EXIT.ok;
-    }
-    const key = `${noun} ${verb ?? ''}`;
-    switch (key) {
+    switch (spec.name.slice('admin '.length)) {
+      case 'org': {
+        positionals(p, []);
+        printOne(io, format(p), await admin().org(c));
+        return EXIT.ok;
+      }
       case 'workspaces list': {
-        const p = parseArgs(rest, ['limit'], ['include-archived']);
         positionals(p, []);
         const o = { ...listOptions(p, io), includeArchived: p.switches.has('include-archived') };
         await printPages(io, format(p), admin().workspaces(o), WORKSPACE_COLUMNS, o.max);
         return EXIT.ok;
       }
       case 'workspaces get': {
-        const p = parseArgs(rest, []);
         printOne(io, format(p), await admin().workspace(positionals(p, ['ID'])[0]!, c));
         return EXIT.ok;
       }
       case 'workspaces create': {
-        const p = parseArgs(rest, ['workspace-geo', 'allowed-geos', 'default-geo', 'tag']);
         const [name] = positionals(p, ['NAME']);
         const residency = {
           ...(one(p, 'workspace-geo') ? { workspace_geo: one(p, 'workspace-geo')! } : {}),
@@ -123,11 +180,7 @@ export function runAdmin(argv: string[], io: CliIo): Promise<number> {
         return EXIT.ok;
       }
       case 'workspaces update': {
-        const p = parseArgs(rest, ['name', 'allowed-geos', 'default-geo', 'tag', 'workspace-geo']);
         const [id] = positionals(p, ['ID']);
-        if (one(p, 'workspace-geo') !== undefined) {
-          throw new InputError('workspace_geo cannot be changed after a workspace is created.');
-        }
         const residency = {
           ...(one(p, 'allowed-geos') ? { allowed_inference_geos: parseGeos(one(p, 'allowed-geos')!) } : {}),
           ...(one(p, 'default-geo') ? { default_inference_geo: one(p, 'default-geo')! } : {}),
@@ -143,14 +196,12 @@ export function runAdmin(argv: string[], io: CliIo): Promise<number> {
         return EXIT.ok;
       }
       case 'workspaces archive': {
-        const p = parseArgs(rest, [], ['yes']);
         const [id] = positionals(p, ['ID']);
         if (!(await confirmed(io, p.switches.has('yes'), `Archive workspace ${id}?`))) return notConfirmed(io);
         printOne(io, format(p), await admin().archiveWorkspace(id!, c));
         return EXIT.ok;
       }
       case 'users list': {
-        const p = parseArgs(rest, ['limit', 'email']);
         positionals(p, []);
         const email = one(p, 'email');
         const o = { ...listOptions(p, io), ...(email ? { email } : {}) };
@@ -158,18 +209,15 @@ export function runAdmin(argv: string[], io: CliIo): Promise<number> {
         return EXIT.ok;
       }
       case 'users get': {
-        const p = parseArgs(rest, []);
         printOne(io, format(p), await admin().user(positionals(p, ['ID'])[0]!, c));
         return EXIT.ok;
       }
       case 'users set-role': {
-        const p = parseArgs(rest, []);
         const [id, role] = positionals(p, ['ID', 'ROLE']);
         printOne(io, format(p), await admin().setRole(id!, role!, c));
         return EXIT.ok;
       }
       case 'users remove': {
-        const p = parseArgs(rest, [], ['yes']);
         const [id] = positionals(p, ['ID']);
         if (!(await confirmed(io, p.switches.has('yes'), `Remove user ${id} from the organization?`))) {
           return notConfirmed(io);
@@ -178,32 +226,28 @@ export function runAdmin(argv: string[], io: CliIo): Promise<number> {
         return EXIT.ok;
       }
       case 'invites list': {
-        const p = parseArgs(rest, ['limit']);
         positionals(p, []);
         const o = listOptions(p, io);
         await printPages(io, format(p), admin().invites(o), INVITE_COLUMNS, o.max);
         return EXIT.ok;
       }
       case 'invites get': {
-        const p = parseArgs(rest, []);
         printOne(io, format(p), await admin().invite(positionals(p, ['ID'])[0]!, c));
         return EXIT.ok;
       }
       case 'invites create': {
-        const p = parseArgs(rest, []);
         const [email, role] = positionals(p, ['EMAIL', 'ROLE']);
         printOne(io, format(p), await admin().createInvite(email!, role!, c));
         return EXIT.ok;
       }
       case 'invites delete': {
-        const p = parseArgs(rest, [], ['yes']);
         const [id] = positionals(p, ['ID']);
         if (!(await confirmed(io, p.switches.has('yes'), `Delete invite ${id}?`))) return notConfirmed(io);
         printOne(io, format(p), await admin().deleteInvite(id!, c));
         return EXIT.ok;
       }
       default:
-        throw new UsageError(`unknown command "admin ${key.trim()}"\n${ADMIN_USAGE}`);
+        throw new UsageError(`no such command: ${spec.name}`);
     }
   });
 }

@@ -6,25 +6,70 @@ import type { MessageBatch } from '../api/batches';
 import type { BatchRecord, BatchStore } from '../batches/store';
 import { age, countsText, expiry } from '../batches/view';
 import { requireService } from './api';
-import { parseArgs, UsageError } from './args';
-import { format, listOptions, notConfirmed, positionals } from './common';
+import { formatOption, parseArgs, UsageError, type Command, type Group, type Parsed } from './args';
+import { format, groupCommand, listOptions, notConfirmed, positionals } from './common';
 import { describeForCli } from './env';
-import { confirmed, EXIT, guarded } from './guard';
+import { confirmed, CTRL_C, EXIT, guarded, REFUSED } from './guard';
+import { PRICES } from './prices';
+import { TEST } from './test';
+import { REPORT_OPTIONS } from './testOutputs';
 import type { CliIo } from './io';
 import { day, printJsonArray, printOne, printPages, table, type Column } from './output';
 import { batchesFromEnv, batchStoreFromEnv, collectBatch } from './testBatch';
 
-const BATCH_USAGE = `usage:
-  promptwright batch list [--all] [--limit N] [--format text|json]
-                 the batches submitted from here (test --batch), newest first, with their case files,
-                 status and counts; --all: every batch of the workspace the key belongs to, a page at a
-                 time (--limit N, default 20)
-  promptwright batch status ID [--format text|json]
-  promptwright batch cancel ID [--yes] [--format text|json]
-                 its requests not yet processed end as canceled; the ones done are kept
-  promptwright batch collect ID [--format text|json|junit]
-                 waits for the batch to end (as test --batch does), then prints its cells
-`;
+const ID = 'ID';
+const FORMAT = formatOption(['text', 'json']);
+
+const COLLECT: Command = {
+  name: 'batch collect',
+  args: ID,
+  summary:
+    'Waits for a batch submitted from here to end (as test --batch does), then prints its cells as test prints ' +
+    'them: matched by its own custom_ids and judged by the assertions it was sent with, whatever the case files ' +
+    'say now. Never submits.',
+  options: [formatOption(['text', 'json', 'junit', 'markdown']), ...REPORT_OPTIONS, PRICES],
+  exits: { ...TEST.exits!, 2: 'a usage error, a batch not submitted from here, or no key or address' },
+};
+
+export const BATCH: Group = {
+  name: 'batch',
+  summary: 'The Message Batches `test --batch` submitted, from a terminal or CI (PROMPTWRIGHT_API_KEY).',
+  commands: [
+    {
+      name: 'batch list',
+      summary:
+        'The batches submitted from here, newest first, with their case files, status and counts; --all: every ' +
+        'batch of the workspace the key belongs to, a page at a time.',
+      options: [
+        { name: 'all', help: "the service's list of the workspace's batches, not only the ones submitted from here" },
+        { name: 'limit', value: 'N', help: 'with --all: at most N batches, 1 to 1000 (default 20)' },
+        FORMAT,
+      ],
+      exits: { 0: 'listed', 1: 'the service answered with an error', 2: REFUSED, 130: CTRL_C },
+    },
+    {
+      name: 'batch status',
+      args: ID,
+      summary: "One batch's fields as the service sends them, and its case files.",
+      options: [FORMAT],
+      exits: { 0: 'shown', 1: 'the service answered with an error (an unknown id: 404)', 2: REFUSED, 130: CTRL_C },
+    },
+    {
+      name: 'batch cancel',
+      args: ID,
+      summary:
+        'Asks the service to cancel a batch: its requests not yet processed end as canceled; the ones done are kept.',
+      options: [{ name: 'yes', help: 'cancel without asking (a script without it is refused)' }, FORMAT],
+      exits: {
+        0: 'cancelling',
+        1: 'the service answered with an error',
+        2: 'a usage error, no --yes in a script, an answer other than yes, or no key or address',
+        130: CTRL_C,
+      },
+    },
+    COLLECT,
+  ],
+};
 
 /** How many of the service's batches `list --all` shows without --limit (the service's own page size). */
 const DEFAULT_LIST = 20;
@@ -60,27 +105,23 @@ const localJson = (l: BatchRecord) => ({
   collected_at: l.collectedAt ?? null,
 });
 
-export function runBatch(argv: string[], io: CliIo): Promise<number> {
-  const [verb, ...rest] = argv;
-  return guarded(io, `batch${verb ? ` ${verb}` : ''}`, async () => {
-    if (!verb || verb === '--help' || verb === 'help') {
-      io.stdout.write(BATCH_USAGE);
-      return verb ? EXIT.ok : EXIT.refused;
+export async function runBatch(argv: string[], io: CliIo): Promise<number> {
+  const picked = groupCommand(BATCH, argv, io);
+  if (typeof picked === 'number') return picked;
+  const { command, rest } = picked;
+  return guarded(io, command.name, async () => {
+    const p = parseArgs(rest, command);
+    if (command === COLLECT) {
+      const [id] = positionals(p, ['ID']);
+      return collectBatch(id!, p, io);
     }
-    if (verb === 'collect') {
-      const [id, ...more] = rest;
-      if (!id || id.startsWith('-')) throw new UsageError('expected ID (msgbatch_…)');
-      return collectBatch(id, more, io);
-    }
-    if (verb === 'list') return list(rest, io);
-    if (verb === 'status') return status(rest, io);
-    if (verb === 'cancel') return cancel(rest, io);
-    throw new UsageError(`unknown batch command '${verb}'\n${BATCH_USAGE}`);
+    if (command.name === 'batch list') return list(p, io);
+    if (command.name === 'batch status') return status(p, io);
+    return cancel(p, io);
   });
 }
 
-async function list(argv: string[], io: CliIo): Promise<number> {
-  const p = parseArgs(argv, ['limit'], ['all']);
+async function list(p: Parsed, io: CliIo): Promise<number> {
   const f = format(p);
   positionals(p, []);
   const store = batchStoreFromEnv(io.env);
@@ -135,8 +176,7 @@ async function refreshed(local: BatchRecord, io: CliIo, store: BatchStore): Prom
   }
 }
 
-async function status(argv: string[], io: CliIo): Promise<number> {
-  const p = parseArgs(argv, []);
+async function status(p: Parsed, io: CliIo): Promise<number> {
   const f = format(p);
   const [id] = positionals(p, ['ID']);
   requireService(io);
@@ -147,8 +187,7 @@ async function status(argv: string[], io: CliIo): Promise<number> {
   return EXIT.ok;
 }
 
-async function cancel(argv: string[], io: CliIo): Promise<number> {
-  const p = parseArgs(argv, [], ['yes']);
+async function cancel(p: Parsed, io: CliIo): Promise<number> {
   const f = format(p);
   const [id] = positionals(p, ['ID']);
   requireService(io);

@@ -13,26 +13,48 @@ import { generateCases, withCases } from '../coauthor/coauthor';
 import { DEFAULT_CASES, MAX_CASES } from '../coauthor/generate';
 import { formatOf } from '../request/parse';
 import { count } from '../text';
-import { one, parseArgs, UsageError } from './args';
+import { one, parseArgs, UsageError, type Command, type Group } from './args';
 import { clientFromEnv, requireService } from './api';
 import { readText } from './caseFiles';
 import { answerLine, readRequestFile } from './coauthor';
-import { positionals } from './common';
-import { pricesOption } from './prices';
-import { EXIT, guarded } from './guard';
+import { groupCommand, positionals } from './common';
+import { PRICES, pricesOption } from './prices';
+import { CTRL_C, EXIT, guarded } from './guard';
 import type { CliIo } from './io';
 
-const USAGE =
-  'usage: promptwright cases generate REQUEST [--count N] [--model M] [--rubrics] [--out FILE | --append FILE] ' +
-  '[--prices FILE]\n';
+const GENERATE: Command = {
+  name: 'cases generate',
+  args: 'REQUEST',
+  summary:
+    "Test cases for a request file's {{placeholders}}, written by a model (default: the request's own): typical, " +
+    "edge, adversarial, other languages. A case file to stdout, a new FILE, or the end of an existing one's cases; " +
+    'it passes `check` and runs with `test` as written (with --rubrics, a judge model is named in it).',
+  options: [
+    { name: 'count', value: 'N', help: `how many cases, 1 to ${MAX_CASES} (default ${DEFAULT_CASES})` },
+    { name: 'model', value: 'M', help: "the model that writes them (default: the request's own)" },
+    { name: 'rubrics', help: 'give each case one or two rubric assertions, and the file a judge model' },
+    { name: 'out', value: 'FILE', help: 'write a new case file (*.cases.yaml, .yml or .json); it must not exist' },
+    { name: 'append', value: 'FILE', help: "add the cases to the end of an existing case file's cases" },
+    PRICES,
+  ],
+  exits: {
+    0: 'written',
+    1: 'the request failed, or the answer is not what was asked (nothing written)',
+    2: 'a usage error, a request without placeholders, or no key or address (nothing sent)',
+    130: CTRL_C,
+  },
+};
+
+export const CASES: Group = {
+  name: 'cases',
+  summary: 'Test cases written by a model (PROMPTWRIGHT_API_KEY).',
+  commands: [GENERATE],
+};
 
 export function runCases(args: string[], io: CliIo): Promise<number> {
-  const [sub, ...rest] = args;
-  if (sub !== 'generate') {
-    io.stderr.write(`${sub ? `promptwright cases: unknown command '${sub}'\n` : ''}${USAGE}`);
-    return Promise.resolve(EXIT.refused);
-  }
-  return guarded(io, 'cases generate', () => generate(rest, io));
+  const picked = groupCommand(CASES, args, io);
+  if (typeof picked === 'number') return Promise.resolve(picked);
+  return guarded(io, 'cases generate', () => generate(picked.rest, io));
 }
 
 /** Where the cases go: a new case file, the end of an existing one, or stdout. */
@@ -42,7 +64,7 @@ type Target =
   | { kind: 'stdout' };
 
 async function generate(args: string[], io: CliIo): Promise<number> {
-  const p = parseArgs(args, ['count', 'model', 'out', 'append', 'prices'], ['rubrics']);
+  const p = parseArgs(args, GENERATE);
   const [requestArg] = positionals(p, ['REQUEST']);
   const cwd = process.cwd();
   const n = one(p, 'count') ?? String(DEFAULT_CASES);
@@ -71,7 +93,9 @@ async function generate(args: string[], io: CliIo): Promise<number> {
     target.kind === 'stdout'
       ? { abs: path.join(cwd, 'generated.cases.yaml'), format: 'yaml' as const }
       : { abs: target.abs, format: formatOf(target.abs), ...(target.kind === 'append' ? { text: target.text } : {}) };
-  const { text } = withCases(at, request, cases, answer);
+  // rubrics are graded as written: by the judge this machine names, else by the model that wrote them
+  const judge = io.env.PROMPTWRIGHT_JUDGE_MODEL || answer.model;
+  const { text } = withCases(at, request, cases, answer, { judge });
   if (target.kind === 'stdout') io.stdout.write(text);
   else fs.writeFileSync(target.abs, text);
   const where =

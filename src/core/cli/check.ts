@@ -7,8 +7,9 @@ import { count } from '../text';
 import { estimateWarnings } from '../cache/words';
 import { isCaseFile } from '../cases/fileNames';
 import type { ModelFacts } from '../models/table';
-import { UsageError } from './args';
+import { formatOption, one, parseArgs, UsageError, type Command, type Parsed } from './args';
 import { loadCaseFile } from './caseFiles';
+import { EXIT } from './guard';
 import { decodeUtf8, expandFiles } from './files';
 import { betasFromEnv, type CliIo } from './io';
 import { loadModelsFile } from './models';
@@ -79,39 +80,48 @@ function failedRecord(display: string, e: unknown): CheckRecord {
   return record(display, 1, 1, 'error', 'internal-error', `Could not check this file (${why}).`);
 }
 
+export const CHECK: Command = {
+  name: 'check',
+  args: '<files or globs...>',
+  summary:
+    'Checks request, count and case files without sending anything (no key needed): each problem as ' +
+    'FILE:LINE:COLUMN: SEVERITY RULE: MESSAGE, then a summary line. A folder stands for its *.prompt.*, ' +
+    '*.cases.* and *.count.* files.',
+  options: [
+    formatOption(['text', 'json']),
+    {
+      name: 'endpoint',
+      value: 'ENDPOINT',
+      choices: ENDPOINTS,
+      help: 'check request files as bodies of this endpoint (default: count_tokens for *.count.*, else messages)',
+    },
+    {
+      name: 'models',
+      value: 'FILE',
+      help: 'a saved model list (promptwright models --format json) to check against (default $PROMPTWRIGHT_MODELS)',
+    },
+  ],
+  exits: {
+    0: 'no file has an error (warnings, infos and hints do not count)',
+    1: 'a file has an error, a file could not be checked, or nothing matched',
+    2: 'a usage error (an unknown option, a bad --format or --endpoint, no file, an unreadable --models file)',
+  },
+};
+
 export async function runCheck(args: string[], io: CliIo, cwd = process.cwd()): Promise<number> {
-  let format = 'text';
-  let endpoint: string | undefined;
-  let modelsFile = io.env.PROMPTWRIGHT_MODELS || undefined;
-  const targets: string[] = [];
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i]!;
-    if (a === '--format') format = args[++i] ?? '';
-    else if (a.startsWith('--format=')) format = a.slice('--format='.length);
-    else if (a === '--endpoint') endpoint = args[++i] ?? '';
-    else if (a.startsWith('--endpoint=')) endpoint = a.slice('--endpoint='.length);
-    else if (a === '--models') modelsFile = args[++i] ?? '';
-    else if (a.startsWith('--models=')) modelsFile = a.slice('--models='.length);
-    else if (a.startsWith('-')) {
-      io.stderr.write(`promptwright check: unknown option ${a}\n`);
-      return 2;
-    } else targets.push(a);
+  let p: Parsed;
+  try {
+    p = parseArgs(args, CHECK);
+    if (!p.positionals.length) throw new UsageError('expected files, folders or globs to check');
+  } catch (e) {
+    if (!(e instanceof UsageError)) throw e;
+    io.stderr.write(`promptwright check: ${e.message}\n`);
+    return EXIT.refused;
   }
-  if (format !== 'text' && format !== 'json') {
-    io.stderr.write(`promptwright check: --format must be text or json, got "${format}"\n`);
-    return 2;
-  }
-  if (endpoint !== undefined && !ENDPOINTS.includes(endpoint as Endpoint)) {
-    io.stderr.write(`promptwright check: --endpoint must be messages or count_tokens, got "${endpoint}"\n`);
-    return 2;
-  }
-  if (!targets.length) {
-    io.stderr.write(
-      'usage: promptwright check <files or globs...> [--format text|json] [--endpoint messages|count_tokens] ' +
-        '[--models FILE]\n',
-    );
-    return 2;
-  }
+  const format = one(p, 'format') ?? 'text';
+  const endpoint = one(p, 'endpoint');
+  const modelsFile = one(p, 'models') ?? (io.env.PROMPTWRIGHT_MODELS || undefined);
+  const targets = p.positionals;
   // a saved catalog (`promptwright models --format json`): checked against it, offline and deterministic
   let models: ModelFacts | undefined;
   if (modelsFile !== undefined) {

@@ -1,21 +1,55 @@
-// What the command groups (admin, compliance) share: the output format, positional arguments, list options
-// and the answer to a declined confirmation.
+// What the command groups (admin, batch, cache, cases, compliance) share: which of their commands argv names, the
+// output format, positional arguments, list options and the answer to a declined confirmation.
 import { limitProblem } from '../admin/rules';
 import { InputError } from '../api/errors';
-import { limitOf, one, UsageError, type Parsed } from './args';
+import {
+  groupUsage,
+  limitOf,
+  one,
+  pickCommand,
+  UsageError,
+  usageOf,
+  wantsHelp,
+  type Command,
+  type Group,
+  type Option,
+  type Parsed,
+} from './args';
 import { EXIT } from './guard';
 import type { CliIo } from './io';
 
-/** `--format`: one of `allowed` (text or json unless the command says more), text by default. */
-export function format(p: Parsed): 'text' | 'json';
-export function format<F extends string>(p: Parsed, allowed: readonly F[]): F;
-export function format(p: Parsed, allowed: readonly string[] = ['text', 'json']): string {
-  const f = one(p, 'format') ?? 'text';
-  if (!allowed.includes(f)) {
-    const names = `${allowed.slice(0, -1).join(', ')} or ${allowed.at(-1) ?? ''}`;
-    throw new UsageError(`--format must be ${names}, got "${f}"`);
+/**
+ * The command of a group that argv names, with the rest of argv; or the exit code once what argv asked instead is
+ * printed: the group's usage (no command: exit 2; `--help`: 0), a command's usage (`--help` after it: 0), or the
+ * closest command to a misspelt one (exit 2).
+ */
+export function groupCommand(
+  g: Group,
+  argv: readonly string[],
+  io: CliIo,
+): { command: Command; rest: string[] } | number {
+  let picked: ReturnType<typeof pickCommand>;
+  try {
+    picked = pickCommand(g, argv);
+  } catch (e) {
+    if (!(e instanceof UsageError)) throw e;
+    io.stderr.write(`promptwright ${g.name}: ${e.message}\n`);
+    return EXIT.refused;
   }
-  return f;
+  if ('usage' in picked) {
+    io.stdout.write(groupUsage(g));
+    return picked.usage === 'help' ? EXIT.ok : EXIT.refused;
+  }
+  if (wantsHelp(picked.rest)) {
+    io.stdout.write(usageOf(picked.command));
+    return EXIT.ok;
+  }
+  return picked;
+}
+
+/** `--format`, whose values the parser checked against the command's declaration: text by default. */
+export function format<F extends string = 'text' | 'json'>(p: Parsed): F {
+  return (one(p, 'format') ?? 'text') as F;
 }
 
 export function positionals(p: Parsed, names: string[]): string[] {
@@ -24,6 +58,13 @@ export function positionals(p: Parsed, names: string[]): string[] {
   }
   return p.positionals;
 }
+
+/** `--limit N` of a list (admin, compliance), read by `listOptions`. */
+export const LIMIT: Option = {
+  name: 'limit',
+  value: 'N',
+  help: 'at most N in all, 1 to 1000 (the page size too; default: every page, 1000 a page)',
+};
 
 /** `--limit N`: in 1..1000; it caps the total and sets the page size to min(N, 1000). */
 export function listOptions(p: Parsed, io: CliIo) {

@@ -18,32 +18,82 @@ import {
   type Chat,
   type ComplianceOrganization,
 } from '../compliance/types';
-import { all, one, parseArgs, UsageError, type Parsed } from './args';
-import { format, listOptions, notConfirmed, positionals } from './common';
+import {
+  all,
+  formatOption,
+  one,
+  parseArgs,
+  UsageError,
+  type Command,
+  type Group,
+  type Option,
+  type Parsed,
+} from './args';
+import { format, groupCommand, LIMIT, listOptions, notConfirmed, positionals } from './common';
 import { httpOptionsFromEnv } from './env';
-import { confirmed, EXIT, guarded } from './guard';
+import { confirmed, CTRL_C, EXIT, guarded } from './guard';
 import type { CliIo } from './io';
 import { day, printList, printOne, printPages, type Column } from './output';
 
-export const COMPLIANCE_USAGE = `usage:
-  promptwright compliance activities [--type T]... [--created-gte TS] [--created-gt TS] [--created-lte TS]
-                                     [--created-lt TS] [--updated-gte TS] [--updated-gt TS] [--updated-lte TS]
-                                     [--updated-lt TS] [--limit N] [--format json|jsonl|csv|text]
-  promptwright compliance orgs
-  promptwright compliance chats --user USER_ID [--user USER_ID]... [--project PROJECT_ID]... [--limit N]
-  promptwright compliance attachments PROJECT_ID
-  promptwright compliance delete chat ID [--yes]
-  promptwright compliance delete project ID [--yes]
-every command: [--format text|json]; activities also jsonl and csv, written page by page as they arrive
-TS: a full RFC 3339 timestamp with a time and a zone, e.g. 2026-01-31T09:00:00Z
-deletes are immediate and permanent; a project with chats attached is not deleted (delete its chats first)
+const FORMAT = formatOption(['text', 'json']);
+const YES: Option = { name: 'yes', help: 'delete without asking (a script without it is refused)' };
+const EXITS = {
+  0: 'done',
+  1: 'the service answered with an error',
+  2:
+    'a usage error or a refused input (nothing sent), a delete without --yes in a script or not confirmed, or no ' +
+    'key or address',
+  130: CTRL_C,
+};
 
-environment:
+/** The feed's bounds: `--created-gte TS` … `--updated-lt TS`. */
+const RANGE_OPTIONS = BOUNDS.flatMap(b => [`created-${b}`, `updated-${b}`]);
+
+const command = (name: string, args: string, summary: string, options: Option[] = []): Command => ({
+  name: `compliance ${name}`,
+  ...(args ? { args } : {}),
+  summary,
+  options: options.some(o => o.name === 'format') ? options : [...options, FORMAT],
+  exits: EXITS,
+});
+
+export const COMPLIANCE: Group = {
+  name: 'compliance',
+  summary:
+    'The compliance interface with the Compliance Access Key (PROMPTWRIGHT_COMPLIANCE_KEY): the Activity Feed, ' +
+    'organizations, chats, project attachments, deletes. Deletes are immediate and permanent; a project with chats ' +
+    'attached is not deleted (delete its chats first). TS is a full RFC 3339 timestamp with a time and a zone, e.g. ' +
+    '2026-01-31T09:00:00Z.',
+  notes: `environment:
   PROMPTWRIGHT_COMPLIANCE_KEY   Compliance Access Key (sk-vendor-api01…); without it, activities reads with
                                 PROMPTWRIGHT_ADMIN_KEY (an Admin key reads the Activity Feed only)
   PROMPTWRIGHT_COMPLIANCE_RATE  requests the CLI allows itself per window, LIMIT/WINDOW_MS (default 600/60000,
                                 the service's budget); a testing knob
-`;
+`,
+  commands: [
+    command('activities', '', 'The Activity Feed; jsonl and csv are written page by page as they arrive.', [
+      { name: 'type', value: 'T', repeatable: true, help: 'only activities of this type' },
+      ...RANGE_OPTIONS.map(name => ({ name, value: 'TS', help: `a bound on ${name.replace(/-.*/, '')}_at` })),
+      LIMIT,
+      formatOption(['text', 'json', 'jsonl', 'csv']),
+    ]),
+    command('orgs', '', 'The linked organizations (at most 1,000: the list is not paged).'),
+    command('chats', '', 'Chats, listed per user.', [
+      {
+        name: 'user',
+        value: 'USER_ID',
+        repeatable: true,
+        required: true,
+        help: 'the chats of this user (at least one)',
+      },
+      { name: 'project', value: 'PROJECT_ID', repeatable: true, help: 'only chats of this project' },
+      LIMIT,
+    ]),
+    command('attachments', 'PROJECT_ID', "A project's current attachments, every page."),
+    command('delete chat', 'ID', 'Deletes a chat now, for good.', [YES]),
+    command('delete project', 'ID', 'Deletes a project now, for good (its chats first).', [YES]),
+  ],
+};
 
 const ACTIVITY_COLUMNS: Column<Activity>[] = [
   ['ID', a => a.id],
@@ -80,8 +130,6 @@ function actorOf(a: Activity): string | undefined {
   const { email, id } = actor as Record<string, unknown>;
   return text(email) ?? text(id);
 }
-
-const RANGE_OPTIONS = BOUNDS.flatMap(b => [`created-${b}`, `updated-${b}`]);
 
 /** The feed's filters from `--type` and `--created-gte` …; a bound that is not full RFC 3339 is refused. */
 function activityFilter(p: Parsed, io: CliIo): ActivityFilter {
@@ -209,8 +257,10 @@ function explain(e: unknown, command: string, id: string | undefined, kind: 'com
 }
 
 export async function runCompliance(argv: string[], io: CliIo): Promise<number> {
-  const [noun, ...rest] = argv;
-  const command = [noun, noun === 'delete' ? rest[0] : undefined].filter(Boolean).join(' ');
+  const picked = groupCommand(COMPLIANCE, argv, io);
+  if (typeof picked === 'number') return picked;
+  const { command: spec, rest } = picked;
+  const command = spec.name.slice('compliance '.length);
   let kind: 'compliance' | 'admin' = 'compliance';
   let target: string | undefined;
   let why: string | undefined;
@@ -235,15 +285,11 @@ export async function runCompliance(argv: string[], io: CliIo): Promise<number> 
   const c = io.signal ? { signal: io.signal } : {};
 
   const run = async (): Promise<number> => {
-    if (!noun || noun === '--help' || noun === 'help') {
-      io.stdout.write(COMPLIANCE_USAGE);
-      return noun ? EXIT.ok : EXIT.refused;
-    }
+    const p = parseArgs(rest, spec);
     switch (command) {
       case 'activities': {
-        const p = parseArgs(rest, ['type', 'limit', ...RANGE_OPTIONS]);
         positionals(p, []);
-        const f = format(p, ['text', 'json', 'jsonl', 'csv'] as const);
+        const f = format<'text' | 'json' | 'jsonl' | 'csv'>(p);
         const o = listOptions(p, io);
         const filter = activityFilter(p, io);
         const s = connect(true);
@@ -267,13 +313,11 @@ export async function runCompliance(argv: string[], io: CliIo): Promise<number> 
         return EXIT.ok;
       }
       case 'orgs': {
-        const p = parseArgs(rest, []);
         positionals(p, []);
         await printList(io, format(p), await client().organizations(c), ORG_COLUMNS);
         return EXIT.ok;
       }
       case 'chats': {
-        const p = parseArgs(rest, ['user', 'project', 'limit']);
         positionals(p, []);
         const f = format(p);
         const users = all(p, 'user');
@@ -284,7 +328,6 @@ export async function runCompliance(argv: string[], io: CliIo): Promise<number> 
         return EXIT.ok;
       }
       case 'attachments': {
-        const p = parseArgs(rest, []);
         const [id] = positionals(p, ['PROJECT_ID']);
         const f = format(p);
         await printPages(io, f, client().attachments(id!, c), ATTACHMENT_COLUMNS);
@@ -292,7 +335,6 @@ export async function runCompliance(argv: string[], io: CliIo): Promise<number> 
       }
       case 'delete chat':
       case 'delete project': {
-        const p = parseArgs(rest.slice(1), [], ['yes']);
         const [id] = positionals(p, ['ID']);
         const f = format(p);
         target = id;
@@ -304,11 +346,11 @@ export async function runCompliance(argv: string[], io: CliIo): Promise<number> 
         return EXIT.ok;
       }
       default:
-        throw new UsageError(`unknown command "compliance ${command}"\n${COMPLIANCE_USAGE}`);
+        throw new UsageError(`no such command: ${spec.name}`);
     }
   };
 
-  const code = await guarded(io, command ? `compliance ${command}` : 'compliance', async () => {
+  const code = await guarded(io, spec.name, async () => {
     try {
       return await run();
     } catch (e) {

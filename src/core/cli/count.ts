@@ -9,28 +9,55 @@ import { parseIncreaseLimit } from '../compare/deltas';
 import { inputCostOf } from '../cost/cost';
 import type { PriceTable } from '../cost/prices';
 import { clientFromEnv } from './api';
-import { one, parseArgs, UsageError } from './args';
+import { formatOption, one, parseArgs, UsageError, type Command } from './args';
 import { filesOf } from './caseFiles';
-import { format } from './common';
 import { countAgainstBase } from './countBase';
 import { printBreakpoints } from './countCache';
 import { BodyCounter, COUNT_FOLDER_GLOB, countedOf, overBudget, type Counted, type CountOptions } from './counting';
-import { cancelled, EXIT, guarded } from './guard';
+import { cancelled, CTRL_C, EXIT, guarded } from './guard';
 import { betasFromEnv, type CliIo } from './io';
 import { printJsonArray, table } from './output';
-import { pricesOption } from './prices';
+import { PRICES, pricesOption } from './prices';
 
 // ---- options ---------------------------------------------------------------------------------------------
 
+export const COUNT: Command = {
+  name: 'count',
+  args: '[FILE...]',
+  summary:
+    'Counts the input tokens of request files and of case files (each case, its values filled in) with ' +
+    'POST /v1/messages/count_tokens; only what that endpoint takes is checked first (no max_tokens needed). ' +
+    'With --base REF each count is set beside the same file at a git revision.',
+  options: [
+    { name: 'budget', value: 'N', help: 'exit 1 when any count is over N tokens' },
+    { name: 'cache', help: "each file's cache breakpoints: the prefix each caches, its ttl, the model's minimum" },
+    formatOption(['text', 'json', 'markdown'], 'the output format (default text; markdown: with --base)'),
+    PRICES,
+    { name: 'base', value: 'REF', help: 'set each count beside the same file at git revision REF (HEAD, origin/main)' },
+    { name: 'changed', help: 'with --base: the request, count and case files that differ from REF' },
+    {
+      name: 'max-increase',
+      value: 'N|P%',
+      help: 'with --base: exit 1 when a count that existed at REF grew by more than N tokens or P percent',
+    },
+  ],
+  exits: {
+    0: 'counted (within --budget and --max-increase)',
+    1: 'a count is over --budget or grew more than --max-increase, or the service answered with an error',
+    2: 'a usage error, a file with errors, or no key or address (nothing sent)',
+    130: CTRL_C,
+  },
+};
+
 function countOptions(args: string[], cwd: string): CountOptions & { prices: PriceTable } {
-  const p = parseArgs(args, ['budget', 'base', 'max-increase', 'prices'], ['changed', 'cache']);
+  const p = parseArgs(args, COUNT);
   const base = one(p, 'base');
   const changed = p.switches.has('changed');
   const cache = p.switches.has('cache');
   const rawLimit = one(p, 'max-increase');
   const o: CountOptions & { prices: PriceTable } = {
     prices: pricesOption(p, cwd),
-    format: format(p, ['text', 'json', 'markdown'] as const),
+    format: (one(p, 'format') ?? 'text') as CountOptions['format'],
     changed,
     cache,
     files: p.positionals,

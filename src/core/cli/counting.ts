@@ -6,6 +6,7 @@ import type { ApiClient } from '../api/client';
 import { isCaseFile } from '../cases/fileNames';
 import type { CellKey } from '../cases/types';
 import { pickCountFields } from '../request/count';
+import { OTHER_TOOL_FILE } from '../request/otherTools';
 import { formatOf } from '../request/parse';
 import { validateText } from '../request/validate';
 import { bodyHash } from '../request/hash';
@@ -56,6 +57,12 @@ function requestOf(
     return { counted: [], errors: 1 };
   }
   const v = validateText(read.text, formatOf(abs), { betas, endpoint: 'count_tokens' });
+  const other = v.problems.find(p => p.code === OTHER_TOOL_FILE);
+  if (other) {
+    // another tool's prompt file a folder or a glob caught: left out, and said
+    io.stderr.write(`${display}: skipped: ${other.message.replace(/:.*$/, '')}\n`);
+    return { counted: [], errors: 0 };
+  }
   const errors = toRecords(read.text, v.problems, display).filter(r => r.severity === 'error');
   for (const r of errors) io.stderr.write(recordLine(r));
   const value = v.parsed.value;

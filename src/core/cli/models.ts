@@ -6,19 +6,28 @@ import * as path from 'node:path';
 import { capabilityLines, ModelCatalog, parseModelList } from '../models/catalog';
 import { ModelsClient } from '../models/client';
 import type { ServiceModel } from '../models/types';
-import { parseArgs, UsageError } from './args';
+import { formatOption, parseArgs, UsageError, type Command } from './args';
 import { format } from './common';
 import { httpFromEnv } from './env';
-import { EXIT, guarded } from './guard';
+import { CTRL_C, EXIT, guarded } from './guard';
 import type { CliIo } from './io';
 import { day, printPages, type Column } from './output';
 
-const MODELS_USAGE = `usage:
-  promptwright models [--format text|json]       every model the service lists, newest first
-  promptwright models ID [--format text|json]    one model; an alias answers with the model it points to
---format json prints the service's objects as they came (an array for the list); saved to a file, it is a
-catalog for \`promptwright check --models FILE\`.
-`;
+export const MODELS: Command = {
+  name: 'models',
+  args: '[ID]',
+  summary:
+    "The service's models, every page, newest first; or one model by id (an alias answers with the model it points " +
+    "to). --format json prints the service's objects as they came: saved to a file, a catalog for " +
+    '`promptwright check --models FILE`.',
+  options: [formatOption(['text', 'json'])],
+  exits: {
+    0: 'done',
+    1: 'the service answered with an error (an unknown id: 404 not_found_error)',
+    2: 'a usage error (more than one ID), or no key or address',
+    130: CTRL_C,
+  },
+};
 
 const tokens = (n: number | null | undefined) => (typeof n === 'number' ? n.toLocaleString('en-US') : '');
 
@@ -50,11 +59,7 @@ function modelText(m: ServiceModel): string {
 
 export function runModels(argv: string[], io: CliIo): Promise<number> {
   return guarded(io, 'models', async () => {
-    if (argv[0] === '--help' || argv[0] === 'help') {
-      io.stdout.write(MODELS_USAGE);
-      return EXIT.ok;
-    }
-    const p = parseArgs(argv, []);
+    const p = parseArgs(argv, MODELS);
     const f = format(p);
     if (p.positionals.length > 1) throw new UsageError(`expected at most one model id, got ${p.positionals.join(' ')}`);
     const client = new ModelsClient(httpFromEnv(io.env));

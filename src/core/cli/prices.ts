@@ -2,7 +2,13 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { parsePrices, priceTable, type PriceTable } from '../cost/prices';
-import { one, UsageError, type Parsed } from './args';
+import { one, UsageError, type Option, type Parsed } from './args';
+
+export const PRICES: Option = {
+  name: 'prices',
+  value: 'FILE',
+  help: 'a JSON file of prices per million tokens, each model over the built-in table',
+};
 
 /**
  * `--prices FILE`: a JSON file of {model: {input, output, cache_write_5m, cache_write_1h, cache_read}} in US

@@ -1,7 +1,10 @@
-// `promptwright run FILE [--force] [--prices FILE]`: one request file sent, its reply streamed to stdout (Ctrl-C
-// cancels), and its usage, cost and stop reason at the end. A file with errors is not sent unless --force.
+// `promptwright run FILE`: one request file sent, its placeholders filled from --var, its reply streamed to stdout
+// (Ctrl-C cancels; --format json: the message object, jsonl: each event), and its usage, cost and stop reason at
+// the end. A file with errors is not sent unless --force; one that does not parse, never.
 import * as fs from 'node:fs';
 import { isCaseFile } from '../cases/fileNames';
+import { fillPlaceholders, placeholderNames } from '../cases/placeholders';
+import { OTHER_TOOL_FILE } from '../request/otherTools';
 import { ConfigError, StreamError } from '../api/errors';
 import type { Message } from '../api/types';
 import { isCountFileName } from '../request/count';
@@ -11,58 +14,150 @@ import { count } from '../text';
 import { usageWords } from '../api/usage';
 import { costOf, costWords } from '../cost/cost';
 import type { PriceTable } from '../cost/prices';
-import { parseArgs, UsageError } from './args';
-import { pricesOption } from './prices';
+import { all, formatOption, one, parseArgs, UsageError, type Command, type Parsed } from './args';
+import { PRICES, pricesOption } from './prices';
 import { toRecords } from '../request/records';
 import { clientFromEnv } from './api';
 import { describeForCli } from './env';
 import { decodeUtf8 } from './files';
-import { cancelled, EXIT } from './guard';
+import { cancelled, CTRL_C, EXIT } from './guard';
 import { betasFromEnv, type CliIo } from './io';
 
+/** Rules that say the file does not parse into one body: `--force` sends what the rules refuse, never a guess. */
+const UNREADABLE = new Set([
+  'empty-file',
+  'not-an-object',
+  'json-syntax',
+  'json-comment',
+  'json-trailing-comma',
+  'yaml-syntax',
+  'yaml-multiple-documents',
+  'yaml-alias',
+  'invalid-utf8',
+  OTHER_TOOL_FILE,
+]);
+
+export const RUN: Command = {
+  name: 'run',
+  args: 'FILE',
+  summary:
+    'Sends one request file to POST /v1/messages as a stream and writes the reply to stdout as it arrives ' +
+    '(Ctrl-C cancels); the stop reason, usage, cost and request-id end it on stderr. A file with errors is not ' +
+    'sent unless --force; a {{placeholder}} without a --var is never sent.',
+  options: [
+    {
+      name: 'var',
+      value: 'NAME=VALUE',
+      repeatable: true,
+      help: "the value of the request's {{NAME}} placeholder",
+    },
+    { name: 'force', help: 'send a file with rule errors anyway, the service decides (never one that does not parse)' },
+    PRICES,
+    formatOption(
+      ['text', 'json', 'jsonl'],
+      'text: the reply as it streams (default); json: the message object; ' + 'jsonl: each stream event as it comes',
+    ),
+  ],
+  exits: {
+    0: 'the reply arrived whole',
+    1: 'the service answered with an error, or the stream failed',
+    2:
+      'a usage error, a file with errors (without --force) or that does not parse, a placeholder without a value, ' +
+      'a case or count file, no such file, no key or no address (nothing sent)',
+    130: CTRL_C,
+  },
+};
+
+/** `--var NAME=VALUE`, each once. */
+function varsOf(p: Parsed): Record<string, string> {
+  const vars: Record<string, string> = {};
+  for (const v of all(p, 'var')) {
+    const eq = v.indexOf('=');
+    const name = v.slice(0, eq).trim();
+    if (eq <= 0 || !name) throw new UsageError(`--var takes NAME=VALUE, got "${v}"`);
+    if (name in vars) throw new UsageError(`--var ${name} is given twice`);
+    vars[name] = v.slice(eq + 1);
+  }
+  return vars;
+}
+
 /**
- * Reads and validates a request file for the endpoint it is sent to. Errors stop it (printed, undefined
- * returned) unless `force` is set: then they are printed as such and the service decides.
+ * Reads and validates a request file for the endpoint it is sent to, and fills its placeholders. Errors stop it
+ * (printed, undefined returned) unless `force` is set and the file parses: then they are printed as such and the
+ * service decides. A placeholder with no value, or a value for none, stops it whatever `force` says.
  */
-function loadRequest(file: string, io: CliIo, endpoint: Endpoint, force = false): Record<string, unknown> | undefined {
+function loadRequest(
+  file: string,
+  io: CliIo,
+  o: { endpoint: Endpoint; force: boolean; vars: Record<string, string> },
+): Record<string, unknown> | undefined {
   if (!fs.existsSync(file)) {
-    io.stderr.write(`promptwright: no such file: ${file}\n`);
+    io.stderr.write(`promptwright run: no such file: ${file}\n`);
     return undefined;
   }
   const decoded = decodeUtf8(fs.readFileSync(file));
   if ('invalidAt' in decoded) {
-    io.stderr.write(`promptwright: ${file}: invalid UTF-8 at byte ${decoded.invalidAt}\n`);
+    io.stderr.write(`promptwright run: ${file}: invalid UTF-8 at byte ${decoded.invalidAt}\n`);
     return undefined;
   }
-  const v = validateText(decoded.text, formatOf(file), { betas: betasFromEnv(io.env), endpoint });
-  const errors = toRecords(decoded.text, v.problems, file).filter(r => r.severity === 'error');
+  const v = validateText(decoded.text, formatOf(file), { betas: betasFromEnv(io.env), endpoint: o.endpoint });
+  const records = toRecords(decoded.text, v.problems, file);
+  const other = records.find(r => r.code === OTHER_TOOL_FILE);
+  if (other) {
+    io.stderr.write(`promptwright run: ${file}: ${other.message}\n`);
+    return undefined;
+  }
+  const errors = records.filter(r => r.severity === 'error');
   for (const r of errors) io.stderr.write(`${r.file}:${r.line}:${r.column}: ${r.severity} ${r.code}: ${r.message}\n`);
-  const value = v.parsed.value;
-  const isBody = value !== null && typeof value === 'object' && !Array.isArray(value);
-  if (errors.length && !(force && isBody)) {
-    if (isBody) io.stderr.write('promptwright: not sent (the service would reject it); --force sends it anyway\n');
+  const unreadable = errors.some(r => UNREADABLE.has(r.code));
+  if (errors.length && (!o.force || unreadable)) {
+    io.stderr.write(
+      unreadable
+        ? 'promptwright run: not sent: the file does not read as one request body (--force does not change that)\n'
+        : 'promptwright run: not sent (the service would reject it); --force sends it anyway\n',
+    );
     return undefined;
   }
-  if (errors.length) io.stderr.write(`promptwright: sending despite ${count(errors.length, 'error')} (--force)\n`);
-  return value as Record<string, unknown>;
+  const value = v.parsed.value as Record<string, unknown>;
+  const used = placeholderNames(value);
+  const unused = Object.keys(o.vars).filter(n => !used.has(n));
+  if (unused.length) {
+    io.stderr.write(`promptwright run: ${file} has no ${unused.map(n => `{{${n}}}`).join(', ')}: check --var\n`);
+    return undefined;
+  }
+  const { value: filled, missing } = fillPlaceholders(value, o.vars);
+  if (missing.length) {
+    const names = missing.map(n => `{{${n}}}`).join(', ');
+    const how = missing.map(n => `--var ${n}=…`).join(' ');
+    io.stderr.write(
+      `promptwright run: not sent: ${names} ${missing.length > 1 ? 'have' : 'has'} no value: give ${how}\n`,
+    );
+    return undefined;
+  }
+  if (errors.length) io.stderr.write(`promptwright run: sending despite ${count(errors.length, 'error')} (--force)\n`);
+  return filled as Record<string, unknown>;
 }
 
 export async function runRun(args: string[], io: CliIo, cwd = process.cwd()): Promise<number> {
   let force: boolean;
   let file: string | undefined;
   let prices: PriceTable;
+  let vars: Record<string, string>;
+  let outputFormat: string;
   try {
-    const p = parseArgs(args, ['prices'], ['force']);
+    const p = parseArgs(args, RUN);
     if (p.positionals.length !== 1) throw new UsageError(p.positionals.length ? 'one FILE at a time' : 'expected FILE');
     force = p.switches.has('force');
     file = p.positionals[0];
     prices = pricesOption(p, cwd);
+    vars = varsOf(p);
+    outputFormat = one(p, 'format') ?? 'text';
   } catch (e) {
     if (!(e instanceof UsageError)) throw e;
-    io.stderr.write(`promptwright run: ${e.message}\nusage: promptwright run FILE [--force] [--prices FILE]\n`);
-    return 2;
+    io.stderr.write(`promptwright run: ${e.message}\n`);
+    return EXIT.refused;
   }
-  if (!file) return 2;
+  if (!file) return EXIT.refused;
   if (isCaseFile(file)) {
     io.stderr.write(`promptwright run: ${file} is a case file: run its cases with \`promptwright test ${file}\`\n`);
     return EXIT.refused;
@@ -74,14 +169,15 @@ export async function runRun(args: string[], io: CliIo, cwd = process.cwd()): Pr
     );
     return EXIT.refused;
   }
-  const body = loadRequest(file, io, 'messages', force);
+  const body = loadRequest(file, io, { endpoint: 'messages', force, vars });
   if (!body) return EXIT.refused;
   const signal = io.signal;
-  const out = (s: string) => io.stdout.write(s);
+  const out = outputFormat === 'text' ? (s: string) => io.stdout.write(s) : () => undefined;
   let kind = '';
   try {
     const stream = await clientFromEnv(io).streamMessage(body, signal ? { signal } : {});
     for await (const ev of stream) {
+      if (outputFormat === 'jsonl') io.stdout.write(`${JSON.stringify(ev)}\n`);
       if (ev.type === 'content_block_start') {
         const b = ev.content_block;
         kind = b.type;
@@ -100,12 +196,14 @@ export async function runRun(args: string[], io: CliIo, cwd = process.cwd()): Pr
       }
     }
     out('\n');
+    if (outputFormat === 'json') io.stdout.write(`${JSON.stringify(stream.message, null, 2)}\n`);
     summary(stream.message, io, stream.requestId, { model: String(body.model), prices });
-    return 0;
+    return EXIT.ok;
   } catch (e) {
     if (e instanceof StreamError) {
       // the stream had started: what arrived is on stdout; end its line so stderr starts on its own
       out('\n');
+      if (outputFormat === 'json' && e.partial) io.stdout.write(`${JSON.stringify(e.partial, null, 2)}\n`);
       if (cancelled(e, io)) io.stderr.write('promptwright run: Cancelled; the partial reply is above.\n');
       else io.stderr.write(`promptwright run: the stream failed: ${e.describe()}\n`);
       if (io.env.PROMPTWRIGHT_DEBUG && e.detail) io.stderr.write(`[promptwright] stream ended by: ${e.detail}\n`);

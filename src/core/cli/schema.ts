@@ -1,28 +1,36 @@
 // `promptwright schema`: the JSON Schema of request, count_tokens and case files for any tool that reads JSON
 // Schema (core/request/toolSchema.ts), on stdout.
 import { toolJsonSchema, type SchemaKind } from '../request/toolSchema';
-import { one, parseArgs, UsageError } from './args';
+import { one, parseArgs, UsageError, type Command } from './args';
 import { EXIT } from './guard';
 import type { CliIo } from './io';
 
-const SCHEMA_USAGE = `usage: promptwright schema [--endpoint messages|count_tokens] [--cases]
-  the JSON Schema of a request file (--endpoint messages, the default), of what count_tokens takes
-  (--endpoint count_tokens: no max_tokens), or of a case file (--cases), for a YAML or JSON language server
-  ("$schema" in a JSON file, "# yaml-language-server: $schema=" in a YAML one)
-`;
+export const SCHEMA: Command = {
+  name: 'schema',
+  summary:
+    'Prints the JSON Schema of a request file, of what count_tokens takes, or of a case file, for a YAML or JSON ' +
+    'language server ("$schema" in a JSON file, "# yaml-language-server: $schema=" in a YAML one).',
+  options: [
+    {
+      name: 'endpoint',
+      value: 'ENDPOINT',
+      choices: ['messages', 'count_tokens'],
+      help: 'a request body for this endpoint (default messages; count_tokens: no max_tokens)',
+    },
+    { name: 'cases', help: 'the schema of a case file' },
+  ],
+  exits: { 0: 'printed', 2: 'a usage error' },
+};
 
-export function runSchema(argv: string[], io: CliIo): number {
-  if (argv[0] === '--help' || argv[0] === 'help') {
-    io.stdout.write(SCHEMA_USAGE);
-    return EXIT.ok;
-  }
+export function runSchema(argv: string[], io: CliIo): Promise<number> {
+  return Promise.resolve(schema(argv, io));
+}
+
+function schema(argv: string[], io: CliIo): number {
   try {
-    const p = parseArgs(argv, ['endpoint'], ['cases']);
+    const p = parseArgs(argv, SCHEMA);
     if (p.positionals.length) throw new UsageError(`unexpected ${p.positionals.join(' ')}`);
-    if (p.values.has('format')) throw new UsageError('--format is not an option of schema: it prints JSON');
-    const endpoint = one(p, 'endpoint') ?? 'messages';
-    if (endpoint !== 'messages' && endpoint !== 'count_tokens')
-      throw new UsageError(`--endpoint must be messages or count_tokens, got "${endpoint}"`);
+    const endpoint = (one(p, 'endpoint') ?? 'messages') as 'messages' | 'count_tokens';
     if (p.switches.has('cases') && p.values.has('endpoint'))
       throw new UsageError('--cases and --endpoint: a case file is not a request body; give one of them');
     const kind: SchemaKind = p.switches.has('cases') ? 'cases' : endpoint;
@@ -30,7 +38,7 @@ export function runSchema(argv: string[], io: CliIo): number {
     return EXIT.ok;
   } catch (e) {
     if (!(e instanceof UsageError)) throw e;
-    io.stderr.write(`promptwright schema: ${e.message}\n${SCHEMA_USAGE}`);
+    io.stderr.write(`promptwright schema: ${e.message}\n`);
     return EXIT.refused;
   }
 }

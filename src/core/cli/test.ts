@@ -5,66 +5,106 @@
 // usage error or a file with errors (nothing is sent then), 130 on Ctrl-C (what finished is printed first).
 // With --base REF every cell runs on the files at that git revision too, and the report says what the change
 // did (testBase.ts). With --batch the cells go as Message Batches, at half the price, resumable (testBatch.ts);
-// a direct run is paced by the rate-limit headers (core/api/pacer.ts).
+// a direct run is paced by the rate-limit headers (core/api/pacer.ts). --junit FILE and --output FILE write
+// reports beside what the terminal shows (testOutputs.ts).
 import { realPacer } from '../api/pacer';
 import { sleep } from '../api/retry';
-import type { RunArgs } from '../batches/store';
 import { MAX_REPEAT } from '../cases/caseFile';
 import { CASE_FILE_GLOB } from '../cases/fileNames';
 import { DEFAULT_CASES_CONCURRENCY } from '../settings';
 import { count } from '../text';
-import { clientFromEnv, requireService } from './api';
-import { all, one, parseArgs, UsageError, type Parsed } from './args';
+import { clientFromEnv, requireService, waitNotice } from './api';
+import { all, formatOption, one, parseArgs, UsageError, type Command, type Option, type Parsed } from './args';
 import { filesOf } from './caseFiles';
-import { format } from './common';
-import { pricesOption } from './prices';
-import { EXIT, guarded } from './guard';
+import { CTRL_C, EXIT, guarded } from './guard';
 import type { CliIo } from './io';
+import { PRICES, pricesOption } from './prices';
 import { testAgainstBase } from './testBase';
 import { testAsBatch } from './testBatch';
+import { outputsOf, REPORT_OPTIONS } from './testOutputs';
 import { endOfRun, prepareCells, printRun, runTestCells, samplingOption, type RunSettings } from './testRun';
 
 const MAX_CONCURRENCY = 64;
-/** Folders given as FILE stand for the case files in them. */
+
+/** The options of a run's cells, shared with `batch collect`'s reports. */
+const CELL_OPTIONS: readonly Option[] = [
+  { name: 'concurrency', value: 'N', help: `cells in flight at once, 1 to ${MAX_CONCURRENCY} (default 4)` },
+  {
+    name: 'model',
+    value: 'M',
+    repeatable: true,
+    help: "run on this model instead of the case files' models (or the request's own)",
+  },
+  { name: 'repeat', value: 'N', help: `samples per cell, 1 to ${MAX_REPEAT} (default: the file's repeat, else 1)` },
+  {
+    name: 'min-pass',
+    value: 'K',
+    help: "samples that must pass for the cell to pass (default: the file's min-pass, else all); at most the samples",
+  },
+];
+
+export const TEST: Command = {
+  name: 'test',
+  args: '[FILE...]',
+  summary:
+    'Runs case files (*.cases.yaml, *.cases.json) against the service: each case on each model, each sample ' +
+    'streamed, judged by its assertions (rubric: by the judge model). Everything is checked before anything is ' +
+    'sent. --batch sends the cells as Message Batches (half the price, resumable); --base REF runs them on the ' +
+    'files at a git revision too and says what the change did.',
+  options: [
+    formatOption(['text', 'json', 'junit', 'markdown'], 'what stdout shows (default text)'),
+    ...REPORT_OPTIONS,
+    ...CELL_OPTIONS,
+    PRICES,
+    { name: 'no-cache', help: 'ask the judge again instead of reusing kept verdicts (the new ones are kept)' },
+    { name: 'fail-fast', short: 'x', help: 'stop sending after the first cell that does not pass' },
+    { name: 'batch', help: 'send the cells as Message Batches: every token at half the price, within 24 hours' },
+    { name: 'no-wait', help: 'with --batch: submit, print the batch ids, and exit' },
+    { name: 'base', value: 'REF', help: 'run every cell on the files at git revision REF too, and compare' },
+    { name: 'changed', help: 'with --base: the case files that differ from REF, or whose request file does' },
+  ],
+  exits: {
+    0: 'every cell passed (a cell with no assertions too)',
+    1:
+      'a cell did not pass: an assertion failed, a request or its judge failed, no price for max-cost, a cell ' +
+      'skipped, expired or cancelled in its batch',
+    2:
+      'a usage error, a file with errors, a rubric without a judge model, min-pass above the samples run, or no ' +
+      'key or address (nothing sent)',
+    130: CTRL_C,
+  },
+};
 
 export function runTest(args: string[], io: CliIo, cwd = process.cwd()): Promise<number> {
   return guarded(io, 'test', async () => {
-    const p = parseArgs(
-      args,
-      ['concurrency', 'model', 'base', 'repeat', 'min-pass', 'prices'],
-      ['changed', 'no-cache', 'batch', 'no-wait'],
-    );
-    const outputFormat = format(p, ['text', 'json', 'junit', 'markdown'] as const);
+    const p = parseArgs(args, TEST);
+    const outputFormat = (one(p, 'format') ?? 'text') as 'text' | 'json' | 'junit' | 'markdown';
+    const outputs = outputsOf(p, cwd);
     const settings: RunSettings = {
       concurrency: concurrencyOf(one(p, 'concurrency')),
       sampling: samplingOption(p, MAX_REPEAT),
       prices: pricesOption(p, cwd),
       refresh: p.switches.has('no-cache'),
+      failFast: p.switches.has('fail-fast'),
     };
     const models = all(p, 'model');
     if (models.some(m => !m.trim())) throw new UsageError('--model needs a model id');
     const base = one(p, 'base');
     const changed = p.switches.has('changed');
-    if (p.switches.has('no-wait') && !p.switches.has('batch'))
-      throw new UsageError('--no-wait is for --batch: give --batch too');
-    if (base !== undefined) {
-      if (p.switches.has('batch')) throw new UsageError('--batch runs the working copy: not with --base');
-      if (!base.trim()) throw new UsageError('--base needs a git revision (HEAD, origin/main, a commit)');
-      const o = {
-        base,
-        changed,
-        files: p.positionals,
-        format: outputFormat,
-        settings,
-        models,
-        folderGlob: CASE_FILE_GLOB,
-      };
-      return testAgainstBase(o, io, cwd);
-    }
-    if (changed || outputFormat === 'markdown')
+    const batch = p.switches.has('batch');
+    if (p.switches.has('no-wait') && !batch) throw new UsageError('--no-wait is for --batch: give --batch too');
+    if (settings.failFast && (batch || base !== undefined))
       throw new UsageError(
-        `${changed ? '--changed' : '--format markdown'} compares with a revision: give --base REF too`,
+        '--fail-fast stops a direct run at its first failure: ' +
+          (batch ? 'a batch sends every cell at once' : 'not with --base, which compares every cell'),
       );
+    if (base !== undefined) {
+      if (batch) throw new UsageError('--batch runs the working copy: not with --base');
+      if (!base.trim()) throw new UsageError('--base needs a git revision (HEAD, origin/main, a commit)');
+      const o = { base, changed, files: p.positionals, format: outputFormat, settings, models, outputs };
+      return testAgainstBase({ ...o, folderGlob: CASE_FILE_GLOB }, io, cwd);
+    }
+    if (changed) throw new UsageError('--changed compares with a revision: give --base REF too');
     const files = filesOf(p.positionals, cwd, CASE_FILE_GLOB);
 
     // everything is checked before anything is sent
@@ -74,24 +114,25 @@ export function runTest(args: string[], io: CliIo, cwd = process.cwd()): Promise
       return EXIT.refused;
     }
     requireService(io);
-    if (p.switches.has('batch')) {
+    const report = { format: outputFormat, outputs };
+    if (batch) {
       const noWait = p.switches.has('no-wait');
       const again = ['test', ...args.filter(a => a !== '--no-wait')];
-      return testAsBatch(cells, settings, io, cwd, { format: outputFormat, noWait, again, args: runArgs(p) });
+      return testAsBatch(cells, settings, io, cwd, { ...report, noWait, again, args: runArgs(p) });
     }
 
     // the direct transport, paced by the rate-limit headers (core/api/pacer.ts): slower before the limit, not
-    // after a storm of 429s
-    const client = clientFromEnv(io, realPacer(sleep).hooks());
+    // after a storm of 429s; a wait over 2 s is said
+    const client = clientFromEnv(io, realPacer(sleep, waitNotice(io)).hooks());
     const ran = await printRun(cells, outputFormat, io, onUpdate =>
       runTestCells(cells, settings, io, client, cwd, { onUpdate }),
     );
-    return endOfRun(ran.results, io, outputFormat, cells, ran);
+    return endOfRun(ran.results, io, report, cells, ran);
   });
 }
 
-/** What the command line said of the cells, kept with a batch so `batch collect` builds the same ones. */
-function runArgs(p: Parsed): RunArgs {
+/** What the command line said of the cells, kept with a batch. */
+function runArgs(p: Parsed) {
   const models = all(p, 'model');
   const repeat = one(p, 'repeat');
   const minPass = one(p, 'min-pass');

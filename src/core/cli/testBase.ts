@@ -17,7 +17,8 @@ import { betasFromEnv, type CliIo } from './io';
 import { cellName } from './testReport';
 import { printJsonArray } from './output';
 import { baseReport, comparedRecord, type ComparedResult } from './testBaseReport';
-import { costNotes, judgeProblems, runTestCells, type RunSettings } from './testRun';
+import { jsonList, writeOutputs, type ReportFile } from './testOutputs';
+import { costNotes, judgeProblems, runTestCells, samplingProblem, stopLines, type RunSettings } from './testRun';
 import { isCaseFile } from '../cases/fileNames';
 
 export interface TestBaseOptions {
@@ -28,6 +29,8 @@ export interface TestBaseOptions {
   settings: RunSettings;
   models: string[];
   folderGlob: string;
+  /** --junit FILE, --output FILE */
+  outputs: readonly ReportFile[];
 }
 
 /** A cell of the run, on one side: ready for the engine, or why it cannot be sent (`problems`). */
@@ -59,7 +62,11 @@ export async function testAgainstBase(o: TestBaseOptions, io: CliIo, cwd: string
     const prepared = prepareCaseFile(f.abs, cwd, io, { keysOf, cellName, betas, display: f.display });
     errors += prepared.errors;
     const loaded = prepared.loaded;
-    if (loaded)
+    const problem = loaded && !prepared.errors && samplingProblem(loaded.file, f.display, o.settings.sampling);
+    if (problem) {
+      io.stderr.write(`${problem}\n`);
+      errors++;
+    } else if (loaded)
       for (const c of prepared.cells)
         current.push({
           side: 'current',
@@ -84,7 +91,7 @@ export async function testAgainstBase(o: TestBaseOptions, io: CliIo, cwd: string
   if (runnable.length) requireService(io);
   const client = clientFromEnv(io);
   const engineCells = runnable.map(c => ({ ...c.cell!, ...(c.abs ? { abs: c.abs } : {}) }));
-  const { results } = await runTestCells(engineCells, o.settings, io, client, cwd);
+  const { results, ...ran } = await runTestCells(engineCells, o.settings, io, client, cwd);
   const resultOf = new Map(runnable.map((c, i) => [c, results[i]!]));
 
   const compared: ComparedResult[] = pairCells(before, current).map(({ base: b, current: c }) => {
@@ -105,7 +112,13 @@ export async function testAgainstBase(o: TestBaseOptions, io: CliIo, cwd: string
 
   if (o.format === 'json') await printJsonArray(io, compared, comparedRecord);
   else io.stdout.write(baseReport(o.format, compared, { ref: base.ref, sha: base.sha }));
+  await writeOutputs(io, o.outputs, kind =>
+    kind === 'json' || kind === 'jsonl'
+      ? jsonList(compared, kind, comparedRecord)
+      : baseReport(kind, compared, { ref: base.ref, sha: base.sha }),
+  );
   for (const note of costNotes(results)) io.stderr.write(`promptwright test: cost unknown: ${note}\n`);
+  for (const line of stopLines(results, ran)) io.stderr.write(`promptwright test: ${line}\n`);
   if (io.signal?.aborted) {
     io.stderr.write('promptwright test: Cancelled.\n');
     return EXIT.cancelled;

@@ -14,30 +14,31 @@ import { sleep } from '../api/retry';
 import { POLL_PACE, type PollPace } from '../batches/poll';
 import { customIds, RequestTooLarge } from '../batches/requests';
 import { BatchSession, RunNotFound, type BatchJob, type SessionEvent } from '../batches/session';
-import { BatchStore, type RunArgs } from '../batches/store';
+import { BatchStore, type RunArgs, type SentCell } from '../batches/store';
 import { batchTransport } from '../batches/transport';
 import { countsText, progressLine } from '../batches/view';
-import { MAX_REPEAT } from '../cases/caseFile';
-import { sampleJobs, type SampleJob } from '../cases/engine';
+import { sampleJobs } from '../cases/engine';
 import { count } from '../text';
-import { clientFromEnv, requireService } from './api';
-import { parseArgs, UsageError } from './args';
-import { format } from './common';
+import { clientFromEnv, requireService, waitNotice } from './api';
+import { one, UsageError, type Parsed } from './args';
 import { cacheDir, describeForCli } from './env';
 import { EXIT } from './guard';
 import type { CliIo } from './io';
 import { pricesOption } from './prices';
-import { endOfRun, prepareCells, printRun, runTestCells, type RunSettings, type TestCell } from './testRun';
+import { outputsOf } from './testOutputs';
+import { endOfRun, printRun, runTestCells, type ReportTo, type RunSettings, type TestCell } from './testRun';
 
-export interface BatchRunOptions {
-  format: string;
+export interface BatchRunOptions extends ReportTo {
   noWait: boolean;
   /** the command that resumes this run (`test … --batch`, without --no-wait) */
   again: string[];
-  /** what the command line said of the cells (kept, for `batch collect`) */
+  /** what the command line said of the cells (kept with the run) */
   args: RunArgs;
-  /** collect the run this key names (`batch collect`): never submit */
-  collect?: { runKey: string };
+  /**
+   * collect these batches of the run this key names (`batch collect`): never submit; each job's custom_id is the
+   * one the batch holds (`idOf`, by `cell:sample`), not one made again from the cells
+   */
+  collect?: { runKey: string; batchIds: string[]; idOf: Map<string, string> };
 }
 
 /** Where the CLI keeps its batches: PROMPTWRIGHT_CACHE_DIR/batches (beside the judges' verdicts). */
@@ -62,19 +63,38 @@ function paceFromEnv(env: CliIo['env']): PollPace {
 /** A word of a command as a shell reads it back. */
 const shellWord = (w: string) => (/^[\w@%+=:,./-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`);
 
-/** The suite's jobs, each with its custom_id and the cell × sample it stands for. */
-function batchJobs(cells: readonly TestCell[]): { jobs: SampleJob[]; batch: BatchJob[]; idOf: Map<string, string> } {
+/**
+ * The suite's jobs, each with its custom_id and the cell × sample it stands for (`given`: the custom_ids a batch
+ * holds, when collecting one); and the cells as they are sent, kept with each batch.
+ */
+function batchJobs(
+  cells: readonly TestCell[],
+  given?: Map<string, string>,
+): { batch: BatchJob[]; idOf: Map<string, string>; sent: SentCell[] } {
   const jobs = sampleJobs(cells);
   const refs = jobs.map(j => {
     const c = cells[j.cell]!;
-    return { file: c.file, caseName: c.caseName, model: c.model, sample: j.sample };
+    return { file: c.file, caseName: c.caseName, model: c.model, sample: j.sample, cell: j.cell };
   });
-  const ids = customIds(jobs.map((j, i) => ({ ...refs[i]!, body: j.body })));
-  return {
-    jobs,
-    batch: jobs.map((j, i) => ({ customId: ids[i]!, ref: refs[i]!, params: j.body })),
-    idOf: new Map(jobs.map((j, i) => [`${j.cell}:${j.sample}`, ids[i]!])),
-  };
+  const made = given ? undefined : customIds(jobs.map((j, i) => ({ ...refs[i]!, body: j.body })));
+  const idOf = new Map(
+    jobs.map((j, i) => [`${j.cell}:${j.sample}`, made ? made[i]! : given!.get(`${j.cell}:${j.sample}`)]),
+  );
+  const batch = jobs.flatMap((j, i) => {
+    const customId = idOf.get(`${j.cell}:${j.sample}`);
+    return customId ? [{ customId, ref: refs[i]!, params: j.body }] : [];
+  });
+  const sent = cells.map(c => ({
+    file: c.file,
+    caseName: c.caseName,
+    model: c.model,
+    body: c.body,
+    assertions: c.assertions,
+    repeat: c.repeat,
+    minPass: c.minPass,
+    ...(c.judge ? { judge: c.judge } : {}),
+  }));
+  return { batch, idOf: new Map([...idOf].filter((e): e is [string, string] => !!e[1])), sent };
 }
 
 export async function testAsBatch(
@@ -84,19 +104,20 @@ export async function testAsBatch(
   cwd: string,
   o: BatchRunOptions,
 ): Promise<number> {
-  const { batch: jobs, idOf } = batchJobs(cells);
+  const { batch: jobs, idOf, sent } = batchJobs(cells, o.collect?.idOf);
   // the judge's requests (rubrics) go direct, paced by the rate-limit headers
-  const client = clientFromEnv(io, realPacer(sleep).hooks());
-  const progress = progressPrinter(io);
+  const client = clientFromEnv(io, realPacer(sleep, waitNotice(io)).hooks());
+  const progress = progressPrinter(io, statusEveryMs(io.env));
   const files = [...new Set(cells.map(c => c.file))];
   const session = new BatchSession({
     client: new BatchesClient(client.http),
     store: batchStoreFromEnv(io.env),
     jobs,
+    cells: sent,
     run: { cwd, files, args: o.args },
     pace: paceFromEnv(io.env),
     onEvent: e => progress.event(e),
-    ...(o.collect ? { collect: o.collect } : {}),
+    ...(o.collect ? { collect: { runKey: o.collect.runKey, batchIds: o.collect.batchIds } } : {}),
   });
   const resume = () => {
     const ids = session.batchIds;
@@ -107,53 +128,57 @@ export async function testAsBatch(
   };
 
   try {
-    await session.submit(io.signal);
-  } catch (e) {
-    if (e instanceof RequestTooLarge) {
-      io.stderr.write(`promptwright test: nothing sent: ${e.message}\n`);
-      return EXIT.refused;
+    try {
+      await session.submit(io.signal);
+    } catch (e) {
+      if (e instanceof RequestTooLarge) {
+        io.stderr.write(`promptwright test: nothing sent: ${e.message}\n`);
+        return EXIT.refused;
+      }
+      if (e instanceof RunNotFound) throw new UsageError(e.message);
+      // a batch made before the failure is kept: running the command again sends only the rest
+      if (session.batchIds.length) io.stderr.write(resume());
+      throw e;
     }
-    if (e instanceof RunNotFound) throw new UsageError(e.message);
-    // a batch made before the failure is kept: running the command again sends only the rest
-    if (session.batchIds.length) io.stderr.write(resume());
-    throw e;
-  }
-  if (io.signal?.aborted) {
-    progress.done();
-    io.stderr.write(resume());
-    return EXIT.cancelled;
-  }
-  if (o.noWait && !(await allEnded(session, io))) {
-    for (const id of session.batchIds) io.stdout.write(`${id}\n`);
-    io.stderr.write(
-      `promptwright test: ${count(jobs.length, 'request')} in ${count(session.batchIds.length, 'batch', 'batches')}` +
-        `, processing; collect the cells with: promptwright ${o.again.map(shellWord).join(' ')}` +
-        `${session.batchIds.length === 1 ? ` (or: promptwright batch collect ${session.batchIds[0]})` : ''}\n`,
-    );
-    return EXIT.ok;
-  }
+    if (io.signal?.aborted) {
+      progress.done();
+      io.stderr.write(resume());
+      return EXIT.cancelled;
+    }
+    if (o.noWait && !(await allEnded(session, io))) {
+      for (const id of session.batchIds) io.stdout.write(`${id}\n`);
+      io.stderr.write(
+        `promptwright test: ${count(jobs.length, 'request')} in ${count(session.batchIds.length, 'batch', 'batches')}` +
+          `, processing; collect the cells with: promptwright ${o.again.map(shellWord).join(' ')}` +
+          `${session.batchIds.length === 1 ? ` (or: promptwright batch collect ${session.batchIds[0]})` : ''}\n`,
+      );
+      return EXIT.ok;
+    }
 
-  const transport = batchTransport({
-    session,
-    idOf: job => idOf.get(`${job.cell}:${job.sample}`)!,
-    concurrency: settings.concurrency,
-    onEnded: () => progress.ended(session.batchIds.map(id => session.batches.get(id)).filter(b => !!b)),
-  });
-  // after a Ctrl-C the cells not yet read are not cancelled: their batch goes on, and they are not printed
-  const ran = await printRun(cells, o.format, io, onUpdate =>
-    runTestCells(cells, settings, io, client, cwd, {
-      onUpdate: (r, u, i) => io.signal?.aborted || onUpdate(r, u, i),
-      transport,
-      batch: true,
-    }),
-  );
-  progress.done();
-  if (io.signal?.aborted) {
-    io.stderr.write(resume());
-    return EXIT.cancelled;
+    const transport = batchTransport({
+      session,
+      idOf: job => idOf.get(`${job.cell}:${job.sample}`)!,
+      concurrency: settings.concurrency,
+      onEnded: () => progress.ended(session.batchIds.map(id => session.batches.get(id)).filter(b => !!b)),
+    });
+    // after a Ctrl-C the cells not yet read are not cancelled: their batch goes on, and they are not printed
+    const ran = await printRun(cells, o.format, io, onUpdate =>
+      runTestCells(cells, settings, io, client, cwd, {
+        onUpdate: (r, u, i) => io.signal?.aborted || onUpdate(r, u, i),
+        transport,
+        batch: true,
+      }),
+    );
+    progress.done();
+    if (io.signal?.aborted) {
+      io.stderr.write(resume());
+      return EXIT.cancelled;
+    }
+    await session.collected();
+    return endOfRun(ran.results, io, o, cells, ran);
+  } finally {
+    progress.stop();
   }
-  await session.collected();
-  return endOfRun(ran.results, io, o.format, cells, ran);
 }
 
 /** Whether every batch of the run has ended, asking the service once for each that had not. */
@@ -170,13 +195,40 @@ async function allEnded(session: BatchSession, io: CliIo): Promise<boolean> {
   return session.batchIds.every(id => session.batches.get(id)?.processing_status === 'ended');
 }
 
+/** PROMPTWRIGHT_BATCH_STATUS_MS: without a terminal, a status line at least this often (a testing knob). */
+function statusEveryMs(env: CliIo['env']): number {
+  const raw = env.PROMPTWRIGHT_BATCH_STATUS_MS?.trim();
+  return raw && /^\d+$/.test(raw) && Number(raw) > 0 ? Number(raw) : STATUS_EVERY_MS;
+}
+
+/** Without a terminal (a CI log), how long a batch's wait may go without a line, whether or not anything changed. */
+const STATUS_EVERY_MS = 30_000;
+
 /**
  * The progress of a run's batches on stderr: a line rewritten in place on a terminal; elsewhere (CI logs) a line
- * each time a batch's status or counts change.
+ * each time a batch's status or counts change, and at least every `everyMs` while it waits, with its counts and
+ * how long it has run, so a log that says nothing for minutes is never a wait that looks like a hang. `stop`
+ * clears the timer that keeps that promise, on every path.
  */
-function progressPrinter(io: CliIo) {
+function progressPrinter(io: CliIo, everyMs: number) {
   const said = new Map<string, string>();
+  /** the last status of each batch still waited for */
+  const waiting = new Map<string, MessageBatch>();
   let open = false;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const stop = () => {
+    if (timer) clearTimeout(timer);
+    timer = undefined;
+  };
+  const again = () => {
+    stop();
+    if (io.progress || !waiting.size) return;
+    timer = setTimeout(() => {
+      for (const b of waiting.values()) io.stderr.write(`promptwright test: ${progressLine(b)}\n`);
+      again();
+    }, everyMs);
+    timer.unref?.();
+  };
   const write = (line: string) => {
     if (io.progress) {
       io.stderr.write(`\rpromptwright test: ${line}\x1b[K`);
@@ -186,6 +238,10 @@ function progressPrinter(io: CliIo) {
   const done = () => {
     if (open) io.stderr.write('\n');
     open = false;
+  };
+  const watch = (b: MessageBatch) => {
+    if (b.processing_status === 'ended') waiting.delete(b.id);
+    else waiting.set(b.id, b);
   };
   return {
     event(e: SessionEvent): void {
@@ -197,18 +253,23 @@ function progressPrinter(io: CliIo) {
             `processed within 24 hours (expires ${b.expires_at})\n`,
         );
         said.set(b.id, `${b.processing_status} ${countsText(b.request_counts)}`);
+        watch(b);
+        again();
       } else if (e.kind === 'resumed') {
         done();
         io.stderr.write(`promptwright test: resuming ${e.batchIds.join(', ')}: nothing is sent again\n`);
       } else if (e.kind === 'status') {
         const key = `${e.batch.processing_status} ${countsText(e.batch.request_counts)}`;
-        if (io.progress) write(progressLine(e.batch));
-        else if (said.get(e.batch.id) !== key) write(progressLine(e.batch));
+        watch(e.batch);
+        if (io.progress || said.get(e.batch.id) !== key) {
+          write(progressLine(e.batch));
+          again();
+        }
         said.set(e.batch.id, key);
       } else if (e.kind === 'poll-error') {
         done();
-        const again = Math.round(e.waitMs / 1000);
-        io.stderr.write(`promptwright test: a poll failed (${describeForCli(e.error)}); again in ${again} s\n`);
+        const wait = Math.round(e.waitMs / 1000);
+        io.stderr.write(`promptwright test: a poll failed (${describeForCli(e.error)}); again in ${wait} s\n`);
       } else {
         done();
         io.stderr.write(`promptwright test: ${e.batchId}: ${e.problem}\n`);
@@ -216,6 +277,8 @@ function progressPrinter(io: CliIo) {
     },
     ended(batches: MessageBatch[]): void {
       done();
+      stop();
+      waiting.clear();
       // a batch found ended (a resumed run) was never polled: said here, once
       for (const b of batches)
         if (!said.get(b.id)?.startsWith('ended'))
@@ -223,17 +286,18 @@ function progressPrinter(io: CliIo) {
       io.stderr.write('promptwright test: reading the results\n');
     },
     done,
+    stop,
   };
 }
 
 /**
- * `promptwright batch collect ID`: the run the batch belongs to, as it was submitted from here (its case files,
- * models and samples, kept in PROMPTWRIGHT_CACHE_DIR/batches); waits for it as `test --batch` does, then prints
- * its cells. Never submits.
+ * `promptwright batch collect ID`: the batch as it was submitted from here, read back from what was kept with it
+ * (PROMPTWRIGHT_CACHE_DIR/batches): its results matched by its own custom_ids, judged by the assertions its cells
+ * were sent with, whatever the case files say now and whatever was submitted since. Its run's other batches (a suite
+ * split in several) are read with it. Waits for it as `test --batch` does, then prints its cells. Never submits.
  */
-export async function collectBatch(id: string, argv: string[], io: CliIo): Promise<number> {
-  const p = parseArgs(argv, []);
-  const outputFormat = format(p, ['text', 'json', 'junit'] as const);
+export async function collectBatch(id: string, p: Parsed, io: CliIo): Promise<number> {
+  const outputFormat = one(p, 'format') ?? 'text';
   const store = batchStoreFromEnv(io.env);
   const record = await store.batch(id);
   if (!record)
@@ -241,29 +305,41 @@ export async function collectBatch(id: string, argv: string[], io: CliIo): Promi
       `${id} was not submitted from here (${store.dir}): which cell each of its requests is cannot be known. ` +
         '`promptwright batch list --all` lists every batch of the workspace.',
     );
+  // the batches of the same submission: the run's record still names this one unless the suite was sent again
   const run = await store.run(record.run);
-  if (!run) throw new UsageError(`${id}: its run (${record.run}) is not kept in ${store.dir} any more`);
+  const batchIds = run?.batchIds.includes(id) ? run.batchIds : [id];
+  const cells: TestCell[] = [];
+  const place = new Map<string, number>();
+  const idOf = new Map<string, string>();
+  for (const batchId of batchIds) {
+    const [refs, sent] = [await store.cells(batchId), await store.sent(batchId)];
+    if (!refs || !sent)
+      throw new UsageError(
+        `${batchId}: its cells were not kept with it (submitted by an earlier version): ` +
+          'run the `promptwright test … --batch` that submitted it again to resume it',
+      );
+    for (const [customId, ref] of Object.entries(refs)) {
+      const c = ref.cell === undefined ? undefined : sent[ref.cell];
+      if (!c) continue;
+      const key = JSON.stringify([c.file, c.caseName, c.model]);
+      let at = place.get(key);
+      if (at === undefined) {
+        at = cells.push({ ...c }) - 1;
+        place.set(key, at);
+      }
+      idOf.set(`${at}:${ref.sample}`, customId);
+    }
+  }
   requireService(io);
-  const settings: RunSettings = {
-    concurrency: 4,
-    sampling: {
-      ...(run.args.repeat !== undefined && run.args.repeat <= MAX_REPEAT ? { repeat: run.args.repeat } : {}),
-      ...(run.args.minPass !== undefined ? { minPass: run.args.minPass } : {}),
-    },
-    prices: pricesOption(p, run.cwd),
-    refresh: false,
-  };
-  const files = run.files.map(f => path.resolve(run.cwd, f));
-  const { cells, errors } = prepareCells(files, run.cwd, io, run.args.models ?? [], settings);
-  if (errors) io.stderr.write(`promptwright batch collect: ${count(errors, 'problem')} in the case files (above)\n`);
-  const again = ['batch', 'collect', id];
+  const settings: RunSettings = { concurrency: 4, sampling: {}, prices: pricesOption(p, record.cwd), refresh: false };
   try {
-    return await testAsBatch(cells, settings, io, run.cwd, {
+    return await testAsBatch(cells, settings, io, record.cwd, {
       format: outputFormat,
+      outputs: outputsOf(p, process.cwd()),
       noWait: false,
-      again,
-      args: run.args,
-      collect: { runKey: run.key },
+      again: ['batch', 'collect', id],
+      args: run?.args ?? {},
+      collect: { runKey: record.run, batchIds, idOf },
     });
   } catch (e) {
     if (e instanceof ApiError && e.status === 404)

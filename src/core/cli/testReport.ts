@@ -4,6 +4,7 @@ import type { AssertionResult, CellKey, CellResult, SampleResult } from '../case
 import { sumCosts } from '../cost/cost';
 import { formatUsd } from '../cost/format';
 import { count } from '../text';
+import { markdownCode, markdownText } from './markdown';
 
 export const cellName = (c: CellKey) => `case "${c.caseName}" on ${c.model}`;
 
@@ -15,7 +16,12 @@ const VERDICT: Record<CellResult['status'], string> = {
   error: 'ERROR',
   cancelled: 'CANCELLED',
   expired: 'EXPIRED',
+  skipped: 'SKIPPED',
 };
+
+/** A cell that passed with nothing to check: its case has no assertions, so the reply was never judged. */
+const unchecked = (r: CellResult): boolean =>
+  r.status === 'passed' && samplesOf(r).every(s => s.assertions.length === 0);
 
 /** A cell's samples (one for a result saved before samples existed). */
 const samplesOf = (r: CellResult): readonly SampleResult[] =>
@@ -29,17 +35,23 @@ const samplesOf = (r: CellResult): readonly SampleResult[] =>
     },
   ];
 
-/** The verdict with the samples that passed when there are several: `PASS`, `FAIL 2/5`. */
+/** The verdict with the samples that passed when there are several: `PASS`, `FAIL 2/5`; `NO ASSERTIONS`. */
 export function verdictWord(r: CellResult): string {
+  if (unchecked(r)) return 'NO ASSERTIONS';
   const n = r.samples?.length ?? 1;
-  return n > 1 ? `${VERDICT[r.status]} ${r.passedSamples ?? 0}/${n}` : VERDICT[r.status];
+  return n > 1 && r.status !== 'skipped' ? `${VERDICT[r.status]} ${r.passedSamples ?? 0}/${n}` : VERDICT[r.status];
 }
 
-/** "  (1.2 s · in 312 · out 45 · $0.0021)": the first sample's time and tokens, every sample's cost. */
+/**
+ * "  (1.2 s · in 312 · out 45 · $0.0021)": the first sample's latency and tokens, every sample's cost; a wait of
+ * the client's own before the send (the rate limit) said apart when it took a second or more.
+ */
 export function figures(r: CellResult): string {
   const o = r.outcome;
   const parts: string[] = [];
-  if (o.latencyMs !== undefined && r.status !== 'cancelled') parts.push(`${(o.latencyMs / 1000).toFixed(1)} s`);
+  const ran = r.status !== 'cancelled' && r.status !== 'skipped';
+  if (o.latencyMs !== undefined && ran) parts.push(`${(o.latencyMs / 1000).toFixed(1)} s`);
+  if (o.waitedMs !== undefined && o.waitedMs >= 1000 && ran) parts.push(`waited ${(o.waitedMs / 1000).toFixed(1)} s`);
   if (o.usage?.input_tokens !== undefined) parts.push(`in ${o.usage.input_tokens}`);
   if (o.usage?.output_tokens !== undefined) parts.push(`out ${o.usage.output_tokens}`);
   if (typeof r.costUsd === 'number' && r.costUsd > 0) parts.push(formatUsd(r.costUsd));
@@ -53,6 +65,7 @@ const errorLine = (e: { type: string; message: string; requestId?: string }) =>
 
 /** Why one sample did not pass: its failed request, or each assertion that failed or could not be checked. */
 function sampleWhy(s: Pick<SampleResult, 'status' | 'outcome' | 'assertions'>): string[] {
+  if (s.outcome.error && s.status === 'skipped') return [s.outcome.error.message];
   if (s.outcome.error && (s.status === 'error' || s.status === 'expired')) return [errorLine(s.outcome.error)];
   return s.assertions.filter((a: AssertionResult) => !a.pass).map(a => `✗ ${a.message}`);
 }
@@ -63,6 +76,8 @@ function sampleWhy(s: Pick<SampleResult, 'status' | 'outcome' | 'assertions'>): 
  */
 export function whyLines(r: CellResult): string[] {
   const samples = samplesOf(r);
+  if (unchecked(r)) return ['its case has no assertions: the reply was not checked'];
+  if (r.status === 'skipped') return sampleWhy(samples.find(s => s.status === 'skipped') ?? samples[0]!);
   if (samples.length === 1) return r.status === 'passed' ? [] : sampleWhy(samples[0]!);
   return samples.flatMap((s, i) =>
     s.pass || s.status === 'cancelled' ? [] : sampleWhy(s).map(why => `sample ${i + 1}: ${why}`),
@@ -79,13 +94,27 @@ function costSummary(results: readonly CellResult[]): string {
   return `${said}, judge ${judge === null ? 'cost unknown' : formatUsd(judge)}`;
 }
 
+/** Why a cell is an error: its request failed, its judge did, or a max-cost had no price to be checked with. */
+function errorKind(r: CellResult): 'request' | 'judge' | 'price' {
+  const s = samplesOf(r).find(x => x.status === 'error');
+  if (!s || s.outcome.error) return 'request';
+  return s.assertions.some(a => a.error?.type === 'no_price') ? 'price' : 'judge';
+}
+
 /** "6 cells: 4 passed, 2 failed, 1 flaky; 7 of 9 assertions held · $0.0132, judge $0.0021" */
 export function summaryLine(results: readonly CellResult[]): string {
   const by = (s: CellResult['status']) => results.filter(r => r.status === s).length;
   // every sample's assertions
   const assertions = results.flatMap(r => samplesOf(r).flatMap(s => s.assertions));
-  const parts = [`${by('passed')} passed`, `${by('failed')} failed`];
-  if (by('error')) parts.push(`${by('error')} could not run (the request failed)`);
+  const none = results.filter(unchecked).length;
+  const parts = [`${by('passed') - none} passed`, `${by('failed')} failed`];
+  if (none) parts.push(`${none} with no assertions`);
+  const errors = results.filter(r => r.status === 'error');
+  const ofKind = (k: ReturnType<typeof errorKind>) => errors.filter(r => errorKind(r) === k).length;
+  if (ofKind('request')) parts.push(`${ofKind('request')} could not run (the request failed)`);
+  if (ofKind('judge')) parts.push(`${ofKind('judge')} not judged (the judge failed)`);
+  if (ofKind('price')) parts.push(`${ofKind('price')} not priced (no price for max-cost)`);
+  if (by('skipped')) parts.push(`${by('skipped')} skipped (not sent)`);
   if (by('cancelled')) parts.push(`${by('cancelled')} cancelled`);
   if (by('expired')) parts.push(`${by('expired')} expired (their batch ended before they ran)`);
   const flaky = results.filter(r => r.flaky).length;
@@ -121,6 +150,7 @@ function sampleRecord(s: SampleResult) {
     usage: o.usage ?? null,
     stop_reason: o.stopReason ?? null,
     latency_ms: o.latencyMs === undefined ? null : Math.round(o.latencyMs),
+    waited_ms: o.waitedMs === undefined ? null : Math.round(o.waitedMs),
     request_id: o.requestId ?? null,
     ...(o.batchId ? { batch_id: o.batchId } : {}),
     assertions: s.assertions.map(assertionRecord),
@@ -158,6 +188,7 @@ export function cellRecord(file: string, r: CellResult) {
     usage: r.outcome.usage ?? null,
     stop_reason: r.outcome.stopReason ?? null,
     latency_ms: r.outcome.latencyMs === undefined ? null : Math.round(r.outcome.latencyMs),
+    waited_ms: r.outcome.waitedMs === undefined ? null : Math.round(r.outcome.waitedMs),
     request_id: r.outcome.requestId ?? null,
     ...(r.outcome.batchId ? { batch_id: r.outcome.batchId } : {}),
     ...(r.outcome.error ? { error: r.outcome.error } : {}),
@@ -169,6 +200,28 @@ export function cellRecord(file: string, r: CellResult) {
     cost_usd: r.costUsd ?? null,
     judge_cost_usd: r.judgeCostUsd ?? null,
   };
+}
+
+// ---- markdown --------------------------------------------------------------------------------------------------
+
+/** A run as Markdown (a job summary, a comment): the summary line, then a row per cell with why it did not pass. */
+export function markdownReport(results: readonly { file: string; r: CellResult }[]): string {
+  const lines = [
+    '### Test cases',
+    '',
+    markdownText(summaryLine(results.map(x => x.r)).trim()),
+    '',
+    '| Verdict | File | Case | Model | Why |',
+    '| :--- | :--- | :--- | :--- | :--- |',
+  ];
+  for (const { file, r } of results) {
+    const why = whyLines(r).join(' · ');
+    lines.push(
+      `| ${verdictWord(r)} | ${markdownCode(file)} | ${markdownText(r.caseName)} | ${markdownCode(r.model)} | ` +
+        `${why ? markdownText(why) : ''} |`,
+    );
+  }
+  return `${lines.join('\n')}\n`;
 }
 
 // ---- junit -----------------------------------------------------------------------------------------------------
@@ -187,14 +240,15 @@ export function toJunit(results: readonly { file: string; r: CellResult }[]): st
     let s = suites.get(name);
     if (!s) suites.set(name, (s = { name, cases: [], tests: 0, failures: 0, errors: 0, skipped: 0, ms: 0 }));
     s.tests++;
-    const ms = r.status === 'cancelled' ? 0 : (r.outcome.latencyMs ?? 0);
+    const ms = r.status === 'cancelled' || r.status === 'skipped' ? 0 : (r.outcome.latencyMs ?? 0);
     s.ms += ms;
     const caseName = attr(`${r.caseName} on ${r.model}`);
     const open = `    <testcase classname="${attr(name)}" name="${caseName}" time="${seconds(ms)}"`;
     const body: string[] = [];
-    if (r.status === 'cancelled') {
+    if (r.status === 'cancelled' || r.status === 'skipped' || unchecked(r)) {
       s.skipped++;
-      body.push('      <skipped message="Cancelled"/>');
+      const why = r.status === 'cancelled' ? 'Cancelled' : (whyLines(r)[0] ?? 'Not sent');
+      body.push(`      <skipped message="${attr(why)}"/>`);
     } else if ((r.status === 'error' || r.status === 'expired') && r.outcome.error && (r.samples?.length ?? 1) === 1) {
       s.errors++;
       const e = r.outcome.error;

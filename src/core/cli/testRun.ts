@@ -17,7 +17,7 @@ import {
 } from '../cases/engine';
 import { gradeFor, parseResults, resultsPath } from '../cases/results';
 import { cellsOf, runCell, type Sampling } from '../cases/runner';
-import type { CellResult } from '../cases/types';
+import type { CaseFile, CellResult, OutcomeError } from '../cases/types';
 import { DirectoryVerdictCache } from '../cases/verdictCache';
 import type { PriceTable } from '../cost/prices';
 import { count } from '../text';
@@ -27,7 +27,17 @@ import { cacheDir } from './env';
 import { EXIT } from './guard';
 import { betasFromEnv, type CliIo } from './io';
 import { printJsonArray } from './output';
-import { cellName, cellRecord, figures, summaryLine, toJunit, verdictWord, whyLines } from './testReport';
+import { jsonList, writeOutputs, type ReportFile } from './testOutputs';
+import {
+  cellName,
+  cellRecord,
+  figures,
+  markdownReport,
+  summaryLine,
+  toJunit,
+  verdictWord,
+  whyLines,
+} from './testReport';
 
 /** What the command line says of a run's samples, prices and verdict cache. */
 export interface RunSettings {
@@ -36,6 +46,8 @@ export interface RunSettings {
   prices: PriceTable;
   /** --no-cache: ask the judge again (and keep what it says) */
   refresh: boolean;
+  /** --fail-fast: stop sending at the first cell that does not pass */
+  failFast?: boolean;
 }
 
 /** A whole number from 1 to `max` given to `--name`, or undefined when not given. */
@@ -48,13 +60,28 @@ function wholeOption(p: Parsed, name: string, max: number): number | undefined {
   return n;
 }
 
-/** `--repeat N` and `--min-pass K`: K of N at most. */
+/** `--repeat N` and `--min-pass K`: K of N at most (each case file's own samples are checked with it). */
 export function samplingOption(p: Parsed, maxRepeat: number): Sampling {
   const repeat = wholeOption(p, 'repeat', maxRepeat);
   const minPass = wholeOption(p, 'min-pass', maxRepeat);
   if (repeat !== undefined && minPass !== undefined && minPass > repeat)
     throw new UsageError(`--min-pass ${minPass} asks for more samples than --repeat ${repeat} runs`);
   return { ...(repeat !== undefined ? { repeat } : {}), ...(minPass !== undefined ? { minPass } : {}) };
+}
+
+/**
+ * A case file's samples as the command line changes them, when more must pass than run (`--min-pass 3` on a file
+ * that runs one sample, `--repeat 2` on one whose min-pass is 4): said, never capped in silence. A file that asks
+ * that by itself is a case-file error (min-pass-over-repeat), said where the file is read.
+ */
+export function samplingProblem(file: CaseFile, display: string, sampling: Sampling): string | undefined {
+  if (sampling.repeat === undefined && sampling.minPass === undefined) return undefined;
+  const repeat = sampling.repeat ?? file.repeat ?? 1;
+  const minPass = sampling.minPass ?? file.minPass ?? repeat;
+  if (minPass <= repeat) return undefined;
+  const need = sampling.minPass !== undefined ? `--min-pass ${minPass}` : `its min-pass ${minPass}`;
+  const runs = sampling.repeat !== undefined ? `--repeat ${repeat}` : `its repeat (${repeat})`;
+  return `${display}: error: ${need} asks for more samples than ${runs} runs: give --repeat ${minPass} or more`;
 }
 
 /** Rubrics with no judge model to grade them (none in the case file, no PROMPTWRIGHT_JUDGE_MODEL): one error per
@@ -112,6 +139,7 @@ export function runTestCells<C extends RunCell & { abs?: string }>(
       }),
     prices: settings.prices,
     ...(o.batch ? { batch: true } : {}),
+    ...(settings.failFast ? { failFast: true } : {}),
     judging: {
       call: (body, signal) => client.createMessage(body, { signal }),
       ...(judgeModel ? { defaultModel: judgeModel } : {}),
@@ -141,11 +169,10 @@ export function costNotes(results: readonly CellResult[]): string[] {
     }
   return [...notes];
 }
-/** A cell of the whole run: which loaded file it belongs to (as shown, and on disk). */
+/** A cell of the whole run: which case file it belongs to (as shown, and on disk when it is read from there). */
 export interface TestCell extends RunCell {
-  source: LoadedCaseFile;
   file: string;
-  abs: string;
+  abs?: string;
 }
 
 /**
@@ -167,9 +194,13 @@ export function prepareCells(
     const prepared = prepareCaseFile(f, cwd, io, { keysOf, cellName, betas });
     errors += prepared.errors;
     const source = prepared.loaded;
-    if (source)
+    const problem = source && !prepared.errors && samplingProblem(source.file, source.display, settings.sampling);
+    if (problem) {
+      io.stderr.write(`${problem}\n`);
+      errors++;
+    } else if (source)
       for (const c of prepared.cells)
-        cells.push({ ...runCellOf(source, c, settings.sampling), source, file: source.display, abs: f });
+        cells.push({ ...runCellOf(source, c, settings.sampling), file: source.display, abs: f });
   }
   errors += judgeProblems(cells, io);
   return { cells, errors };
@@ -192,24 +223,72 @@ export async function printRun<T extends RunOutcome>(
   return { ...outcome, ...(printer ? { printer } : {}) };
 }
 
-/** The report of a finished run (json, junit, or the text summary) and its exit code, as `test` prints it. */
+/** What a run's report goes to: stdout in `format`, and each report file. */
+export interface ReportTo {
+  format: string;
+  outputs: readonly ReportFile[];
+}
+
+/**
+ * The report of a finished run (json, junit, markdown, or the text summary; and the report files) and its exit
+ * code, as `test` prints it; why the run stopped early, when it did, on stderr.
+ */
 export async function endOfRun(
   results: readonly CellResult[],
   io: CliIo,
-  outputFormat: string,
+  report: ReportTo,
   cells: readonly TestCell[],
-  judge: { judgeCalls: number; judgeCached: number; printer?: ReturnType<typeof inOrderPrinter> },
+  ran: Pick<RunOutcome, 'judgeCalls' | 'judgeCached' | 'stopped' | 'stoppedModels'> & {
+    printer?: ReturnType<typeof inOrderPrinter>;
+  },
 ): Promise<number> {
-  const byFile = results.map((r, i) => ({ file: cells[i]!.source.display, r }));
-  if (outputFormat === 'json') await printJsonArray(io, byFile, c => cellRecord(c.file, c.r));
-  else if (outputFormat === 'junit') io.stdout.write(toJunit(byFile));
-  else judge.printer?.summary(results, judge.judgeCalls, judge.judgeCached);
+  const byFile = results.map((r, i) => ({ file: cells[i]!.file, r }));
+  if (report.format === 'json') await printJsonArray(io, byFile, c => cellRecord(c.file, c.r));
+  else if (report.format === 'junit') io.stdout.write(toJunit(byFile));
+  else if (report.format === 'markdown') io.stdout.write(markdownReport(byFile));
+  else ran.printer?.summary(results, ran.judgeCalls, ran.judgeCached);
+  await writeOutputs(io, report.outputs, kind =>
+    kind === 'junit'
+      ? toJunit(byFile)
+      : kind === 'markdown'
+        ? markdownReport(byFile)
+        : jsonList(byFile, kind, c => cellRecord(c.file, c.r)),
+  );
   for (const note of costNotes(results)) io.stderr.write(`promptwright test: cost unknown: ${note}\n`);
+  for (const line of stopLines(results, ran)) io.stderr.write(`promptwright test: ${line}\n`);
   if (io.signal?.aborted) {
     io.stderr.write('promptwright test: Cancelled.\n');
     return EXIT.cancelled;
   }
   return results.every(r => r.pass) ? EXIT.ok : EXIT.service;
+}
+
+/**
+ * Why cells were not sent, a line each: the key the service refused (and the variable to set), a model it does not
+ * know (its column), the first failure of a fail-fast run.
+ */
+export function stopLines(
+  results: readonly CellResult[],
+  ran: Pick<RunOutcome, 'stopped' | 'stoppedModels'>,
+): string[] {
+  const skipped = results.filter(r => r.status === 'skipped');
+  const notSent = (rs: readonly CellResult[]) => `${count(rs.length, 'cell')} not sent`;
+  const lines: string[] = [];
+  const said = (e?: OutcomeError) =>
+    e ? `${e.type}: ${e.message}${e.requestId ? ` (request-id ${e.requestId})` : ''}` : '';
+  const stop = ran.stopped;
+  if (stop?.kind === 'refused-key')
+    lines.push(
+      `the service refused the key (${said(stop.error)}): set PROMPTWRIGHT_API_KEY to a key it accepts; ` +
+        `the run stopped, ${notSent(skipped)}`,
+    );
+  for (const [model, s] of ran.stoppedModels ?? []) {
+    const column = skipped.filter(r => r.model === model);
+    lines.push(`the service does not know ${model} (${said(s.error)}): its column stopped, ${notSent(column)}`);
+  }
+  if (stop?.kind === 'fail-fast' && skipped.length)
+    lines.push(`--fail-fast: the run stopped at the first cell that did not pass, ${notSent(skipped)}`);
+  return lines;
 }
 
 // ---- text: one line per cell, printed in order as soon as the cells before it have finished --------------
@@ -219,7 +298,7 @@ function inOrderPrinter(io: CliIo, cells: readonly TestCell[]) {
   let printed = 0;
   const print = (r: CellResult, i: number) => {
     const cell = cells[i]!;
-    if (i === 0 || cells[i - 1]!.source !== cell.source) io.stdout.write(`${cell.source.display}\n`);
+    if (i === 0 || cells[i - 1]!.file !== cell.file) io.stdout.write(`${cell.file}\n`);
     const flaky = r.flaky ? '  flaky' : '';
     io.stdout.write(`  ${verdictWord(r).padEnd(9)} ${r.caseName} · ${r.model}${figures(r)}${flaky}\n`);
     for (const why of whyLines(r)) io.stdout.write(`            ${why}\n`);

@@ -6,14 +6,17 @@ import * as path from 'node:path';
 import type { ApiClient } from '../api/client';
 import { AbortedError, InputError } from '../api/errors';
 import { deltaOf, type Delta } from '../compare/deltas';
+import { parseCaseFile } from '../cases/caseFile';
+import { fillPlaceholders } from '../cases/placeholders';
 import { loadCaseFileFrom } from '../cases/load';
 import type { TestCase } from '../cases/types';
 import { applyEdits, type TextEdit } from '../request/fixes';
 import { parseRequest } from '../request/parse';
 import type { Format } from '../request/types';
+import { validateText } from '../request/validate';
 import { singleEdit } from '../run/append';
 import { ask, AnswerError, type Answer } from './answer';
-import { appendCases, caseFileText, newProblems, replaceTexts } from './edits';
+import { appendCases, caseFileText, judgeEdit, newProblems, replaceTexts } from './edits';
 import { casesBody, MAX_CASES, readCases, type GeneratedCase, type GeneratedCases } from './generate';
 import { improvableTexts, requestParts } from './request';
 import { improvementBody, nothingToImprove, readImprovement, type Change } from './improve';
@@ -78,7 +81,23 @@ export async function generateCases(
 ): Promise<GeneratedCases & { answer: Answer }> {
   const { body, placeholders } = casesRequest(file, o);
   const answer = await ask(client, body, o.signal);
-  return { ...readCases(answer.value, placeholders, { ...o, existing: o.existing ?? [] }, answer.requestId), answer };
+  const read = { ...o, existing: o.existing ?? [], refused: refusedWith(requestValue(file)) };
+  return { ...readCases(answer.value, placeholders, read, answer.requestId), answer };
+}
+
+/**
+ * Why the request filled with a case's values would be refused when the request as written is not (an empty
+ * question, a value that breaks a rule): such a case would make `test` refuse the whole file.
+ */
+function refusedWith(request: Record<string, unknown>): (vars: Record<string, string>) => string | undefined {
+  const errors = (value: unknown) =>
+    validateText(JSON.stringify(value), 'json').problems.filter(p => p.severity === 'error');
+  const before = new Set(errors(request).map(p => `${p.code} ${p.path.join('/')}`));
+  return vars => {
+    const filled = fillPlaceholders(request, vars).value;
+    const added = errors(filled).find(p => !before.has(`${p.code} ${p.path.join('/')}`));
+    return added && `${added.code}: ${added.message}`;
+  };
 }
 
 /** Where generated cases go: an existing case file (its `text`), or a new one at `abs`. */
@@ -91,19 +110,28 @@ export interface CaseFileTarget {
 /**
  * The case file with the cases appended (its comments and formatting kept), or a new case file of them, as the
  * edit that makes it and the text it makes; checked against its request with the case-file check, and refused
- * (an AnswerError: nothing is written) when that finds an error the file did not have.
+ * (an AnswerError: nothing is written) when that finds an error the file did not have. `judge`: the judge model a
+ * file with rubrics and none of its own is given, so that it runs as written.
  */
 export function withCases(
   target: CaseFileTarget,
   request: { abs: string; text: string },
   cases: readonly GeneratedCase[],
   answer: Pick<Answer, 'model' | 'requestId'>,
+  o: { judge?: string } = {},
 ): { text: string; edit: TextEdit } {
+  const rubrics = cases.some(c => c.assert?.length);
+  const judge = rubrics ? o.judge : undefined;
   let edit: TextEdit;
-  if (target.text !== undefined) edit = appendCases(target.text, target.format, cases);
-  else {
+  if (target.text !== undefined) {
+    edit = appendCases(target.text, target.format, cases);
+    const has = parseCaseFile(target.text, target.format).file?.judge?.model;
+    const extra = judge && !has ? judgeEdit(target.text, target.format, judge) : undefined;
+    // one edit for both: the whole text, the judge's line and the cases in it
+    if (extra) edit = { start: 0, end: target.text.length, newText: applyEdits(target.text, [extra, edit]) };
+  } else {
     const rel = path.relative(path.dirname(target.abs), request.abs).split(path.sep).join('/');
-    edit = { start: 0, end: 0, newText: caseFileText(rel, cases, target.format, answer.model) };
+    edit = { start: 0, end: 0, newText: caseFileText(rel, cases, target.format, answer.model, judge) };
   }
   const text = applyEdits(target.text ?? '', [edit]);
   const errors = (caseText: string) => {

@@ -208,12 +208,31 @@ export function caseFileText(
   cases: readonly GeneratedCase[],
   format: Format,
   model: string,
+  judge?: string,
 ): string {
-  if (format === 'json') return `${JSON.stringify({ request: requestPath, cases }, null, 2)}\n`;
+  const file = { request: requestPath, ...(judge ? { judge: { model: judge } } : {}), cases };
+  if (format === 'json') return `${JSON.stringify(file, null, 2)}\n`;
   const header =
     `# Test cases for ${requestPath}, written by ${model} (Promptwright: Generate Test Cases).\n` +
     '# Review them: run them with `promptwright test` or Run Cases.\n';
-  return header + YAML.stringify({ request: requestPath, cases }, { lineWidth: 0, blockQuote: 'literal' });
+  return header + YAML.stringify(file, { lineWidth: 0, blockQuote: 'literal' });
+}
+
+/**
+ * The edit that gives a case file a judge model (`judge: { model }`, on the line before its `cases`), so the
+ * rubrics added to it are graded as written; undefined when `cases` is not a key on a line of its own.
+ */
+export function judgeEdit(text: string, format: Format, model: string): TextEdit | undefined {
+  const at = parseRequest(text, format).locate(['cases'], true);
+  if (!at) return undefined;
+  const lineStart = text.lastIndexOf('\n', at.start - 1) + 1;
+  const indent = text.slice(lineStart, at.start);
+  if (indent.trim()) return undefined;
+  const line =
+    format === 'json'
+      ? `"judge": { "model": ${JSON.stringify(model)} },\n${indent}`
+      : `judge: { model: ${JSON.stringify(model)} }\n${indent}`;
+  return { start: at.start, end: at.start, newText: line };
 }
 
 /** The edit that appends `cases` to a case file's `cases`, keeping its comments and formatting. */

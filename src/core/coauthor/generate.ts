@@ -22,6 +22,8 @@ export interface GenerateOptions {
   rubrics: boolean;
   /** the cases the case file already has */
   existing: readonly TestCase[];
+  /** why the request filled with a case's values would be refused by the service, if it would be */
+  refused?: (vars: Record<string, string>) => string | undefined;
 }
 
 const SYSTEM =
@@ -162,6 +164,8 @@ export function readCases(
       else missing.push(`{{${p}}}`);
     }
     if (missing.length) return drop(`gives no text for ${missing.join(', ')}`);
+    const refused = o.refused?.(vars);
+    if (refused) return drop(`would send a request the service refuses (${refused})`);
     const unknown = Object.keys(item.vars).filter(k => !placeholders.includes(k));
     if (unknown.length) notes.push(`case ${what}: values for ${unknown.join(', ')} dropped (no such placeholder)`);
     const key = valuesKey(vars, placeholders);

@@ -25,6 +25,7 @@ export const RULES = {
   'invalid-utf8': { severity: 'error', summary: 'The file is not UTF-8 text.' },
   'lone-surrogate': { severity: 'error', summary: 'A string holds half of a UTF-16 surrogate pair.' },
   'internal-error': { severity: 'warning', summary: 'Promptwright failed while checking the file.' },
+  'other-tool-file': { severity: 'info', summary: "Another tool's prompt file (GitHub Models, Prompty), not a body." },
   // ---- the shape of the body (the zod schema) ----------------------------------------------------------
   'missing-field': { severity: 'error', summary: 'A required field is absent.' },
   'wrong-type': { severity: 'error', summary: 'A value of the wrong JSON type.' },
@@ -184,6 +185,7 @@ export const RULES = {
   'unknown-stop-reason': { severity: 'warning', summary: 'A stop_reason assertion the spec does not list.' },
   'request-not-found': { severity: 'error', summary: 'The request file a case file names cannot be read.' },
   'min-pass-over-repeat': { severity: 'error', summary: 'min-pass asks for more samples than repeat runs.' },
+  'case-without-assertions': { severity: 'warning', summary: 'A case with no assertions: nothing checks its reply.' },
   'judge-prompt-not-found': { severity: 'error', summary: 'The judge prompt file a case file names cannot be read.' },
   'judge-prompt-placeholder': { severity: 'error', summary: 'A judge prompt with a wrong or missing placeholder.' },
   'undefined-placeholder': { severity: 'error', summary: 'A {{placeholder}} some case gives no value.' },

@@ -2,6 +2,7 @@
 import { pickCountFields } from './count';
 import { issuesToProblems } from './issues';
 import { emptyFileProblem, locateNothing, parseRequest, type Locate, type Parsed } from './parse';
+import { otherToolFile } from './otherTools';
 import { checkRules, type RuleContext } from './rules';
 import { CountTokensBody, RequestBody } from './schema';
 import { schemaIssues } from './schemaCheck';
@@ -42,6 +43,9 @@ export function validateText(text: string, format: Format, opts: ValidateOptions
 
 function validateUnguarded(text: string, format: Format, opts: ValidateOptions): Validation {
   const parsed = parseRequest(text, format);
+  // another tool's prompt file (GitHub Models, Prompty) caught by a request-file pattern: said once, not checked
+  const other = otherToolFile(text, parsed.value);
+  if (other) return { parsed, problems: [other] };
   const ctx: RuleContext = {
     now: opts.now ?? new Date(),
     betas: opts.betas ?? [],

@@ -106,6 +106,7 @@ export class CaseFileTestRun implements RunReporter {
         return;
       }
       case 'cancelled':
+      case 'skipped':
         this.run.skipped(item);
         this.items.record(item, { state: 'skipped', messages: [] });
         return;

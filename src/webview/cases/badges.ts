@@ -12,6 +12,7 @@ const STATUS_ICON: Record<CellView['status'], WebviewIcon> = {
   error: 'warning',
   cancelled: 'circle-slash',
   expired: 'watch',
+  skipped: 'circle-slash',
 };
 
 /**

@@ -2,12 +2,21 @@
 // and in JSON, what the schema cannot say (one key per assertion, patterns that compile, unique names), what
 // can still be used of a file with problems, and the JSON Schema the editor gets.
 import * as assert from 'node:assert/strict';
-import { parseCaseFile } from '../../../src/core/cases/caseFile';
+import { parseCaseFile as parseWithEveryRule } from '../../../src/core/cases/caseFile';
 import { schemaCompletions, schemaHover } from '../../../src/core/language/schemaAssist';
 import { isCaseFile } from '../../../src/core/cases/fileNames';
 import type { Problem } from '../../../src/core/request/types';
 
 /** Each problem as [rule, severity, the text it marks]. */
+/**
+ * The file's problems, but the warning every case without an assertion gets (these fixtures' cases mostly have
+ * none): that rule's own test is `a case without assertions: a warning at its name`.
+ */
+function parseCaseFile(text: string, format: 'yaml' | 'json') {
+  const r = parseWithEveryRule(text, format);
+  return { ...r, problems: r.problems.filter(p => p.code !== 'case-without-assertions') };
+}
+
 const marks = (text: string, problems: readonly Problem[]) =>
   problems.map(p => [p.code, p.severity, text.slice(p.start, p.end)]);
 
@@ -43,6 +52,18 @@ describe('cases: case files', () => {
     assert.deepEqual(r.file?.cases[1], { name: 'no vars' });
     const span = r.locate(['cases', 0, 'vars', 'tone'], true)!;
     assert.equal(GOOD_YAML.slice(span.start, span.end), 'tone');
+  });
+
+  it('a case without assertions: a warning at its name, none for a case with one', () => {
+    const text =
+      'request: a.prompt.yaml\ncases:\n  - name: bare\n  - name: empty\n    assert: []\n' +
+      '  - name: ok\n    assert: [{ contains: x }]\n';
+    const r = parseWithEveryRule(text, 'yaml');
+    assert.deepEqual(marks(text, r.problems), [
+      ['case-without-assertions', 'warning', 'bare'],
+      ['case-without-assertions', 'warning', 'empty'],
+    ]);
+    assert.match(r.problems[0]!.message, /^Case "bare" has no assertions: nothing checks its reply/);
   });
 
   describe('problems at exact ranges (YAML)', () => {

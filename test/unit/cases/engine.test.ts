@@ -330,3 +330,61 @@ describe('cases: the engine', () => {
     });
   });
 });
+
+describe('cases: the engine stops what cannot succeed (the CLI and the Cases grid alike)', () => {
+  /** A direct transport whose sends answer by the cell's model, and the models of what it sent. */
+  function transport(answer: (model: string) => { type: string; message: string } | undefined) {
+    const sent: string[] = [];
+    const t = directTransport({
+      concurrency: 1,
+      send: job => {
+        const model = String(job.body.model);
+        sent.push(model);
+        const error = answer(model);
+        return Promise.resolve(error ? { text: '', error } : { text: 'Hello' });
+      },
+    });
+    return { t, sent };
+  }
+  const cells = (models: string[], n: number) =>
+    Array.from({ length: n }, (_, i) => models.map(m => cell({ caseName: `c${i}`, model: m }))).flat();
+
+  it('a refused key stops the run: one request, every other cell skipped with why', async () => {
+    const { t, sent } = transport(() => ({ type: 'authentication_error', message: 'invalid x-api-key' }));
+    const run = await runCells({ cells: cells(['model-sonnet-4-6'], 5), transport: t, prices });
+    assert.equal(sent.length, 1);
+    assert.deepEqual(
+      run.results.map(r => r.status),
+      ['error', 'skipped', 'skipped', 'skipped', 'skipped'],
+    );
+    assert.equal(run.stopped?.kind, 'refused-key');
+    assert.match(run.results[1]!.outcome.error!.message, /the run stopped when the service refused the key/);
+  });
+
+  it('a model the service does not know stops its column only', async () => {
+    const { t, sent } = transport(m =>
+      m === 'model-opus-4-7' ? { type: 'not_found_error', message: 'no' } : undefined,
+    );
+    const run = await runCells({ cells: cells(['model-opus-4-7', 'model-haiku-4-5'], 3), transport: t, prices });
+    assert.deepEqual(sent, ['model-opus-4-7', 'model-haiku-4-5', 'model-haiku-4-5', 'model-haiku-4-5']);
+    assert.deepEqual(
+      run.results.map(r => `${r.model.slice(6, 10)} ${r.status}`),
+      ['opus error', 'haik passed', 'opus skipped', 'haik passed', 'opus skipped', 'haik passed'],
+    );
+    assert.deepEqual([...(run.stoppedModels?.keys() ?? [])], ['model-opus-4-7']);
+  });
+
+  it('fail fast: the first cell that does not pass stops the rest; without it, every cell runs', async () => {
+    const failing = cells(['model-sonnet-4-6'], 4).map(c => ({ ...c, assertions: [{ contains: 'Bonjour' }] }));
+    const fast = transport(() => undefined);
+    const stopped = await runCells({ cells: failing, transport: fast.t, prices, failFast: true });
+    assert.equal(fast.sent.length, 1);
+    assert.deepEqual(
+      stopped.results.map(r => r.status),
+      ['failed', 'skipped', 'skipped', 'skipped'],
+    );
+    const all = transport(() => undefined);
+    await runCells({ cells: failing, transport: all.t, prices });
+    assert.equal(all.sent.length, 4);
+  });
+});

@@ -10,7 +10,8 @@ const CASES = path.join(root, 'prompts', 'support.cases.yaml');
 const REQUEST = path.join(root, 'prompts', 'support.prompt.json');
 
 const caseFile = (request = 'support.prompt.json', extra = '') =>
-  `request: ${request}\nmodels: [model-opus-4-7]\ncases:\n  - name: greeting\n    vars: { question: Hi }\n${extra}`;
+  `request: ${request}\nmodels: [model-opus-4-7]\ncases:\n  - name: greeting\n    vars: { question: Hi }\n` +
+  `    assert: [{ contains: Hi }]\n${extra}`;
 const request = JSON.stringify({
   model: 'model-haiku-4-5',
   max_tokens: 100,
@@ -84,7 +85,7 @@ describe('cases: loading a case file from a source', () => {
     const source = sourceOf({ [CASES]: withTypo, [REQUEST]: '{ "model": "model-opus-4-7", ' });
     const { loaded, records } = loadCaseFileFrom(CASES, root, source, 'c.yaml');
     const byFile = records.map(r => `${r.file}:${r.line}`);
-    assert.ok(byFile.includes('c.yaml:6'), `the case file's typo at its line: ${byFile.join(', ')}`);
+    assert.ok(byFile.includes('c.yaml:7'), `the case file's typo at its line: ${byFile.join(', ')}`);
     assert.ok(
       records.some(r => r.file.endsWith('support.prompt.json') && r.severity === 'error'),
       'the request syntax error, in the request file',

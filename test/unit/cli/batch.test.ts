@@ -164,7 +164,7 @@ describe('promptwright batch list|status|cancel as a process', function () {
     assert.match(r.out, /promptwright batch list/);
     const u = await cli(['batch', 'frobnicate'], false);
     assert.equal(u.code, 2);
-    assert.match(u.err, /unknown batch command 'frobnicate'/);
+    assert.match(u.err, /unknown command 'batch frobnicate'/);
   });
 });
 
@@ -350,6 +350,64 @@ describe('promptwright test --batch as a process', function () {
       [429, 200],
     );
     assert.equal(fake.batches.all.length, 1);
+  });
+
+  it('batch collect ID prints that batch’s cells, not a later submission’s, nor what the files say now', async () => {
+    suite(dir, 2);
+    const first = await cli(['test', 'say.cases.yaml', '--batch', '--no-wait']);
+    const a = first.out.trim();
+    assert.match(a, /^msgbatch_\w+$/);
+    // collected once: the same suite is then submitted again, as a batch of its own
+    assert.equal((await cli(['batch', 'collect', a])).code, 0);
+    const second = await cli(['test', 'say.cases.yaml', '--batch', '--no-wait']);
+    const b = second.out.trim();
+    assert.notEqual(a, b);
+    // and the case file changes: a case renamed, another's value edited
+    suite(dir, 2, i => (i === 0 ? 'changed' : `word${i}`));
+    fs.writeFileSync(
+      path.join(dir, 'say.cases.yaml'),
+      fs.readFileSync(path.join(dir, 'say.cases.yaml'), 'utf8').replace('case 1', 'case one'),
+    );
+    const r = await cli(['batch', 'collect', a, '--format', 'json']);
+    assert.equal(r.code, 0, r.err);
+    const cells = JSON.parse(r.out) as Cell[];
+    assert.deepEqual(
+      cells.map(c => [c.case, c.model, c.status, c.batch_id]),
+      [
+        ['case 0', 'model-sonnet-4-6', 'passed', a],
+        ['case 0', 'model-haiku-4-5', 'passed', a],
+        ['case 1', 'model-sonnet-4-6', 'passed', a],
+        ['case 1', 'model-haiku-4-5', 'passed', a],
+      ],
+    );
+    assert.match(cells[0]!.text, /word0/, 'the reply to what the batch sent');
+    assert.ok(!r.err.includes('missing_result'), r.err);
+    assertPrompt(r);
+  });
+
+  it('without a terminal, a batch wait prints a status line at least every PROMPTWRIGHT_BATCH_STATUS_MS', async () => {
+    await fake.close();
+    fake = await startFake({ keepAliveMs: 60_000, batchProcessingMs: 2500 });
+    try {
+      suite(dir, 1);
+      const quiet = {
+        ...env,
+        PROMPTWRIGHT_BASE_URL: fake.url,
+        PROMPTWRIGHT_BATCH_POLL_MS: '2000,2000',
+        PROMPTWRIGHT_BATCH_STATUS_MS: '300',
+      };
+      const r = await runCli(fake, ['test', 'say.cases.yaml', '--batch'], { cwd: dir, env: quiet, needsRequest: true });
+      assert.equal(r.code, 0, r.err);
+      // nothing changes for 2.5 s, and polls are 2 s apart: the lines come from the status timer
+      const waiting = r.err
+        .split('\n')
+        .filter(l => /^promptwright test: msgbatch_\w+ in_progress · 2 processing · \d+ s$/.test(l));
+      assert.ok(waiting.length >= 4, r.err);
+      assertPrompt(r);
+    } finally {
+      await fake.close();
+      fake = await startFake({ keepAliveMs: 60_000, batchProcessingMs: 400 });
+    }
   });
 
   it('batch collect of a batch not submitted from here: a usage error, nothing sent', async () => {

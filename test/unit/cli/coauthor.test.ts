@@ -50,7 +50,7 @@ describe('promptwright cases generate and improve, as processes', function () {
     runCli(fake, args, { cwd: dir, env: { ...process.env, ...cliEnv(fake) } });
   const read = (name: string) => fs.readFileSync(path.join(dir, name), 'utf8');
 
-  it('cases generate --count 5 --out: a case file of 5 cases that check passes clean; exit 0', async () => {
+  it('cases generate --count 5 --out: 5 cases that check passes (without assertions: warned); exit 0', async () => {
     const r = await cli(['cases', 'generate', 'support.prompt.yaml', '--count', '5', '--out', 'new.cases.yaml']);
     assert.equal(r.code, 0, r.err);
     assert.equal(r.out, '');
@@ -68,7 +68,8 @@ describe('promptwright cases generate and improve, as processes', function () {
     assert.match(sent.messages[0]!.content, /Write 5 test cases/);
     const check = await cli(['check', 'new.cases.yaml']);
     assert.equal(check.code, 0, check.out + check.err);
-    assert.equal(check.out, '1 file checked: 0 errors, 0 other problems\n');
+    assert.match(check.out, /^1 file checked: 0 errors, 5 other problems$/m);
+    assert.equal(check.out.match(/ warning case-without-assertions: /g)?.length, 5);
   });
 
   it('cases generate --append: the existing cases and comments stay, a clashing name gets a suffix', async () => {
@@ -112,7 +113,7 @@ describe('promptwright cases generate and improve, as processes', function () {
     assert.match(r.err, / · \$0 · request-id /);
     const file = YAML.parse(read('r.cases.yaml')) as { cases: { assert: { rubric: string }[] }[] };
     assert.deepEqual(file.cases[0]!.assert, [{ rubric: 'Answers the typical case about "A typical question,"' }]);
-    assert.deepEqual(file.cases[1]!.assert, [{ rubric: 'Handles the edge: empty case' }]);
+    assert.deepEqual(file.cases[1]!.assert, [{ rubric: 'Answers the edge: empty case about "?"' }]);
     const check = await cli(['check', 'r.cases.yaml']);
     assert.equal(check.code, 0, check.out + check.err);
   });
@@ -208,5 +209,60 @@ describe('promptwright cases generate and improve, as processes', function () {
     assert.equal(r.code, 1);
     assert.match(r.err, /the new text of "system" drops \{\{tone\}\}: it is not offered/);
     assert.ok(!fs.existsSync(path.join(dir, 'dropped.prompt.yaml')));
+  });
+
+  it('cases generate --rubrics writes a file test runs as written: its judge model is named in it', async () => {
+    const out = await cli('cases generate support.prompt.yaml --count 2 --rubrics --out r.cases.yaml'.split(' '));
+    assert.equal(out.code, 0, out.err);
+    assert.deepEqual((YAML.parse(read('r.cases.yaml')) as { judge: unknown }).judge, { model: 'model-sonnet-4-6' });
+    fs.writeFileSync(path.join(dir, 'support.cases.yaml'), CASES);
+    const appended = await cli([
+      'cases',
+      'generate',
+      'support.prompt.yaml',
+      '--rubrics',
+      '--append',
+      'support.cases.yaml',
+    ]);
+    assert.equal(appended.code, 0, appended.err);
+    assert.match(
+      read('support.cases.yaml'),
+      /^# Two cases written by hand\.\nrequest: support\.prompt\.yaml\njudge: \{ model: "model-sonnet-4-6" \}\ncases:\n/,
+    );
+    for (const file of ['r.cases.yaml', 'support.cases.yaml']) {
+      assert.equal((await cli(['check', file])).code, 0, file);
+      fake.clear();
+      const run = await cli(['test', file]);
+      assert.notEqual(run.code, 2, `${file}: ${run.err}`);
+      assert.ok(!/no judge model/.test(run.err), run.err);
+    }
+  });
+
+  it('improve --out refuses a file that exists (unless --force) and never overwrites its request', async () => {
+    fs.writeFileSync(path.join(dir, 'better.prompt.yaml'), 'kept\n');
+    const exists = await cli(['improve', 'support.prompt.yaml', '--out', 'better.prompt.yaml']);
+    assert.equal(exists.code, 2);
+    assert.match(exists.err, /better\.prompt\.yaml exists: --force replaces it/);
+    assert.equal(read('better.prompt.yaml'), 'kept\n');
+    const itself = await cli(['improve', 'support.prompt.yaml', '--out', './support.prompt.yaml', '--force']);
+    assert.equal(itself.code, 2);
+    assert.match(itself.err, /is the request itself/);
+    assert.equal(read('support.prompt.yaml'), REQUEST);
+    assert.equal(fake.requests.length, 0, 'refused before anything is sent');
+    const forced = await cli(['improve', 'support.prompt.yaml', '--out', 'better.prompt.yaml', '--force']);
+    assert.equal(forced.code, 0, forced.err);
+    assert.match(read('better.prompt.yaml'), /Answer in at most three sentences/);
+  });
+
+  it('improve and cases generate take no --format: a usage error naming their options', async () => {
+    for (const args of [
+      ['improve', 'support.prompt.yaml', '--format', 'json'],
+      ['cases', 'generate', 'support.prompt.yaml', '--format', 'json'],
+    ]) {
+      const r = await cli(args);
+      assert.equal(r.code, 2, args.join(' '));
+      assert.match(r.err, /unknown option --format: it takes --/);
+    }
+    assert.equal(fake.requests.length, 0);
   });
 });

@@ -3,8 +3,9 @@
 // refusal made before a request (checked against the requests the fake saw).
 import * as assert from 'node:assert/strict';
 import { EventEmitter } from 'node:events';
-import { COMPLIANCE_USAGE } from '../../../src/core/cli/compliance';
-import { runCli, USAGE } from '../../../src/core/cli/main';
+import { groupUsage } from '../../../src/core/cli/args';
+import { COMPLIANCE } from '../../../src/core/cli/compliance';
+import { runCli } from '../../../src/core/cli/main';
 import { DEFAULT_COMPLIANCE_KEYS, type Chat } from '../../../src/core/demo/compliance';
 import type { Fake } from '../../fake/server';
 import { useFake, withFake } from '../../support/fake';
@@ -327,7 +328,10 @@ describe('promptwright compliance (CLI, against the fake)', function () {
     await refusedWithoutRequest('attachments', /expected PROJECT_ID/);
     await refusedWithoutRequest('orgs extra', /expected no arguments/);
     await refusedWithoutRequest('delete chat', /expected ID/);
-    await refusedWithoutRequest('delete file model_file_0001 --yes', /unknown command "compliance delete file"/);
+    await refusedWithoutRequest(
+      'delete file model_file_0001 --yes',
+      /unknown command 'compliance delete file'; did you mean 'compliance delete/,
+    );
     await refusedWithoutRequest('frobnicate', /unknown command/);
     await refusedWithoutRequest('orgs', /PROMPTWRIGHT_COMPLIANCE_RATE must be LIMIT\/WINDOW_MS/, {
       env: { ...env, PROMPTWRIGHT_COMPLIANCE_RATE: 'fast' },
@@ -341,11 +345,13 @@ describe('promptwright compliance (CLI, against the fake)', function () {
   it('usage: compliance --help (exit 0), bare compliance (exit 2), and the main usage names it', async () => {
     const help = await compliance('--help');
     assert.equal(help.code, 0);
-    assert.equal(help.out, COMPLIANCE_USAGE);
-    assert.match(COMPLIANCE_USAGE, /PROMPTWRIGHT_COMPLIANCE_RATE .*LIMIT\/WINDOW_MS \(default 600\/60000/);
+    assert.equal(help.out, groupUsage(COMPLIANCE));
+    assert.match(help.out, /PROMPTWRIGHT_COMPLIANCE_RATE .*LIMIT\/WINDOW_MS \(default 600\/60000/);
     assert.equal((await compliance('')).code, 2);
-    assert.match(USAGE, /^ {2}compliance … /m);
-    assert.match(USAGE, /PROMPTWRIGHT_COMPLIANCE_KEY/);
+    let usage = '';
+    await runCli(['--help'], { stdout: { write: s => (usage += s) }, stderr: { write: () => true }, env: {} });
+    assert.match(usage, /^ {2}compliance … /m);
+    assert.match(usage, /PROMPTWRIGHT_COMPLIANCE_KEY/);
     assert.equal(fake.requests.length, 0);
   });
 

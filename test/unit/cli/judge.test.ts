@@ -214,7 +214,7 @@ describe('promptwright test: rubrics, samples and cost (the CLI as a process, ag
     };
     fs.writeFileSync(path.join(results, 'flaky.cases.yaml.json'), JSON.stringify(saved));
     try {
-      const r = await cli(['test', 'flaky.cases.yaml', '--repeat', '1', '--format', 'json']);
+      const r = await cli(['test', 'flaky.cases.yaml', '--repeat', '1', '--min-pass', '1', '--format', 'json']);
       const [steady, flaky] = json(r);
       assert.deepEqual((steady as unknown as { human_grade: unknown }).human_grade, {
         grade: 'down',

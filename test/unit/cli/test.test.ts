@@ -176,6 +176,7 @@ describe('promptwright test / count on case files (CLI, against the fake)', func
         'usage',
         'stop_reason',
         'latency_ms',
+        'waited_ms',
         'request_id',
         'samples',
         'passed_samples',
@@ -403,9 +404,9 @@ describe('promptwright test / count on case files (CLI, against the fake)', func
       assert.ok(Date.now() - abortAt < 500, `exited ${Date.now() - abortAt} ms after the cancel`);
       assert.equal(r.code, 130);
       assert.match(r.err, /^promptwright test: Cancelled\.$/m);
-      assert.match(r.out, /PASS {6}c0 · model-sonnet-4-6/);
+      assert.match(r.out, /NO ASSERTIONS c0 · model-sonnet-4-6/);
       assert.match(r.out, /CANCELLED c5 · model-sonnet-4-6/);
-      assert.match(r.out, /6 cells: 1 passed, 0 failed, 5 cancelled/);
+      assert.match(r.out, /6 cells: 0 passed, 0 failed, 1 with no assertions, 5 cancelled/);
       assert.ok(fake.requests.length <= 3, 'queued cells were never sent');
     });
   });

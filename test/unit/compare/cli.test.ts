@@ -261,7 +261,7 @@ describe('compare: count and test --base as processes, in a git repository', fun
       );
       assert.match(out, /BROKE {5}support\.cases\.yaml · greeting · model-sonnet-4-6 {2}PASS → FAIL/);
       assert.match(out, /reply: Hello! You said: \[-hi-\]\{\+hello\+\} there/);
-      assert.match(out, /FIXED {5}broken\.cases\.yaml · fixed · model-sonnet-4-6 {2}NOT SENT → PASS/);
+      assert.match(out, /FIXED {5}broken\.cases\.yaml · fixed · model-sonnet-4-6 {2}NOT SENT → NO ASSERTIONS/);
       assert.match(out, /at HEAD: .*max_tokens/);
       assert.match(out, /against HEAD: 1 broke, 1 fixed, 1 new, 1 removed$/m);
       // working copy: greeting, thanks, fixed; base: greeting, bye (broken's base is not sent)

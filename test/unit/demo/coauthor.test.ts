@@ -33,7 +33,7 @@ describe('the stand-in co-author (offline demo and fake)', () => {
       ['typical 1', 'edge: empty 2', 'adversarial 3', 'in French 4', 'edge: long 5'],
     );
     assert.deepEqual(r.cases[0]!.vars, { tone: 'A typical tone, case 1', question: 'A typical question, case 1' });
-    assert.deepEqual(r.cases[1]!.vars, { tone: '', question: '' });
+    assert.deepEqual(r.cases[1]!.vars, { tone: '?', question: '?' });
     assert.deepEqual(r.notes, []);
   });
   it('with rubrics, one quoting the first value; after existing cases, numbered on', () => {

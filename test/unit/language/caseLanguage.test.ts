@@ -37,7 +37,9 @@ describe('case files in the editor: their check, hover, completion and size', ()
       () => undefined,
     );
     assert.deepEqual(
-      missing.caseProblems.map(p => [p.code, /\(no such file\)/.test(p.message)]),
+      missing.caseProblems
+        .filter(p => p.code !== 'case-without-assertions')
+        .map(p => [p.code, /\(no such file\)/.test(p.message)]),
       [['request-not-found', true]],
     );
     const untitled = await checkCaseText(
@@ -46,7 +48,7 @@ describe('case files in the editor: their check, hover, completion and size', ()
       () => undefined,
       () => REQUEST,
     );
-    assert.match(untitled.caseProblems[0]!.message, /untitled case file has no folder/);
+    assert.ok(untitled.caseProblems.some(p => /untitled case file has no folder/.test(p.message)));
   });
 
   it('a failure of ours: one warning at the top, saying where to read more', () => {
