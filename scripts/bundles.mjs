@@ -180,8 +180,19 @@ export function bundles(production) {
         outfile: 'dist/cli.js',
         banner: { js: '#!/usr/bin/env node' },
         define: { navigator: 'undefined', PROMPTWRIGHT_VERSION: JSON.stringify(version) },
-        // the language server: loaded by `promptwright lsp` only
-        external: ['./lsp.js'],
+        // the language server: loaded by `promptwright lsp` only; the MCP client when a run needs a server
+        external: ['./lsp.js', './mcp.js'],
+      },
+    },
+    // the MCP client (the official SDK), loaded by the CLI and the extension when a run first needs a server
+    {
+      name: 'mcp',
+      shipped: true,
+      options: {
+        ...node,
+        entryPoints: ['src/mcp.ts'],
+        outfile: 'dist/mcp.js',
+        define: { navigator: 'undefined', PROMPTWRIGHT_VERSION: JSON.stringify(version) },
       },
     },
     // the language server (`promptwright lsp --stdio`), in the npm package beside the CLI

@@ -22,6 +22,7 @@ import { EXIT, guarded } from './guard';
 import type { CliIo } from './io';
 import { testAgainstBase } from './testBase';
 import { testAsBatch } from './testBatch';
+import { RunTools } from './testTools';
 import { endOfRun, prepareCells, printRun, runTestCells, samplingOption, type RunSettings } from './testRun';
 
 const MAX_CONCURRENCY = 64;
@@ -32,7 +33,7 @@ export function runTest(args: string[], io: CliIo, cwd = process.cwd()): Promise
     const p = parseArgs(
       args,
       ['concurrency', 'model', 'base', 'repeat', 'min-pass', 'prices'],
-      ['changed', 'no-cache', 'batch', 'no-wait'],
+      ['changed', 'no-cache', 'batch', 'no-wait', 'record'],
     );
     const outputFormat = format(p, ['text', 'json', 'junit', 'markdown'] as const);
     const settings: RunSettings = {
@@ -47,6 +48,9 @@ export function runTest(args: string[], io: CliIo, cwd = process.cwd()): Promise
     const changed = p.switches.has('changed');
     if (p.switches.has('no-wait') && !p.switches.has('batch'))
       throw new UsageError('--no-wait is for --batch: give --batch too');
+    const record = p.switches.has('record');
+    if (record && (p.switches.has('batch') || one(p, 'base') !== undefined))
+      throw new UsageError('--record runs the working copy directly: not with --batch or --base');
     if (base !== undefined) {
       if (p.switches.has('batch')) throw new UsageError('--batch runs the working copy: not with --base');
       if (!base.trim()) throw new UsageError('--base needs a git revision (HEAD, origin/main, a commit)');
@@ -75,6 +79,8 @@ export function runTest(args: string[], io: CliIo, cwd = process.cwd()): Promise
     }
     requireService(io);
     if (p.switches.has('batch')) {
+      if (cells.some(c => c.tools))
+        throw new UsageError('--batch sends one request per cell: run the tool-use loops of these files without it');
       const noWait = p.switches.has('no-wait');
       const again = ['test', ...args.filter(a => a !== '--no-wait')];
       return testAsBatch(cells, settings, io, cwd, { format: outputFormat, noWait, again, args: runArgs(p) });
@@ -83,10 +89,18 @@ export function runTest(args: string[], io: CliIo, cwd = process.cwd()): Promise
     // the direct transport, paced by the rate-limit headers (core/api/pacer.ts): slower before the limit, not
     // after a storm of 429s
     const client = clientFromEnv(io, realPacer(sleep).hooks());
-    const ran = await printRun(cells, outputFormat, io, onUpdate =>
-      runTestCells(cells, settings, io, client, cwd, { onUpdate }),
-    );
-    return endOfRun(ran.results, io, outputFormat, cells, ran);
+    const tools = new RunTools(io, client, { record });
+    try {
+      const ran = await printRun(cells, outputFormat, io, onUpdate =>
+        runTestCells(cells, settings, io, client, cwd, { onUpdate, tools }),
+      );
+      // --record: each loop case file's fixtures replaced with what was recorded (not after a Ctrl-C: half a run)
+      if (record && !io.signal?.aborted)
+        tools.writeFixtures([...new Set(cells.filter(c => c.tools).map(c => c.abs))], cwd);
+      return await endOfRun(ran.results, io, outputFormat, cells, ran);
+    } finally {
+      await tools.close();
+    }
   });
 }
 
