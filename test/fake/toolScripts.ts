@@ -25,6 +25,10 @@ export const TOOL_SCRIPTS: Record<string, ScriptTurn[]> = {
   forever: [{ calls: [order] }],
   // one call, then the answer
   once: [{ calls: [order] }, {}],
+  // the tools of @modelcontextprotocol/server-everything, which the MCP tests run: echo, an image, a slow call
+  echo: [{ calls: [{ name: 'echo', input: { message: '$1' } }] }, {}],
+  image: [{ calls: [{ name: 'get-tiny-image', input: {} }] }, {}],
+  slow: [{ calls: [{ name: 'trigger-long-running-operation', input: { duration: 20, steps: 20 } }] }, {}],
 };
 
 interface Msg {

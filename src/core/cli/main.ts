@@ -10,6 +10,7 @@ import { runModels } from './models';
 import { runRun } from './run';
 import { runSchema } from './schema';
 import { runTest } from './test';
+import { runMcp } from './mcp';
 
 export type { CliIo } from './io';
 
@@ -51,6 +52,10 @@ commands:
                    submitted once, waited for (progress on stderr), then printed as test prints them,
                    each with its batch; running it again resumes it (nothing is sent twice). Ctrl-C
                    leaves the batch running (exit 130); --no-wait submits, prints the batch ids, exits 0
+  test FILE... --record [options as above]
+                   tool-use loops: answer the calls no case-file entry matches live (mcp, simulate) and
+                   write them to NAME.fixtures.yaml beside NAME.cases.yaml (replacing it), which later runs
+                   read after the case file's own entries
   test [FILE...] --base REF [--changed] [--format text|json|junit|markdown]
                    every cell on the working copy and on the files at REF too: what the change did to
                    each (same, fixed, broke, new, removed; fewer samples passing is broke), with a word
@@ -72,6 +77,9 @@ commands:
                    collect waits for one and prints its cells; \`promptwright batch --help\`
   admin …          the administration interface (Admin key): organization, workspaces, users, invites;
                    \`promptwright admin --help\` lists the commands
+  mcp list | mcp tools SERVER [--format yaml|json]
+                   the MCP servers .vscode/mcp.json names (from here up to the git root); a server's tools as
+                   request-file tools entries (name, description, input_schema)
   schema [--endpoint messages|count_tokens] [--cases]
                    print the JSON Schema of request files (count_tokens: what that endpoint takes, no
                    max_tokens; --cases: case files), for YAML and JSON language servers and "$schema"
@@ -92,6 +100,8 @@ environment:
   PROMPTWRIGHT_MODELS    a saved model list for check, as --models FILE
   PROMPTWRIGHT_MAX_RETRIES  retries after a failed attempt (default 2)
   PROMPTWRIGHT_JUDGE_MODEL  the judge of rubric assertions when a case file names none
+  PROMPTWRIGHT_COAUTHOR_MODEL  the model that answers a case file's simulate: tools (default: the cell's)
+  PROMPTWRIGHT_TOOL_TIMEOUT_MS  how long an MCP server may take to start or to answer a call (default 30000)
   PROMPTWRIGHT_CACHE_DIR    what outlives a run: judges' verdicts (verdicts/) and submitted batches (batches/)
                             (default: the user's cache folder)
   PROMPTWRIGHT_BATCH_POLL_MS  a batch's first and longest poll waits, FIRST[,MAX] (default 5000,60000; a
@@ -115,6 +125,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   if (cmd === 'batch') return runBatch(rest, io);
   if (cmd === 'compliance') return runCompliance(rest, io);
   if (cmd === 'schema') return runSchema(rest, io);
+  if (cmd === 'mcp') return runMcp(rest, io);
   if (cmd === '--version' || cmd === '-v') {
     io.stdout.write(`${typeof PROMPTWRIGHT_VERSION === 'string' ? PROMPTWRIGHT_VERSION : 'dev'}\n`);
     return 0;

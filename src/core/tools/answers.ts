@@ -163,14 +163,24 @@ export async function answerCall(
   for (const e of entries) {
     if (!matches(e, call.input)) continue;
     if (e.mcp !== undefined) {
-      if (!live.mcp) throw new NoAnswer(`no MCP server can answer ${callLabel(call)} here`, 'mcp_error');
+      if (!live.mcp)
+        throw new NoAnswer(
+          `${callLabel(call)} needs MCP server "${e.mcp}", which is not started here: record its answers with ` +
+            '`promptwright test FILE --record`, or run the file with promptwright test',
+          'mcp_error',
+        );
       const got = await live.mcp(e.mcp, call, signal);
       const answer = sized({ ...got, source: 'mcp' });
       live.record?.(call, answer);
       return answer;
     }
     if (e.simulate !== undefined) {
-      if (!live.simulate) throw new NoAnswer(`no model can simulate ${callLabel(call)} here`, 'simulate_error');
+      if (!live.simulate)
+        throw new NoAnswer(
+          `${callLabel(call)} is simulated by a model, which is not asked here: record its answers with ` +
+            '`promptwright test FILE --record`, or run the file with promptwright test',
+          'simulate_error',
+        );
       const text = await live.simulate(e.simulate, call, signal);
       const answer = sized({ content: text, isError: false, source: 'simulated' });
       live.record?.(call, answer);

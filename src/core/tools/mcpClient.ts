@@ -7,6 +7,9 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { McpServerConfig } from './mcpConfig';
 import type { McpCallResult, McpConnect, McpConnection, McpTool } from './mcpPool';
 
+/** How long a stdio server has to exit once its stdin is closed, before it is sent SIGTERM. */
+const CLOSE_GRACE_MS = 200;
+
 /** How much of a server's stderr is kept to explain a failure. */
 const STDERR_TAIL = 2000;
 
@@ -69,7 +72,17 @@ export const connectMcp: McpConnect = async (config: McpServerConfig, o) => {
     },
     async close() {
       o.signal.removeEventListener('abort', closing);
-      await client.close();
+      // the SDK ends the server's stdin and waits 2 s before it sends SIGTERM: a server busy with a call (or deaf
+      // to its stdin) would hold the run's end that long, so it gets SIGTERM after a short grace
+      const closed = client.close();
+      const grace = new Promise<boolean>(resolve => setTimeout(() => resolve(false), CLOSE_GRACE_MS).unref());
+      if (!(await Promise.race([closed.then(() => true), grace])) && pid !== undefined)
+        try {
+          process.kill(pid, 'SIGTERM');
+        } catch {
+          // gone meanwhile
+        }
+      await closed;
     },
   };
   return connection;

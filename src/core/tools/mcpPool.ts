@@ -7,7 +7,7 @@ import type { ContentBlock } from '../api/types';
 import { NoAnswer, type ToolCall, type ToolResultContent } from './answers';
 import type { McpServerConfig } from './mcpConfig';
 
-/** The default time a server may take to start, or to answer one call. */
+/** The default time a server may take to answer one call (and the least it is given to start). */
 export const DEFAULT_TOOL_TIMEOUT_MS = 30_000;
 
 /** PROMPTWRIGHT_TOOL_TIMEOUT_MS, or the default. */
@@ -103,7 +103,9 @@ export class McpPool {
     let s = this.started.get(key);
     if (!s) {
       const signal = this.ctl.signal;
-      s = this.o.connect().then(connect => connect(config, { name, timeoutMs: this.o.timeoutMs, signal }));
+      // a start may take longer than a call: at least the default, whatever the calls' limit
+      const timeoutMs = Math.max(this.o.timeoutMs, DEFAULT_TOOL_TIMEOUT_MS);
+      s = this.o.connect().then(connect => connect(config, { name, timeoutMs, signal }));
       s.catch(() => undefined); // a failed start is said by each call that needs the server
       this.started.set(key, s);
     }
