@@ -175,6 +175,47 @@ describe('MCP servers: test and mcp against @modelcontextprotocol/server-everyth
     assert.ok(!alive(servers[0]!), `server ${servers[0]} is still running`);
   });
 
+  it('--record writes NAME.fixtures.yaml (each call’s whole input); a later run replays it with no server', async () => {
+    write(
+      'a.cases.yaml',
+      [
+        'request: a.prompt.yaml',
+        'tools:',
+        '  echo: { mcp: everything }',
+        '  get_weather: { simulate: "A weather API: the sky and the temperature" }',
+        '  lookup_order: "shipped"',
+        'cases:',
+        '  - { name: echo, vars: { q: "say 42 #script=echo" }, assert: [{ contains: "Echo: 42" }] }',
+        '  - { name: weather, vars: { q: "order 5 #script=order" } }',
+        '',
+      ].join('\n'),
+    );
+    const recorded = await cli(['test', 'a.cases.yaml', '--record']);
+    assert.equal(recorded.code, 0, `${recorded.out}\n${recorded.err}`);
+    assert.match(recorded.err, /recorded 2 answers in a\.fixtures\.yaml/);
+    const fixtures = fs.readFileSync(path.join(dir, 'a.fixtures.yaml'), 'utf8');
+    assert.match(fixtures, /^# Recorded by `promptwright test a\.cases\.yaml --record` on /);
+    // the tools by name, each answer under the call's whole input; the file's own entries are not recorded
+    assert.match(
+      fixtures,
+      /\ntools:\n {2}echo:\n {4}- when:\n {8}message: "42"\n {6}result: "Echo: 42"\n {2}get_weather:\n {4}- when:\n {8}city: Paris\n {6}result: /,
+    );
+    assert.doesNotMatch(fixtures, /lookup_order/);
+    // without the servers: the recorded answers, and nothing is started
+    fs.rmSync(path.join(dir, '.vscode'), { recursive: true });
+    fake.clear();
+    const replayed = await cli(['test', 'a.cases.yaml', '--format', 'json']);
+    assert.equal(replayed.code, 0, `${replayed.out}\n${replayed.err}`);
+    const records = JSON.parse(replayed.out) as { tool_calls: { name: string; source: string }[] }[];
+    assert.deepEqual(
+      records.flatMap(r => r.tool_calls.map(c => `${c.name}:${c.source}`)),
+      ['echo:recorded', 'lookup_order:file', 'get_weather:recorded'],
+    );
+    // no request to simulate a tool went to the model this time: only the loops' own turns
+    assert.ok(fake.requests.every(q => !JSON.stringify(q.body).includes('You stand in for a software tool')));
+    assertPrompt(replayed);
+  });
+
   it('mcp list names the servers; mcp tools prints a server’s tools as request-file tools entries', async () => {
     const list = await runCli(fake, ['mcp', 'list'], { cwd: dir, env: env() });
     assert.equal(list.code, 0, list.err);
