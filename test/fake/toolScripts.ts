@@ -7,6 +7,16 @@
 //   A text turn says every tool result of the conversation, in order: "Here is what I found: shipped; Sunny."
 //   After a tool_result with is_error, the model gives up: "I could not finish: <the error's text>."
 
+/** A request that defines the tools the scripts call (without its messages). */
+export const AGENT_REQUEST = {
+  model: 'model-sonnet-4-6',
+  max_tokens: 100,
+  tools: [
+    { name: 'lookup_order', input_schema: { type: 'object' } },
+    { name: 'get_weather', input_schema: { type: 'object' } },
+  ],
+};
+
 /** One turn of a script: calls to make, or (no calls) the answer. */
 export interface ScriptTurn {
   calls?: { name: string; input: Record<string, unknown> }[];
@@ -16,7 +26,7 @@ const order = { name: 'lookup_order', input: { order_id: '$1' } };
 const weather = { name: 'get_weather', input: { city: 'Paris' } };
 
 /** The scripts every fake knows (FakeOptions.toolScripts adds more). */
-export const TOOL_SCRIPTS: Record<string, ScriptTurn[]> = {
+const TOOL_SCRIPTS: Record<string, ScriptTurn[]> = {
   // two turns of calls, then the answer: a 3-turn loop
   order: [{ calls: [order] }, { calls: [weather] }, {}],
   // two calls in one turn, then the answer

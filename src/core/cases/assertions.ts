@@ -238,7 +238,7 @@ function blockCalls(message: Message | undefined): { id: string; name: string; i
  * Every call the model made, in order: in a tool-use loop each answered call, then the last reply's own (those
  * max-turns left unanswered, and server tools'); in one turn, the reply's.
  */
-export function calledTools(o: Outcome): { name: string; input: unknown }[] {
+function calledTools(o: Outcome): { name: string; input: unknown }[] {
   const answered = o.toolCalls ?? [];
   const ids = new Set(answered.map(c => c.id));
   return [...answered, ...blockCalls(o.message).filter(c => !ids.has(c.id))];

@@ -119,7 +119,7 @@ const VarValueSchema = d(
 );
 
 /** The most model requests a loop's cell may make. */
-export const MAX_TURNS_LIMIT = 100;
+const MAX_TURNS_LIMIT = 100;
 
 const ToolEntrySchema = d(
   z.strictObject({

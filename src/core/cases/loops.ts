@@ -9,7 +9,7 @@ import type { LiveBackends } from '../tools/answers';
 import { runToolLoop, sumUsage, ToolLoop, type LoopResult } from '../tools/loop';
 
 /** A loop's outcome as a cell's: the last reply's message, text and stop reason; usage summed; every call. */
-export function loopOutcome(r: LoopResult, latencyMs: number): Outcome {
+function loopOutcome(r: LoopResult, latencyMs: number): Outcome {
   const last = r.last;
   const usage = sumUsage(r.turns.map(t => t.usage));
   const error = last.error ?? r.error;

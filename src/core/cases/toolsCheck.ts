@@ -8,7 +8,7 @@ import type { ToolsSpec } from '../tools/answers';
 import type { CaseFile } from './types';
 
 /** The names of the tools a request defines (`tools[].name`). */
-export function requestToolNames(requestValue: unknown): Set<string> {
+function requestToolNames(requestValue: unknown): Set<string> {
   const tools = (requestValue as { tools?: unknown } | null | undefined)?.tools;
   const names = new Set<string>();
   if (Array.isArray(tools))

@@ -98,18 +98,21 @@ function gradesOf(caseFileAbs: string, cwd: string) {
  * servers, closed when the run ends unless the caller owns `tools`); or through `transport` (Message Batches:
  * `batch` prices every token at half).
  */
+/** How a run's cells are sent and reported. */
+interface RunTestOptions {
+  onUpdate?: (r: CellResult, update: CellUpdate, index: number) => void;
+  transport?: Transport;
+  batch?: boolean;
+  tools?: RunTools;
+}
+
 export async function runTestCells<C extends RunCell & { abs?: string }>(
   cells: readonly C[],
   settings: RunSettings,
   io: CliIo,
   client: ApiClient,
   cwd: string,
-  o: {
-    onUpdate?: (r: CellResult, update: CellUpdate, index: number) => void;
-    transport?: Transport;
-    batch?: boolean;
-    tools?: RunTools;
-  } = {},
+  o: RunTestOptions = {},
 ): Promise<RunOutcome> {
   const tools = o.tools ?? new RunTools(io, client, { record: false });
   try {
@@ -125,12 +128,7 @@ function runWithTools<C extends RunCell & { abs?: string }>(
   io: CliIo,
   client: ApiClient,
   cwd: string,
-  o: {
-    onUpdate?: (r: CellResult, update: CellUpdate, index: number) => void;
-    transport?: Transport;
-    batch?: boolean;
-    tools: RunTools;
-  },
+  o: RunTestOptions & { tools: RunTools },
 ): Promise<RunOutcome> {
   const grades = new Map<string, ReturnType<typeof gradesOf>>();
   const cache = new DirectoryVerdictCache(path.join(cacheDir(io.env), 'verdicts'), m =>

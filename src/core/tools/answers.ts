@@ -8,7 +8,7 @@
 import type { ContentBlock } from '../api/types';
 
 /** One way a tool answers, as a case file writes it (the shorthand `tool: "text"` is `[{ result: "text" }]`). */
-export interface ToolEntry {
+interface ToolEntry {
   when?: Record<string, unknown>;
   result?: unknown;
   is_error?: boolean;
@@ -105,7 +105,7 @@ function deepEqual(a: unknown, b: unknown): boolean {
 }
 
 /** An entry's `result` as a tool_result's content: a string as it is, anything else as its JSON text. */
-export function resultContent(result: unknown): string {
+function resultContent(result: unknown): string {
   return typeof result === 'string' ? result : (JSON.stringify(result) ?? 'null');
 }
 

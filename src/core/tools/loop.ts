@@ -60,7 +60,7 @@ export type LoopStep =
   | { kind: 'error'; error: { type: string; message: string } };
 
 /** The tool_use blocks of a reply, in order. */
-export function toolCallsOf(message: Message | undefined): ToolCall[] {
+function toolCallsOf(message: Message | undefined): ToolCall[] {
   return (message?.content ?? [])
     .filter(b => b.type === 'tool_use')
     .map(b => ({ id: String(b.id), name: String(b.name), input: b.input ?? {} }));

@@ -8,7 +8,7 @@ import { NoAnswer, type ToolCall, type ToolResultContent } from './answers';
 import type { McpServerConfig } from './mcpConfig';
 
 /** The default time a server may take to answer one call (and the least it is given to start). */
-export const DEFAULT_TOOL_TIMEOUT_MS = 30_000;
+const DEFAULT_TOOL_TIMEOUT_MS = 30_000;
 
 /** PROMPTWRIGHT_TOOL_TIMEOUT_MS, or the default. */
 export function toolTimeoutMs(env: Record<string, string | undefined>): number {
@@ -24,7 +24,7 @@ export interface McpTool {
 }
 
 /** An MCP content item (text, image, audio, a resource or a link to one). */
-export interface McpContent {
+interface McpContent {
   type: string;
   text?: string;
   data?: string;

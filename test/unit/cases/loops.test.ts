@@ -10,18 +10,11 @@ import type { Outcome } from '../../../src/core/cases/types';
 import type { Message } from '../../../src/core/api/types';
 import { checkCaseText } from '../../../src/core/language/caseCheck';
 import { priceTable } from '../../../src/core/cost/prices';
+import { AGENT_REQUEST } from '../../fake/toolScripts';
 
 const DEFAULT_PRICES = priceTable();
 
-const REQUEST = {
-  model: 'model-sonnet-4-6',
-  max_tokens: 100,
-  tools: [
-    { name: 'lookup_order', input_schema: { type: 'object' } },
-    { name: 'get_weather', input_schema: { type: 'object' } },
-  ],
-  messages: [{ role: 'user', content: 'Where is order 1234?' }],
-};
+const REQUEST = { ...AGENT_REQUEST, messages: [{ role: 'user', content: 'Where is order 1234?' }] };
 
 const lineOf = (text: string, offset: number) => text.slice(0, offset).split('\n').length;
 

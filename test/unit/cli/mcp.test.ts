@@ -175,7 +175,7 @@ describe('MCP servers: test and mcp against @modelcontextprotocol/server-everyth
     assert.ok(!alive(servers[0]!), `server ${servers[0]} is still running`);
   });
 
-  it('--record writes NAME.fixtures.yaml (each call’s whole input); a later run replays it with no server', async () => {
+  it('--record writes NAME.fixtures.yaml (each call’s whole input); a later run replays it, no server', async () => {
     write(
       'a.cases.yaml',
       [
