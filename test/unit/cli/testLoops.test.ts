@@ -98,6 +98,16 @@ describe('promptwright test: tool-use loops against the fake’s scripted model'
     assertPrompt(r);
   });
 
+  it('--batch refuses a suite with loops (one request per cell), and sends nothing', async () => {
+    const r = await runCli(fake, ['test', 'agent.cases.yaml', '--batch'], {
+      cwd: dir,
+      env: { ...process.env, ...cliEnv(fake) },
+    });
+    assert.equal(r.code, 2, r.err);
+    assert.match(r.err, /--batch sends one request per cell: run the tool-use loops of these files without it/);
+    assert.equal(fake.requests.length, 0);
+  });
+
   it('junit: the trajectory in the testcase’s output', async () => {
     const r = await cli(['test', 'agent.cases.yaml', '--format', 'junit']);
     assert.equal(r.code, 1, r.err);
