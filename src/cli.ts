@@ -50,6 +50,8 @@ function cli(args: string[]): void {
     interactive: !!process.stdin.isTTY,
     progress: !!process.stderr.isTTY,
     confirm,
+    // the MCP client, a bundle of its own: loaded when a run first needs a server
+    mcp: () => Promise.resolve((require('./mcp.js') as typeof import('./mcp')).connectMcp),
   })
     .then(code => {
       process.exitCode = code;

@@ -17,6 +17,7 @@
 //   #xss       text, thinking and tool input carrying script and event-handler payloads
 //   #json      the reply text is a JSON object, {"answer": "<what was said>"}
 //   #flaky     every second request of the same body answers "Sorry, I cannot help with that." instead
+//   #script=NAME  (in the first user message) a model that calls tools per a script, a turn at a time (toolScripts.ts)
 // A judge's request (a rubric assertion's: it asks for the verdict schema) is answered by the stand-in judge's
 // rule (src/core/demo/judge.ts): the phrases its <criteria> quote, looked for in its <reply>.
 // The co-author's requests (Generate Test Cases, Improve Prompt: known by the schema they ask for) are answered by
@@ -33,6 +34,7 @@ import { SimulatedPromptCache, type CacheUsage } from '../../src/core/demo/promp
 import { makeResources, SimulatedService, type Reply, type Resource } from '../../src/core/demo/service';
 import type { ServiceModel } from '../../src/core/models/types';
 import { fakeModels } from './models';
+import { scriptedContent, type ScriptTurn } from './toolScripts';
 
 export interface FakeRequest {
   method: string;
@@ -103,6 +105,8 @@ export interface FakeOptions {
    * it, a 429 with retry-after; every answer carries vendor-ratelimit-requests-* (default 50,000 a minute)
    */
   requestLimit?: RateOptions;
+  /** tool-loop scripts besides the built-in ones (toolScripts.ts), named by `#script=NAME` */
+  toolScripts?: Record<string, ScriptTurn[]>;
 }
 
 export interface Fake {
@@ -304,7 +308,7 @@ export async function startFake(opts: FakeOptions = {}): Promise<Fake> {
       if (refused) return error(res, 404, refused.message, refused.type);
       const answer = standInVerdict(b) ?? standInCoauthor(b);
       if (answer !== undefined) return send(res, 200, answerMessage(b, answer));
-      const plan = planReply(b, promptCache.usage(b), seen);
+      const plan = planReply(b, promptCache.usage(b), seen, opts.toolScripts);
       if (b.stream === true) return stream(res, plan, opts.eventDelayMs ?? 0, rateHeaders.get(res));
       return send(res, 200, plan.message);
     }
@@ -416,7 +420,30 @@ function answerMessage(b: Record<string, unknown>, text: string) {
 /** How many times each body (stream flag aside) has been asked, for #flaky. */
 type Seen = Map<string, number>;
 
-function planReply(b: Record<string, unknown>, cache: CacheUsage, seen: Seen): Plan {
+function planReply(
+  b: Record<string, unknown>,
+  cache: CacheUsage,
+  seen: Seen,
+  scripts?: Record<string, ScriptTurn[]>,
+): Plan {
+  const scripted = scriptedContent(b.messages as { role?: string; content?: unknown }[], scripts);
+  if (scripted) {
+    const deltas = scripted.content.map(c =>
+      c.type === 'text' ? chunk(String(c.text), 6) : chunk(JSON.stringify(c.input), 5),
+    );
+    const out = JSON.stringify(scripted.content).length;
+    const message = {
+      id: `msg_fake_${Date.now().toString(36)}`,
+      type: 'message',
+      role: 'assistant',
+      model: b.model,
+      content: scripted.content,
+      stop_reason: scripted.stop,
+      stop_sequence: null,
+      usage: { ...cache, output_tokens: Math.max(1, Math.ceil(out / 4)), service_tier: 'standard' },
+    };
+    return { message, deltasPerText: deltas };
+  }
   const said = lastUserText(b);
   const words = (said.match(/#\w+(=\d+)?/g) ?? []).map(w => w.slice(1));
   const has = (w: string) => words.some(x => x === w || x.startsWith(`${w}=`));

@@ -5,6 +5,7 @@ import type { Message } from '../api/types';
 import type { Cost } from '../cost/cost';
 import { formatUsd } from '../cost/format';
 import { count } from '../text';
+import { callLabel, deepSubset } from '../tools/answers';
 import { compileRegex, showRegex } from './regex';
 import type { Assertion, AssertionResult, AssertionType, Outcome, Rubric } from './types';
 
@@ -82,6 +83,12 @@ function labelOf(type: AssertionType, argument: unknown): string {
       return rubricLabel(typeof argument === 'string' ? { criteria: argument } : (argument as Rubric));
     case 'max-cost':
       return `max-cost ${formatUsd(Number(argument))}`;
+    case 'tool-called':
+      return typeof argument === 'string'
+        ? `tool-called ${argument}`
+        : `tool-called ${callLabel(argument as { name: string; input?: unknown })}`;
+    case 'tool-sequence':
+      return `tool-sequence ${(argument as string[]).join(' → ')}`;
     case 'contains':
     case 'icontains':
     case 'not-contains':
@@ -144,7 +151,29 @@ function check(type: AssertionType, argument: unknown, o: Outcome): Verdict {
     case 'json-schema':
       return jsonSchema(text, argument as Record<string, unknown>);
     case 'tool-call':
-      return toolCall(o.message, String(argument));
+      return toolCall(o, String(argument));
+    case 'tool-called':
+      return toolCalled(o, typeof argument === 'string' ? { name: argument } : (argument as { name: string }));
+    case 'tool-not-called': {
+      const calls = calledTools(o).filter(c => c.name === argument);
+      return calls.length
+        ? [
+            false,
+            `it was called ${count(calls.length, 'time')}: ${callLabel(calls[0]!)}`,
+            diff('no call', callLabel(calls[0]!)),
+          ]
+        : [true, 'not called'];
+    }
+    case 'tool-sequence':
+      return toolSequence(o, argument as string[]);
+    case 'max-turns': {
+      const turns = o.turns ?? 1;
+      const limit = Number(argument);
+      if (o.loopLimit) return [false, o.loopLimit, diff(`at most ${limit}`, `over ${turns}`)];
+      return turns <= limit
+        ? [true, `${count(turns, 'model request')} (at most ${limit})`]
+        : [false, `${count(turns, 'model request')}, over ${limit}`, diff(`at most ${limit}`, String(turns))];
+    }
     case 'rubric':
     case 'max-cost':
       throw new Error(`${type} is evaluated apart`);
@@ -198,13 +227,63 @@ function atMost(
     : [false, `${show(value)}, over ${limit}`, diff(`at most ${show(limit)}`, show(value))];
 }
 
-function toolCall(message: Message | undefined, name: string): Verdict {
-  const calls = (message?.content ?? [])
+/** Calls a reply's blocks make (tool_use and server_tool_use), in order. */
+function blockCalls(message: Message | undefined): { id: string; name: string; input: unknown }[] {
+  return (message?.content ?? [])
     .filter(b => b.type === 'tool_use' || b.type === 'server_tool_use')
-    .map(b => String(b.name));
-  if (calls.includes(name)) return [true, `the reply calls ${name}`];
-  const why = calls.length ? `the reply calls ${calls.join(', ')} instead` : 'the reply calls no tool';
+    .map(b => ({ id: String(b.id), name: String(b.name), input: b.input ?? {} }));
+}
+
+/**
+ * Every call the model made, in order: in a tool-use loop each answered call, then the last reply's own (those
+ * max-turns left unanswered, and server tools'); in one turn, the reply's.
+ */
+function calledTools(o: Outcome): { name: string; input: unknown }[] {
+  const answered = o.toolCalls ?? [];
+  const ids = new Set(answered.map(c => c.id));
+  return [...answered, ...blockCalls(o.message).filter(c => !ids.has(c.id))];
+}
+
+function toolCall(o: Outcome, name: string): Verdict {
+  const calls = calledTools(o).map(c => c.name);
+  const reply = o.turns !== undefined ? 'the model' : 'the reply';
+  if (calls.includes(name)) return [true, `${reply} calls ${name}`];
+  const why = calls.length ? `${reply} calls ${calls.join(', ')} instead` : `${reply} calls no tool`;
   return [false, why, diff(name, calls.join('\n'))];
+}
+
+function toolCalled(o: Outcome, wanted: { name: string; input?: unknown }): Verdict {
+  const calls = calledTools(o);
+  const named = calls.filter(c => c.name === wanted.name);
+  const hit = named.find(c => wanted.input === undefined || deepSubset(wanted.input, c.input));
+  if (hit) return [true, `called: ${callLabel(hit)}`];
+  const expected = wanted.input === undefined ? wanted.name : callLabel({ name: wanted.name, input: wanted.input });
+  const actual = calls.map(c => callLabel(c)).join('\n');
+  if (named.length)
+    return [
+      false,
+      `called ${count(named.length, 'time')} with other input: ${named
+        .slice(0, 3)
+        .map(c => callLabel(c))
+        .join('; ')}`,
+      diff(expected, actual),
+    ];
+  const why = calls.length ? `not called; the calls were ${calls.map(c => c.name).join(', ')}` : 'no tool was called';
+  return [false, why, diff(expected, actual)];
+}
+
+/** The names in this order among the calls (others may come between). */
+function toolSequence(o: Outcome, wanted: readonly string[]): Verdict {
+  const names = calledTools(o).map(c => c.name);
+  let found = 0;
+  for (const n of names) if (found < wanted.length && n === wanted[found]) found++;
+  const actual = names.length ? names.join(' → ') : 'no calls';
+  if (found === wanted.length) return [true, `in order among ${actual}`];
+  const why =
+    found === 0
+      ? `no call of ${wanted[0]} (calls: ${actual})`
+      : `${wanted.slice(0, found).join(' → ')}, then no call of ${wanted[found]} after it (calls: ${actual})`;
+  return [false, why, diff(wanted.join('\n'), names.join('\n'))];
 }
 
 /**

@@ -10,6 +10,8 @@ import { describe } from '../request/schema';
 import { changeToFixes, enumCandidates } from '../request/enumFixes';
 import type { Anchor, FixData, Format, Path, Problem, RuleId, Severity } from '../request/types';
 import { count } from '../text';
+import { normalizeTools } from '../tools/answers';
+import { serverConfigOf, type McpServerConfig } from '../tools/mcpConfig';
 import { compileRegex } from './regex';
 import {
   ASSERTION_TYPES,
@@ -84,6 +86,22 @@ export const ASSERTION_ARGUMENTS = {
     'Graded by the judge model: criteria, or {criteria, reference, threshold}.',
   ),
   'max-cost': d(z.number().check(z.minimum(0)), 'US dollars the reply may cost at most (judge calls apart).'),
+  'tool-called': d(
+    z.union([
+      text(),
+      z.strictObject({
+        name: d(text(), "The tool's name."),
+        input: z.optional(d(z.unknown(), "The call's input holds this (every key equal, deep).")),
+      }),
+    ]),
+    "The model called this tool in some turn: its name, or {name, input} (the input a deep subset of the call's).",
+  ),
+  'tool-not-called': d(text(), 'The model called this tool in no turn.'),
+  'tool-sequence': d(
+    z.array(text()).check(z.minLength(1)),
+    'The model called these tools in this order (other calls may come between).',
+  ),
+  'max-turns': d(z.int().check(z.minimum(1)), 'The tool-use loop ended within this many model requests.'),
 } as const satisfies Record<AssertionType, z.ZodMiniType>;
 
 const AssertionSchema = d(
@@ -100,6 +118,54 @@ const VarValueSchema = d(
   'The text written in place of `{{name}}` in the request (a number or true/false is written as text).',
 );
 
+/** The most model requests a loop's cell may make. */
+const MAX_TURNS_LIMIT = 100;
+
+const ToolEntrySchema = d(
+  z.strictObject({
+    when: z.nullish(
+      d(
+        z.record(z.string(), z.unknown()),
+        'The entry answers a call whose input holds every key of `when` with the same value (deep). ' +
+          'Without it: any input.',
+      ),
+    ),
+    result: z.optional(d(z.unknown(), 'The answer: a text as it is, an object or a list as its JSON text.')),
+    is_error: z.nullish(d(z.boolean(), 'The answer is an error (the tool_result says is_error).')),
+    mcp: z.nullish(
+      d(text(), "Answered live by this MCP server (.vscode/mcp.json or mcp-servers), by the tool's name."),
+    ),
+    simulate: z.nullish(
+      d(text(), 'A model (the co-author model) invents a plausible answer, following these instructions.'),
+    ),
+  }),
+  'One way the tool answers: an optional `when`, and one of `result`, `mcp`, `simulate`.',
+);
+
+const ToolsSchema = d(
+  z.record(
+    z.string(),
+    d(
+      z.union([z.string(), ToolEntrySchema, z.array(ToolEntrySchema)]),
+      "How the tool's calls are answered: a text for any input, an entry, or entries tried in order.",
+    ),
+  ),
+  'How each tool call is answered, by tool name. With `tools`, a cell runs a tool-use loop.',
+);
+
+const McpServerSchema = d(
+  z.strictObject({
+    type: z.nullish(d(z.enum(['stdio', 'http', 'sse']), 'stdio (a command) or http (an address).')),
+    command: z.nullish(d(text(), 'The command that starts a stdio server.')),
+    args: z.nullish(d(z.array(z.string()), "The command's arguments.")),
+    env: z.nullish(d(z.record(z.string(), z.string()), 'Environment variables for the server (${env:NAME} allowed).')),
+    cwd: z.nullish(d(z.string(), 'The folder the server starts in (${workspaceFolder} allowed).')),
+    url: z.nullish(d(text(), "An http server's address.")),
+    headers: z.nullish(d(z.record(z.string(), z.string()), 'Headers sent to an http server.')),
+  }),
+  "An MCP server, as VS Code's .vscode/mcp.json writes it.",
+);
+
 const TestCaseSchema = d(
   z.strictObject({
     name: d(text(), "The case's name: a row of the grid, a test case in JUnit. Unique in the file."),
@@ -107,6 +173,7 @@ const TestCaseSchema = d(
       d(z.record(z.string(), VarValueSchema), "Values of the request's `{{name}}` placeholders, by name."),
     ),
     assert: z.nullish(d(z.array(AssertionSchema), 'Assertions on the reply; the case passes when all hold.')),
+    tools: z.nullish(ToolsSchema),
   }),
   'A case: values for the placeholders, and what the reply must do.',
 );
@@ -132,6 +199,17 @@ export const CaseFileSchema = d(
     repeat: z.nullish(d(z.int().check(z.minimum(1), z.maximum(MAX_REPEAT)), 'Samples per cell (default 1).')),
     'min-pass': z.nullish(
       d(z.int().check(z.minimum(1), z.maximum(MAX_REPEAT)), 'Samples that must pass (default: all).'),
+    ),
+    'max-turns': z.nullish(
+      d(
+        z.int().check(z.minimum(1), z.maximum(MAX_TURNS_LIMIT)),
+        "Model requests a tool-use loop's cell may make (default 10); reaching it with the model still calling " +
+          'tools fails the cell.',
+      ),
+    ),
+    tools: z.nullish(ToolsSchema),
+    'mcp-servers': z.nullish(
+      d(z.record(z.string(), McpServerSchema), 'MCP servers by name, beside .vscode/mcp.json (these win by name).'),
     ),
     cases: d(z.array(TestCaseSchema).check(z.minLength(1)), 'The cases (a row each).'),
   }),
@@ -233,14 +311,29 @@ function keysAt(p: Path): readonly string[] {
   if (isAssertionPath(p)) return ASSERTION_TYPES;
   if (p.length === 5 && isAssertionPath(p.slice(0, 4)) && p[4] === 'rubric')
     return ['criteria', 'reference', 'threshold'];
+  if (p.length === 5 && isAssertionPath(p.slice(0, 4)) && p[4] === 'tool-called') return ['name', 'input'];
+  if (toolEntryPath(p)) return Object.keys(ToolEntrySchema.shape);
+  if (p.length === 2 && p[0] === 'mcp-servers') return Object.keys(McpServerSchema.shape);
   return [];
+}
+
+/** A tool's entry: ['tools', name] or ['tools', name, j], the same under ['cases', i]. */
+function toolEntryPath(p: Path): boolean {
+  const at = p[0] === 'cases' ? p.slice(2) : p;
+  return (
+    at[0] === 'tools' &&
+    typeof at[1] === 'string' &&
+    (at.length === 2 || (at.length === 3 && typeof at[2] === 'number'))
+  );
 }
 
 /** Where an object is, in a message: the case file, "judge", case 2, the rubric of case 2. */
 function objectName(p: Path): string {
   if (p.length === 0) return 'the case file';
   if (p[0] === 'judge') return '"judge"';
-  return `${p.length > 2 ? 'the rubric of ' : ''}case ${Number(p[1]) + 1}`;
+  if (p[0] === 'mcp-servers') return `MCP server "${String(p[1])}"`;
+  if (toolEntryPath(p)) return `an entry of tool "${String(p[p[0] === 'cases' ? 3 : 1])}"`;
+  return `${p.length > 4 ? `the ${String(p[4])} of ` : ''}case ${Number(p[1]) + 1}`;
 }
 
 /** How a field is named in a message: `"request"`, `the value of "tone"`, `item 2 of "models"`. */
@@ -299,6 +392,34 @@ function convert(iss: z.core.$ZodIssue, p: Path, root: unknown, out: PathProblem
         const message =
           `${cap(fieldName(p))} must be the criteria as text, or {criteria, reference, threshold}, ` +
           `not ${describe(input)}.`;
+        push('case-wrong-type', message, { anchor });
+        return;
+      }
+      if (p[p.length - 1] === 'tool-called') {
+        const inner = isObject(input) ? iss.errors[1] : undefined;
+        if (inner?.length) {
+          for (const e of inner) convert(e, [...p, ...(e.path as Path)], root, out);
+          return;
+        }
+        push(
+          'case-wrong-type',
+          `${cap(fieldName(p))} must be a tool's name, or {name, input}, not ${describe(input)}.`,
+          {
+            anchor,
+          },
+        );
+        return;
+      }
+      if (p[p.length - 2] === 'tools') {
+        // a tool's answers: the branch its value's type picks (an entry, or a list of entries)
+        const inner = isObject(input) ? iss.errors[1] : Array.isArray(input) ? iss.errors[2] : undefined;
+        if (inner?.length) {
+          for (const e of inner) convert(e, [...p, ...(e.path as Path)], root, out);
+          return;
+        }
+        const message =
+          `The answers of tool "${String(p[p.length - 1])}" must be a text, an entry ({when, result, is_error} ` +
+          `or {mcp} or {simulate}) or a list of entries, not ${describe(input)}.`;
         push('case-wrong-type', message, { anchor });
         return;
       }
@@ -413,7 +534,36 @@ function checkBeyondSchema(root: Record<string, unknown>, out: PathProblem[]): v
           'NO ASSERTIONS rather than PASS. Add one under "assert" (contains, regex, rubric…).',
       });
     }
+    checkToolEntries(c.tools, ['cases', i, 'tools'], out);
   });
+  checkToolEntries(root.tools, ['tools'], out);
+}
+
+/** Each tool entry answers with exactly one of `result`, `mcp` and `simulate`. */
+function checkToolEntries(tools: unknown, at: Path, out: PathProblem[]): void {
+  if (!isObject(tools)) return;
+  const SOURCES = ['result', 'mcp', 'simulate'] as const;
+  for (const [name, spec] of Object.entries(tools)) {
+    const entries: [unknown, Path][] = Array.isArray(spec)
+      ? spec.map((e: unknown, j) => [e, [...at, name, j]])
+      : [[spec, [...at, name]]];
+    for (const [e, where] of entries) {
+      if (!isObject(e)) continue; // a text is an answer; anything else the schema reported
+      const given = SOURCES.filter(k => e[k] !== undefined && e[k] !== null);
+      if (given.length === 1) continue;
+      out.push({
+        path: given.length ? [...where, given[1]!] : where,
+        anchor: given.length ? 'key' : 'value',
+        code: 'tool-answer-missing',
+        severity: 'error',
+        message: given.length
+          ? `An entry of tool "${name}" answers one way: ${given.map(k => `"${k}"`).join(' and ')} here. ` +
+            'Write each as an entry of its own.'
+          : `An entry of tool "${name}" says no answer: give it "result" (the answer), "mcp" (a server's name) ` +
+            'or "simulate" (instructions for a model).',
+      });
+    }
+  }
 }
 
 function checkAssertion(a: unknown, at: Path, out: PathProblem[]): void {
@@ -498,12 +648,24 @@ function salvage(v: Record<string, unknown>): CaseFile | undefined {
   const whole = (x: unknown) => (Number.isInteger(x) && (x as number) >= 1 ? (x as number) : undefined);
   const repeat = whole(v.repeat);
   const minPass = whole(v['min-pass']);
+  const maxTurns = whole(v['max-turns']);
+  const tools = normalizeTools(v.tools);
+  const servers: Record<string, McpServerConfig> = {};
+  if (isObject(v['mcp-servers']))
+    for (const [name, c] of Object.entries(v['mcp-servers'])) {
+      const config = serverConfigOf(c);
+      if (!('problem' in config))
+        Object.defineProperty(servers, name, { value: config, enumerable: true, writable: true, configurable: true });
+    }
   return {
     request: v.request,
     ...(models.length ? { models } : {}),
     ...(Object.keys(judge).length ? { judge } : {}),
     ...(repeat ? { repeat } : {}),
     ...(minPass ? { minPass } : {}),
+    ...(maxTurns ? { maxTurns } : {}),
+    ...(tools ? { tools } : {}),
+    ...(Object.keys(servers).length ? { mcpServers: servers } : {}),
     cases: v.cases.map(salvageCase),
   };
 }
@@ -519,6 +681,8 @@ function salvageCase(c: unknown): TestCase {
     out.vars = vars;
   }
   if (Array.isArray(c.assert)) out.assert = c.assert.filter(isValidAssertion);
+  const tools = normalizeTools(c.tools);
+  if (tools) out.tools = tools;
   return out;
 }
 

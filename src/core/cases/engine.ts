@@ -46,6 +46,7 @@ import type {
   SampleResult,
 } from './types';
 import { verdictKey, type VerdictCache } from './verdictCache';
+import { DEFAULT_MAX_TURNS, type CellTools, type ToolsSpec } from '../tools/answers';
 
 /** After a cancel, how long a running request may take to end with its own outcome (request-id, partial reply). */
 const ABORT_GRACE_MS = 50;
@@ -65,6 +66,8 @@ export interface RunCell extends CellKey {
   /** samples that must pass every assertion for the cell to pass (1 to `repeat`) */
   minPass: number;
   judge?: CellJudge;
+  /** how its tool calls are answered: present, the cell runs a tool-use loop (core/cases/loops.ts) */
+  tools?: CellTools;
 }
 
 /**
@@ -72,7 +75,7 @@ export interface RunCell extends CellKey {
  * `sampling`) and judge (`judgePrompt`: the text its `judge.prompt` names).
  */
 export function runCellOf(
-  loaded: { file: CaseFile; judgePrompt?: string },
+  loaded: { file: CaseFile; judgePrompt?: string; recorded?: ToolsSpec },
   cell: CellKey & { body: Record<string, unknown> },
   sampling: Sampling = {},
 ): RunCell {
@@ -81,13 +84,22 @@ export function runCellOf(
     ...(file.judge?.model ? { model: file.judge.model } : {}),
     ...(loaded.judgePrompt !== undefined ? { prompt: loaded.judgePrompt } : {}),
   };
+  const testCase = file.cases.find(c => c.name === cell.caseName);
+  const loops = !!file.tools || !!testCase?.tools;
+  const tools: CellTools = {
+    ...(testCase?.tools ? { case: testCase.tools } : {}),
+    ...(file.tools ? { file: file.tools } : {}),
+    ...(loaded.recorded ? { recorded: loaded.recorded } : {}),
+    maxTurns: file.maxTurns ?? DEFAULT_MAX_TURNS,
+  };
   return {
     caseName: cell.caseName,
     model: cell.model,
     body: cell.body,
-    assertions: file.cases.find(c => c.name === cell.caseName)?.assert ?? [],
+    assertions: testCase?.assert ?? [],
     ...samplingOf(file, sampling),
     ...(Object.keys(judge).length ? { judge } : {}),
+    ...(loops ? { tools } : {}),
   };
 }
 
@@ -366,6 +378,9 @@ async function settleSample(
     );
   }
   const assertions = evaluate(cell.assertions, outcome, { cost, graded: i => graded.get(i) });
+  // a loop that max-turns cut short fails its cell, whatever else held
+  if (outcome.loopLimit && !outcome.error && !cell.assertions.some(a => 'max-turns' in a))
+    assertions.push({ type: 'max-turns', pass: false, message: outcome.loopLimit });
   const error = !!outcome.error || assertions.some(a => a.error);
   const pass = !error && assertions.every(a => a.pass);
   const grade = ctx.gradeOf?.(cell, outcome.text);
@@ -587,6 +602,8 @@ export async function runCells<C extends RunCell>(o: RunCellsOptions<C>): Promis
     event(job, ev) {
       const r = results[job.cell]!;
       if (r.status !== 'running') return;
+      // a loop's next turn: the live text is the turn's own
+      if (job.sample === 0 && ev.type === 'message_start') r.outcome.text = '';
       if (job.sample === 0 && ev.type === 'content_block_delta' && ev.delta.type === 'text_delta')
         r.outcome.text += ev.delta.text;
       o.onUpdate?.(r, { kind: 'event', sample: job.sample, ev }, job.cell);

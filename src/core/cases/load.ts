@@ -9,7 +9,10 @@ import { toRecords, type CheckRecord } from '../request/records';
 import { parseCaseFile, requestNotFound, requestPathOf } from './caseFile';
 import { crossCheck } from './crossCheck';
 import { judgePromptCheck } from './judge';
+import { toolsCheck } from './toolsCheck';
 import type { CaseFile } from './types';
+import type { ToolsSpec } from '../tools/answers';
+import { fixturesPathOf, parseFixtures } from '../tools/fixtures';
 
 /**
  * Where files are read from: the working copy, or a git revision. Undefined when there is no such file, a
@@ -26,6 +29,8 @@ export interface LoadedCaseFile {
   requestModel: string | undefined;
   /** the text of the judge prompt `judge.prompt` names (read from the same source) */
   judgePrompt?: string;
+  /** the answers recorded beside it (NAME.fixtures.yaml), for a case file with tool-use loops */
+  recorded?: ToolsSpec;
 }
 
 /** A problem with a whole file, at its first character. */
@@ -43,6 +48,7 @@ export function loadCaseFileFrom(
   cwd: string,
   source: FileSource,
   display: string,
+  o: { mcpServers?: readonly string[] } = {},
 ): { loaded?: LoadedCaseFile; records: CheckRecord[] } {
   const read = source(abs, display) ?? { record: fileRecord(display, 'internal-error', 'There is no such file.') };
   if ('record' in read) return { records: [read.record] };
@@ -74,6 +80,21 @@ export function loadCaseFileFrom(
     records.push(...toRecords(read.text, judgePromptCheck(file, parsed.locate, judgePrompt), display));
   }
   const value = requestParsed.value;
+  // tool-use loops: the tools they answer, the servers they name, and the answers recorded beside them
+  let recorded: ToolsSpec | undefined;
+  if (file.tools || file.cases.some(c => c.tools)) {
+    const hasErrors = requestParsed.problems.some(p => p.severity === 'error');
+    const problems = toolsCheck(file, parsed.locate, hasErrors ? undefined : value, o.mcpServers ?? []);
+    records.push(...toRecords(read.text, problems, display));
+    const fixturesAbs = fixturesPathOf(abs);
+    const fixtures = source(fixturesAbs, path.relative(cwd, fixturesAbs) || fixturesAbs);
+    if (fixtures && 'record' in fixtures) records.push(fixtures.record);
+    else if (fixtures) {
+      const read = parseFixtures(fixtures.text, path.relative(cwd, fixturesAbs) || fixturesAbs);
+      records.push(...read.records);
+      recorded = read.tools;
+    }
+  }
   const model = value && typeof value === 'object' ? (value as { model?: unknown }).model : undefined;
   const loaded: LoadedCaseFile = {
     display,
@@ -81,6 +102,7 @@ export function loadCaseFileFrom(
     requestValue: value,
     requestModel: typeof model === 'string' ? model : undefined,
     ...(judgePrompt !== undefined ? { judgePrompt } : {}),
+    ...(recorded ? { recorded } : {}),
   };
   return { loaded, records };
 }

@@ -3,6 +3,9 @@
 // assertions on the reply. These are the shapes the core, the CLI (`promptwright test`) and the editor's
 // Cases grid share.
 import type { Message, Usage } from '../api/types';
+import type { ToolsSpec } from '../tools/answers';
+import type { McpServerConfig } from '../tools/mcpConfig';
+import type { ToolCallRecord, TurnRecord } from '../tools/loop';
 
 /** A placeholder's value: written as text into the request's strings. */
 export type VarValue = string | number | boolean;
@@ -21,7 +24,11 @@ export type Assertion =
   | { 'json-schema': Record<string, unknown> }
   | { 'tool-call': string }
   | { rubric: string | Rubric }
-  | { 'max-cost': number };
+  | { 'max-cost': number }
+  | { 'tool-called': string | { name: string; input?: unknown } }
+  | { 'tool-not-called': string }
+  | { 'tool-sequence': string[] }
+  | { 'max-turns': number };
 
 /** A rubric graded by a model (core/cases/judge.ts): what the reply must do, and optionally a model answer. */
 export interface Rubric {
@@ -47,6 +54,10 @@ export const ASSERTION_TYPES = [
   'tool-call',
   'rubric',
   'max-cost',
+  'tool-called',
+  'tool-not-called',
+  'tool-sequence',
+  'max-turns',
 ] as const;
 export type AssertionType = (typeof ASSERTION_TYPES)[number];
 
@@ -54,6 +65,8 @@ export interface TestCase {
   name: string;
   vars?: Record<string, VarValue>;
   assert?: Assertion[];
+  /** how this case answers tool calls: replaces the file's entries for each tool it names */
+  tools?: ToolsSpec;
 }
 
 /** Who grades the rubric assertions: a model, and optionally a prompt of one's own. */
@@ -74,6 +87,12 @@ export interface CaseFile {
   repeat?: number;
   /** samples that must pass every assertion for the cell to pass (default: all of them) */
   minPass?: number;
+  /** model requests a cell of a tool-use loop may make (default 10) */
+  maxTurns?: number;
+  /** how tool calls are answered; a case file with `tools` (or a case with its own) runs its cells as loops */
+  tools?: ToolsSpec;
+  /** MCP servers of this case file, beside the workspace's `.vscode/mcp.json` (these win by name) */
+  mcpServers?: Record<string, McpServerConfig>;
   cases: TestCase[];
 }
 
@@ -103,6 +122,15 @@ export interface Outcome {
   error?: OutcomeError;
   /** the Message Batch the request went in (a run as a batch) */
   batchId?: string;
+  /**
+   * A tool-use loop's: the model requests made (usage, latencyMs and cost are their sums; message, text and
+   * stopReason the last reply's), each turn, and every call answered, in order.
+   */
+  turns?: number;
+  turnRecords?: TurnRecord[];
+  toolCalls?: ToolCallRecord[];
+  /** max-turns ended the loop with the model still calling tools: why (the cell fails) */
+  loopLimit?: string;
 }
 
 /** Why something could not be done: the service's error.type, message and request-id, or ours. */

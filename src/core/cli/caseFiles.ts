@@ -11,6 +11,7 @@ import type { Endpoint } from '../request/validate';
 import { UsageError } from './args';
 import type { CheckRecord } from '../request/records';
 import { decodeUtf8, expandFiles } from './files';
+import { findMcpJson, parseMcpJson } from '../tools/mcpConfig';
 import type { CliIo } from './io';
 
 /**
@@ -64,7 +65,18 @@ export function loadCaseFile(
   }
   // on disk, a case file that cannot be read says why (its request file, missing, is a problem of its own)
   const source = o.source ?? ((p: string, d: string) => (p === abs ? readText(p, d) : workingCopy(p, d)));
-  return loadCaseFileFrom(abs, cwd, source, display);
+  return loadCaseFileFrom(abs, cwd, source, display, { mcpServers: workspaceServerNames(path.dirname(abs)) });
+}
+
+/** The servers the `.vscode/mcp.json` governing a folder names (none when there is no such file). */
+function workspaceServerNames(folder: string): string[] {
+  const file = findMcpJson(folder);
+  if (!file) return [];
+  try {
+    return Object.keys(parseMcpJson(fs.readFileSync(file, 'utf8'), file).servers);
+  } catch {
+    return [];
+  }
 }
 
 /** Records as `check` prints them: `file:line:col: severity rule: message`. */

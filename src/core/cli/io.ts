@@ -1,5 +1,6 @@
 // What every CLI command shares: its streams and environment, and the few helpers that read them.
 // Commands import this module, never main.ts, so imports run one way: main -> commands -> io.
+import type { McpConnect } from '../tools/mcpPool';
 
 export interface CliIo {
   /** `write` says false when the stream's buffer is full (a pipe read slowly); it then emits `drain` */
@@ -14,6 +15,8 @@ export interface CliIo {
   progress?: boolean;
   /** asks a yes/no question on the terminal (only called when `interactive`) */
   confirm?: (question: string) => Promise<boolean>;
+  /** loads the MCP client (dist/mcp.js) when a run first needs an MCP server */
+  mcp?: () => Promise<McpConnect>;
 }
 
 /** PROMPTWRIGHT_BETAS: comma-separated vendor-beta values. */

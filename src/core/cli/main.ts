@@ -10,6 +10,7 @@ import { EXIT, EXIT_MEANINGS } from './guard';
 import { IMPROVE, runImprove } from './improve';
 import type { CliIo } from './io';
 import { LSP } from './lsp';
+import { MCP, runMcp } from './mcp';
 import { MODELS, runModels } from './models';
 import { RUN, runRun } from './run';
 import { runSchema, SCHEMA } from './schema';
@@ -28,6 +29,7 @@ export const COMMANDS: readonly { spec: Command | Group; run?: (argv: string[], 
   { spec: MODELS, run: runModels },
   { spec: CASES, run: runCases },
   { spec: IMPROVE, run: runImprove },
+  { spec: MCP, run: runMcp },
   { spec: SCHEMA, run: runSchema },
   { spec: LSP },
   { spec: ADMIN, run: runAdmin },
@@ -46,6 +48,8 @@ const ENVIRONMENT = `environment:
   PROMPTWRIGHT_MODELS    a saved model list for check, as --models FILE
   PROMPTWRIGHT_MAX_RETRIES  retries after a failed attempt (default 2)
   PROMPTWRIGHT_JUDGE_MODEL  the judge of rubric assertions when a case file names none
+  PROMPTWRIGHT_COAUTHOR_MODEL  the model that answers a case file's simulate: tools (default: the cell's)
+  PROMPTWRIGHT_TOOL_TIMEOUT_MS  how long an MCP server may take to start or to answer a call (default 30000)
   PROMPTWRIGHT_CACHE_DIR    what outlives a run: judges' verdicts (verdicts/) and submitted batches (batches/)
                             (default: the user's cache folder; promptwright cache clear empties it)
   PROMPTWRIGHT_BATCH_POLL_MS  a batch's first and longest poll waits, FIRST[,MAX] (default 5000,60000; a

@@ -22,6 +22,7 @@ import { PRICES, pricesOption } from './prices';
 import { testAgainstBase } from './testBase';
 import { testAsBatch } from './testBatch';
 import { outputsOf, REPORT_OPTIONS } from './testOutputs';
+import { RunTools } from './testTools';
 import { endOfRun, prepareCells, printRun, runTestCells, samplingOption, type RunSettings } from './testRun';
 
 const MAX_CONCURRENCY = 64;
@@ -62,6 +63,12 @@ export const TEST: Command = {
     { name: 'no-wait', help: 'with --batch: submit, print the batch ids, and exit' },
     { name: 'base', value: 'REF', help: 'run every cell on the files at git revision REF too, and compare' },
     { name: 'changed', help: 'with --base: the case files that differ from REF, or whose request file does' },
+    {
+      name: 'record',
+      help:
+        'tool-use loops: answer the calls no case-file entry matches live (mcp, simulate) and write them to ' +
+        "NAME.fixtures.yaml beside NAME.cases.yaml, which later runs read after the case file's own entries",
+    },
   ],
   exits: {
     0: 'every cell passed (a cell with no assertions too)',
@@ -93,6 +100,9 @@ export function runTest(args: string[], io: CliIo, cwd = process.cwd()): Promise
     const changed = p.switches.has('changed');
     const batch = p.switches.has('batch');
     if (p.switches.has('no-wait') && !batch) throw new UsageError('--no-wait is for --batch: give --batch too');
+    const record = p.switches.has('record');
+    if (record && (batch || base !== undefined))
+      throw new UsageError('--record runs the working copy directly: not with --batch or --base');
     if (settings.failFast && (batch || base !== undefined))
       throw new UsageError(
         '--fail-fast stops a direct run at its first failure: ' +
@@ -116,6 +126,8 @@ export function runTest(args: string[], io: CliIo, cwd = process.cwd()): Promise
     requireService(io);
     const report = { format: outputFormat, outputs };
     if (batch) {
+      if (cells.some(c => c.tools))
+        throw new UsageError('--batch sends one request per cell: run the tool-use loops of these files without it');
       const noWait = p.switches.has('no-wait');
       const again = ['test', ...args.filter(a => a !== '--no-wait')];
       return testAsBatch(cells, settings, io, cwd, { ...report, noWait, again, args: runArgs(p) });
@@ -124,10 +136,18 @@ export function runTest(args: string[], io: CliIo, cwd = process.cwd()): Promise
     // the direct transport, paced by the rate-limit headers (core/api/pacer.ts): slower before the limit, not
     // after a storm of 429s; a wait over 2 s is said
     const client = clientFromEnv(io, realPacer(sleep, waitNotice(io)).hooks());
-    const ran = await printRun(cells, outputFormat, io, onUpdate =>
-      runTestCells(cells, settings, io, client, cwd, { onUpdate }),
-    );
-    return endOfRun(ran.results, io, report, cells, ran);
+    const tools = new RunTools(io, client, { record });
+    try {
+      const ran = await printRun(cells, outputFormat, io, onUpdate =>
+        runTestCells(cells, settings, io, client, cwd, { onUpdate, tools }),
+      );
+      // --record: each loop case file's fixtures replaced with what was recorded (not after a Ctrl-C: half a run)
+      if (record && !io.signal?.aborted)
+        tools.writeFixtures([...new Set(cells.flatMap(c => (c.tools && c.abs !== undefined ? [c.abs] : [])))], cwd);
+      return await endOfRun(ran.results, io, report, cells, ran);
+    } finally {
+      await tools.close();
+    }
   });
 }
 

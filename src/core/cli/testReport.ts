@@ -1,6 +1,7 @@
 // What `promptwright test` prints, shared by a plain run (test.ts) and one against a revision
 // (testBase.ts): each cell's verdict and figures in text, its record in JSON, and JUnit XML.
-import type { AssertionResult, CellKey, CellResult, SampleResult } from '../cases/types';
+import type { AssertionResult, CellKey, CellResult, Outcome, SampleResult } from '../cases/types';
+import { callLabel } from '../tools/answers';
 import { sumCosts } from '../cost/cost';
 import { formatUsd } from '../cost/format';
 import { count } from '../text';
@@ -126,6 +127,42 @@ export function summaryLine(results: readonly CellResult[]): string {
   );
 }
 
+/**
+ * A loop's trajectory in words: the model requests made, then each call answered, with where its answer came
+ * from and its first characters (`  turn 1: lookup_order {"order_id":"1234"} → file: {"status":"shipped"}`).
+ */
+export function trajectoryLines(o: Outcome): string[] {
+  if (o.turns === undefined) return [];
+  const calls = o.toolCalls ?? [];
+  const lines = [`${count(o.turns, 'model request')}, ${count(calls.length, 'tool call')}`];
+  for (const c of calls) {
+    const text =
+      typeof c.result === 'string'
+        ? c.result
+        : c.result.map(b => (b.type === 'text' ? String(b.text) : `[${b.type}]`)).join(' ');
+    const flat = text.replace(/\s+/g, ' ');
+    const shown = flat.length > 80 ? `${flat.slice(0, 80)}…` : flat;
+    lines.push(`  turn ${c.turn}: ${callLabel(c)} → ${c.source}${c.isError ? ' (is_error)' : ''}: ${shown}`);
+  }
+  return lines;
+}
+
+/** A loop's record fields: its turns and its calls in order (none for a one-turn cell). */
+function loopRecord(o: Outcome) {
+  if (o.turns === undefined) return {};
+  return {
+    turns: o.turns,
+    tool_calls: (o.toolCalls ?? []).map(c => ({
+      name: c.name,
+      input: c.input,
+      result: c.result,
+      is_error: c.isError,
+      source: c.source,
+      turn: c.turn,
+    })),
+  };
+}
+
 // ---- json ----------------------------------------------------------------------------------------------------
 
 /** An assertion's record: its verdict and message; a rubric's score and whether its verdict was kept; an error. */
@@ -153,6 +190,7 @@ function sampleRecord(s: SampleResult) {
     waited_ms: o.waitedMs === undefined ? null : Math.round(o.waitedMs),
     request_id: o.requestId ?? null,
     ...(o.batchId ? { batch_id: o.batchId } : {}),
+    ...loopRecord(o),
     assertions: s.assertions.map(assertionRecord),
     cost_usd: s.costUsd,
     ...(s.judge
@@ -191,6 +229,7 @@ export function cellRecord(file: string, r: CellResult) {
     waited_ms: r.outcome.waitedMs === undefined ? null : Math.round(r.outcome.waitedMs),
     request_id: r.outcome.requestId ?? null,
     ...(r.outcome.batchId ? { batch_id: r.outcome.batchId } : {}),
+    ...loopRecord(r.outcome),
     ...(r.outcome.error ? { error: r.outcome.error } : {}),
     ...(first?.humanGrade ? { human_grade: first.humanGrade } : {}),
     samples: samples.map(sampleRecord),
@@ -271,7 +310,8 @@ export function toJunit(results: readonly { file: string; r: CellResult }[]): st
       const type = erred ? 'error' : 'assertion';
       body.push(`      <${kind} message="${attr(message)}" type="${type}">${text(why.join('\n'))}</${kind}>`);
     }
-    if (r.outcome.text) body.push(`      <system-out>${text(r.outcome.text)}</system-out>`);
+    const out = [...trajectoryLines(r.outcome), r.outcome.text].filter(Boolean).join('\n');
+    if (out) body.push(`      <system-out>${text(out)}</system-out>`);
     s.cases.push(body.length ? `${open}>\n${body.join('\n')}\n    </testcase>` : `${open}/>`);
   });
   const all = [...suites.values()];

@@ -15,6 +15,7 @@ import {
   type RunOutcome,
   type Transport,
 } from '../cases/engine';
+import { withToolLoops } from '../cases/loops';
 import { gradeFor, parseResults, resultsPath } from '../cases/results';
 import { cellsOf, runCell, type Sampling } from '../cases/runner';
 import type { CaseFile, CellResult, OutcomeError } from '../cases/types';
@@ -28,6 +29,7 @@ import { EXIT } from './guard';
 import { betasFromEnv, type CliIo } from './io';
 import { printJsonArray } from './output';
 import { jsonList, writeOutputs, type ReportFile } from './testOutputs';
+import { RunTools } from './testTools';
 import {
   cellName,
   cellRecord,
@@ -35,6 +37,7 @@ import {
   markdownReport,
   summaryLine,
   toJunit,
+  trajectoryLines,
   verdictWord,
   whyLines,
 } from './testReport';
@@ -110,19 +113,41 @@ function gradesOf(caseFileAbs: string, cwd: string) {
 
 /**
  * Runs the cells through the engine as the CLI does: by default each sample streamed through `client`, at most
- * --concurrency at once; or through `transport` (Message Batches: `batch` prices every token at half).
+ * --concurrency at once, a loop cell's turns one after another with its calls answered by `tools` (the run's MCP
+ * servers, closed when the run ends unless the caller owns `tools`); or through `transport` (Message Batches:
+ * `batch` prices every token at half).
  */
-export function runTestCells<C extends RunCell & { abs?: string }>(
+/** How a run's cells are sent and reported. */
+interface RunTestOptions {
+  onUpdate?: (r: CellResult, update: CellUpdate, index: number) => void;
+  transport?: Transport;
+  batch?: boolean;
+  tools?: RunTools;
+}
+
+export async function runTestCells<C extends RunCell & { abs?: string }>(
   cells: readonly C[],
   settings: RunSettings,
   io: CliIo,
   client: ApiClient,
   cwd: string,
-  o: {
-    onUpdate?: (r: CellResult, update: CellUpdate, index: number) => void;
-    transport?: Transport;
-    batch?: boolean;
-  } = {},
+  o: RunTestOptions = {},
+): Promise<RunOutcome> {
+  const tools = o.tools ?? new RunTools(io, client, { record: false });
+  try {
+    return await runWithTools(cells, settings, io, client, cwd, { ...o, tools });
+  } finally {
+    if (!o.tools) await tools.close();
+  }
+}
+
+function runWithTools<C extends RunCell & { abs?: string }>(
+  cells: readonly C[],
+  settings: RunSettings,
+  io: CliIo,
+  client: ApiClient,
+  cwd: string,
+  o: RunTestOptions & { tools: RunTools },
 ): Promise<RunOutcome> {
   const grades = new Map<string, ReturnType<typeof gradesOf>>();
   const cache = new DirectoryVerdictCache(path.join(cacheDir(io.env), 'verdicts'), m =>
@@ -135,7 +160,11 @@ export function runTestCells<C extends RunCell & { abs?: string }>(
       o.transport ??
       directTransport({
         concurrency: settings.concurrency,
-        send: (job, signal, onEvent) => runCell(client, job.body, { signal, onEvent }),
+        send: withToolLoops(
+          cells,
+          (job, signal, onEvent) => runCell(client, job.body, { signal, onEvent }),
+          cell => o.tools.live(cell),
+        ),
       }),
     prices: settings.prices,
     ...(o.batch ? { batch: true } : {}),
@@ -302,6 +331,7 @@ function inOrderPrinter(io: CliIo, cells: readonly TestCell[]) {
     const flaky = r.flaky ? '  flaky' : '';
     io.stdout.write(`  ${verdictWord(r).padEnd(9)} ${r.caseName} · ${r.model}${figures(r)}${flaky}\n`);
     for (const why of whyLines(r)) io.stdout.write(`            ${why}\n`);
+    if (r.status !== 'passed') for (const line of trajectoryLines(r.outcome)) io.stdout.write(`            ${line}\n`);
   };
   const flush = () => {
     while (printed < cells.length && done[printed]) print(done[printed]!, printed++);

@@ -5,8 +5,10 @@
 import { parseCaseFile, requestNotFound } from '../cases/caseFile';
 import { crossCheck } from '../cases/crossCheck';
 import { judgePromptCheck } from '../cases/judge';
+import { toolsCheck } from '../cases/toolsCheck';
 import type { CaseFile } from '../cases/types';
-import type { Locate } from '../request/parse';
+import { parseRequest, type Locate } from '../request/parse';
+import { parseMcpJson } from '../tools/mcpConfig';
 import { formatOf, type Problem } from '../request/types';
 
 /** The request file a case file names, as the front end knows files: its key (a URI), and its path. */
@@ -73,7 +75,34 @@ export async function checkCaseText<K>(
   if (cross.requestModel) out.requestModel = cross.requestModel;
   out.caseProblems.push(...cross.caseProblems);
   out.requestProblems = cross.requestProblems;
+  if (file.tools || file.cases.some(c => c.tools)) {
+    const request = parseRequest(requestText, formatOf(requestTarget(out).path));
+    const value = request.problems.some(p => p.severity === 'error') ? undefined : request.value;
+    const servers = await mcpServerNames(fileName, resolve, read);
+    out.caseProblems.push(...toolsCheck(file, parsed.locate, value, servers));
+    out.caseProblems.sort((a, b) => a.start - b.start || a.end - b.end);
+  }
   return out;
+}
+
+const requestTarget = <K>(c: CaseCheck<K>) => c.request!;
+
+/**
+ * The servers the workspace's `.vscode/mcp.json` names: the nearest one in the case file's folder or a folder
+ * above it, found through the front end's own resolve and read (an open editor's text wins).
+ */
+async function mcpServerNames<K>(
+  fileName: string,
+  resolve: (relative: string) => RequestTarget<K> | undefined,
+  read: (key: K) => Promise<string | undefined> | string | undefined,
+): Promise<string[]> {
+  const depth = fileName.split(/[\\/]/).length - 1;
+  for (let up = 0; up < depth; up++) {
+    const target = resolve(`${'../'.repeat(up)}.vscode/mcp.json`);
+    const text = target && (await read(target.key));
+    if (text !== undefined && text !== null) return Object.keys(parseMcpJson(text, '').servers);
+  }
+  return [];
 }
 
 /**

@@ -190,6 +190,12 @@ export const RULES = {
   'judge-prompt-placeholder': { severity: 'error', summary: 'A judge prompt with a wrong or missing placeholder.' },
   'undefined-placeholder': { severity: 'error', summary: 'A {{placeholder}} some case gives no value.' },
   'unused-var': { severity: 'warning', summary: 'A case value no {{placeholder}} of the request uses.' },
+  'tool-answer-missing': {
+    severity: 'error',
+    summary: 'A tool entry with no result, mcp or simulate, or two of them.',
+  },
+  'unknown-tool': { severity: 'error', summary: 'An answer for a tool the request does not define.' },
+  'unknown-mcp-server': { severity: 'warning', summary: 'An mcp answer naming a server no configuration defines.' },
 } as const satisfies Record<string, RuleInfo>;
 
 export type RuleId = keyof typeof RULES;

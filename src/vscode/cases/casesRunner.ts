@@ -4,6 +4,7 @@ import { ApiError, errorType } from '../../core/api/errors';
 import { realPacer } from '../../core/api/pacer';
 import { sleep } from '../../core/api/retry';
 import { cellKey, cellViewOf, notSentResult, problemsOf, progressSummary, queuedCell } from '../../core/cases/grid';
+import type { ToolsSpec } from '../../core/tools/answers';
 import type { CellView, GridView } from '../../core/cases/grid';
 import {
   beginComparison,
@@ -62,6 +63,8 @@ interface Prepared {
   requestName: string;
   /** the text of the judge prompt `judge.prompt` names */
   judgePrompt?: string;
+  /** the tool answers recorded beside it (NAME.fixtures.yaml), for its tool-use loops */
+  recorded?: ToolsSpec;
 }
 
 interface Running {
@@ -438,6 +441,13 @@ export class CasesRunner {
     const judgeModel = this.config.casesJudgeModel;
     // the judge's requests go through the client as the cells' do (key, address, retry rules, cancel)
     const judgeClient = await this.api.client();
+    if (o.batch && cells.some(c => c.tools)) {
+      void this.api.showError(
+        'a batch sends one request per cell: run the tool-use loops of this file directly.',
+        'Run as Batch',
+      );
+      return;
+    }
     const batch = o.batch ? await this.submitBatch(caseUri, grid, cells, o.batch, signal) : undefined;
     if (o.batch && (!batch || signal.aborted)) return;
     // the direct transport's requests are paced by the rate-limit headers, one pacer for the run
@@ -449,7 +459,8 @@ export class CasesRunner {
         batch?.transport ??
         core.directTransport({
           concurrency: this.config.casesConcurrency,
-          send: async (job, jobSignal, onEvent) => {
+          // a loop cell's turns one after another, its calls answered by the case file's entries
+          send: core.withToolLoops(cells, async (job, jobSignal, onEvent) => {
             const cell = cells[job.cell]!;
             // a client per request, so that a retry's wait is shown on the cell it holds up
             const client = await this.api.client({
@@ -457,7 +468,7 @@ export class CasesRunner {
               onRetry: e => this.retrying(grid, cell, e.attempt, e.maxAttempts, e.delayMs, e.error),
             });
             return core.runCell(client, job.body, { signal: jobSignal, onEvent });
-          },
+          }),
         }),
       ...(batch ? { batch: true } : {}),
       prices: pricesOf(this.config, this.log),
@@ -642,7 +653,11 @@ export class CasesRunner {
     const model = typeof requestValue.model === 'string' ? requestValue.model : undefined;
     const cells = core.cellsOf(file, model);
     if (!cells.length) return `${name} names no models and "${file.request}" has no model: nothing to run.`;
+    // a suite of tool-use loops: the answers recorded beside it (`promptwright test --record`)
+    const fixtures = file.tools || file.cases.some(c => c.tools) ? await this.fixturesOf(caseUri) : undefined;
+    if (typeof fixtures === 'string') return fixtures;
     return {
+      ...(fixtures ? { recorded: fixtures } : {}),
       file,
       text,
       locate: parsed.locate,
@@ -652,6 +667,17 @@ export class CasesRunner {
       requestName: file.request,
       ...(judgePrompt !== undefined ? { judgePrompt } : {}),
     };
+  }
+
+  /** The answers NAME.fixtures.yaml beside a case file records, none when there is no such file, or its error. */
+  private async fixturesOf(caseUri: vscode.Uri): Promise<ToolsSpec | string | undefined> {
+    const uri = caseUri.with({ path: coreBundle().fixturesPathOf(caseUri.path) });
+    const text = await readText(uri);
+    if (text === undefined) return undefined;
+    const read = coreBundle().parseFixtures(text, fileName(uri));
+    const error = read.records.find(r => r.severity === 'error');
+    if (error) return `${error.file}:${error.line}:${error.column}: ${error.message}; nothing was sent.`;
+    return read.tools;
   }
 
   /** The grid to run in: the one shown when it is this file's with the same rows and columns, else a new one. */

@@ -4,6 +4,8 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import { parseCaseFile } from '../../../src/core/cases/caseFile';
 import { crossCheck } from '../../../src/core/cases/crossCheck';
+import { toolsCheck } from '../../../src/core/cases/toolsCheck';
+import { parseRequest } from '../../../src/core/request/parse';
 import { RULES } from '../../../src/core/request/catalog';
 
 const lines = fs.readFileSync('RULES.md', 'utf8').split('\n');
@@ -46,6 +48,8 @@ describe('RULES.md: the case files’ rules', () => {
         if (request && parsed.file) {
           const cross = crossCheck(parsed.file, parsed.locate, request.text, 'yaml');
           codes.push(...[...cross.caseProblems, ...cross.requestProblems].map(p => p.code));
+          const value = parseRequest(request.text, 'yaml').value;
+          codes.push(...toolsCheck(parsed.file, parsed.locate, value, []).map(p => p.code));
         }
         assert.equal(
           codes.includes(s.rule),

@@ -55,6 +55,9 @@ describe('JSON completion and hover from the schema (the language server)', () =
       'judge',
       'repeat',
       'min-pass',
+      'max-turns',
+      'tools',
+      'mcp-servers',
       'cases',
     ]);
   });

@@ -93,6 +93,9 @@ describe('YAML completion from the schema (no YAML extension)', () => {
       'judge',
       'repeat',
       'min-pass',
+      'max-turns',
+      'tools',
+      'mcp-servers',
       'cases',
     ]);
     const kinds = complete('request: a.prompt.yaml\ncases:\n  - name: a\n    assert:\n      - |\n', CaseFileSchema);
