@@ -61,21 +61,27 @@ function checkAll(env: Record<string, string>): Map<string, Seen[]> {
   return byFile;
 }
 
-/** Opens `which` in a server started with `env` and `settings`; each file's diagnostics once it has said all. */
+/**
+ * Opens `which` in a server started with `env` and `settings`; each file's diagnostics once it has said all (and,
+ * when its counts are awaited, once `settled` says so, or a minute has passed).
+ */
 async function serverAll(
   which: readonly string[],
   env: Record<string, string>,
   settings: object,
+  settled?: (got: Map<string, Seen[]>) => boolean,
 ): Promise<Map<string, Seen[]>> {
   const client = new LspClient(env);
   try {
     await client.initialize(root, { promptwright: settings });
     const uris = which.map(f => client.open(f, fs.readFileSync(f, 'utf8')));
     for (const uri of uris) await client.published(uri);
-    // the case files speak in their request files after those were checked on their own, and counts come later:
-    // let it settle
-    await quiet(client, 800);
-    const out = new Map(which.map((f, i) => [f, fromServer(client.diagnostics(uris[i]!))]));
+    // the case files speak in their request files after those were checked on their own: let it settle
+    await quiet(client, 500);
+    const now = () => new Map(which.map((f, i) => [f, fromServer(client.diagnostics(uris[i]!))]));
+    for (const end = Date.now() + 60_000; settled && !settled(now()) && Date.now() < end;)
+      await new Promise(r => setTimeout(r, 200));
+    const out = now();
     // every problem links to its rule in RULES.md
     for (const u of uris)
       for (const d of client.diagnostics(u)?.diagnostics ?? [])
@@ -135,8 +141,6 @@ describe('parity: promptwright lsp --stdio gives what check --format json gives'
     await withFake({}, async fake => {
       const cached = files.filter(f => /cache_control/.test(fs.readFileSync(f, 'utf8')) && !/\.cases\./.test(f));
       assert.ok(cached.length > 20, `${cached.length} files`);
-      const env = { PROMPTWRIGHT_BASE_URL: fake.url, PROMPTWRIGHT_API_KEY: fake.apiKey };
-      const got = await serverAll(cached, env, { ...EVERY_FILE, tokenCount: { debounceMs: 100 } });
       // the same function in process, with what the service counts for each prefix
       const client = clientOf(fake);
       const counter = new PrefixCounter(async body => (await client.countTokens(body)).input_tokens);
@@ -156,6 +160,10 @@ describe('parity: promptwright lsp --stdio gives what check --format json gives'
           toRecords(text, requestProblems(check, counts), f).map(({ file: _f, path: _p, ...r }) => r),
         );
       }
+      // the server counts after a pause in typing, a few calls at a time: its diagnostics change until it is done
+      const env = { PROMPTWRIGHT_BASE_URL: fake.url, PROMPTWRIGHT_API_KEY: fake.apiKey };
+      const settings = { ...EVERY_FILE, tokenCount: { debounceMs: 100 } };
+      const got = await serverAll(cached, env, settings, now => differences(cached, now, want).length === 0);
       const counted = [...got.values()].flat().filter(r => /counted by the service/.test(r.message));
       assert.ok(counted.length > 0);
       const wrong = differences(cached, got, want);
