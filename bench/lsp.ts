@@ -6,9 +6,8 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { estimateWarnings } from '../src/core/cache/words';
+import { requestDiagnostics } from '../src/core/request/diagnostics';
 import { toRecords } from '../src/core/request/records';
-import { validateText } from '../src/core/request/validate';
 import { LspClient } from '../test/support/lspClient';
 import { ratioAsync, type Figure } from './bench';
 
@@ -84,9 +83,9 @@ export async function lspBench(figs: Figure[]): Promise<void> {
           name: 'check in process',
           run: () => {
             const t = texts[n++ % 2]!;
-            // what check does with a file's text: its problems and the cache warnings from the estimate
-            const v = validateText(t, 'json');
-            return Promise.resolve(toRecords(t, [...v.problems, ...estimateWarnings(v.parsed)], file));
+            // what check does with a file's text: the diagnostics every front end gives, without a key
+            const problems = requestDiagnostics(t, file, { endpoint: 'messages', betas: [] });
+            return Promise.resolve(toRecords(t, problems, file));
           },
         },
         { name: 'the server', run: edit },

@@ -5,6 +5,7 @@
 export { appendReply } from './core/run/append';
 export { fixEdits } from './core/request/fixes';
 export { validateText } from './core/request/validate';
+export { cacheViewOf, checkRequestText, requestProblems } from './core/request/diagnostics';
 // the language features both front ends share (core/language): they read the file with the same parsers
 export { caseFixActions, fixActions } from './core/language/fixActions';
 export { templateCompletions } from './core/language/templateCompletion';

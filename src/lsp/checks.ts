@@ -1,8 +1,9 @@
 // Diagnostics: each request, count and case file the client opens is checked as `promptwright check` checks it
-// (core/request/validate.ts, core/language/caseCheck.ts), after a pause in typing, and its problems published
-// with the same code, severity, range and message. A case file also speaks about the request file it names (a
-// placeholder some case gives no value): those problems join the request file's own, each said once. A check
-// that fails is one problem at the top of its file; the other files are checked as usual.
+// (core/request/diagnostics.ts, core/language/caseCheck.ts), after a pause in typing, and its problems published
+// with the same code, severity, range and message (where the service counted a cache prefix, its count is used).
+// A case file also speaks about the request file it names (a placeholder some case gives no value): those problems
+// join the request file's own, each said once. A check that fails is one problem at the top of its file; the other
+// files are checked as usual.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Connection, Diagnostic } from 'vscode-languageserver/node';
@@ -12,17 +13,16 @@ import { isCaseFile } from '../core/cases/fileNames';
 import { walk } from '../core/cli/files';
 import { checkCaseText, couldNotCheck, type CaseCheck } from '../core/language/caseCheck';
 import type { ModelFacts } from '../core/models/table';
-import { formatOf, type Problem } from '../core/request/types';
-import { validateText, type Validation } from '../core/request/validate';
+import { checkRequestText, requestProblems, type PrefixCounts, type RequestCheck } from '../core/request/diagnostics';
+import type { Problem } from '../core/request/types';
 import type { ServerConfig } from './config';
 import { diagnostic, positionsOf, type Positions } from './convert';
 import { pathOf, uriOf, type Files } from './files';
 import type { Log } from './log';
 
 /** What a request or count file's last check found, for the version of the text it checked. */
-export interface RequestState {
+export interface RequestState extends RequestCheck {
   version: number;
-  validation: Validation;
 }
 
 /** A case file's last check: of the client's text (a version) or of the file on disk. */
@@ -45,8 +45,8 @@ export class Checks {
   private readonly generation = new Map<string, number>();
   /** called after a request file was checked (its lenses count what it now holds) */
   onChecked: (doc: TextDocument, state: RequestState) => void = () => {};
-  /** problems a check adds beyond the validation's (the cache breakpoints under the model's minimum) */
-  extra: (uri: string, state: RequestState) => Problem[] = () => [];
+  /** what the service counted of a file's cache prefixes (with a key), or undefined: the local estimate */
+  counts: (uri: string, state: RequestState) => PrefixCounts | undefined = () => undefined;
 
   constructor(
     private readonly connection: Connection,
@@ -135,12 +135,13 @@ export class Checks {
     const t0 = Date.now();
     const models = this.models();
     this.requests.delete(doc.uri);
-    const validation = validateText(doc.getText(), formatOf(pathOf(doc.uri)), {
+    const check = checkRequestText(doc.getText(), pathOf(doc.uri), {
       betas: this.config.betas,
       endpoint: kind,
+      cacheMinimumTokens: this.config.settings.cacheMinimumTokens,
       ...(models ? { models } : {}),
     });
-    const state = { version: doc.version, validation };
+    const state = { version: doc.version, ...check };
     this.requests.set(doc.uri, state);
     this.publishRequest(doc.uri);
     const ms = Date.now() - t0;
@@ -225,7 +226,7 @@ export class Checks {
       seen.add(key);
       out.push(d);
     };
-    if (own) [...own.validation.problems, ...this.extra(uri, own)].forEach(add);
+    if (own) requestProblems(own, this.counts(uri, own)).forEach(add);
     // a case file read against another version of the request than the client's holds its problems back
     for (const c of caseStates) if (c.check.requestText === text) c.check.requestProblems.forEach(add);
     this.publish(uri, out);

@@ -8,8 +8,6 @@ import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { ApiClient } from '../core/api/client';
 import { PrefixCounter } from '../core/cache/counter';
 import { estimatePrefix, type PrefixRequest } from '../core/cache/prefix';
-import { breakpointsOf, prefixOf } from '../core/cache/report';
-import { underMinimumWarnings } from '../core/cache/words';
 import { describeForCli } from '../core/cli/env';
 import {
   breakdownLenses,
@@ -18,12 +16,11 @@ import {
   cacheLenses,
   totalLens,
   type BreakdownPart,
-  type CacheView,
   type LensData,
 } from '../core/language/lenses';
 import type { HoverData } from '../core/language/types';
-import type { Problem } from '../core/request/types';
 import { pickCountFields } from '../core/request/count';
+import { cacheViewOf, type PrefixCounts } from '../core/request/diagnostics';
 import type { ServerConfig } from './config';
 import { COUNT_TOKENS } from './convert';
 import type { RequestState } from './checks';
@@ -43,8 +40,6 @@ interface Measured {
   total: PrefixRequest;
   /** the request's parts, made when the lenses are first asked for (a check that only publishes needs none) */
   parts?: BreakdownPart[];
-  /** undefined for a count_tokens file, and a request without breakpoints */
-  cache: Omit<CacheView, 'prefixes'> | undefined;
   /** the counts known of its requests, as of `knownAt` (finding one hashes its body) */
   known: Map<PrefixRequest, number | undefined>;
   knownAt: number;
@@ -110,21 +105,13 @@ export class Lenses {
     return m.known.get(r);
   }
 
-  private measure(state: RequestState, endpoint: 'messages' | 'count_tokens'): Measured | undefined {
+  private measure(state: RequestState): Measured | undefined {
     if (this.measured.has(state)) return this.measured.get(state);
     const value = state.validation.parsed.value;
     let m: Measured | undefined;
     if (value && typeof value === 'object' && !Array.isArray(value)) {
       const body = value as Obj;
-      const breakpoints =
-        endpoint === 'messages' ? breakpointsOf(body, { overrides: this.config.settings.cacheMinimumTokens }) : [];
-      m = {
-        body,
-        total: { kind: 'whole', body: pickCountFields(body) },
-        cache: breakpoints.length ? { body, breakpoints } : undefined,
-        known: new Map(),
-        knownAt: this.generation,
-      };
+      m = { body, total: { kind: 'whole', body: pickCountFields(body) }, known: new Map(), knownAt: this.generation };
     }
     this.measured.set(state, m);
     return m;
@@ -134,19 +121,27 @@ export class Lenses {
     return (m.parts ??= breakdownParts(m.body));
   }
 
-  private cacheView(m: Measured, uri: string): CacheView | undefined {
-    if (!m.cache) return undefined;
+  /**
+   * What the service counted of a file's prefixes (nothing before anything was counted: the local estimate), for
+   * its diagnostics, lenses and hover alike.
+   */
+  counts(state: RequestState, uri: string): PrefixCounts | undefined {
     const counting = this.counting.has(uri);
-    const prefixes = m.cache.breakpoints.map(b => {
-      const known = b.request && this.known(m, b.request);
-      const failed = this.counter.calls ? this.counter.failure(b.request) : undefined;
-      return prefixOf(b, known ?? (failed ? { error: { message: failed } } : undefined), { counting });
-    });
-    return { ...m.cache, prefixes };
+    if (!this.counter.calls && !counting) return undefined;
+    const m = this.measure(state);
+    return {
+      counting,
+      of: r => {
+        const known = m && r && this.known(m, r);
+        if (known !== undefined) return known;
+        const failed = this.counter.calls ? this.counter.failure(r) : undefined;
+        return failed ? { error: { message: failed } } : undefined;
+      },
+    };
   }
 
-  lenses(doc: TextDocument, state: RequestState, endpoint: 'messages' | 'count_tokens'): CodeLens[] {
-    const m = this.measure(state, endpoint);
+  lenses(doc: TextDocument, state: RequestState): CodeLens[] {
+    const m = this.measure(state);
     if (!m) return [];
     const counting = this.counting.has(doc.uri);
     const parsed = state.validation.parsed;
@@ -155,7 +150,7 @@ export class Lenses {
     const counted = parts.length <= COUNTED_PARTS;
     const part = (p: BreakdownPart) => (counted ? this.known(m, p.request) : undefined);
     const out: LensData[] = [total, ...breakdownLenses(parts, part, parsed, counting && counted)];
-    const view = this.cacheView(m, doc.uri);
+    const view = cacheViewOf(state, this.counts(state, doc.uri));
     if (view) out.push(...cacheLenses(view, parsed));
     return out.map(l => {
       const at = doc.positionAt(l.start);
@@ -166,38 +161,21 @@ export class Lenses {
     });
   }
 
-  hover(
-    state: RequestState,
-    endpoint: 'messages' | 'count_tokens',
-    uri: string,
-    offset: number,
-  ): HoverData | undefined {
-    const m = this.measure(state, endpoint);
-    const view = m && this.cacheView(m, uri);
+  hover(state: RequestState, uri: string, offset: number): HoverData | undefined {
+    const view = cacheViewOf(state, this.counts(state, uri));
     return view && cacheHover(view, state.validation.parsed, offset);
   }
 
-  /**
-   * The warnings for cache prefixes under the model's minimum: from the service's counts where it counted them,
-   * else the local estimate, as `promptwright check` gives them.
-   */
-  warnings(state: RequestState, endpoint: 'messages' | 'count_tokens', uri: string): Problem[] {
-    if (endpoint !== 'messages') return [];
-    const m = this.measure(state, endpoint);
-    const view = m && this.cacheView(m, uri);
-    return view ? underMinimumWarnings(state.validation.parsed, view) : [];
-  }
-
   /** After a check: with counting on, the file's figures are counted after a pause in typing. */
-  checked(doc: TextDocument, state: RequestState, endpoint: 'messages' | 'count_tokens'): void {
+  checked(doc: TextDocument, state: RequestState): void {
     clearTimeout(this.timers.get(doc.uri));
     this.counting.get(doc.uri)?.abort();
-    if (!this.config.live || !this.measure(state, endpoint)) return;
+    if (!this.config.live || !this.measure(state)) return;
     this.timers.set(
       doc.uri,
       setTimeout(() => {
         this.timers.delete(doc.uri);
-        void this.count(doc, state, endpoint);
+        void this.count(doc, state);
       }, this.config.settings.tokenDebounceMs),
     );
   }
@@ -206,20 +184,15 @@ export class Lenses {
    * Counts what the file's lenses show (each body once: the unchanged ones are known already). `again`: the
    * failed ones too (a person asked). Ends with the client asked to show the lenses again.
    */
-  async count(
-    doc: TextDocument,
-    state: RequestState,
-    endpoint: 'messages' | 'count_tokens',
-    again = false,
-  ): Promise<void> {
-    const m = this.measure(state, endpoint);
+  async count(doc: TextDocument, state: RequestState, again = false): Promise<void> {
+    const m = this.measure(state);
     if (!m) return;
     this.counting.get(doc.uri)?.abort();
     const abort = new AbortController();
     this.counting.set(doc.uri, abort);
     const all = this.partsOf(m);
     const parts = all.length <= COUNTED_PARTS ? all.map(p => p.request) : [];
-    const requests = [m.total, ...parts, ...(m.cache?.breakpoints.map(b => b.request) ?? [])];
+    const requests = [m.total, ...parts, ...(state.cache?.breakpoints.map(b => b.request) ?? [])];
     if (again) this.counter.retry(requests);
     try {
       const results = await this.counter.countAll(requests, abort.signal);

@@ -70,15 +70,9 @@ export class Server {
       this.log,
     );
     this.lenses = new Lenses(connection, this.config, this.log);
-    this.checks.extra = (uri, state) => {
-      const kind = this.files.kindOf(uri);
-      return isRequestKind(kind) ? this.lenses.warnings(state, kind, uri) : [];
-    };
+    this.checks.counts = (uri, state) => this.lenses.counts(state, uri);
     this.lenses.onCounted = uri => this.checks.republish(uri);
-    this.checks.onChecked = (doc, state) => {
-      const kind = this.files.kindOf(doc.uri);
-      if (isRequestKind(kind)) this.lenses.checked(doc, state, kind);
-    };
+    this.checks.onChecked = (doc, state) => this.lenses.checked(doc, state);
     this.register();
   }
 
@@ -269,7 +263,7 @@ export class Server {
       );
       found =
         (at && modelHover(at, this.loaded())) ??
-        (state && this.lenses.hover(state, kind, uri, offset)) ??
+        (state && this.lenses.hover(state, uri, offset)) ??
         placeholderHover(text, offset, caseFiles) ??
         schema();
     } else found = schema();
@@ -299,7 +293,7 @@ export class Server {
     const kind = this.files.kindOf(uri);
     if (!doc || !isRequestKind(kind)) return null;
     const state = this.checks.requestState(doc);
-    return state ? this.lenses.lenses(doc, state, kind) : null;
+    return state ? this.lenses.lenses(doc, state) : null;
   }
 
   private async execute(command: string, args: unknown[], token: CancellationToken): Promise<null> {
@@ -326,7 +320,7 @@ export class Server {
       }
       const state = this.checks.requestState(doc);
       if (!state) return null;
-      const counted = this.lenses.count(doc, state, kind, true);
+      const counted = this.lenses.count(doc, state, true);
       token.onCancellationRequested(() => this.lenses.forget(doc.uri));
       await counted;
       return null;

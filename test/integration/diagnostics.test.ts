@@ -1,11 +1,18 @@
 import * as assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
+import type { CheckRecord } from '../../src/core/request/records';
 import type { Prompts } from '../../src/vscode/platform/prompts';
 import {
   api,
   closeEditors,
+  EXTENSION_ID,
   openEditor,
   removeWrittenFiles,
+  restoreKeysAfterEach,
+  setKey,
   setSetting,
   waitFor,
   workspaceUri,
@@ -361,5 +368,100 @@ describe('request file diagnostics (real extension host)', () => {
       await vscode.commands.executeCommand('undo');
       assert.equal(doc.getText(), text);
     });
+  });
+});
+
+// The parity test's twin (test/unit/lsp/parity.test.ts holds the language server to the same): the extension shows
+// what `promptwright check --format json` says of every request and case file of the test corpora, without a key
+// as check has none. VS Code's own JSON support reports JSON syntax in .json files, so those three codes are left
+// out there (RULES.md, Notes).
+describe('the extension shows what check says (real extension host)', () => {
+  restoreKeysAfterEach();
+  const folder = () => workspaceUri('parity');
+  after(async () => {
+    await Promise.resolve(vscode.workspace.fs.delete(folder(), { recursive: true })).catch(() => undefined);
+  });
+
+  it('each request and case file of the corpora and examples: same code, range, severity, message', async function () {
+    this.timeout(240_000);
+    const a = await api();
+    await setKey('api', undefined);
+    const repo = vscode.extensions.getExtension(EXTENSION_ID)!.extensionPath;
+    // the corpora's bodies as request files (x.json → x.prompt.json); the case files' folders as they are
+    const sources: [string, (name: string) => string | undefined][] = [
+      ['test/fixtures/accepted', n => (n === 'manifest.json' ? undefined : n.replace(/\.json$/, '.prompt.json'))],
+      ['test/fixtures/rejected', n => (n === 'manifest.json' ? undefined : n.replace(/\.json$/, '.prompt.json'))],
+      ['test/fixtures/cases', n => n],
+      ['test/fixtures/steered', n => n],
+      ['examples', n => n],
+    ];
+    const files: vscode.Uri[] = [];
+    for (const [dir, rename] of sources) {
+      for (const name of fs.readdirSync(path.join(repo, dir)).sort()) {
+        const to = /\.(json|ya?ml)$/.test(name) ? rename(name) : undefined;
+        if (!to) continue;
+        const uri = vscode.Uri.joinPath(folder(), path.basename(dir), to);
+        await vscode.workspace.fs.writeFile(uri, fs.readFileSync(path.join(repo, dir, name)));
+        files.push(uri);
+      }
+    }
+    assert.ok(files.length > 250, `${files.length} files`);
+    const check = spawnSync(
+      process.execPath,
+      [path.join(repo, 'dist', 'cli.js'), 'check', '--format', 'json', ...files.map(f => f.fsPath)],
+      { cwd: folder().fsPath, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, env: { PATH: process.env.PATH } },
+    );
+    assert.ok(check.status === 0 || check.status === 1, check.stderr);
+    const records = JSON.parse(check.stdout) as CheckRecord[];
+    const line = (r: Omit<CheckRecord, 'file' | 'path'>) =>
+      `${r.line}:${r.column}-${r.endLine}:${r.endColumn} ${r.severity} ${r.code}: ${r.message}`;
+    const want = new Map<string, string[]>();
+    for (const { file, path: _p, ...r } of records) {
+      const abs = path.resolve(folder().fsPath, file);
+      if (abs.endsWith('.json') && ['json-syntax', 'json-comment', 'json-trailing-comma'].includes(r.code)) continue;
+      want.set(abs, [...(want.get(abs) ?? []), line(r)].sort());
+    }
+    assert.ok(records.filter(r => r.code === 'cache-prefix-below-minimum').length > 20);
+    const SEVERITY = ['error', 'warning', 'info', 'hint'];
+    const shown = (uri: vscode.Uri) =>
+      vscode.languages
+        .getDiagnostics(uri)
+        .filter(d => d.source === 'Promptwright')
+        .map(d =>
+          line({
+            line: d.range.start.line + 1,
+            column: d.range.start.character + 1,
+            endLine: d.range.end.line + 1,
+            endColumn: d.range.end.character + 1,
+            severity: SEVERITY[d.severity]!,
+            code: String(typeof d.code === 'object' ? d.code.value : d.code),
+            message: d.message,
+          }),
+        )
+        .sort();
+    const seen = new Map<string, string[]>();
+    const wrong = (which: vscode.Uri[]) =>
+      which.flatMap(f => {
+        const got = (seen.get(f.fsPath) ?? shown(f)).join(' | ');
+        const expected = (want.get(f.fsPath) ?? []).join(' | ');
+        const name = path.relative(folder().fsPath, f.fsPath);
+        return got === expected ? [] : [`${name}:\n  extension ${got}\n  check     ${expected}`];
+      });
+    // VS Code closes documents no editor shows once there are many (their diagnostics go with them): the bodies
+    // are opened one at a time, each read once it was checked
+    const together = files.filter(f => !/[/\\](accepted|rejected)[/\\]/.test(f.fsPath));
+    for (const f of files.filter(x => !together.includes(x))) {
+      const doc = await vscode.workspace.openTextDocument(f);
+      await waitFor(`${f.fsPath} checked`, () => a.diagnostics.state(doc));
+      seen.set(f.fsPath, shown(f));
+    }
+    // the case files and their requests, together: a case file speaks in its request once both are checked
+    const docs = await Promise.all(together.map(f => vscode.workspace.openTextDocument(f)));
+    const { caseDiagnostics } = await a.features();
+    await caseDiagnostics.ready;
+    await waitFor('the same diagnostics', () => wrong(together).length === 0, 60_000).catch(() => undefined);
+    assert.ok(docs.every(d => !d.isClosed));
+    const differ = wrong(files);
+    assert.deepEqual(differ, [], differ.slice(0, 5).join('\n'));
   });
 });

@@ -47,9 +47,20 @@ export function prefixOf(
   if (!b.request) return { source: 'none' };
   if (typeof count === 'number') return { tokens: count, source: 'count' };
   if (count && 'tokens' in count) return { tokens: count.tokens, source: 'count' };
-  const tokens = estimatePrefix(b.request);
+  const tokens = estimateOnce(b.request);
   if (count && 'error' in count) return { tokens, source: 'estimate', error: count.error.message };
   return { tokens, source: 'estimate', ...(o.counting ? { counting: true } : {}) };
+}
+
+/**
+ * A prefix's estimate, once per check: its diagnostics, lenses and hover each ask, and a prefix of a large request is
+ * a walk of most of it.
+ */
+const estimates = new WeakMap<PrefixRequest, number>();
+function estimateOnce(r: PrefixRequest): number {
+  let n = estimates.get(r);
+  if (n === undefined) estimates.set(r, (n = estimatePrefix(r)));
+  return n;
 }
 
 /** Whether the prefix reaches the minimum: undefined when either is not known. */

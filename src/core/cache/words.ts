@@ -3,7 +3,7 @@ import type { Parsed } from '../request/parse';
 import type { Path, Problem } from '../request/types';
 import { count } from '../text';
 import { MINIMUMS_AS_OF } from './minimums';
-import { breakpointsOf, prefixOf, reaches, type Breakpoint, type Prefix } from './report';
+import { reaches, type Breakpoint, type Prefix } from './report';
 
 type Obj = Record<string, unknown>;
 const n = (v: number) => v.toLocaleString('en-US');
@@ -120,7 +120,7 @@ function covers(body: Obj, block: Path): string {
 
 /**
  * The under-minimum warnings of a request's breakpoints, each with what is known of its prefix (counted, or the
- * local estimate), placed on each `cache_control` key: the extension's and the language server's.
+ * local estimate), placed on each `cache_control` key: every front end's (core/request/diagnostics.ts).
  */
 export function underMinimumWarnings(
   parsed: Pick<Parsed, 'locateMany'>,
@@ -141,21 +141,5 @@ export function underMinimumWarnings(
         message,
       } satisfies Problem,
     ];
-  });
-}
-
-/**
- * The under-minimum warnings from the local estimate alone: what `promptwright check` reports (it makes no calls),
- * as the editor does with counting off. Each says it is an estimate.
- */
-export function estimateWarnings(parsed: Parsed): Problem[] {
-  const body = parsed.value;
-  if (!body || typeof body !== 'object' || Array.isArray(body)) return [];
-  const breakpoints = breakpointsOf(body as Obj);
-  if (!breakpoints.length) return [];
-  return underMinimumWarnings(parsed, {
-    body: body as Obj,
-    breakpoints,
-    prefixes: breakpoints.map(b => prefixOf(b, undefined)),
   });
 }

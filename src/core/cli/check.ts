@@ -1,10 +1,9 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { isCountFileName } from '../request/count';
-import { formatOf } from '../request/parse';
-import { validateText, type Endpoint } from '../request/validate';
+import { requestDiagnostics } from '../request/diagnostics';
+import type { Endpoint } from '../request/validate';
 import { count } from '../text';
-import { estimateWarnings } from '../cache/words';
 import { isCaseFile } from '../cases/fileNames';
 import type { ModelFacts } from '../models/table';
 import { formatOption, one, parseArgs, UsageError, type Command, type Parsed } from './args';
@@ -49,14 +48,9 @@ function checkFile(file: string, display: string, cwd: string, o: CheckOptions):
   }
   const text = decoded.text;
   const endpoint = o.endpoint ?? (isCountFileName(file) ? 'count_tokens' : 'messages');
-  const v = validateText(text, formatOf(file), { betas: o.betas, endpoint, ...(o.models ? { models: o.models } : {}) });
-  // breakpoints under the model's minimum, from the local estimate (check makes no calls), as the editor shows them
-  // with counting off
-  const cache = endpoint === 'messages' ? estimateWarnings(v.parsed) : [];
-  const problems = cache.length
-    ? [...v.problems, ...cache].sort((a, b) => a.start - b.start || a.end - b.end)
-    : v.problems;
-  return toRecords(text, problems, display);
+  // what the editor and the language server show, without a key: check makes no calls, so a cache prefix is estimated
+  const settings = { betas: o.betas, endpoint, ...(o.models ? { models: o.models } : {}) };
+  return toRecords(text, requestDiagnostics(text, file, settings), display);
 }
 
 function record(

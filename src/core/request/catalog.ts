@@ -155,7 +155,7 @@ export const RULES = {
     summary: 'A bound strict schemas refuse (minimum, minLength, …).',
   },
   'strict-schema-recursive': { severity: 'error', summary: 'A $ref that refers back to itself in a strict schema.' },
-  'strict-schema-boolean': { severity: 'warning', summary: 'A boolean true subschema in a strict schema.' },
+  'strict-schema-boolean': { severity: 'error', summary: 'A boolean true subschema in a strict schema.' },
   'strict-schema-too-many-optional': {
     severity: 'error',
     summary: 'Over 24 optional strict parameters.',

@@ -1,35 +1,32 @@
 // Cache breakpoints you can see: a CodeLens on each `cache_control` (the top-level one at the block it applies
 // to) with the prefix it caches, its ttl and the model's minimum; a hover that says what will be cached and for
-// how long; and a warning where the prefix is under the minimum (nothing is cached, and the service says
-// nothing). Prefixes are counted with count_tokens where counting is on (the status bar's rules: an address, a
-// key, a trusted workspace, `promptwright.tokenCount.live`), after the author pauses, a few calls at a time and
-// cached by body; otherwise they are local estimates, and say so. The logic is core/cache's.
+// how long; and what the service counted of each prefix, for the request file's diagnostics (the warning where
+// the prefix is under the minimum: nothing is cached, and the service says nothing). Prefixes are counted with
+// count_tokens where counting is on (the status bar's rules: an address, a key, a trusted workspace,
+// `promptwright.tokenCount.live`), after the author pauses, a few calls at a time and cached by body; otherwise
+// they are local estimates, and say so. The logic is core/cache's and core/request/diagnostics.ts's.
 import * as vscode from 'vscode';
 import { PrefixCounter } from '../../core/cache/counter';
-import { breakpointsOf, prefixOf } from '../../core/cache/report';
-import { underMinimumWarnings } from '../../core/cache/words';
 import { cacheHover, cacheLenses, type CacheView } from '../../core/language/lenses';
-import { ruleUrl } from '../../core/request/catalog';
+import type { PrefixCounts } from '../../core/request/diagnostics';
 import type { Api } from '../platform/api';
-import { Config, endpointOf } from '../platform/config';
+import { Config } from '../platform/config';
 import { hover } from '../platform/language';
+import { coreBundle } from '../platform/lazy';
 import type { Log } from '../platform/log';
 import type { Keys } from '../platform/secrets';
 import type { DocumentState, RequestDiagnostics } from '../request/requestDiagnostics';
-
-type Obj = Record<string, unknown>;
 
 type View = CacheView;
 
 const SELECTOR: vscode.DocumentSelector = [{ language: 'json' }, { language: 'yaml' }, { language: 'jsonc' }];
 
 export class CacheBreakpoints implements vscode.CodeLensProvider, vscode.HoverProvider, vscode.Disposable {
-  readonly collection = vscode.languages.createDiagnosticCollection('promptwright-cache');
   private readonly counter: PrefixCounter;
   private readonly timers = new Map<string, NodeJS.Timeout>();
   private readonly changed = new vscode.EventEmitter<void>();
   readonly onDidChangeCodeLenses = this.changed.event;
-  private readonly disposables: vscode.Disposable[] = [this.collection, this.changed];
+  private readonly disposables: vscode.Disposable[] = [this.changed];
   private hasKey = false;
   /** documents whose prefixes are being counted now */
   private readonly counting = new Set<string>();
@@ -54,8 +51,10 @@ export class CacheBreakpoints implements vscode.CodeLensProvider, vscode.HoverPr
       },
       { concurrency: 3 },
     );
+    diagnostics.counts = doc => this.countsOf(doc);
     const refreshAll = () => {
       this.known++;
+      for (const doc of vscode.workspace.textDocuments) this.diagnostics.republish(doc);
       for (const ed of vscode.window.visibleTextEditors) this.update(ed.document);
       this.changed.fire();
     };
@@ -110,29 +109,34 @@ export class CacheBreakpoints implements vscode.CodeLensProvider, vscode.HoverPr
   }
 
   private make(doc: vscode.TextDocument, st: DocumentState): View | undefined {
-    if (endpointOf(doc, this.config) !== 'messages') return undefined;
-    const body = st.validation.parsed.value;
-    if (!body || typeof body !== 'object' || Array.isArray(body)) return undefined;
-    // the minimums: the setting over the documented table; a models catalog (GET /v1/models) that one day
-    // states a minimum passes it as `serviceFacts` here (core/cache/minimums.ts)
-    const breakpoints = breakpointsOf(body as Obj, { overrides: this.config.cacheMinimumTokens });
-    if (!breakpoints.length) return undefined;
-    const key = doc.uri.toString();
-    const counting = this.live || this.counting.has(key);
-    // the service's counts where counting is on (or was asked for this version), the local estimate otherwise
-    const counts = this.live || this.explicit.get(key) === doc.version;
-    const prefixes = breakpoints.map(b => {
-      const known = counts ? this.counter.known(b.request) : undefined;
-      const failed = counts ? this.counter.failure(b.request) : undefined;
-      return prefixOf(b, known ?? (failed ? { error: { message: failed } } : undefined), { counting });
-    });
-    return { body: body as Obj, breakpoints, prefixes };
+    // the breakpoints and their minimums come with the check (the setting over the documented table)
+    return st.cache && coreBundle().cacheViewOf(st, this.countsOf(doc));
   }
 
-  /** After a check of the document: its lenses and warnings now, and a count after the author pauses. */
+  /**
+   * What the service counted of the document's prefixes: where counting is on (or was asked for this version); else
+   * nothing, and the prefixes are local estimates, as `promptwright check` has them.
+   */
+  private countsOf(doc: vscode.TextDocument): PrefixCounts | undefined {
+    const key = doc.uri.toString();
+    const counting = this.live || this.counting.has(key);
+    const counts = this.live || this.explicit.get(key) === doc.version;
+    if (!counting && !counts) return undefined;
+    return {
+      counting,
+      of: r => {
+        if (!counts) return undefined;
+        const known = this.counter.known(r);
+        if (known !== undefined) return known;
+        const failed = this.counter.failure(r);
+        return failed ? { error: { message: failed } } : undefined;
+      },
+    };
+  }
+
+  /** After a check of the document: its lenses now, and a count after the author pauses. */
   private update(doc: vscode.TextDocument): void {
     const v = this.view(doc);
-    this.publish(doc, v);
     this.changed.fire();
     if (!v || !this.live || !vscode.window.visibleTextEditors.some(ed => ed.document === doc)) return;
     if (v.prefixes.every(p => p.source !== 'estimate' || p.error)) return; // all counted (or failed)
@@ -185,28 +189,8 @@ export class CacheBreakpoints implements vscode.CodeLensProvider, vscode.HoverPr
       this.known++;
     }
     if (doc.isClosed) return;
-    this.publish(doc, this.view(doc));
+    this.diagnostics.republish(doc);
     this.changed.fire();
-  }
-
-  /** The warnings for prefixes under the minimum, at their `cache_control`. */
-  private publish(doc: vscode.TextDocument, v: View | undefined): void {
-    const st = this.diagnostics.state(doc);
-    if (!v || !st) {
-      this.collection.delete(doc.uri);
-      return;
-    }
-    const diags = underMinimumWarnings(st.validation.parsed, v).map(p => {
-      const d = new vscode.Diagnostic(
-        new vscode.Range(doc.positionAt(p.start), doc.positionAt(p.end)),
-        p.message,
-        vscode.DiagnosticSeverity.Warning,
-      );
-      d.source = 'Promptwright';
-      d.code = { value: p.code, target: vscode.Uri.parse(ruleUrl(p.code)) };
-      return d;
-    });
-    this.collection.set(doc.uri, diags);
   }
 
   provideCodeLenses(doc: vscode.TextDocument): vscode.CodeLens[] {
@@ -236,7 +220,6 @@ export class CacheBreakpoints implements vscode.CodeLensProvider, vscode.HoverPr
     clearTimeout(this.timers.get(uri.toString()));
     this.timers.delete(uri.toString());
     this.explicit.delete(uri.toString());
-    this.collection.delete(uri);
   }
 
   dispose(): void {

@@ -1,8 +1,7 @@
 import * as vscode from 'vscode';
-import { formatOf } from '../../core/request/types';
 import { ruleUrl } from '../../core/request/catalog';
 import type { ModelFacts } from '../../core/models/table';
-import type { validateText, Validation } from '../../core/request/validate';
+import type { checkRequestText, PrefixCounts, RequestCheck } from '../../core/request/diagnostics';
 import type { Problem, Severity } from '../../core/request/types';
 import { Config, endpointOf, isRequestFile } from '../platform/config';
 import { coreBundle } from '../platform/lazy';
@@ -17,14 +16,18 @@ const SEVERITY: Record<Severity, vscode.DiagnosticSeverity> = {
 /** Syntax problems VS Code's own JSON language features already report in `json` documents. */
 const BUILTIN_JSON_CODES = new Set(['json-syntax', 'json-comment', 'json-trailing-comma']);
 
-export interface DocumentState {
+export interface DocumentState extends RequestCheck {
   version: number;
-  validation: Validation;
   /** the problem behind each diagnostic (for quick fixes) */
   problems: Map<vscode.Diagnostic, Problem>;
 }
 
-/** Validates request files on open and as the author types (debounced; stale runs are dropped). */
+/**
+ * Validates request files on open and as the author types (debounced; stale runs are dropped), and shows what
+ * `promptwright check` and the language server say of them (core/request/diagnostics.ts): the validator's problems
+ * and the cache breakpoints under the model's minimum, from the service's counts where the cache breakpoints have
+ * them (`counts`), else the local estimate.
+ */
 export class RequestDiagnostics implements vscode.Disposable {
   readonly collection = vscode.languages.createDiagnosticCollection('promptwright');
   private readonly states = new Map<string, DocumentState>();
@@ -48,7 +51,7 @@ export class RequestDiagnostics implements vscode.Disposable {
       }),
       vscode.workspace.onDidCloseTextDocument(d => this.forget(d.uri)),
       vscode.workspace.onDidChangeConfiguration(e => {
-        if (Config.affects(e, 'requestFilePatterns', 'countTokensFilePatterns', 'betas')) this.revalidateAll();
+        if (Config.affects(e, 'requestFilePatterns', 'countTokensFilePatterns', 'betas', 'cache')) this.revalidateAll();
       }),
     );
     this.revalidateAll();
@@ -77,7 +80,11 @@ export class RequestDiagnostics implements vscode.Disposable {
   }
 
   /** The validator; integration tests replace it to prove that a failing check cannot take the extension down. */
-  validator: typeof validateText = (text, format, opts) => coreBundle().validateText(text, format, opts);
+  validator: typeof checkRequestText = (text, fileName, settings) =>
+    coreBundle().checkRequestText(text, fileName, settings);
+
+  /** What the service counted of a document's cache prefixes (the cache breakpoints say); undefined: estimates. */
+  counts: (doc: vscode.TextDocument) => PrefixCounts | undefined = () => undefined;
 
   /** Validates now (used by commands and tests) and returns the state. Never throws. */
   validateNow(doc: vscode.TextDocument): DocumentState | undefined {
@@ -108,15 +115,33 @@ export class RequestDiagnostics implements vscode.Disposable {
 
   private validateUnguarded(doc: vscode.TextDocument): DocumentState {
     const t0 = Date.now();
-    const validation = this.validator(doc.getText(), formatOf(doc.fileName), {
+    const check = this.validator(doc.getText(), doc.fileName, {
       betas: this.config.betas,
       endpoint: endpointOf(doc, this.config) ?? 'messages',
+      cacheMinimumTokens: this.config.cacheMinimumTokens,
       ...(this.models ? { models: this.models } : {}),
     });
+    const state: DocumentState = { version: doc.version, ...check, problems: new Map() };
+    this.publish(doc, state);
+    this.failed.delete(doc.uri.toString());
+    this.states.set(doc.uri.toString(), state);
+    const ms = Date.now() - t0;
+    if (ms > 200) this.log.debug(`validated ${doc.uri.fsPath} (${doc.getText().length} chars) in ${ms} ms`);
+    this.changed.fire(doc);
+    return state;
+  }
+
+  /** Shows the document's diagnostics again, its checked text unchanged: what the service counted changed. */
+  republish(doc: vscode.TextDocument): void {
+    const state = this.state(doc);
+    if (state) this.publish(doc, state);
+  }
+
+  private publish(doc: vscode.TextDocument, state: DocumentState): void {
     const builtinJson = doc.languageId === 'json' && !!vscode.extensions.getExtension('vscode.json-language-features');
     const problems = new Map<vscode.Diagnostic, Problem>();
     const diags: vscode.Diagnostic[] = [];
-    for (const p of validation.problems) {
+    for (const p of coreBundle().requestProblems(state, this.counts(doc))) {
       if (builtinJson && BUILTIN_JSON_CODES.has(p.code)) continue;
       const d = new vscode.Diagnostic(
         new vscode.Range(doc.positionAt(p.start), doc.positionAt(p.end)),
@@ -129,13 +154,7 @@ export class RequestDiagnostics implements vscode.Disposable {
       problems.set(d, p);
     }
     this.collection.set(doc.uri, diags);
-    this.failed.delete(doc.uri.toString());
-    const state = { version: doc.version, validation, problems };
-    this.states.set(doc.uri.toString(), state);
-    const ms = Date.now() - t0;
-    if (ms > 200) this.log.debug(`validated ${doc.uri.fsPath} (${doc.getText().length} chars) in ${ms} ms`);
-    this.changed.fire(doc);
-    return state;
+    state.problems = problems;
   }
 
   private schedule(doc: vscode.TextDocument, delay?: number): void {

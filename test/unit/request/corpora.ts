@@ -47,6 +47,8 @@ export const RULE_NAMES: Readonly<Record<string, RuleId>> = {
   'duplicate-tool-names': 'duplicate-tool-name',
   'tool-input-schema-missing-type': 'missing-field',
   'tool-input-schema-missing': 'missing-field',
+  'tool-input-schema-boolean': 'wrong-type',
+  'tool-input-schema-type-not-object': 'invalid-value',
   'tool-input-schema-top-level-combinator': 'input-schema-combinator',
   'strict-tool-additional-properties-missing': 'strict-schema-not-closed',
   'tool-unknown-type': 'unknown-type',

@@ -17,6 +17,15 @@ function fix(text: string, format: Format, code: string, title: RegExp): string 
 }
 
 describe('quick fixes (text edits that keep formatting and comments)', () => {
+  it('a true property schema in a strict tool: "strict" is taken off, the tool is plain JSON Schema (YAML)', () => {
+    const text =
+      'model: model-sonnet-4-6\nmax_tokens: 64\ntools:\n  - name: record\n    strict: true  # compiled\n' +
+      '    input_schema:\n      type: object\n      properties:\n        value: true\n' +
+      'messages:\n  - role: user\n    content: Record it.\n';
+    const fixed = fix(text, 'yaml', 'strict-schema-boolean', /Remove "strict"/);
+    assert.equal(fixed, text.replace('    strict: true  # compiled\n', ''));
+    assert.deepEqual(validateText(fixed, 'yaml', { now: NOW }).problems, []);
+  });
   it('a retired model is replaced by a current one (JSON)', () => {
     const text =
       '{\n  "model": "model-3-haiku-20240307",\n  "max_tokens": 5,\n' +

@@ -1,7 +1,8 @@
 // Strict schemas (structured outputs and tools with "strict": true): the limits of the service's grammar compiler,
 // counted across the whole request, and the keywords it refuses; what the record shows accepted stays clean.
 import * as assert from 'node:assert/strict';
-import { base, check, type Seen } from './helpers';
+import { validateText } from '../../../src/core/request/validate';
+import { base, check, NOW, type Seen } from './helpers';
 
 const found = (s: Seen[]) => s.map(p => `${p.severity}:${p.code}@${p.path}`);
 const only = (s: Seen[], code: string) => found(s.filter(p => p.code === code));
@@ -126,9 +127,31 @@ describe('strict schemas: what the grammar compiler takes', () => {
       ]);
     }
   });
-  it('a boolean true subschema is a warning: the record does not settle it', () => {
+  it("true as a property's schema in a strict tool is an error, at the true, with a fix that takes strict off", () => {
+    // recorded: a strict tool with "properties": {"value": true} was refused (RULES.md, strict-schema-boolean)
+    const body = base({ tools: [strictTool('t', obj({ value: true }))] });
+    assert.deepEqual(found(check(body)), ['error:strict-schema-boolean@tools/0/input_schema/properties/value']);
+    const [p] = validateText(JSON.stringify(body), 'json', { now: NOW }).problems;
+    assert.match(p!.message, /For 'object' type, property 'properties' is not supported/);
+    assert.deepEqual(p!.fixes, [
+      { kind: 'remove-property', title: 'Remove "strict" from this tool', path: ['tools', 0, 'strict'] },
+    ]);
+    // a nested object of the tool is compiled the same way
+    const nested = check(base({ tools: [strictTool('t', obj({ inner: obj({ any: true }) }))] }));
+    assert.deepEqual(found(nested), [
+      'error:strict-schema-boolean@tools/0/input_schema/properties/inner/properties/any',
+    ]);
+    // without strict the schema is plain JSON Schema, where true is valid: nothing
+    assert.deepEqual(check(base({ tools: [{ name: 't', input_schema: obj({ value: true }) }] })), []);
+  });
+  it('a true subschema the record does not cover stays a warning: an output schema, items, a list entry', () => {
     assert.deepEqual(found(check(output(obj({ any: true })))), [
       'warning:strict-schema-boolean@output_config/format/schema/properties/any',
+    ]);
+    const list = obj({ xs: { type: 'array', items: true }, u: { anyOf: [{ type: 'string' }, true] } });
+    assert.deepEqual(found(check(base({ tools: [strictTool('t', list)] }))), [
+      'warning:strict-schema-boolean@tools/0/input_schema/properties/xs/items',
+      'warning:strict-schema-boolean@tools/0/input_schema/properties/u/anyOf/1',
     ]);
   });
 });

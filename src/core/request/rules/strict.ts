@@ -2,8 +2,8 @@
 // input_schema of every tool with `strict: true`. The service compiles them into one grammar per request, and its
 // compiler has limits the documentation states and public reports of its 400 messages quote (RULES.md, Evidence):
 // at most 20 strict tools; at most 24 optional parameters and 16 union-typed parameters across all strict schemas of
-// the request; no recursive $ref; no numeric or length bounds, and minItems only 0 or 1. A boolean `true` subschema
-// is not in the record: a warning.
+// the request; no recursive $ref; no numeric or length bounds, and minItems only 0 or 1; in a strict tool, no `true`
+// as a property's schema (a recording shows that refusal). A `true` anywhere else is not in the record: a warning.
 import type { FixData, Path, PathProblem } from '../types';
 import { given, isObj, type Obj } from './common';
 import { keywordKind, type SchemaTree, type SchemaTrees } from './schemas';
@@ -21,7 +21,10 @@ interface Tally {
   over: Path | undefined;
 }
 
-/** A strict schema of the request: where it is, and whether it is a tool's (output schemas have maxItems apart). */
+/**
+ * A strict schema of the request: where it is, and whether it is a tool's (output schemas have maxItems apart, and a
+ * `true` property refused only in a tool is recorded).
+ */
 interface StrictSchema {
   schema: Obj;
   at: Path;
@@ -62,7 +65,7 @@ export function strictSchemaRules(body: Obj, trees: SchemaTrees, out: PathProble
     const tree = trees.of(s.schema, s.at);
     for (const i of tree.order('document')) {
       bounds(tree, i, s.tool, out);
-      booleanSubschemas(tree, i, out);
+      booleanSubschemas(tree, i, s, out);
       optionalProperties(tree, i, optional);
       unionType(tree, i, unions);
     }
@@ -141,31 +144,52 @@ function refuse(tree: SchemaTree, i: number, key: string, type: string, why: str
   });
 }
 
-/** `true` where a subschema goes (`additionalProperties: true` is output-schema-not-closed's). */
-function booleanSubschemas(tree: SchemaTree, i: number, out: PathProblem[]): void {
+/**
+ * `true` where a subschema goes (`additionalProperties: true` is the not-closed rules'). As a property's schema in a
+ * strict tool the service refuses it ("For 'object' type, property 'properties' is not supported"); anywhere else the
+ * record says nothing, and it stays a warning.
+ */
+function booleanSubschemas(tree: SchemaTree, i: number, s: StrictSchema, out: PathProblem[]): void {
   if (!tree.hasOddSubschema(i)) return;
-  const s = tree.schemas[i]!;
+  const schema = tree.schemas[i]!;
   for (const k of tree.keywordsOf(i)) {
-    const v = s[k];
+    const v = schema[k];
     const holds = keywordKind(k);
     if (holds === 'map') {
-      if (isObj(v)) for (const name in v) if (v[name] === true) booleanWarning([...tree.path(i), k, name], out);
+      const refused = s.tool && k === 'properties';
+      if (isObj(v))
+        for (const name in v) if (v[name] === true) booleanTrue([...tree.path(i), k, name], refused, s, out);
     } else if (holds === 'list') {
-      if (Array.isArray(v)) v.forEach((x, j) => x === true && booleanWarning([...tree.path(i), k, j], out));
-    } else if (k !== 'additionalProperties' && v === true) booleanWarning([...tree.path(i), k], out);
+      if (Array.isArray(v)) v.forEach((x, j) => x === true && booleanTrue([...tree.path(i), k, j], false, s, out));
+    } else if (k !== 'additionalProperties' && v === true) booleanTrue([...tree.path(i), k], false, s, out);
   }
 }
 
-function booleanWarning(on: Path, out: PathProblem[]): void {
+function booleanTrue(on: Path, refused: boolean, s: StrictSchema, out: PathProblem[]): void {
+  if (refused) {
+    // the tool's own `strict`: ['tools', i, 'input_schema'] → ['tools', i, 'strict']
+    const strict: Path = [...s.at.slice(0, -1), 'strict'];
+    out.push({
+      path: on,
+      anchor: 'value',
+      severity: 'error',
+      code: 'strict-schema-boolean',
+      message:
+        "A strict tool cannot take true as the schema of a property: the service refuses the tool (\"For 'object' " +
+        "type, property 'properties' is not supported\", naming the object that holds it). Give the property a " +
+        'schema with a type, or take "strict" off the tool.',
+      fixes: [{ kind: 'remove-property', title: 'Remove "strict" from this tool', path: strict }],
+    });
+    return;
+  }
   out.push({
     path: on,
     anchor: 'value',
     severity: 'warning',
     code: 'strict-schema-boolean',
     message:
-      'A boolean true schema accepts any value, which a strict schema cannot compile into its grammar; the ' +
-      'documentation lists it among the unsupported features, and no report shows the service taking it. Give a ' +
-      'schema with a type.',
+      'A boolean true schema accepts any value, which a strict schema cannot compile into its grammar: the service ' +
+      "refuses it as a strict tool's property, and nothing shows it taking one here. Give a schema with a type.",
   });
 }
 
