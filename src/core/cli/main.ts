@@ -5,7 +5,7 @@ import { runCheck } from './check';
 import { runCompliance } from './compliance';
 import { runCount } from './count';
 import { runImprove } from './improve';
-import type { CliIo } from './io';
+import { terminalSafe, type CliIo } from './io';
 import { runModels } from './models';
 import { runRun } from './run';
 import { runSchema } from './schema';
@@ -101,8 +101,12 @@ environment:
 
 declare const PROMPTWRIGHT_VERSION: string | undefined;
 
-/** The CLI entry; returns the process exit code. */
-export async function runCli(argv: string[], io: CliIo): Promise<number> {
+/**
+ * The CLI entry; returns the process exit code. Every command writes through `terminalSafe`: no control character
+ * from a file or the service reaches the terminal.
+ */
+export async function runCli(argv: string[], given: CliIo): Promise<number> {
+  const io = terminalSafe(given);
   const [cmd, ...rest] = argv;
   if (cmd === 'check') return runCheck(rest, io);
   if (cmd === 'count') return runCount(rest, io);

@@ -25,7 +25,7 @@ import { parseArgs, UsageError } from './args';
 import { format } from './common';
 import { cacheDir, describeForCli } from './env';
 import { EXIT } from './guard';
-import type { CliIo } from './io';
+import { rewriteLine, type CliIo } from './io';
 import { pricesOption } from './prices';
 import { endOfRun, prepareCells, printRun, runTestCells, type RunSettings, type TestCell } from './testRun';
 
@@ -179,7 +179,7 @@ function progressPrinter(io: CliIo) {
   let open = false;
   const write = (line: string) => {
     if (io.progress) {
-      io.stderr.write(`\rpromptwright test: ${line}\x1b[K`);
+      rewriteLine(io, `promptwright test: ${line}`);
       open = true;
     } else io.stderr.write(`promptwright test: ${line}\n`);
   };
