@@ -35,6 +35,7 @@ export { waitUntilEnded } from './core/batches/poll';
 export { BatchStore } from './core/batches/store';
 export { batchTransport } from './core/batches/transport';
 export { judgePromptCheck } from './core/cases/judge';
+export { outsideProblems } from './core/cases/paths';
 export { DirectoryVerdictCache } from './core/cases/verdictCache';
 export { costOf, costWords } from './core/cost/cost';
 export { parsePrices, priceTable } from './core/cost/prices';

@@ -614,12 +614,16 @@ export class CasesRunner {
     const text = await readText(caseUri);
     if (text === undefined) return `${name} cannot be read.`;
     const parsed = core.parseCaseFile(text, formatOf(caseUri.path));
-    const promptName = parsed.file?.judge?.prompt;
+    // a request or judge prompt out of the case file's repository is neither read nor sent
+    const outside =
+      parsed.file && caseUri.scheme === 'file' ? core.outsideProblems(caseUri.fsPath, parsed.file, parsed.locate) : [];
+    const promptName = outside.some(p => p.path[0] === 'judge') ? undefined : parsed.file?.judge?.prompt;
     const promptUri = promptName ? requestUriOf(caseUri, promptName) : undefined;
     const judgePrompt = promptUri && (await readText(promptUri));
     const errors = [
       ...parsed.problems,
-      ...(parsed.file ? core.judgePromptCheck(parsed.file, parsed.locate, judgePrompt) : []),
+      ...outside,
+      ...(parsed.file && promptName ? core.judgePromptCheck(parsed.file, parsed.locate, judgePrompt) : []),
     ].filter(p => p.severity === 'error');
     if (!parsed.file || errors.length) {
       const first = errors[0] ? ` (first: ${errors[0].message})` : '';
