@@ -14,8 +14,8 @@ export function markdownCode(s: string): string {
 
 /**
  * Plain text on one line: Markdown's punctuation and HTML's brackets escaped, and a zero-width space after each
- * `@` and `#`, so GitHub neither notifies `@someone` nor links (and notifies) `#123` or `owner/repo#123`; a
- * backslash would not stop either, since both are found in the rendered text.
+ * `@` and `#`, so GitHub neither notifies `@someone` nor links (and notifies) `#123`, here or in another
+ * repository; a backslash would not stop either, since both are found in the rendered text.
  */
 export function markdownText(s: string): string {
   return terminalText(s.replace(/[\r\n]+/g, ' '))
