@@ -25,7 +25,7 @@ export { CaseFileSchema, parseCaseFile, requestNotFound } from './core/cases/cas
 export { crossCheck, valuesByCase } from './core/cases/crossCheck';
 export { cellsOf, prepareCell, runCell, samplingOf } from './core/cases/runner';
 // the case-run engine: samples, the judge and cost, the same as the CLI's
-export { directTransport, runCellOf, runCells, sampleJobs } from './core/cases/engine';
+export { directTransport, requestCount, requestCountWords, runCellOf, runCells, sampleJobs } from './core/cases/engine';
 // its second transport, Message Batches: custom ids, a resumable run, the transport (the CLI's, the same)
 export { customIds } from './core/batches/requests';
 export { BatchSession } from './core/batches/session';

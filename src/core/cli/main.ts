@@ -38,14 +38,16 @@ commands:
                    stream the reply to stdout (Ctrl-C cancels); usage, cost and stop reason at the end.
                    A file with errors is not sent unless --force is given (the service decides)
   test FILE... [--format text|json|junit] [--concurrency N] [--model M]... [--repeat N] [--min-pass K]
-               [--prices FILE] [--no-cache]
+               [--prices FILE] [--no-cache] [--max-requests N]
                    run case files (*.cases.yaml, *.cases.json): each case on each model, judged by its
                    assertions (rubric: by the judge model); exit 0 all pass, 1 any fails or a request
                    fails, 2 a usage error or a file with errors (nothing sent). --model replaces the
                    models of the case files. --repeat N samples per cell, --min-pass K of them must pass
                    (default: all); a cell with some passing and some not is flaky. --no-cache asks the
                    judge again instead of reusing kept verdicts. Requests are paced by the rate-limit
-                   headers (slower before the limit, not after a storm of 429s)
+                   headers (slower before the limit, not after a storm of 429s). --max-requests N: a run
+                   that would send more requests (replies and judge calls) sends nothing, exit 2 (default
+                   1,000; at a terminal outside CI the default asks instead)
   test FILE... --batch [--no-wait] [options as above]
                    the same cells as Message Batches, every token at half the price, within 24 hours:
                    submitted once, waited for (progress on stderr), then printed as test prints them,

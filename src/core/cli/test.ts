@@ -22,7 +22,16 @@ import { EXIT, guarded } from './guard';
 import type { CliIo } from './io';
 import { testAgainstBase } from './testBase';
 import { testAsBatch } from './testBatch';
-import { endOfRun, prepareCells, printRun, runTestCells, samplingOption, type RunSettings } from './testRun';
+import {
+  endOfRun,
+  maxRequestsOption,
+  overRequestLimit,
+  prepareCells,
+  printRun,
+  runTestCells,
+  samplingOption,
+  type RunSettings,
+} from './testRun';
 
 const MAX_CONCURRENCY = 64;
 /** Folders given as FILE stand for the case files in them. */
@@ -31,7 +40,7 @@ export function runTest(args: string[], io: CliIo, cwd = process.cwd()): Promise
   return guarded(io, 'test', async () => {
     const p = parseArgs(
       args,
-      ['concurrency', 'model', 'base', 'repeat', 'min-pass', 'prices'],
+      ['concurrency', 'model', 'base', 'repeat', 'min-pass', 'prices', 'max-requests'],
       ['changed', 'no-cache', 'batch', 'no-wait'],
     );
     const outputFormat = format(p, ['text', 'json', 'junit', 'markdown'] as const);
@@ -41,6 +50,8 @@ export function runTest(args: string[], io: CliIo, cwd = process.cwd()): Promise
       prices: pricesOption(p, cwd),
       refresh: p.switches.has('no-cache'),
     };
+    const maxRequests = maxRequestsOption(p);
+    if (maxRequests !== undefined) settings.maxRequests = maxRequests;
     const models = all(p, 'model');
     if (models.some(m => !m.trim())) throw new UsageError('--model needs a model id');
     const base = one(p, 'base');
@@ -73,6 +84,8 @@ export function runTest(args: string[], io: CliIo, cwd = process.cwd()): Promise
       io.stderr.write(`promptwright test: nothing sent: ${count(errors, 'error')} (above)\n`);
       return EXIT.refused;
     }
+    const over = await overRequestLimit(cells, settings, io);
+    if (over !== undefined) return over;
     requireService(io);
     if (p.switches.has('batch')) {
       const noWait = p.switches.has('no-wait');
