@@ -234,8 +234,11 @@ describe('models from the service (real extension host)', () => {
   });
 });
 
-/** A model id meant to make a hover run a command and fetch a remote image, were it read as Markdown. */
-const HOSTILE = 'x](command:workbench.action.terminal.new) ![](https://evil.example/x.png)';
+/**
+ * A model id meant to make a hover run a command and fetch a remote image, were it read as Markdown (its backticks
+ * would end a code span it is set in).
+ */
+const HOSTILE = 'x` [run](command:workbench.action.terminal.new) ![](https://evil.example/x.png) `';
 
 /** Markdown as VS Code's own Markdown extension renders it (markdown-it, as the preview does). */
 async function rendered(md: vscode.MarkdownString): Promise<string> {
