@@ -124,7 +124,7 @@ async function asBatch(dir: string, figs: Figure[]): Promise<void> {
     const floors: number[] = [];
     for (let i = 0; i < 3; i++) floors.push((await runCli(dir, env, ['--version'])).peakKb);
     const floorKb = floors.sort((a, b) => a - b)[1]!;
-    const ran = await runCli(dir, env, ['test', file, '--batch', '--format', 'json']);
+    const ran = await runCli(dir, env, ['test', file, '--batch', '--format', 'json', '--max-requests', `${REQUESTS}`]);
     if (ran.code !== 0) throw new Error(`promptwright test --batch exited ${ran.code}\n${ran.err.slice(-2000)}`);
     const creates = fake.requests.filter(r => r.method === 'POST' && r.path === '/v1/messages/batches');
     const direct = fake.requests.filter(r => r.method === 'POST' && r.path === '/v1/messages').length;
@@ -191,7 +191,17 @@ async function direct(dir: string, figs: Figure[]): Promise<void> {
     const file = writeSuite(dir, 'direct', DIRECT_CASES, 1);
     const env = { ...process.env, PROMPTWRIGHT_BASE_URL: fake.url, PROMPTWRIGHT_API_KEY: fake.apiKey };
     const t0 = Date.now();
-    const ran = await runCli(dir, env, ['test', file, '--format', 'json', '--concurrency', '16']);
+    const max = `${DIRECT_CASES * MODELS.length}`;
+    const ran = await runCli(dir, env, [
+      'test',
+      file,
+      '--format',
+      'json',
+      '--concurrency',
+      '16',
+      '--max-requests',
+      max,
+    ]);
     const secs = (Date.now() - t0) / 1000;
     const cells = JSON.parse(ran.out) as Cell[];
     const passed = cells.filter(c => c.status === 'passed').length;

@@ -1,5 +1,6 @@
 import { createInterface } from 'node:readline/promises';
 import { lspArgs } from './core/cli/lsp';
+import { terminalText } from './core/cli/io';
 import { runCli } from './core/cli/main';
 
 const argv = process.argv.slice(2);
@@ -57,7 +58,7 @@ function cli(args: string[]): void {
       process.exitCode = code;
     })
     .catch((e: unknown) => {
-      process.stderr.write(`promptwright: ${e instanceof Error ? e.message : String(e)}\n`);
+      process.stderr.write(`promptwright: ${terminalText(e instanceof Error ? e.message : String(e))}\n`);
       process.exitCode = 2;
     });
 }

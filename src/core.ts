@@ -26,7 +26,7 @@ export { CaseFileSchema, parseCaseFile, requestNotFound } from './core/cases/cas
 export { crossCheck, valuesByCase } from './core/cases/crossCheck';
 export { cellsOf, prepareCell, runCell, samplingOf } from './core/cases/runner';
 // the case-run engine: samples, the judge and cost, the same as the CLI's
-export { directTransport, runCellOf, runCells, sampleJobs } from './core/cases/engine';
+export { directTransport, requestCount, requestCountWords, runCellOf, runCells, sampleJobs } from './core/cases/engine';
 export { withToolLoops } from './core/cases/loops';
 export { fixturesPathOf, parseFixtures } from './core/tools/fixtures';
 // its second transport, Message Batches: custom ids, a resumable run, the transport (the CLI's, the same)
@@ -38,6 +38,7 @@ export { waitUntilEnded } from './core/batches/poll';
 export { BatchStore } from './core/batches/store';
 export { batchTransport } from './core/batches/transport';
 export { judgePromptCheck } from './core/cases/judge';
+export { outsideProblems } from './core/cases/paths';
 export { DirectoryVerdictCache } from './core/cases/verdictCache';
 export { costOf, costWords } from './core/cost/cost';
 export { parsePrices, priceTable } from './core/cost/prices';

@@ -20,6 +20,13 @@ export const DEFAULT_MAX_RETRIES = 2;
 /** `cases.concurrency` when none is set (and `promptwright test`'s without `--concurrency`): cells in flight. */
 export const DEFAULT_CASES_CONCURRENCY = 4;
 
+/**
+ * The most requests a run of case files sends without asking (`cases.maxRequests` in the editor, which asks first;
+ * `promptwright test --max-requests`, which stops in CI): a pull request that adds `repeat: 100` to a case file of
+ * a thousand rows would otherwise send 100,000 requests on the owner's key before anyone saw it.
+ */
+export const DEFAULT_MAX_REQUESTS = 1000;
+
 /** A setting's value by its name under the section (`cache.minimumTokens`); undefined when it is not set. */
 export type SettingSource = (key: string) => unknown;
 
@@ -93,6 +100,10 @@ export class Settings {
   /** cells of the Cases grid in flight at once */
   get casesConcurrency(): number {
     return Math.round(this.num('cases.concurrency', DEFAULT_CASES_CONCURRENCY, 1, 16));
+  }
+  /** the requests a run of case files may send before the editor asks */
+  get casesMaxRequests(): number {
+    return Math.round(this.num('cases.maxRequests', DEFAULT_MAX_REQUESTS, 1, 10_000_000));
   }
   /** the judge of rubric assertions when a case file names none ('': none) */
   get casesJudgeModel(): string {

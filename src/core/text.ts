@@ -47,3 +47,35 @@ export class LineIndex {
     return { line: lo, character: offset - this.starts[lo]! };
   }
 }
+
+/**
+ * Text from a file or the service set into Markdown as it is (hovers, tooltips, completion details, the language
+ * server's hovers, a pull-request comment): Markdown's punctuation, HTML's brackets, `&` and `$` (VS Code's
+ * `$(icon)`) escaped, so nothing in it makes a link (in a trusted tooltip, a `command:` link runs the command), an
+ * image (a remote one is fetched when shown), an emphasis, an HTML tag or an icon. Line breaks become `lineBreak`,
+ * so no line of it can start a heading, a list or a table.
+ */
+export function markdownText(s: string, lineBreak = ' '): string {
+  return s.replace(/[\\`*_{}[\]()#+\-.!|<>~$&]/g, '\\$&').replace(/\r\n?|\n/g, lineBreak);
+}
+
+/**
+ * Inline code that holds any text: a fence longer than its longest run of backticks, padded when the text starts
+ * or ends with one; line breaks as spaces. In a table's cell, `|` escaped too (`table`).
+ */
+export function markdownCode(s: string, o: { table?: boolean } = {}): string {
+  const flat = s.replace(/[\r\n]+/g, ' ');
+  const longest = Math.max(0, ...(flat.match(/`+/g) ?? []).map(r => r.length));
+  const fence = '`'.repeat(longest + 1);
+  const pad = flat.startsWith('`') || flat.endsWith('`') ? ' ' : '';
+  return `${fence}${pad}${o.table ? flat.replace(/\|/g, '\\|') : flat}${pad}${fence}`;
+}
+
+/**
+ * Text for a notification: VS Code makes `[label](command:…)` (and `https:`, `file:`) in a notification's message a
+ * link, and runs the command when it is clicked. A message that quotes the service or a model (an error, the
+ * changes a model says it made) gets a zero-width space between `]` and `(`: it reads the same and links nothing.
+ */
+export function notificationText(s: string): string {
+  return s.replace(/\]\s*\(/g, ']\u200b(');
+}

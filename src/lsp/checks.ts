@@ -182,6 +182,7 @@ export class Checks {
         return { key: uriOf(target), path: target };
       },
       key => this.documents.get(key)?.getText() ?? readFile(pathOf(key)),
+      uri.startsWith('file:') ? file : undefined,
     );
     if (this.generation.get(uri) !== generation) return; // a newer check is under way
     const before = this.cases.get(uri)?.check.request?.key;

@@ -15,6 +15,7 @@
 //   #linger    sends the whole reply, then keeps the body open (never ends it) after message_stop
 //   #cyber     with #refusal: stop_details with a category and an explanation (null and null without it)
 //   #xss       text, thinking and tool input carrying script and event-handler payloads
+//   #escapes   text and stop_reason carrying terminal controls (TERMINAL_ESCAPES: a hyperlink, a cleared screen…)
 //   #json      the reply text is a JSON object, {"answer": "<what was said>"}
 //   #flaky     every second request of the same body answers "Sorry, I cannot help with that." instead
 //   #script=NAME  (in the first user message) a model that calls tools per a script, a turn at a time (toolScripts.ts)
@@ -35,6 +36,13 @@ import { makeResources, SimulatedService, type Reply, type Resource } from '../.
 import type { ServiceModel } from '../../src/core/models/types';
 import { fakeModels } from './models';
 import { scriptedContent, type ScriptTurn } from './toolScripts';
+
+/**
+ * What a hostile reply carries to a terminal (#escapes): an OSC 8 hyperlink, a window title set by OSC and ended
+ * by BEL, a CSI that clears the screen, a BEL, and the C1 CSI U+009B turning text red.
+ */
+export const TERMINAL_ESCAPES =
+  '\x1b]8;;https://evil.example/\x1b\\click me\x1b]8;;\x1b\\ \x1b]0;pwned\x07 \x1b[2J\x1b[H \x07 \u009b31mred';
 
 export interface FakeRequest {
   method: string;
@@ -472,11 +480,13 @@ function planReply(
     text = xss
       ? 'Hello <script>window.__pwned=1</script><img src=x onerror="window.__pwned=2"> **bold** ' +
         '[link](javascript:alert(1))'
-      : declined
-        ? 'Sorry, I cannot help with that.'
-        : has('json')
-          ? JSON.stringify({ answer: plain || '(nothing)' })
-          : `Hello! You said: ${plain || '(nothing)'}`;
+      : has('escapes')
+        ? `Hello ${TERMINAL_ESCAPES}`
+        : declined
+          ? 'Sorry, I cannot help with that.'
+          : has('json')
+            ? JSON.stringify({ answer: plain || '(nothing)' })
+            : `Hello! You said: ${plain || '(nothing)'}`;
     deltas.push(chunk(text, 6));
   }
   const textBlock: Record<string, unknown> = { type: 'text', text };
@@ -499,6 +509,7 @@ function planReply(
     deltas.push(chunk(JSON.stringify(input), 5));
     stop = 'tool_use';
   }
+  if (has('escapes')) stop = `end_turn ${TERMINAL_ESCAPES}`;
   if (has('refusal')) stop = 'refusal';
   if (has('pause')) stop = 'pause_turn';
   const message = {

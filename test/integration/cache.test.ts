@@ -135,7 +135,7 @@ describe('cache breakpoints (real extension host)', () => {
     assert.match(text, /caches the request up to and including system\[0\]: 1 tool definition, the system prompt's/);
     assert.match(text, /Kept for \*\*5 minutes\*\* after its last use/);
     assert.match(text, /Prefix: [\d,]+ tokens, counted by the service\./);
-    assert.match(text, /model-sonnet-4-5 caches prefixes of at least 1,024 tokens .*: this one is long enough ✓/);
+    assert.match(text, /`model-sonnet-4-5` caches prefixes of at least 1,024 tokens .*: this one is long enough ✓/);
     await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
   });
 

@@ -10,7 +10,7 @@ import * as vscode from 'vscode';
 import type { CellView, GridView } from '../../src/protocol/cases';
 import type { Features } from '../../src/features';
 import type { FakeRequest } from '../fake/server';
-import { api, endCaseRuns, setSetting, useFake, waitFor, workspaceUri } from './helpers';
+import { api, endCaseRuns, scripted, setSetting, useFake, waitFor, workspaceUri } from './helpers';
 
 const DIR = 'cases-suite';
 const FIXTURES = path.resolve(__dirname, '..', '..', '..', 'test', 'fixtures', 'cases');
@@ -444,6 +444,72 @@ describe('prompt test cases (real extension host)', () => {
     } finally {
       await restore();
       fs.rmSync(workspaceUri('.promptwright').fsPath, { recursive: true, force: true });
+    }
+  });
+
+  it('promptwright.cases.maxRequests: a run over it asks first, saying how many; no sends nothing', async () => {
+    const fake = holder.fake;
+    const f = await features();
+    const copy = freshCopy('limit');
+    const restore = await setSetting('cases.maxRequests', 5);
+    const prompts = f.cases.prompts;
+    const seen: string[] = [];
+    try {
+      fake.clear();
+      f.cases.prompts = scripted([false], seen);
+      await vscode.commands.executeCommand('promptwright.runCases', copy.cases);
+      assert.deepEqual(seen, ['confirm: Send 6 requests? [Send 6 Requests]']);
+      assert.equal(messages(fake.requests).length, 0, 'nothing sent');
+      assert.notEqual(f.cases.runner.current?.caseUri.toString(), copy.cases.toString(), 'no grid of this run');
+      f.cases.prompts = scripted([true], seen);
+      await vscode.commands.executeCommand('promptwright.runCases', copy.cases);
+      assert.equal(messages(fake.requests).length, 6);
+      assert.equal(seen.length, 2);
+      // within the limit nothing is asked: one row is two requests
+      fake.clear();
+      f.cases.prompts = scripted([], seen);
+      await f.cases.handle({ type: 'rerun', target: { scope: 'row', caseName: 'greeting' } });
+      assert.equal(messages(fake.requests).length, 2);
+      assert.equal(seen.length, 2);
+    } finally {
+      f.cases.prompts = prompts;
+      await restore();
+    }
+  });
+
+  it('a request or judge prompt out of the repository: an error at its line; Run Cases sends nothing', async () => {
+    const fake = holder.fake;
+    const copy = freshCopy('outside');
+    const secret = workspaceUri('secret.prompt.yaml');
+    fs.writeFileSync(secret.fsPath, fs.readFileSync(copy.request.fsPath, 'utf8'));
+    // a link inside the case file's folder that points out of it
+    fs.symlinkSync(secret.fsPath, copy.at('linked.prompt.yaml').fsPath);
+    const check = async (name: string, text: string, line: number) => {
+      const u = copy.at(name);
+      fs.writeFileSync(u.fsPath, text);
+      const [d] = await waitFor(`${name}: path-outside-repository`, () => {
+        const found = withCode(u, 'path-outside-repository');
+        return found.length ? found : undefined;
+      });
+      assert.equal(d!.range.start.line, line);
+      assert.equal(d!.severity, vscode.DiagnosticSeverity.Error);
+      assert.match(d!.message, /is outside the repository/);
+      return u;
+    };
+    const rest = fs.readFileSync(copy.cases.fsPath, 'utf8').replace(/^request: .*\n/m, '');
+    try {
+      const up = await check('up.cases.yaml', `request: ../../secret.prompt.yaml\n${rest}`, 0);
+      await check('link.cases.yaml', `request: linked.prompt.yaml\n${rest}`, 0);
+      await check(
+        'judge.cases.yaml',
+        `request: support.prompt.yaml\njudge:\n  model: ${HAIKU}\n  prompt: ../../secret.prompt.yaml\n${rest}`,
+        3,
+      );
+      fake.clear();
+      await vscode.commands.executeCommand('promptwright.runCases', up);
+      assert.equal(messages(fake.requests).length, 0, 'nothing sent');
+    } finally {
+      fs.rmSync(secret.fsPath, { force: true });
     }
   });
 

@@ -5,6 +5,7 @@
 import * as assert from 'node:assert/strict';
 import * as vscode from 'vscode';
 import type { Features } from '../../src/features';
+import { fakeModels } from '../fake/models';
 import { startFake, type Fake } from '../fake/server';
 import { api, scripted, setSetting, useFake, waitFor, workspaceUri } from './helpers';
 
@@ -230,5 +231,74 @@ describe('models from the service (real extension host)', () => {
       await restoreUrl();
       await restoreRetries();
     }
+  });
+});
+
+/**
+ * A model id meant to make a hover run a command and fetch a remote image, were it read as Markdown (its backticks
+ * would end a code span it is set in).
+ */
+const HOSTILE = 'x` [run](command:workbench.action.terminal.new) ![](https://evil.example/x.png) `';
+
+/** Markdown as VS Code's own Markdown extension renders it (markdown-it, as the preview does). */
+async function rendered(md: vscode.MarkdownString): Promise<string> {
+  return vscode.commands.executeCommand<string>('markdown.api.render', md.value);
+}
+
+/** A rendered page shows `HOSTILE` as text: no image, no link but to the commands `allowed`. */
+function assertText(html: string, allowed: readonly string[] = []): void {
+  assert.doesNotMatch(html, /<img/i, html);
+  const links = [...html.matchAll(/<a [^>]*href="([^"]*)"/g)].map(m => m[1]!);
+  const commands = links.filter(l => l.startsWith('command:')).map(l => l.slice('command:'.length).split('?')[0]);
+  assert.deepEqual(
+    commands.filter(c => !allowed.includes(c!)),
+    [],
+    html,
+  );
+  assert.ok(html.includes('](command:workbench.action.terminal.new)'), `the id shown as it is: ${html}`);
+}
+
+describe('text from files and the service in hovers and tooltips (real extension host)', () => {
+  const [quill, ...rest] = fakeModels();
+  useFake({
+    apiKey: 'sk-models-test',
+    models: [{ ...quill!, id: `model-evil-1-${HOSTILE}`, display_name: `Evil ${HOSTILE}` }, ...rest],
+  });
+  after(async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await vscode.workspace.fs.delete(workspaceUri('models-test'), { recursive: true, useTrash: false });
+  });
+
+  it('a model id like x](command:…) ![](https://…) shows as text in the hover and the status bar', async () => {
+    const doc = await write('hostile.prompt.json', request(HOSTILE));
+    const hovers = await vscode.commands.executeCommand<vscode.Hover[]>(
+      'vscode.executeHoverProvider',
+      doc.uri,
+      past(doc, '"model": "x'),
+    );
+    const ours = hovers
+      .flatMap(h => h.contents)
+      .filter((c): c is vscode.MarkdownString => c instanceof vscode.MarkdownString && /is in neither/.test(c.value));
+    assert.equal(ours.length, 1, 'the model hover');
+    assert.ok(!ours[0]!.isTrusted, 'a hover runs no command');
+    assertText(await rendered(ours[0]!));
+    // the status bar's tooltip is trusted, with its own commands only
+    const a = await api();
+    const tip = await waitFor('the status bar naming the model', () => {
+      const t = a.tokens.item.tooltip;
+      return t instanceof vscode.MarkdownString && t.value.includes('terminal.new') ? t : undefined;
+    });
+    const enabled = (tip.isTrusted as { enabledCommands: string[] }).enabledCommands;
+    assert.ok(!enabled.includes('workbench.action.terminal.new'));
+    assertText(await rendered(tip), enabled);
+  });
+
+  it("a model's id and name from the service show as text in the completion's details", async () => {
+    const doc = await write('complete.prompt.json', request('model-evil'));
+    const items = await complete(doc, past(doc, '"model": "model-evil'));
+    const evil = items.find(i => labelOf(i).startsWith('model-evil-1'));
+    assert.ok(evil?.documentation instanceof vscode.MarkdownString, 'its details');
+    assert.ok(!evil.documentation.isTrusted);
+    assertText(await rendered(evil.documentation));
   });
 });

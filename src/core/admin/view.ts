@@ -1,5 +1,7 @@
 // How the administration objects read in a tree: labels, one-line descriptions, tooltips, and what is
-// dimmed (archived workspaces, expired invites). Pure, so the wording is tested without an editor.
+// dimmed (archived workspaces, expired invites). Pure, so the wording is tested without an editor. Every value in
+// a tooltip is the service's, set in as text (md) or code: no link, image or icon can come from it.
+import { markdownCode as code, markdownText as md } from '../text';
 import type { Invite, User, Workspace } from './types';
 
 export interface ItemView {
@@ -12,7 +14,6 @@ export interface ItemView {
 }
 
 const date = (iso: string | null | undefined) => (iso ? iso.slice(0, 10) : '');
-const md = (s: string) => s.replace(/[\\`*_[\]<>|]/g, c => `\\${c}`);
 
 export function allowedText(allowed: string[] | 'unrestricted' | undefined): string {
   if (allowed === undefined) return '';
@@ -29,14 +30,14 @@ export function workspaceView(w: Workspace): ItemView {
     w.archived_at ? `archived ${date(w.archived_at)}` : undefined,
   ];
   const lines = [
-    `**${md(w.name)}** \`${w.id}\``,
+    `**${md(w.name)}** ${code(w.id)}`,
     '',
     `- workspace geo: ${md(r?.workspace_geo ?? '?')} (fixed when the workspace was created)`,
     `- allowed inference geos: ${md(allowedText(r?.allowed_inference_geos))}`,
     `- default inference geo: ${md(r?.default_inference_geo ?? '?')}`,
-    `- tags: ${tags.length ? tags.map(([k, v]) => `\`${k}\`=${md(v)}`).join(', ') : 'none'}`,
+    `- tags: ${tags.length ? tags.map(([k, v]) => `${code(k)}=${md(v)}`).join(', ') : 'none'}`,
     `- colour: ${md(w.display_color ?? '')}`,
-    `- created: ${date(w.created_at)}${w.archived_at ? ` · archived: ${date(w.archived_at)}` : ''}`,
+    `- created: ${md(date(w.created_at))}${w.archived_at ? ` · archived: ${md(date(w.archived_at))}` : ''}`,
   ];
   return {
     label: w.name,
@@ -51,11 +52,11 @@ export function userView(u: User): ItemView {
     label: u.name,
     description: `${u.email} · ${u.role}`,
     tooltip: [
-      `**${md(u.name)}** \`${u.id}\``,
+      `**${md(u.name)}** ${code(u.id)}`,
       '',
       `- ${md(u.email)}`,
-      `- role: ${u.role}`,
-      `- added: ${date(u.added_at)}`,
+      `- role: ${md(u.role)}`,
+      `- added: ${md(date(u.added_at))}`,
     ].join('\n'),
   };
 }
@@ -76,12 +77,12 @@ export function inviteView(i: Invite, now: Date): ItemView {
         ? `${i.role} · ${status} · ${expired ? 'expired' : 'expires'} ${date(i.expires_at)}`
         : `${i.role} · ${status}`,
     tooltip: [
-      `**${md(i.email)}** \`${i.id}\``,
+      `**${md(i.email)}** ${code(i.id)}`,
       '',
-      `- role: ${i.role}`,
-      `- status: ${status}`,
-      `- invited: ${date(i.invited_at)}`,
-      `- expires: ${date(i.expires_at)}`,
+      `- role: ${md(i.role)}`,
+      `- status: ${md(status)}`,
+      `- invited: ${md(date(i.invited_at))}`,
+      `- expires: ${md(date(i.expires_at))}`,
     ].join('\n'),
     dim: expired || i.status === 'deleted',
   };

@@ -1,7 +1,7 @@
 // Breakpoints in words: the CodeLens title, the hover, and the warning for a prefix under the model's minimum.
 import type { Parsed } from '../request/parse';
 import type { Path, Problem } from '../request/types';
-import { count } from '../text';
+import { count, markdownCode, markdownText } from '../text';
 import { MINIMUMS_AS_OF } from './minimums';
 import { reaches, type Breakpoint, type Prefix } from './report';
 
@@ -69,10 +69,11 @@ export function hoverMarkdown(b: Breakpoint, p: Prefix, body: Obj): string {
   else if (p.source === 'estimate')
     lines.push(
       `Prefix: about ${count(p.tokens, 'token')}, a local estimate (about four characters a token)` +
-        (p.error ? `; counting failed: ${p.error}` : '') +
+        (p.error ? `; counting failed: ${markdownText(p.error)}` : '') +
         '. Click the CodeLens to count it with the service.',
     );
-  const model = typeof body.model === 'string' ? body.model : 'this model';
+  // the model is the file's, the error the service's: set in as code and text
+  const model = typeof body.model === 'string' ? markdownCode(body.model) : 'this model';
   if (!b.minimum) lines.push(`No minimum cacheable length is known for ${model}.`);
   else {
     const from =

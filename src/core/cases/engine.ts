@@ -19,6 +19,7 @@ import { setMaxListeners } from 'node:events';
 import type { Message, StreamEvent, Usage } from '../api/types';
 import { costOf, sumCosts, type Cost } from '../cost/cost';
 import type { PriceTable } from '../cost/prices';
+import { count } from '../text';
 import { evaluate } from './assertions';
 import {
   defaultJudgePrompt,
@@ -119,6 +120,32 @@ export function sampleJobs(cells: readonly RunCell[]): SampleJob[] {
   return cells.flatMap((c, cell) =>
     Array.from({ length: Math.max(1, c.repeat) }, (_, sample) => ({ cell, sample, body: c.body })),
   );
+}
+
+/**
+ * What a run would send: a request per sample (to the messages endpoint, or in a Message Batch), and at most one
+ * judge request per rubric of each sample (a kept verdict, or a reply graded before, asks none); retries aside.
+ */
+export interface RequestCount {
+  samples: number;
+  judge: number;
+}
+
+export function requestCount(cells: readonly Pick<RunCell, 'repeat' | 'assertions'>[]): RequestCount {
+  let samples = 0;
+  let judge = 0;
+  for (const c of cells) {
+    const n = Math.max(1, c.repeat);
+    samples += n;
+    judge += n * c.assertions.filter(a => 'rubric' in a).length;
+  }
+  return { samples, judge };
+}
+
+/** "1,200 requests (600 replies, at most 600 judge requests)" */
+export function requestCountWords(n: RequestCount): string {
+  const judge = n.judge ? `, at most ${count(n.judge, 'judge request')}` : '';
+  return `${count(n.samples + n.judge, 'request')} (${count(n.samples, 'reply', 'replies')}${judge})`;
 }
 
 // ---- (b) the transport ------------------------------------------------------------------------------------------

@@ -1,8 +1,9 @@
 // A case file and the request file it names, read from a source (the files on disk for the CLI, a git
 // revision for `test --base` and the Cases grid's "Compare with…") and checked against each other: every
 // problem as a `file:line:col` record. The request is resolved in the same source as the case file, so a
-// case file at a revision runs on the request of its own time. Nothing here reads the disk or talks to the
-// service.
+// case file at a revision runs on the request of its own time; a path out of the case file's repository is
+// refused before anything is read (paths.ts, which alone looks at the disk here: for `.git` and links). Nothing
+// here talks to the service.
 import * as path from 'node:path';
 import { formatOf, parseRequest } from '../request/parse';
 import { toRecords, type CheckRecord } from '../request/records';
@@ -10,6 +11,7 @@ import { parseCaseFile, requestNotFound, requestPathOf } from './caseFile';
 import { crossCheck } from './crossCheck';
 import { judgePromptCheck } from './judge';
 import { toolsCheck } from './toolsCheck';
+import { caseFileRoot, outsideRepository } from './paths';
 import type { CaseFile } from './types';
 import type { ToolsSpec } from '../tools/answers';
 import { fixturesPathOf, parseFixtures } from '../tools/fixtures';
@@ -56,6 +58,12 @@ export function loadCaseFileFrom(
   const records = toRecords(read.text, parsed.problems, display);
   const file = parsed.file;
   if (!file) return { records };
+  const root = caseFileRoot(abs);
+  const outside = outsideRepository(abs, 'request', file.request, parsed.locate, root);
+  if (outside) {
+    records.push(...toRecords(read.text, [outside], display));
+    return { records };
+  }
   const requestAbs = requestPathOf(abs, file);
   const requestDisplay = path.relative(cwd, requestAbs) || requestAbs;
   const request = source(requestAbs, requestDisplay);
@@ -73,7 +81,10 @@ export function loadCaseFileFrom(
   records.push(...toRecords(request.text, cross.requestProblems, requestDisplay));
   // the judge prompt of one's own: it must be readable, and use the judge's placeholders only
   let judgePrompt: string | undefined;
-  if (file.judge?.prompt) {
+  const promptOutside =
+    file.judge?.prompt && outsideRepository(abs, 'judge.prompt', file.judge.prompt, parsed.locate, root);
+  if (promptOutside) records.push(...toRecords(read.text, [promptOutside], display));
+  else if (file.judge?.prompt) {
     const promptAbs = path.resolve(path.dirname(abs), file.judge.prompt);
     const prompt = source(promptAbs, path.relative(cwd, promptAbs) || promptAbs);
     judgePrompt = prompt && 'text' in prompt ? prompt.text : undefined;

@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import { ApiError, ConfigError, describeError, hintFor } from '../api/errors';
 import { Http, type HttpOptions } from '../api/http';
 import { DEFAULT_API_VERSION, DEFAULT_MAX_RETRIES } from '../settings';
-import { betasFromEnv, type CliIo } from './io';
+import { betasFromEnv, terminalText, type CliIo } from './io';
 
 export function httpOptionsFromEnv(env: CliIo['env'], extra: Partial<HttpOptions> = {}): HttpOptions {
   const retries = env.PROMPTWRIGHT_MAX_RETRIES;
@@ -21,7 +21,9 @@ export function httpOptionsFromEnv(env: CliIo['env'], extra: Partial<HttpOptions
       retries !== undefined && retries !== '' && Number.isFinite(Number(retries))
         ? Number(retries)
         : DEFAULT_MAX_RETRIES,
-    ...(env.PROMPTWRIGHT_DEBUG ? { onLog: (l: string) => process.stderr.write(`[promptwright] ${l}\n`) } : {}),
+    ...(env.PROMPTWRIGHT_DEBUG
+      ? { onLog: (l: string) => process.stderr.write(`[promptwright] ${terminalText(l)}\n`) }
+      : {}),
     ...extra,
   };
 }

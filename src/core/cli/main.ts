@@ -8,7 +8,7 @@ import { COMPLIANCE, runCompliance } from './compliance';
 import { COUNT, runCount } from './count';
 import { EXIT, EXIT_MEANINGS } from './guard';
 import { IMPROVE, runImprove } from './improve';
-import type { CliIo } from './io';
+import { terminalSafe, type CliIo } from './io';
 import { LSP } from './lsp';
 import { MCP, runMcp } from './mcp';
 import { MODELS, runModels } from './models';
@@ -84,8 +84,12 @@ function mainUsage(): string {
 
 declare const PROMPTWRIGHT_VERSION: string | undefined;
 
-/** The CLI entry; returns the process exit code. */
-export async function runCli(argv: string[], io: CliIo): Promise<number> {
+/**
+ * The CLI entry; returns the process exit code. Every command writes through `terminalSafe`: no control character
+ * from a file or the service reaches the terminal.
+ */
+export async function runCli(argv: string[], given: CliIo): Promise<number> {
+  const io = terminalSafe(given);
   const [cmd, ...rest] = argv;
   const entry = COMMANDS.find(c => c.spec.name === cmd);
   if (entry?.run) {

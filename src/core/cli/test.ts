@@ -23,7 +23,16 @@ import { testAgainstBase } from './testBase';
 import { testAsBatch } from './testBatch';
 import { outputsOf, REPORT_OPTIONS } from './testOutputs';
 import { RunTools } from './testTools';
-import { endOfRun, prepareCells, printRun, runTestCells, samplingOption, type RunSettings } from './testRun';
+import {
+  endOfRun,
+  maxRequestsOption,
+  overRequestLimit,
+  prepareCells,
+  printRun,
+  runTestCells,
+  samplingOption,
+  type RunSettings,
+} from './testRun';
 
 const MAX_CONCURRENCY = 64;
 
@@ -58,6 +67,13 @@ export const TEST: Command = {
     ...CELL_OPTIONS,
     PRICES,
     { name: 'no-cache', help: 'ask the judge again instead of reusing kept verdicts (the new ones are kept)' },
+    {
+      name: 'max-requests',
+      value: 'N',
+      help:
+        'send nothing when the run would send more than N requests (replies and judge calls; default 1,000, ' +
+        'asked at a terminal outside CI)',
+    },
     { name: 'fail-fast', short: 'x', help: 'stop sending after the first cell that does not pass' },
     { name: 'batch', help: 'send the cells as Message Batches: every token at half the price, within 24 hours' },
     { name: 'no-wait', help: 'with --batch: submit, print the batch ids, and exit' },
@@ -94,6 +110,8 @@ export function runTest(args: string[], io: CliIo, cwd = process.cwd()): Promise
       refresh: p.switches.has('no-cache'),
       failFast: p.switches.has('fail-fast'),
     };
+    const maxRequests = maxRequestsOption(p);
+    if (maxRequests !== undefined) settings.maxRequests = maxRequests;
     const models = all(p, 'model');
     if (models.some(m => !m.trim())) throw new UsageError('--model needs a model id');
     const base = one(p, 'base');
@@ -123,6 +141,8 @@ export function runTest(args: string[], io: CliIo, cwd = process.cwd()): Promise
       io.stderr.write(`promptwright test: nothing sent: ${count(errors, 'error')} (above)\n`);
       return EXIT.refused;
     }
+    const over = await overRequestLimit(cells, settings, io);
+    if (over !== undefined) return over;
     requireService(io);
     const report = { format: outputFormat, outputs };
     if (batch) {

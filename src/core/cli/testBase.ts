@@ -18,7 +18,15 @@ import { cellName } from './testReport';
 import { printJsonArray } from './output';
 import { baseReport, comparedRecord, type ComparedResult } from './testBaseReport';
 import { jsonList, writeOutputs, type ReportFile } from './testOutputs';
-import { costNotes, judgeProblems, runTestCells, samplingProblem, stopLines, type RunSettings } from './testRun';
+import {
+  costNotes,
+  judgeProblems,
+  overRequestLimit,
+  runTestCells,
+  samplingProblem,
+  stopLines,
+  type RunSettings,
+} from './testRun';
 import { isCaseFile } from '../cases/fileNames';
 
 export interface TestBaseOptions {
@@ -88,6 +96,12 @@ export async function testAgainstBase(o: TestBaseOptions, io: CliIo, cwd: string
   const { cells: before, fileProblems } = await baseCells(base, files, cwd, betas, o);
 
   const runnable = [...current, ...before].filter(c => c.cell);
+  const over = await overRequestLimit(
+    runnable.map(c => c.cell!),
+    o.settings,
+    io,
+  );
+  if (over !== undefined) return over;
   if (runnable.length) requireService(io);
   const client = clientFromEnv(io);
   const engineCells = runnable.map(c => ({ ...c.cell!, ...(c.abs ? { abs: c.abs } : {}) }));

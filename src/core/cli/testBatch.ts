@@ -23,7 +23,7 @@ import { clientFromEnv, requireService, waitNotice } from './api';
 import { one, UsageError, type Parsed } from './args';
 import { cacheDir, describeForCli } from './env';
 import { EXIT } from './guard';
-import type { CliIo } from './io';
+import { rewriteLine, type CliIo } from './io';
 import { pricesOption } from './prices';
 import { outputsOf } from './testOutputs';
 import { endOfRun, printRun, runTestCells, type ReportTo, type RunSettings, type TestCell } from './testRun';
@@ -231,7 +231,7 @@ function progressPrinter(io: CliIo, everyMs: number) {
   };
   const write = (line: string) => {
     if (io.progress) {
-      io.stderr.write(`\rpromptwright test: ${line}\x1b[K`);
+      rewriteLine(io, `promptwright test: ${line}`);
       open = true;
     } else io.stderr.write(`promptwright test: ${line}\n`);
   };

@@ -6,6 +6,7 @@ import { sumCosts } from '../cost/cost';
 import { formatUsd } from '../cost/format';
 import { count } from '../text';
 import { markdownCode, markdownText } from './markdown';
+import { terminalText } from './io';
 
 export const cellName = (c: CellKey) => `case "${c.caseName}" on ${c.model}`;
 
@@ -334,14 +335,18 @@ export function toJunit(results: readonly { file: string; r: CellResult }[]): st
 const seconds = (ms: number) => (ms / 1000).toFixed(3);
 
 /**
- * Characters XML 1.0 cannot carry at all, not even as a reference (most control characters, lone surrogates,
- * U+FFFE/U+FFFF): a reply may hold them, so they become U+FFFD rather than make the report unreadable.
+ * Characters XML 1.0 cannot carry at all, not even as a reference (lone surrogates, U+FFFE/U+FFFF; control
+ * characters are written out as escapes first): a reply may hold them, so they become U+FFFD rather than make the
+ * report unreadable.
  */
 const NOT_XML = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
 
-/** Element text: `&`, `<` and `>` escaped (`>` for `]]>`). */
+/**
+ * Element text: control characters written out as the terminal shows them (`\x1b`: a report is read in a terminal
+ * too, and XML cannot carry most of them), `&`, `<` and `>` escaped (`>` for `]]>`).
+ */
 function text(s: string): string {
-  return s.replace(NOT_XML, '\uFFFD').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+  return terminalText(s).replace(NOT_XML, '\uFFFD').replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
 }
 
 /** An attribute value in double quotes: also quotes, and line breaks and tabs as references (kept, not normalised). */

@@ -8,6 +8,8 @@ import * as path from 'node:path';
 import type { ApiClient } from '../api/client';
 import {
   directTransport,
+  requestCount,
+  requestCountWords,
   runCellOf,
   runCells,
   type CellUpdate,
@@ -21,11 +23,12 @@ import { cellsOf, runCell, type Sampling } from '../cases/runner';
 import type { CaseFile, CellResult, OutcomeError } from '../cases/types';
 import { DirectoryVerdictCache } from '../cases/verdictCache';
 import type { PriceTable } from '../cost/prices';
+import { DEFAULT_MAX_REQUESTS } from '../settings';
 import { count } from '../text';
 import { one, UsageError, type Parsed } from './args';
 import { prepareCaseFile, type LoadedCaseFile } from './caseFiles';
 import { cacheDir } from './env';
-import { EXIT } from './guard';
+import { confirmed, EXIT } from './guard';
 import { betasFromEnv, type CliIo } from './io';
 import { printJsonArray } from './output';
 import { jsonList, writeOutputs, type ReportFile } from './testOutputs';
@@ -51,6 +54,8 @@ export interface RunSettings {
   refresh: boolean;
   /** --fail-fast: stop sending at the first cell that does not pass */
   failFast?: boolean;
+  /** --max-requests N: the most requests the run may send (undefined: DEFAULT_MAX_REQUESTS, asked at a terminal) */
+  maxRequests?: number;
 }
 
 /** A whole number from 1 to `max` given to `--name`, or undefined when not given. */
@@ -85,6 +90,42 @@ export function samplingProblem(file: CaseFile, display: string, sampling: Sampl
   const need = sampling.minPass !== undefined ? `--min-pass ${minPass}` : `its min-pass ${minPass}`;
   const runs = sampling.repeat !== undefined ? `--repeat ${repeat}` : `its repeat (${repeat})`;
   return `${display}: error: ${need} asks for more samples than ${runs} runs: give --repeat ${minPass} or more`;
+}
+
+/** `--max-requests N`, a whole number from 1 up; undefined when not given. */
+export function maxRequestsOption(p: Parsed): number | undefined {
+  return wholeOption(p, 'max-requests', 10_000_000);
+}
+
+/** Whether the CLI runs in CI: `CI` set, as every CI service sets it, and not to "false" or "0". */
+const inCi = (env: CliIo['env']) => !!env.CI && !/^(false|0)$/i.test(env.CI);
+
+/**
+ * The run's limit on what it sends, checked before anything is sent: within `--max-requests` (by default 1,000) it
+ * goes on (undefined). Over it, it stops with how many requests it would send (exit 2), unless the limit is the
+ * default and a person at a terminal outside CI says yes to sending them.
+ */
+export async function overRequestLimit(
+  cells: readonly Pick<RunCell, 'repeat' | 'assertions'>[],
+  settings: Pick<RunSettings, 'maxRequests'>,
+  io: CliIo,
+): Promise<number | undefined> {
+  const n = requestCount(cells);
+  const limit = settings.maxRequests ?? DEFAULT_MAX_REQUESTS;
+  if (n.samples + n.judge <= limit) return undefined;
+  const would = `this run would send ${requestCountWords(n)}`;
+  if (settings.maxRequests === undefined && io.interactive && io.confirm && !inCi(io.env)) {
+    if (await confirmed(io, false, `promptwright test: ${would}, over ${limit.toLocaleString('en-US')}. Send them?`))
+      return undefined;
+    io.stderr.write('Not confirmed: nothing was sent.\n');
+    return EXIT.refused;
+  }
+  const given = settings.maxRequests === undefined ? ' (the default)' : '';
+  io.stderr.write(
+    `promptwright test: nothing sent: ${would}, over --max-requests ${limit}${given}; ` +
+      `give --max-requests ${n.samples + n.judge} to send them\n`,
+  );
+  return EXIT.refused;
 }
 
 /** Rubrics with no judge model to grade them (none in the case file, no PROMPTWRIGHT_JUDGE_MODEL): one error per

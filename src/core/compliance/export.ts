@@ -28,9 +28,15 @@ export interface ExportOptions {
 
 const CSV_COLUMNS = ['id', 'activity_type', 'created_at', 'updated_at', 'record'] as const;
 
-/** One CSV field (RFC 4180): quoted when it holds a comma, a quote or a line break. */
+/**
+ * One CSV field (RFC 4180): quoted when it holds a comma, a quote or a line break. A field a spreadsheet would
+ * take for a formula (starting with `=`, `+`, `-`, `@`, a tab or a carriage return: a record's text is the
+ * service's, and `=HYPERLINK(…)` or `=cmd|…` would run when the file is opened) gets a `'` first, which
+ * spreadsheets read as "text" (OWASP's advice on CSV injection).
+ */
 export function csvField(v: unknown): string {
-  const s = v === undefined || v === null ? '' : typeof v === 'string' ? v : JSON.stringify(v);
+  const raw = v === undefined || v === null ? '' : typeof v === 'string' ? v : JSON.stringify(v);
+  const s = /^[=+\-@\t\r]/.test(raw) ? `'${raw}` : raw;
   return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 

@@ -2,11 +2,10 @@
 // soft-deleted stays readable with `deleted_at`, doc3 §2.3), and the organizations as the tree they form.
 // Pure, so the wording is tested without an editor.
 import type { ItemView } from '../admin/view';
-import { count } from '../text';
+import { count, markdownCode as code, markdownText as md } from '../text';
 import type { Attachment, Chat, ComplianceOrganization } from './types';
 
 const date = (v: unknown) => (typeof v === 'string' ? v.slice(0, 10) : '');
-const md = (s: string) => s.replace(/[\\`*_[\]<>|]/g, c => `\\${c}`);
 const text = (v: unknown) => (typeof v === 'string' ? v : '');
 
 /** The fields a tooltip lists after the heading: every plain value the record carries, in its order. */
@@ -28,7 +27,7 @@ export function chatView(c: Chat): ItemView {
     label: name,
     description: parts.filter(Boolean).join(' · '),
     tooltip: [
-      `**${md(name)}** \`${c.id}\``,
+      `**${md(name)}** ${code(c.id)}`,
       '',
       ...(deleted ? ['Soft-deleted by its user: it stays readable here until it is deleted permanently.', ''] : []),
       ...fieldLines(c, ['id', 'name']),
@@ -44,7 +43,7 @@ export function attachmentView(a: Attachment): ItemView {
     description: [text(a.type) === 'project_document' ? 'project document' : text(a.type), date(a.created_at)]
       .filter(Boolean)
       .join(' · '),
-    tooltip: [`**${md(name)}** \`${a.id}\``, '', ...fieldLines(a, ['id', 'name'])].join('\n'),
+    tooltip: [`**${md(name)}** ${code(a.id)}`, '', ...fieldLines(a, ['id', 'name'])].join('\n'),
   };
 }
 
@@ -58,7 +57,7 @@ export function organizationView(o: ComplianceOrganization, children: number): I
   return {
     label: name,
     description: [o.id, children ? count(children, 'linked organization') : ''].filter(Boolean).join(' · '),
-    tooltip: [`**${md(name)}** \`${o.id}\``, '', ...fieldLines(o, ['id', 'name'])].join('\n'),
+    tooltip: [`**${md(name)}** ${code(o.id)}`, '', ...fieldLines(o, ['id', 'name'])].join('\n'),
   };
 }
 

@@ -5,7 +5,7 @@ import { valuesByCase } from '../cases/crossCheck';
 import { findPlaceholders } from '../cases/placeholders';
 import type { CaseFile, VarValue } from '../cases/types';
 import { flowVarsContext, yamlVarsContext } from '../cases/varsContext';
-import { count } from '../text';
+import { count, markdownText } from '../text';
 import type { CompletionData, HoverData } from './types';
 
 /** A value in a hover's table: long ones shortened, line breaks shown, Markdown read as text. */
@@ -16,16 +16,12 @@ export function caseFileSize(file: CaseFile | undefined): string {
   return file ? ` (${count(file.cases.length, 'case')} × ${count(file.models?.length ?? 1, 'model')})` : '';
 }
 
-/** Text that Markdown shows as it is (a case's value is data: no emphasis, links or HTML from it). */
-function markdownText(s: string): string {
-  return s.replace(/[\\`*_{}[\]()#+\-.!|<>~]/g, c => `\\${c}`).replace(/\r?\n/g, ' ↵ ');
-}
-
 function shown(value: VarValue | undefined): string {
   if (value === undefined) return '*no value: sent as written*';
   const text = String(value);
   const short = text.length > MAX_VALUE_CHARS ? `${text.slice(0, MAX_VALUE_CHARS)}…` : text;
-  return short ? markdownText(short) : '*empty*';
+  // a case's value is data: no emphasis, link, image or HTML from it; its line breaks shown
+  return short ? markdownText(short, ' ↵ ') : '*empty*';
 }
 
 /** The line around an offset: where it starts, and its text. */

@@ -6,6 +6,7 @@ import { parseCaseFile, requestNotFound } from '../cases/caseFile';
 import { crossCheck } from '../cases/crossCheck';
 import { judgePromptCheck } from '../cases/judge';
 import { toolsCheck } from '../cases/toolsCheck';
+import { caseFileRoot, outsideRepository } from '../cases/paths';
 import type { CaseFile } from '../cases/types';
 import { parseRequest, type Locate } from '../request/parse';
 import { parseMcpJson } from '../tools/mcpConfig';
@@ -38,13 +39,16 @@ export interface CaseCheck<K> {
 
 /**
  * Checks a case file's text with the request file it names. `resolve` finds the request (undefined: an untitled
- * case file has no folder to start from), `read` reads it (undefined: it cannot be read).
+ * case file has no folder to start from), `read` reads it (undefined: it cannot be read). `onDisk`: the case
+ * file's path on disk, when it is a file there: a request or judge prompt out of its repository is then an error,
+ * and neither resolved nor read.
  */
 export async function checkCaseText<K>(
   text: string,
   fileName: string,
   resolve: (request: string) => RequestTarget<K> | undefined,
   read: (key: K) => Promise<string | undefined> | string | undefined,
+  onDisk?: string,
 ): Promise<CaseCheck<K>> {
   const parsed = parseCaseFile(text, formatOf(fileName));
   const out: CaseCheck<K> = {
@@ -55,12 +59,22 @@ export async function checkCaseText<K>(
   };
   const file = parsed.file;
   if (!file) return out;
-  // a judge prompt of one's own: readable, with the judge's placeholders only
-  if (file.judge?.prompt) {
+  const root = onDisk === undefined ? undefined : caseFileRoot(onDisk);
+  const outside = (key: 'request' | 'judge.prompt', named: string) =>
+    onDisk === undefined ? undefined : outsideRepository(onDisk, key, named, parsed.locate, root);
+  // a judge prompt of one's own: inside the repository, readable, with the judge's placeholders only
+  const promptOutside = file.judge?.prompt ? outside('judge.prompt', file.judge.prompt) : undefined;
+  if (promptOutside) out.caseProblems.push(promptOutside);
+  else if (file.judge?.prompt) {
     const prompt = resolve(file.judge.prompt);
     if (prompt) out.judgePrompt = prompt;
     const text = prompt && (await read(prompt.key));
     out.caseProblems.push(...judgePromptCheck(file, parsed.locate, text));
+  }
+  const requestOutside = outside('request', file.request);
+  if (requestOutside) {
+    out.caseProblems.push(requestOutside);
+    return out;
   }
   const request = resolve(file.request);
   const requestText = request && (await read(request.key));

@@ -5,6 +5,7 @@ import { capabilityLines, ModelCatalog, type CatalogEntry } from '../models/cata
 import type { ModelInfo } from '../models/table';
 import type { Parsed } from '../request/parse';
 import type { FixData, Format } from '../request/types';
+import { markdownCode, markdownText } from '../text';
 import type { CompletionData, HoverData } from './types';
 
 /** The model list in use, and where it comes from. */
@@ -100,7 +101,8 @@ export function modelHover(at: ModelValueAt, loaded: LoadedModels): HoverData | 
   const found = (loaded.catalog ?? new ModelCatalog([])).lookup(at.id);
   const markdown = found.info
     ? describeModel(at.id, found.info, loaded, found.info.resolved)
-    : `\`${at.id}\` is in neither the service's model list nor the built-in table.\n\n*${modelsSource(loaded)}*`;
+    : `${markdownCode(at.id)} is in neither the service's model list nor the built-in table.\n\n` +
+      `*${markdownText(modelsSource(loaded))}*`;
   return { markdown, start: at.start, end: at.end };
 }
 
@@ -130,19 +132,22 @@ export function modelsSource(loaded: LoadedModels): string {
   return `From the built-in table${loaded.problem ? ` (no model list from the service: ${loaded.problem})` : ''}.`;
 }
 
-/** A model in Markdown: its name, limits and capabilities, and where the facts come from. */
+/**
+ * A model in Markdown: its name, limits and capabilities, and where the facts come from. The id comes from the file
+ * or the service, the name, dates and capabilities from the service: each is set in as code or text.
+ */
 function describeModel(id: string, info: ModelInfo, loaded: LoadedModels, aliasOf?: string): string {
-  const title = info.displayName ? `**${info.displayName}** \`${id}\`` : `\`${id}\``;
-  const alias = aliasOf ? ` — alias of \`${aliasOf}\`` : '';
+  const title = info.displayName ? `**${markdownText(info.displayName)}** ${markdownCode(id)}` : markdownCode(id);
+  const alias = aliasOf ? ` — alias of ${markdownCode(aliasOf)}` : '';
   const listed = !!info.service;
   const status =
     info.status === 'retired'
       ? '\n\n$(error) Retired: requests to it fail.'
       : info.status === 'deprecated'
-        ? `\n\n$(warning) Deprecated${info.retires ? `; retirement scheduled for ${info.retires}` : ''}.`
+        ? `\n\n$(warning) Deprecated${info.retires ? `; retirement scheduled for ${markdownText(info.retires)}` : ''}.`
         : '';
   const caps = capabilityLines(info)
-    .map(l => `- ${l}`)
+    .map(l => `- ${markdownText(l)}`)
     .join('\n');
   const from =
     listed || loaded.source === 'builtin'
@@ -152,6 +157,6 @@ function describeModel(id: string, info: ModelInfo, loaded: LoadedModels, aliasO
     `${title}${alias}${status}`,
     `Context window: **${fmt(info.contextWindow)}** tokens · ${modelLimits(info).split(' · ')[1]}`,
     caps,
-    `*${from}*`,
+    `*${markdownText(from)}*`,
   ].join('\n\n');
 }

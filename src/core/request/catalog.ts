@@ -184,6 +184,7 @@ export const RULES = {
   'invalid-regex': { severity: 'error', summary: 'A regex assertion whose pattern does not compile.' },
   'unknown-stop-reason': { severity: 'warning', summary: 'A stop_reason assertion the spec does not list.' },
   'request-not-found': { severity: 'error', summary: 'The request file a case file names cannot be read.' },
+  'path-outside-repository': { severity: 'error', summary: 'A case file names a file outside its repository.' },
   'min-pass-over-repeat': { severity: 'error', summary: 'min-pass asks for more samples than repeat runs.' },
   'case-without-assertions': { severity: 'warning', summary: 'A case with no assertions: nothing checks its reply.' },
   'judge-prompt-not-found': { severity: 'error', summary: 'The judge prompt file a case file names cannot be read.' },

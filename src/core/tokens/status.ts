@@ -1,8 +1,10 @@
 // What the status bar item shows for a count state: text, a Markdown tooltip with command links, and a
-// tone (normal / warning / error). Pure, so the wording is unit-tested.
+// tone (normal / warning / error). Pure, so the wording is unit-tested. The tooltip is trusted with those
+// commands, so what comes from the file, the settings or the service (the model, a revision, an error's type,
+// message and request-id) is set in as text or code, never as Markdown of its own.
 import { changeWords, deltaOf, signedTokens } from '../compare/deltas';
 import type { CountState } from './scheduler';
-import { count, tokensShort } from '../text';
+import { count, markdownCode, markdownText, tokensShort } from '../text';
 
 export interface StatusView {
   text: string;
@@ -38,7 +40,7 @@ function baseSuffix(base: BaseCount | undefined, tokens: number): string {
 /** The tooltip's line about the base: both counts and the change. */
 function baseLine(base: BaseCount | undefined, tokens: number): string[] {
   if (!base) return [];
-  const ref = `\`${base.ref}\``;
+  const ref = markdownCode(base.ref);
   switch (base.kind) {
     case 'count':
       return [
@@ -50,7 +52,7 @@ function baseLine(base: BaseCount | undefined, tokens: number): string[] {
     case 'counting':
       return [`Counting the version in ${ref}…`];
     case 'error':
-      return [`The version in ${ref} was not counted: ${base.message}`];
+      return [`The version in ${ref} was not counted: ${markdownText(base.message)}`];
   }
 }
 
@@ -70,7 +72,7 @@ export function renderStatus(s: CountState, meta: StatusMeta): StatusView {
   const window = meta.contextWindow ?? STANDARD_WINDOW;
   const lines = (tokens?: number): string[] => {
     const out: string[] = [];
-    if (meta.model) out.push(`Model: \`${meta.model}\``);
+    if (meta.model) out.push(`Model: ${markdownCode(meta.model)}`);
     if (tokens !== undefined) {
       const share = ((100 * tokens) / window).toFixed(tokens / window < 0.01 ? 2 : 1);
       out.push(`Input tokens: **${fmt(tokens)}** — ${share}% of the ${tokensShort(window)} context window`);
@@ -102,7 +104,7 @@ export function renderStatus(s: CountState, meta: StatusMeta): StatusView {
           ...(s.stale ? [] : baseLine(meta.base, s.tokens)),
           `Counted by the service at ${time}` +
             (s.cached ? ' (cached: the same body was counted before)' : '') +
-            (s.requestId ? ` · request-id \`${s.requestId}\`` : ''),
+            (s.requestId ? ` · request-id ${markdownCode(s.requestId)}` : ''),
           ...(s.stale ? ['$(warning) The file has syntax errors: this is the last count, not the current text.'] : []),
           ...(over ? [`$(error) Over the model's context window.`] : []),
         ),
@@ -129,16 +131,19 @@ export function renderStatus(s: CountState, meta: StatusMeta): StatusView {
     case 'retrying':
       return {
         text: `$(watch) retrying in ${Math.ceil(s.inMs / 1000)} s`,
-        tooltip: tip(`Token count: ${s.why}. Retrying in ${Math.ceil(s.inMs / 1000)} s.`, ...lines(s.previous)),
+        tooltip: tip(
+          `Token count: ${markdownText(s.why)}. Retrying in ${Math.ceil(s.inMs / 1000)} s.`,
+          ...lines(s.previous),
+        ),
         tone: 'warning',
       };
     case 'error':
       return {
         text: `$(warning) ${s.previous !== undefined ? count(s.previous, 'token') : 'tokens'}`,
         tooltip: tip(
-          `**Token count failed**${s.type ? `: \`${s.type}\`` : ''}`,
-          s.message,
-          ...(s.requestId ? [`request-id \`${s.requestId}\``] : []),
+          `**Token count failed**${s.type ? `: ${markdownCode(s.type)}` : ''}`,
+          markdownText(s.message),
+          ...(s.requestId ? [`request-id ${markdownCode(s.requestId)}`] : []),
           ...lines(s.previous),
         ),
         tone: 'warning',

@@ -6,7 +6,7 @@ import { firstPage } from '../../core/api/pager';
 import type { PollPace } from '../../core/batches/poll';
 import type { BatchRecord, BatchStore } from '../../core/batches/store';
 import { age, countsText, expiry } from '../../core/batches/view';
-import { count } from '../../core/text';
+import { count, markdownCode, markdownText } from '../../core/text';
 import type { Api } from '../platform/api';
 import { coreBundle } from '../platform/lazy';
 import type { Log } from '../platform/log';
@@ -303,7 +303,8 @@ export class BatchesView implements vscode.TreeDataProvider<BatchNode>, vscode.D
             : 'bell-dot',
     );
     const md = new vscode.MarkdownString();
-    md.appendMarkdown(`**${r.id}**\n\n`);
+    // the batch's id, status and dates are the service's, its files the case files': set in as text
+    md.appendMarkdown(`**${markdownCode(r.id)}**\n\n`);
     const rows: [string, string][] = [
       ['Case files', r.files.join(', ')],
       ['Status', r.processingStatus],
@@ -316,8 +317,7 @@ export class BatchesView implements vscode.TreeDataProvider<BatchNode>, vscode.D
       ['Collected', r.collectedAt ?? 'not yet'],
       ...(problem ? [['Last poll', problem] as [string, string]] : []),
     ];
-    const escape = (text: string) => text.replace(/[\\`*_[\]<>#|]/g, c => `\\${c}`);
-    md.appendMarkdown(rows.map(([k, v]) => `- ${k}: ${escape(v)}`).join('\n'));
+    md.appendMarkdown(rows.map(([k, v]) => `- ${k}: ${markdownText(v)}`).join('\n'));
     it.tooltip = md;
     return it;
   }

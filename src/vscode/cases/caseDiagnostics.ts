@@ -187,6 +187,7 @@ export class CaseDiagnostics implements vscode.Disposable {
         return key && { key, path: key.path };
       },
       readText,
+      uri.scheme === 'file' ? uri.fsPath : undefined,
     );
     const entry: CaseEntry = {
       uri,

@@ -396,15 +396,31 @@ export class CasesRunner {
     const core = coreBundle();
     const saved = await this.results.read(caseUri);
     const grid = this.gridFor(caseUri, prepared, saved);
-    // a comparison covers the cells asked for on both sides; one that cannot be kept starts over whole
-    if (base && !beginComparison(grid.view, base, prepared.cells, c => inTarget(c, target)).kept)
+    // a comparison covers the cells asked for on both sides; one that cannot be kept starts over whole (asked of a
+    // copy of the view here: nothing of the grid changes before the run is agreed to)
+    if (base && !beginComparison({ ...grid.view }, base, prepared.cells, c => inTarget(c, target)).kept)
       target = { scope: 'all' };
-    if (!base && grid.view.compare) endComparison(grid.view);
     // with an improved prompt the cells run on it, named so, and the working copy is the other side
     const run = o.improved ? { ...prepared, requestValue: o.improved } : prepared;
+    const targets = prepared.cells.filter(c => inTarget(c, target));
+    // nothing with errors is sent: a cell whose filled request does not pass the check ends as not sent
+    const betas = this.config.betas;
+    const filled = targets.map(c => ({ c, p: core.prepareCell(run.file, run.requestValue, c, { betas }) }));
+    const ready: ReadyCell[] = filled.flatMap(({ c, p }) =>
+      'body' in p ? [core.runCellOf(run, { ...c, body: p.body })] : [],
+    );
+    const cells = base ? withBaseCells(ready, base, c => inTarget(c, target)) : ready;
+    // a batch collected sends none of its requests again
+    if (!o.batch?.collect && !(await this.agreedToSend(cells))) {
+      reporter?.notRun(
+        'Not run: it would send more requests than promptwright.cases.maxRequests, and was not agreed to.',
+      );
+      return;
+    }
+    if (base) beginComparison(grid.view, base, prepared.cells, c => inTarget(c, target));
+    if (!base && grid.view.compare) endComparison(grid.view);
     if (o.improved) grid.view.compare!.current = IMPROVED;
     grid.improved = o.improved;
-    const targets = prepared.cells.filter(c => inTarget(c, target));
     // the cells of this run start over; the others keep what they show
     for (const c of targets) grid.cells.set(cellKey(c.caseName, c.model), queuedCell(c));
     grid.view.cells = prepared.cells.map(c => grid.cells.get(cellKey(c.caseName, c.model)) ?? queuedCell(c));
@@ -418,16 +434,9 @@ export class CasesRunner {
     const { file, text, locate, requestModel } = prepared;
     reporter?.begin({ caseUri, file, text, locate, requestModel, cells: targets });
 
-    // nothing with errors is sent: a cell whose filled request does not pass the check ends here
-    const betas = this.config.betas;
-    const ready: ReadyCell[] = [];
     const notSent: CellResult[] = [];
-    for (const c of targets) {
-      const p = core.prepareCell(run.file, run.requestValue, c, { betas });
-      if ('body' in p) {
-        ready.push(core.runCellOf(run, { ...c, body: p.body }));
-        continue;
-      }
+    for (const { c, p } of filled) {
+      if ('body' in p) continue;
       const result = notSentResult(c, p.problems);
       notSent.push(result);
       const view = cellViewOf(result, undefined, p.problems);
@@ -436,7 +445,6 @@ export class CasesRunner {
     }
 
     const t0 = Date.now();
-    const cells = base ? withBaseCells(ready, base, c => inTarget(c, target)) : ready;
     const verdicts = this.results.verdictsFolder(caseUri);
     const judgeModel = this.config.casesJudgeModel;
     // the judge's requests go through the client as the cells' do (key, address, retry rules, cancel)
@@ -516,6 +524,24 @@ export class CasesRunner {
     const failed = grid.view.cells.filter(c => c.status === 'failed' || c.status === 'error').length;
     this.recent?.update(caseUri, { cases: { summary, failed, at: Date.now() } });
     this.log.info(`Cases of ${vscode.workspace.asRelativePath(caseUri)}: ${summary} in ${Date.now() - t0} ms`);
+  }
+
+  /**
+   * Whether a run may send what it would: within `promptwright.cases.maxRequests`, or agreed to in a modal that says
+   * how many requests it would send (replies, and at most one judge request per rubric of each).
+   */
+  private async agreedToSend(cells: readonly ReadyCell[]): Promise<boolean> {
+    const core = coreBundle();
+    const n = core.requestCount(cells);
+    const total = n.samples + n.judge;
+    const limit = this.config.casesMaxRequests;
+    if (total <= limit) return true;
+    return this.prompts.confirm(
+      `Send ${count(total, 'request')}?`,
+      `This run would send ${core.requestCountWords(n)}, more than promptwright.cases.maxRequests ` +
+        `(${limit.toLocaleString('en-US')}). Nothing is sent unless you agree.`,
+      `Send ${count(total, 'Request')}`,
+    );
   }
 
   // ---- Message Batches ------------------------------------------------------------------------------------
@@ -625,12 +651,16 @@ export class CasesRunner {
     const text = await readText(caseUri);
     if (text === undefined) return `${name} cannot be read.`;
     const parsed = core.parseCaseFile(text, formatOf(caseUri.path));
-    const promptName = parsed.file?.judge?.prompt;
+    // a request or judge prompt out of the case file's repository is neither read nor sent
+    const outside =
+      parsed.file && caseUri.scheme === 'file' ? core.outsideProblems(caseUri.fsPath, parsed.file, parsed.locate) : [];
+    const promptName = outside.some(p => p.path[0] === 'judge') ? undefined : parsed.file?.judge?.prompt;
     const promptUri = promptName ? requestUriOf(caseUri, promptName) : undefined;
     const judgePrompt = promptUri && (await readText(promptUri));
     const errors = [
       ...parsed.problems,
-      ...(parsed.file ? core.judgePromptCheck(parsed.file, parsed.locate, judgePrompt) : []),
+      ...outside,
+      ...(parsed.file && promptName ? core.judgePromptCheck(parsed.file, parsed.locate, judgePrompt) : []),
     ].filter(p => p.severity === 'error');
     if (!parsed.file || errors.length) {
       const first = errors[0] ? ` (first: ${errors[0].message})` : '';

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { markdownText } from '../../core/text';
 import { progressSummary, type CellView } from '../../protocol/cases';
 
 /**
@@ -20,9 +21,9 @@ export class CasesStatus implements vscode.Disposable {
     const icon = running ? '$(loading~spin)' : bad ? '$(error)' : '$(pass)';
     this.item.text = `${icon} Cases: ${summary}`;
     this.item.backgroundColor = !running && bad ? new vscode.ThemeColor('statusBarItem.errorBackground') : undefined;
-    const name = caseFile.replace(/[\\`*_[\]<>#|]/g, c => `\\${c}`);
+    // trusted with its two commands: the case file's name is set in as text
     const tip = new vscode.MarkdownString(
-      `**${name}**: ${running ? 'running' : 'done'} · ${summary}\n\n` +
+      `**${markdownText(caseFile)}**: ${running ? 'running' : 'done'} · ${summary}\n\n` +
         (running ? '[Cancel All](command:promptwright.cancelCases) · ' : '') +
         '[Show the Cases grid](command:promptwright.showCases)',
     );

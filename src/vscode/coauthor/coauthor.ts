@@ -12,7 +12,7 @@ import type { Answer } from '../../core/coauthor/answer';
 import type { RequestFile } from '../../core/coauthor/coauthor';
 import type { Change } from '../../core/coauthor/improve';
 import { deltaLine } from '../../core/compare/deltas';
-import { count } from '../../core/text';
+import { count, notificationText } from '../../core/text';
 import { isCaseFile } from '../../core/cases/fileNames';
 import type { CaseDiagnostics } from '../cases/caseDiagnostics';
 import type { CasesPanel } from '../cases/casesPanel';
@@ -208,8 +208,10 @@ export class Coauthor implements vscode.Disposable {
       const editor = await vscode.window.showTextDocument(created, { preview: false });
       await editor.edit(e => e.insert(new vscode.Position(0, 0), text));
       void vscode.window.showInformationMessage(
-        `Promptwright: ${count(cases.length, 'test case')} for ${file.name} in a new case file: save it to keep ` +
-          `them (${words}).${said}`,
+        notificationText(
+          `Promptwright: ${count(cases.length, 'test case')} for ${file.name} in a new case file: save it to keep ` +
+            `them (${words}).${said}`,
+        ),
       );
       return 'new-file';
     } catch (e) {

@@ -6,6 +6,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { TextEdit } from '../../core/request/fixes';
+import { notificationText } from '../../core/text';
 
 /** How a proposal ended: applied, declined (or abandoned), or a further action the notification offered. */
 export type Outcome = 'accepted' | 'declined' | { action: string };
@@ -109,7 +110,8 @@ export class Proposals implements vscode.TextDocumentContentProvider, vscode.Dis
 
   private async ask(pending: Pending, outcome: Promise<Outcome>): Promise<Outcome> {
     const buttons = ['Accept', 'Decline', ...(pending.offer.actions ?? [])];
-    void vscode.window.showInformationMessage(pending.offer.message, ...buttons).then(pick => {
+    // the message quotes the model (what it changed and why): it links nothing
+    void vscode.window.showInformationMessage(notificationText(pending.offer.message), ...buttons).then(pick => {
       // a notification outlives its proposal when the diff's own buttons ended it: then it does nothing
       if (this.pending !== pending) return;
       // dismissed (or cleared): the diff's title bar still has Accept and Decline

@@ -3,6 +3,7 @@ import { AdminClient } from '../../core/admin/client';
 import { ApiClient, type ClientOptions } from '../../core/api/client';
 import { describeError, type PromptwrightError } from '../../core/api/errors';
 import type { RateLimitInfo } from '../../core/api/types';
+import { notificationText } from '../../core/text';
 import { SECTION, type Config } from './config';
 import type { Log } from './log';
 import { vscodePrompts, type Prompts } from './prompts';
@@ -122,7 +123,8 @@ export class Api implements vscode.Disposable {
    * failed must not wait for that.
    */
   showError(e: unknown, what?: string): Promise<void> {
-    const text = what ? `${what}: ${describeError(e)}` : describeError(e);
+    // the service's message links nothing in a notification (no `command:` link can come from it)
+    const text = notificationText(what ? `${what}: ${describeError(e)}` : describeError(e));
     this.log.error(text);
     this.shown.fire(text);
     const action = (e as PromptwrightError)?.action;

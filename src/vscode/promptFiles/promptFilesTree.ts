@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { count } from '../../core/text';
+import { count, markdownText } from '../../core/text';
 import { CASE_FILE_EXCLUDE, CASE_FILE_GLOB } from '../../core/cases/fileNames';
 import { Config } from '../platform/config';
 import type { Recent } from '../platform/recent';
@@ -83,7 +83,8 @@ export class PromptFilesTree implements vscode.TreeDataProvider<PromptFileNode>,
     it.iconPath = new vscode.ThemeIcon(ICON[n.kind]);
     it.contextValue = `promptFile.${n.kind}`;
     it.command = { command: 'vscode.open', title: 'Open', arguments: [n.uri] };
-    const tip = new vscode.MarkdownString(`**${vscode.workspace.asRelativePath(n.uri)}**`);
+    // the file's path and its last reply's stop reason are data: set in as text
+    const tip = new vscode.MarkdownString(`**${markdownText(vscode.workspace.asRelativePath(n.uri))}**`);
     const what: Record<FileKind, string> = {
       request: 'A request file: the body of POST /v1/messages.',
       count: 'A count file: the body of POST /v1/messages/count_tokens (counted, not sent).',
@@ -92,7 +93,9 @@ export class PromptFilesTree implements vscode.TreeDataProvider<PromptFileNode>,
     tip.appendMarkdown(`\n\n${what[n.kind]}`);
     if (record?.countedAt) tip.appendMarkdown(`\n\nCounted ${new Date(record.countedAt).toLocaleString()}.`);
     if (record?.run)
-      tip.appendMarkdown(`\n\nLast run: ${runText(record.run)}, ${new Date(record.run.at).toLocaleString()}.`);
+      tip.appendMarkdown(
+        `\n\nLast run: ${markdownText(runText(record.run))}, ${new Date(record.run.at).toLocaleString()}.`,
+      );
     if (record?.cases)
       tip.appendMarkdown(`\n\nLast cases run: ${record.cases.summary}, ${new Date(record.cases.at).toLocaleString()}.`);
     it.tooltip = tip;

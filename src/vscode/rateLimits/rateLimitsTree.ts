@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { markdownCode, markdownText } from '../../core/text';
 import { ApiError, describeError, type PromptwrightError } from '../../core/api/errors';
 import type { RateLimitEntry } from '../../core/api/types';
 import {
@@ -133,10 +134,14 @@ export class RateLimitsTree implements vscode.TreeDataProvider<Node>, vscode.Dis
         const it = new vscode.TreeItem(groupText(g), vscode.TreeItemCollapsibleState.Expanded);
         it.description = g.inherited ? 'inherited' : '';
         it.iconPath = new vscode.ThemeIcon(g.inherited ? 'arrow-up' : 'dashboard');
-        const tip = new vscode.MarkdownString(`**${groupText(g)}** (\`${g.groupType}\`): ${groupSummary(g)}`);
+        // the names, models and limiters are the service's: set in as text and code
+        const tip = new vscode.MarkdownString(
+          `**${markdownText(groupText(g))}** (${markdownCode(g.groupType)}): ${markdownText(groupSummary(g))}`,
+        );
         if (g.inherited) tip.appendMarkdown("\n\nNo override: the workspace has the organization's limits.");
-        if (g.models?.length) tip.appendMarkdown(`\n\nModels: ${g.models.map(m => `\`${m}\``).join(', ')}`);
-        tip.appendMarkdown(`\n\n${g.limiters.map(l => `- ${limiterText(l).label} (\`${l.type}\`)`).join('\n')}`);
+        if (g.models?.length) tip.appendMarkdown(`\n\nModels: ${g.models.map(m => markdownCode(m)).join(', ')}`);
+        const limiters = g.limiters.map(l => `- ${markdownText(limiterText(l).label)} (${markdownCode(l.type)})`);
+        tip.appendMarkdown(`\n\n${limiters.join('\n')}`);
         it.tooltip = tip;
         return it;
       }

@@ -1,4 +1,5 @@
 import * as vscode from 'vscode';
+import { markdownCode, markdownText } from '../../core/text';
 import { ApiError, describeError, type PromptwrightError } from '../../core/api/errors';
 import { firstPage } from '../../core/api/pager';
 import type { SessionResource } from '../../core/api/types';
@@ -172,9 +173,9 @@ export class SessionsTree implements vscode.TreeDataProvider<Node>, vscode.Dispo
         it.description = v.description;
         it.iconPath = new vscode.ThemeIcon(v.icon);
         it.contextValue = `resource.${n.resource.type}`;
-        const escape = (text: string) => text.replace(/[\\`*_[\]<>]/g, c => `\\${c}`);
-        const fields = v.fields.map(([k, val]) => `- \`${k}\`: ${escape(val)}`).join('\n');
-        const md = new vscode.MarkdownString(`**${n.resource.type}**\n\n${fields}`);
+        // every field is the service's: set in as code and text
+        const fields = v.fields.map(([k, val]) => `- ${markdownCode(k)}: ${markdownText(val)}`).join('\n');
+        const md = new vscode.MarkdownString(`**${markdownText(n.resource.type)}**\n\n${fields}`);
         it.tooltip = md;
         it.command = { command: 'promptwright.openResource', title: 'Open details', arguments: [n] };
         return it;

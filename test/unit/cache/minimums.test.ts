@@ -121,7 +121,7 @@ describe('breakpoints in words', () => {
     assert.match(h, /Prefix: 4,210 tokens, counted by the service\./);
     assert.match(
       h,
-      /model-sonnet-4-5 caches prefixes of at least 1,024 tokens \(the vendor's documentation, as of 2026-07-31\): this one is long enough ✓/,
+      /`model-sonnet-4-5` caches prefixes of at least 1,024 tokens \(the vendor's documentation, as of 2026-07-31\): this one is long enough ✓/,
     );
     const t = hoverMarkdown(top!, prefixOf(top!, 12), body);
     assert.match(t, /automatic caching/);

@@ -49,6 +49,28 @@ describe('cases: loading a case file from a source', () => {
     ]);
   });
 
+  it('a request or judge prompt out of the repository is an error at its line, never asked of the source', () => {
+    const judge = 'judge:\n  prompt: ../../etc/judge.txt\n';
+    const source = sourceOf({ [CASES]: caseFile('support.prompt.json', judge), [REQUEST]: request });
+    const prompt = loadCaseFileFrom(CASES, root, source, 'c.yaml');
+    assert.deepEqual(
+      prompt.records.map(r => [r.line, r.code]),
+      [[7, 'path-outside-repository']],
+    );
+    const up = sourceOf({ [CASES]: caseFile('../../secret.prompt.json') });
+    const { loaded, records } = loadCaseFileFrom(CASES, root, up, 'c.yaml');
+    assert.equal(loaded, undefined);
+    assert.deepEqual(
+      records.map(r => [r.line, r.column, r.code]),
+      [[1, 10, 'path-outside-repository']],
+    );
+    assert.deepEqual(source.asked.concat(up.asked), [
+      `${CASES} as c.yaml`,
+      `${REQUEST} as ${path.join('prompts', 'support.prompt.json')}`,
+      `${CASES} as c.yaml`,
+    ]);
+  });
+
   it('a request the source lacks is an error at the case file\'s "request" line', () => {
     const { loaded, records } = loadCaseFileFrom(CASES, root, sourceOf({ [CASES]: caseFile() }), 'c.yaml');
     assert.equal(loaded, undefined);

@@ -243,7 +243,7 @@ describe('promptwright test / count on case files (CLI, against the fake)', func
       assert.equal(failure.attrs.type, 'assertion');
       assert.match(
         r.out,
-        /<system-out>Hello! You said: Say &lt;b&gt;&amp;amp;&lt;\/b&gt; "quoted" 'single' \]\]&gt; \uFFFD bell\ttab<\/system-out>/,
+        /<system-out>Hello! You said: Say &lt;b&gt;&amp;amp;&lt;\/b&gt; "quoted" 'single' \]\]&gt; \\x01 bell\ttab<\/system-out>/,
       );
       assert.equal(names('testcase').length, 7);
       assert.ok(names('testcase').every(t => /^\d+\.\d{3}$/.test(t.attrs.time!)));

@@ -2,6 +2,9 @@
 // answer's strict schema (checked by our own validator, as the service's compiler would take it), and the answer
 // read as cases: short, long, malformed, clashing names, duplicate values, values that do not fit, rubrics.
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import { answerJson } from '../../../src/core/api/answer';
 import { AnswerError } from '../../../src/core/coauthor/answer';
 import { casesRequest, withCases } from '../../../src/core/coauthor/coauthor';
@@ -236,23 +239,32 @@ describe('generated test cases', () => {
       }
     });
     it('appended to a case file: its errors may stay, but a new one writes nothing', () => {
-      const request = { abs: '/w/support.prompt.json', text: JSON.stringify(REQUEST) };
-      const existing = 'request: support.prompt.json\ncases:\n  - name: old # no values: an error already\n';
-      const target = { abs: '/w/support.cases.yaml', format: 'yaml' as const, text: existing };
-      const ok = readCases({ cases: [item('new', 'q')] }, PLACEHOLDERS, opts()).cases;
-      const { text, edit } = withCases(target, request, ok, { model: 'm' });
-      assert.equal(
-        text,
-        `${existing}  - name: new\n    vars:\n      shop: Acme\n      tone: formal\n      question: q\n`,
-      );
-      assert.deepEqual(edit, { start: existing.length, end: existing.length, newText: text.slice(existing.length) });
-      const lacking = [{ name: 'lacking', vars: { shop: 'Acme', tone: 'formal' } }];
-      assert.throws(
-        () => withCases(target, request, lacking, { model: 'm', requestId: 'req_2' }),
-        /^AnswerError: the cases would not pass the case-file check \(undefined-placeholder: .*"lacking".*\): nothing written \(request-id req_2\)$/,
-      );
-      const fresh = withCases({ abs: '/w/cases/new.cases.json', format: 'json' }, request, ok, { model: 'm' });
-      assert.equal((JSON.parse(fresh.text) as { request: string }).request, '../support.prompt.json');
+      // a repository (a case file names only files inside its own), for a new case file in a folder of it
+      const w = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'pw-generate-')));
+      fs.mkdirSync(path.join(w, '.git'));
+      try {
+        const request = { abs: path.join(w, 'support.prompt.json'), text: JSON.stringify(REQUEST) };
+        const existing = 'request: support.prompt.json\ncases:\n  - name: old # no values: an error already\n';
+        const target = { abs: path.join(w, 'support.cases.yaml'), format: 'yaml' as const, text: existing };
+        const ok = readCases({ cases: [item('new', 'q')] }, PLACEHOLDERS, opts()).cases;
+        const { text, edit } = withCases(target, request, ok, { model: 'm' });
+        assert.equal(
+          text,
+          `${existing}  - name: new\n    vars:\n      shop: Acme\n      tone: formal\n      question: q\n`,
+        );
+        assert.deepEqual(edit, { start: existing.length, end: existing.length, newText: text.slice(existing.length) });
+        const lacking = [{ name: 'lacking', vars: { shop: 'Acme', tone: 'formal' } }];
+        assert.throws(
+          () => withCases(target, request, lacking, { model: 'm', requestId: 'req_2' }),
+          /^AnswerError: the cases would not pass the case-file check \(undefined-placeholder: .*"lacking".*\): nothing written \(request-id req_2\)$/,
+        );
+        const fresh = withCases({ abs: path.join(w, 'cases', 'new.cases.json'), format: 'json' }, request, ok, {
+          model: 'm',
+        });
+        assert.equal((JSON.parse(fresh.text) as { request: string }).request, '../support.prompt.json');
+      } finally {
+        fs.rmSync(w, { recursive: true, force: true });
+      }
     });
   });
 });

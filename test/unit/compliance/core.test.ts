@@ -363,6 +363,42 @@ describe('Activity Feed export (doc3 §7 rule 2, §8)', () => {
     assert.equal(csvField(null), '');
   });
 
+  it('CSV: a field a spreadsheet would run as a formula gets a leading apostrophe', async () => {
+    for (const [field, written] of [
+      ['=HYPERLINK("https://evil.example","x")', `"'=HYPERLINK(""https://evil.example"",""x"")"`],
+      ['+1+1', "'+1+1"],
+      ['-2+3', "'-2+3"],
+      ['@SUM(A1:A2)', "'@SUM(A1:A2)"],
+      ['\t=1', "'\t=1"],
+      ['\r=1', `"'\r=1"`],
+      ["=cmd|' /C calc'!A0", "'=cmd|' /C calc'!A0"],
+      ['a=1', 'a=1'],
+      ['1-2', '1-2'],
+      ["'quoted", "'quoted"],
+    ] as const)
+      assert.equal(csvField(field), written, field);
+    // through the export, as the CLI and the Activity Feed panel write it
+    const compliance = fake.compliance;
+    const own = compliance.activity.bind(compliance);
+    compliance.activity = (k: number): ReturnType<typeof own> => ({
+      ...own(k),
+      activity_type: '=HYPERLINK("https://evil.example","open")',
+      created_at: '@now',
+    });
+    let out = '';
+    try {
+      await exportActivities(client(), {}, chunk => void (out += chunk), {
+        format: 'csv',
+        pageSize: 1000,
+        sleep: shortSleep,
+      });
+    } finally {
+      compliance.activity = own;
+    }
+    const row = out.split('\r\n')[1]!;
+    assert.match(row, /^activity_\d+,"'=HYPERLINK\(""https:\/\/evil\.example"",""open""\)",'@now,/);
+  });
+
   it('stops when cancelled', async () => {
     const abort = new AbortController();
     const run = exportActivities(client(), {}, () => abort.abort(), {

@@ -47,7 +47,8 @@ describe('the model of a request file: where it is, what completes it, its hover
     assert.equal(opus.filterText, '"model-opus-4-7');
     assert.match(opus.detail!, /^200,000 context · /);
     assert.match(opus.documentation!, /Context window: \*\*200,000\*\* tokens/);
-    assert.match(opus.documentation!, /From the built-in table\./);
+    // set in as text: Markdown's punctuation escaped
+    assert.match(opus.documentation!, /From the built\\-in table\\\./);
     assert.deepEqual(
       items.map(i => i.sortText),
       items.map((_, i) => String(i).padStart(4, '0')),
