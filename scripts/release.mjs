@@ -51,8 +51,8 @@ run('npx', ['vsce', 'package', '--no-dependencies', '--allow-missing-repository'
 
 // 3. what each holds
 const files = packed.files.map(f => f.path);
-const strays = files.filter(f => !/^(dist\/(cli|lsp)\.js|[A-Z]+\.md|LICENSE|package\.json|docs\/[\w-]+\.md)$/.test(f));
-if (!files.includes('dist/cli.js') || !files.includes('dist/lsp.js') || strays.length)
+const strays = files.filter(f => !/^(dist\/(cli|lsp|mcp)\.js|[A-Z]+\.md|LICENSE|package\.json|docs\/[\w-]+\.md)$/.test(f));
+if (!['cli', 'lsp', 'mcp'].every(b => files.includes(`dist/${b}.js`)) || strays.length)
   fail(`the npm package holds ${files.join(', ')}`);
 const listed = run('npx', ['vsce', 'ls', '--no-dependencies'], { capture: true }).split('\n').filter(Boolean);
 if (!listed.includes('dist/extension.js') || listed.some(f => f.startsWith('src/')))

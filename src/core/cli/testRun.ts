@@ -3,6 +3,7 @@
 // at once), its judge (the same client, PROMPTWRIGHT_JUDGE_MODEL by default, verdicts kept in
 // PROMPTWRIGHT_CACHE_DIR unless --no-cache), its prices (--prices FILE over the built-in table) and the grades
 // people gave replies in the editor (the repository's .promptwright/results/, when it keeps them there).
+import type { McpServerConfig } from '../tools/mcpConfig';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { ApiClient } from '../api/client';
@@ -243,6 +244,8 @@ export function costNotes(results: readonly CellResult[]): string[] {
 export interface TestCell extends RunCell {
   file: string;
   abs?: string;
+  /** the case file's own `mcp-servers:` (they win by name over .vscode/mcp.json's) */
+  mcpServers?: Record<string, McpServerConfig>;
 }
 
 /**
@@ -270,7 +273,12 @@ export function prepareCells(
       errors++;
     } else if (source)
       for (const c of prepared.cells)
-        cells.push({ ...runCellOf(source, c, settings.sampling), file: source.display, abs: f });
+        cells.push({
+          ...runCellOf(source, c, settings.sampling),
+          file: source.display,
+          abs: f,
+          ...(source.file.mcpServers ? { mcpServers: source.file.mcpServers } : {}),
+        });
   }
   errors += judgeProblems(cells, io);
   return { cells, errors };

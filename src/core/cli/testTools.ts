@@ -16,7 +16,7 @@ import type { CliIo } from './io';
 import { recordLine } from './caseFiles';
 
 /** A cell of the run, with the case file it comes from (its path and what it defines). */
-type ToolCell = RunCell & { abs?: string; source?: { file: { mcpServers?: Record<string, McpServerConfig> } } };
+type ToolCell = RunCell & { abs?: string; mcpServers?: Record<string, McpServerConfig> };
 
 /** The folder `${workspaceFolder}` names for a case file: the nearest above it with `.vscode/mcp.json` or `.git`. */
 function workspaceFolderOf(folder: string): string {
@@ -69,7 +69,7 @@ export class RunTools {
   private serverConfig(cell: ToolCell, name: string): McpServerConfig {
     const folder = cell.abs ? path.dirname(cell.abs) : process.cwd();
     const workspaceFolder = workspaceFolderOf(folder);
-    const own = cell.source?.file.mcpServers?.[name];
+    const own = cell.mcpServers?.[name];
     const found = own ? undefined : this.workspaceConfig(folder);
     const config = own ?? found?.config.servers[name];
     if (!config) {

@@ -55,7 +55,7 @@ describe('cases: loading a case file from a source', () => {
     const prompt = loadCaseFileFrom(CASES, root, source, 'c.yaml');
     assert.deepEqual(
       prompt.records.map(r => [r.line, r.code]),
-      [[7, 'path-outside-repository']],
+      [[8, 'path-outside-repository']],
     );
     const up = sourceOf({ [CASES]: caseFile('../../secret.prompt.json') });
     const { loaded, records } = loadCaseFileFrom(CASES, root, up, 'c.yaml');

@@ -90,6 +90,7 @@ describe('cases: tool-use loops', () => {
         '      mcp: docs', // 8
         'cases:',
         '  - name: a',
+        '    assert: [{ tool-called: lookup_order }]',
         '',
       ].join('\n');
       const { problems } = parseCaseFile(bad, 'yaml');
@@ -112,7 +113,7 @@ describe('cases: tool-use loops', () => {
       };
       const check = await checkCaseText(
         'request: agent.prompt.yaml\ntools:\n  lookup_order: { mcp: docs }\n  get_weather: { mcp: web }\n' +
-          'cases:\n  - name: a\n',
+          'cases:\n  - name: a\n    assert: [{ tool-called: lookup_order }]\n',
         '/w/suite/agent.cases.yaml',
         rel => {
           const key = new URL(rel, 'file:///w/suite/').pathname;
