@@ -51,7 +51,9 @@ run('npx', ['vsce', 'package', '--no-dependencies', '--allow-missing-repository'
 
 // 3. what each holds
 const files = packed.files.map(f => f.path);
-const strays = files.filter(f => !/^(dist\/(cli|lsp|mcp)\.js|[A-Z]+\.md|LICENSE|package\.json|docs\/[\w-]+\.md)$/.test(f));
+const strays = files.filter(
+  f => !/^(dist\/(cli|lsp|mcp)\.js|[A-Z]+\.md|LICENSE|package\.json|docs\/[\w-]+\.md)$/.test(f),
+);
 if (!['cli', 'lsp', 'mcp'].every(b => files.includes(`dist/${b}.js`)) || strays.length)
   fail(`the npm package holds ${files.join(', ')}`);
 const listed = run('npx', ['vsce', 'ls', '--no-dependencies'], { capture: true }).split('\n').filter(Boolean);

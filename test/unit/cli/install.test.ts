@@ -45,13 +45,18 @@ describe('the npm package: packed, installed into an empty prefix, and run', fun
   });
   after(() => fs.rmSync(tmp, { recursive: true, force: true }));
 
-  it('the tarball holds the three bundles (cli, lsp, mcp) and the docs, and its package.json asks for nothing to install', () => {
+  it('the tarball holds the three bundles and the docs, and its package.json asks for nothing to install', () => {
     const files = packed.files.map(f => f.path).sort();
-    assert.ok(['cli', 'lsp', 'mcp'].every(b => files.includes(`dist/${b}.js`)), files.join(', '));
+    assert.ok(
+      ['cli', 'lsp', 'mcp'].every(b => files.includes(`dist/${b}.js`)),
+      files.join(', '),
+    );
     assert.deepEqual(
       files.filter(
         f =>
-          !/^(dist\/(cli|lsp|mcp)\.js|README\.md|RULES\.md|CHANGELOG\.md|LICENSE|package\.json|docs\/[\w-]+\.md)$/.test(f),
+          !/^(dist\/(cli|lsp|mcp)\.js|README\.md|RULES\.md|CHANGELOG\.md|LICENSE|package\.json|docs\/[\w-]+\.md)$/.test(
+            f,
+          ),
       ),
       [],
     );
