@@ -1,0 +1,54 @@
+// The CLI as a process on hostile input: files from a stranger's pull request and a service that misbehaves. A
+// case file's regex that backtracks without end, files built to make a check quadratic, and answers that never end
+// each end with a clear error, promptly, and the process exits as soon as it is done.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { PATTERN_TIME_LIMIT_MS } from '../../../src/core/cases/regex';
+import { cliEnv, useFake } from '../../support/fake';
+import { runCli, type Ran } from '../../support/spawnCli';
+
+describe('the CLI on hostile input: bounded time and memory, a clear error', function () {
+  this.timeout(60_000);
+  const fake = useFake({ keepAliveMs: 60_000 });
+  let dir: string;
+  let env: Record<string, string>;
+
+  before(() => {
+    env = cliEnv(fake, { PROMPTWRIGHT_MAX_RETRIES: '0' });
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'pw-hostile-'));
+  });
+  after(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+  const cli = (args: string[], needsRequest = true): Promise<Ran> =>
+    runCli(fake, args, { cwd: dir, env: { ...process.env, ...env }, needsRequest });
+  const write = (name: string, text: string) => fs.writeFileSync(path.join(dir, name), text);
+
+  it('test: a regex that backtracks without end is stopped at its time limit, an ERROR of its sample', async () => {
+    write(
+      'say.prompt.json',
+      JSON.stringify({ model: 'model-opus-4-7', max_tokens: 50, messages: [{ role: 'user', content: '{{q}}' }] }),
+    );
+    // the reply is `Hello! You said: "aaa…a` (34 a): the pattern tries every way to split the a's
+    write(
+      'redos.cases.yaml',
+      [
+        'request: say.prompt.json',
+        'cases:',
+        `  - name: evil`,
+        `    vars: { q: '"${'a'.repeat(34)}' }`,
+        `    assert: [{ regex: '^.*"(a+)+!' }, { contains: 'aaa' }]`,
+        '',
+      ].join('\n'),
+    );
+    const t0 = Date.now();
+    const r = await cli(['test', 'redos.cases.yaml']);
+    assert.ok(Date.now() - t0 < 15_000, `took ${Date.now() - t0} ms`);
+    assert.equal(r.code, 1, r.out + r.err);
+    assert.match(r.out, /ERROR/);
+    assert.match(r.out, /The regex \/\^\.\*"\(a\+\)\+!\/ ran for more than 1,000 ms on a reply of 52 characters/);
+    // the reply is judged after it ended: the time limit, then the exit
+    assert.ok(r.exitAfterMs < PATTERN_TIME_LIMIT_MS + 1000, `exited ${r.exitAfterMs} ms after the last response`);
+  });
+});
