@@ -51,4 +51,33 @@ describe('the CLI on hostile input: bounded time and memory, a clear error', fun
     // the reply is judged after it ended: the time limit, then the exit
     assert.ok(r.exitAfterMs < PATTERN_TIME_LIMIT_MS + 1000, `exited ${r.exitAfterMs} ms after the last response`);
   });
+
+  it('check: files built to be quadratic end at once, with the first problems of each rule', async () => {
+    // 2,000 placeholders no case of 2,000 gives, and a request with 50,000 unknown keys: 78 s and 2 GB before
+    fs.mkdirSync(path.join(dir, 'quadratic'));
+    const names = Array.from({ length: 2000 }, (_, i) => `{{p${i}}}`).join(' ');
+    const keys = Object.fromEntries(Array.from({ length: 50_000 }, (_, i) => [`k${i}`, 1]));
+    const body = { model: 'model-opus-4-7', max_tokens: 50, messages: [{ role: 'user', content: names }] };
+    write('quadratic/r.prompt.json', JSON.stringify({ ...body, ...keys }));
+    write(
+      'quadratic/a.cases.json',
+      JSON.stringify({ request: 'r.prompt.json', cases: Array.from({ length: 2000 }, (_, i) => ({ name: `c${i}` })) }),
+    );
+    const t0 = Date.now();
+    const r = await cli(['check', 'quadratic'], false);
+    assert.ok(Date.now() - t0 < 15_000, `took ${Date.now() - t0} ms`);
+    assert.equal(r.code, 1, r.err);
+    const lines = r.out.trimEnd().split('\n');
+    const of = (file: string, code: string) =>
+      lines.filter(l => l.startsWith(`quadratic/${file}:`) && l.includes(` ${code}: `));
+    assert.equal(of('a.cases.json', 'undefined-placeholder').length, 1001);
+    assert.equal(of('r.prompt.json', 'undefined-placeholder').length, 1001);
+    assert.equal(of('r.prompt.json', 'unknown-field').length, 1001);
+    assert.match(
+      r.out,
+      /a\.cases\.json:\d+:\d+: error undefined-placeholder: 3,999,000 more undefined-placeholder problems/,
+    );
+    assert.match(r.out, /r\.prompt\.json:\d+:\d+: warning unknown-field: 49,000 more unknown-field problems/);
+    assert.match(lines.at(-1)!, /^2 files checked: 2,002 errors, 1,001 other problems$/);
+  });
 });
