@@ -7,7 +7,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { PATTERN_TIME_LIMIT_MS } from '../../../src/core/cases/regex';
 import { cliEnv, useFake } from '../../support/fake';
-import { runCli, type Ran } from '../../support/spawnCli';
+import { assertPrompt, runCli, type Ran } from '../../support/spawnCli';
 
 describe('the CLI on hostile input: bounded time and memory, a clear error', function () {
   this.timeout(60_000);
@@ -79,5 +79,48 @@ describe('the CLI on hostile input: bounded time and memory, a clear error', fun
     );
     assert.match(r.out, /r\.prompt\.json:\d+:\d+: warning unknown-field: 49,000 more unknown-field problems/);
     assert.match(lines.at(-1)!, /^2 files checked: 2,002 errors, 1,001 other problems$/);
+  });
+
+  describe('answers without end, at the real limits: a clear error, an exit once the connection is closed', () => {
+    const sse = { 'content-type': 'text/event-stream' };
+    before(() =>
+      write(
+        'hi.prompt.json',
+        JSON.stringify({ model: 'model-opus-4-7', max_tokens: 50, messages: [{ role: 'user', content: 'Hi' }] }),
+      ),
+    );
+
+    it('count: an error body without end (1 MiB read) is the error of its status', async () => {
+      fake.fail({ status: 500, endless: { repeat: 'Internal error. ' } });
+      const r = await cli(['count', 'hi.prompt.json']);
+      assert.equal(r.code, 1, r.err);
+      assert.match(
+        r.err,
+        /500 api_error: the service's error body was longer than 1 MiB; reading stopped there.*\(request-id req_fake_/,
+      );
+      assertPrompt(r);
+    });
+
+    it('count: a JSON answer without end (16 MiB read) is response_too_large', async () => {
+      fake.fail({ endless: { head: '{"input_tokens": [', repeat: '1,' } });
+      const r = await cli(['count', 'hi.prompt.json']);
+      assert.equal(r.code, 1, r.err);
+      assert.match(
+        r.err,
+        /200 response_too_large: The service answered POST \/v1\/messages\/count_tokens with more than 16 MiB/,
+      );
+      assertPrompt(r);
+    });
+
+    it('run: a stream whose line never ends (64 MiB read) is response_too_large', async () => {
+      fake.fail({ headers: sse, endless: { head: 'event: message_start\ndata: ', repeat: 'x' } });
+      const r = await cli(['run', 'hi.prompt.json']);
+      assert.equal(r.code, 1, r.err);
+      assert.match(
+        r.err,
+        /^promptwright run: the stream failed: response_too_large: A line of the event stream is longer than 64 MiB after 0 events \(0 characters of reply\), more than any answer of the service holds; reading stopped there and the connection was closed\. \[request-id req_fake_\d+\]$/m,
+      );
+      assertPrompt(r);
+    });
   });
 });
