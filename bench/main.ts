@@ -571,4 +571,5 @@ void streaming()
   .then(async () => (await import('./lsp.js')).lspBench(figs))
   .then(async () => (await import('./batch.js')).batchBench(figs))
   .then(async () => (await import('./loops.js')).loopsBench(figs))
+  .then(async () => (await import('./hostile.js')).hostileBench(figs))
   .then(() => summary(figs));

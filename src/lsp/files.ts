@@ -4,15 +4,15 @@
 import * as path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { isCaseFile } from '../core/cases/fileNames';
-import { globToRegExp } from '../core/cli/files';
+import { globMatcher, type Glob } from '../core/cli/files';
 import type { FileKind } from '../core/language/schemaAssist';
 import { endpointByPatterns, type Settings } from '../core/settings';
 
-const globs = new Map<string, RegExp>();
-function glob(pattern: string): RegExp {
+const globs = new Map<string, Glob>();
+function glob(pattern: string): Glob {
   let re = globs.get(pattern);
   if (!re) {
-    re = globToRegExp(pattern.replace(/\\/g, '/'));
+    re = globMatcher(pattern.replace(/\\/g, '/'));
     globs.set(pattern, re);
   }
   return re;

@@ -63,8 +63,8 @@ export interface FakeRequest {
   closedAt?: number;
 }
 
-/** A fault queued with `fail`: an error answer, or a request that is never answered. */
-export type Fault = ErrorFault | StallFault;
+/** A fault queued with `fail`: an error answer, a request that is never answered, or an answer without end. */
+export type Fault = ErrorFault | StallFault | EndlessFault;
 
 interface ErrorFault {
   /** applies to requests whose path ends with this (default: any) */
@@ -85,6 +85,20 @@ interface StallFault {
   stall: true;
   /** matching requests answered normally before the one that stalls (default 0) */
   after?: number;
+}
+
+/**
+ * Answers with `status` (default 200) and a body that never ends: `head`, then `repeat` again and again, as fast as
+ * the client reads, until it closes the connection. An endless JSON body (`head: '{"data": ['`, `repeat: '{},'`), an
+ * event stream whose line never ends (`head: 'event: message_start\ndata: '`, `repeat: 'x'`), one of endless events,
+ * a results line or an error page without end.
+ */
+interface EndlessFault {
+  path?: string;
+  method?: string;
+  status?: number;
+  headers?: Record<string, string>;
+  endless: { head?: string; repeat: string };
 }
 
 export interface FakeOptions {
@@ -288,6 +302,13 @@ export async function startFake(opts: FakeOptions = {}): Promise<Fake> {
     } else if (f) {
       faults.splice(fi, 1);
       if ('stall' in f) return; // never answered: the exchange ends when the client closes the connection
+      if ('endless' in f) {
+        // the answer ends when the client closes the connection: that is when it was last written to
+        res.on('close', () => (rec.answeredAt = Date.now()));
+        res.writeHead(f.status ?? 200, headers({ 'content-type': 'application/json', ...extra, ...f.headers }, res));
+        void writeEndless(res, f.endless.head ?? '', f.endless.repeat);
+        return;
+      }
       if (f.rawBody !== undefined) {
         res.writeHead(f.status, headers({ ...extra, ...f.headers }, res));
         res.end(f.rawBody);
@@ -364,19 +385,32 @@ function refusal(b: Record<string, unknown>): { type: string; message: string } 
   return undefined;
 }
 
+/** `head`, then `repeat` for as long as the client reads, in chunks of about 64 KB, waiting when the socket is full. */
+async function writeEndless(res: http.ServerResponse, head: string, repeat: string): Promise<void> {
+  const chunk = repeat.repeat(Math.max(1, Math.floor(65_536 / repeat.length)));
+  if (head) res.write(head);
+  while (!res.destroyed && !res.writableEnded) {
+    if (!res.write(chunk)) await drained(res);
+  }
+}
+
+/** When the socket can take more, or the connection closed. */
+function drained(res: http.ServerResponse): Promise<void> {
+  return new Promise<void>(resolve => {
+    const done = () => {
+      res.off('drain', done).off('close', done);
+      resolve();
+    };
+    res.on('drain', done).on('close', done);
+  });
+}
+
 /** A JSON Lines body, a chunk of lines at a time, waiting for the socket when it is full. */
 async function writeLines(res: http.ServerResponse, lines: readonly string[]): Promise<void> {
   const CHUNK = 256;
   for (let i = 0; i < lines.length && !res.destroyed; i += CHUNK) {
     const text = `${lines.slice(i, i + CHUNK).join('\n')}\n`;
-    if (!res.write(text))
-      await new Promise<void>(resolve => {
-        const done = () => {
-          res.off('drain', done).off('close', done);
-          resolve();
-        };
-        res.on('drain', done).on('close', done);
-      });
+    if (!res.write(text)) await drained(res);
   }
   res.end();
 }

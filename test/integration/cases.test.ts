@@ -513,6 +513,30 @@ describe('prompt test cases (real extension host)', () => {
     }
   });
 
+  it('a regex that backtracks without end is stopped at its time limit: an ERROR that names it', async () => {
+    const copy = freshCopy('redos');
+    // the reply is `Hello! You said: "aaa…a` (34 a): the pattern tries every way to split the a's
+    fs.writeFileSync(
+      copy.at('redos.cases.yaml').fsPath,
+      'request: support.prompt.yaml\nmodels: [model-sonnet-4-6]\ncases:\n' +
+        `  - name: evil\n    vars: { question: '"${'a'.repeat(34)}', tone: calm }\n` +
+        `    assert: [{ regex: '^.*"(a+)+!' }, { contains: aaa }]\n`,
+    );
+    const t0 = Date.now();
+    await vscode.commands.executeCommand('promptwright.runCases', copy.at('redos.cases.yaml'));
+    assert.ok(Date.now() - t0 < 15_000, `took ${Date.now() - t0} ms`);
+    const evil = cell((await features()).cases.grid(), 'evil', SONNET);
+    assert.equal(evil.status, 'error');
+    assert.deepEqual(
+      evil.assertions.map(a => [a.type, a.pass]),
+      [
+        ['regex', false],
+        ['contains', true],
+      ],
+    );
+    assert.match(evil.assertions[0]!.message, /The regex \/\^\.\*"\(a\+\)\+!\/ ran for more than 1,000 ms/);
+  });
+
   it('a failed request shows error.type, message and request-id; a request with errors is not sent', async () => {
     const fake = holder.fake;
     const f = await features();

@@ -10,9 +10,11 @@
 // beta batches resource does (it adds the batches beta to the caller's on every one of these calls): the betas
 // a batch's requests need go on the create call, since a request in a batch has no headers of its own. The
 // results are read as a stream, a line at a time (jsonl.ts).
+import { ApiError } from './errors';
 import type { CallOptions, Http } from './http';
 import { mapNetworkError } from './http';
 import { readJsonLines, type MalformedLine } from './jsonl';
+import { LineTooLong, READ_LIMITS } from './limits';
 import { cursorPages, type CursorOptions, type CursorPage } from './paging';
 import type { Message } from './types';
 
@@ -157,12 +159,22 @@ export class BatchesClient {
       return;
     }
     const onMalformed = o.onMalformed ?? (() => undefined);
+    const maxLine = (raw.limits ?? READ_LIMITS).message;
     try {
-      for await (const v of readJsonLines(raw.body, { onBytes: () => raw.touch(), onMalformed })) {
+      for await (const v of readJsonLines(raw.body, { onBytes: () => raw.touch(), onMalformed, maxLine })) {
         if (isResultLine(v)) yield v;
         else onMalformed({ n: -1, problem: `a line is not a batch result: ${JSON.stringify(v).slice(0, 120)}` });
       }
     } catch (e) {
+      // a line without end: the results cannot be read on (the connection is closed); a clear error with the id
+      if (e instanceof LineTooLong)
+        throw new ApiError(
+          raw.status,
+          'response_too_large',
+          `The batch's results: ${e.message}`,
+          raw.requestId,
+          raw.headers,
+        );
       throw mapNetworkError(e, o.signal);
     } finally {
       raw.close();

@@ -33,7 +33,8 @@ export class ApiClient {
   /** POST /v1/messages without streaming. */
   async createMessage(body: Record<string, unknown>, c: CallOptions = {}): Promise<Message & { requestId?: string }> {
     const { stream: _omit, ...rest } = body;
-    const r = await this.http.json<Message>({ method: 'POST', path: '/v1/messages', body: rest }, c);
+    const spec = { method: 'POST', path: '/v1/messages', body: rest, answer: 'message' } as const;
+    const r = await this.http.json<Message>(spec, c);
     return { ...r.data, ...(r.requestId ? { requestId: r.requestId } : {}) };
   }
 

@@ -6,6 +6,7 @@
 // (20 and later) both have it, so the extension ships no HTTP library of its own (undici was 524 KB of
 // the bundle), and in VS Code it honours the editor's proxy settings.
 import { AbortedError, ApiError, ConfigError, ConnectionError, TimeoutError } from './errors';
+import { READ_LIMITS, readText, sizeText, type ReadLimits } from './limits';
 import { withRetry, type RetryEvent, type RetryOptions } from './retry';
 import type { RateLimitInfo, RateWindow } from './types';
 
@@ -37,6 +38,8 @@ export interface HttpOptions {
   beforeAttempt?: (signal?: AbortSignal) => Promise<void>;
   /** an attempt that `beforeAttempt` let go has its answer (after `onRateLimit`), or failed without one */
   afterAttempt?: () => void;
+  /** how much of an answer is read, at most (limits.ts; lower in tests) */
+  readLimits?: Partial<ReadLimits>;
 }
 
 export interface CallOptions {
@@ -56,6 +59,8 @@ export interface RequestSpec {
   stream?: boolean;
   /** the `accept` header, when the body is neither JSON nor an event stream (JSON Lines) */
   accept?: string;
+  /** what the answer holds, for how much of it is read: a message, or (by default) any other JSON */
+  answer?: 'message' | 'json';
 }
 
 /** A 2xx response whose body is still to be read. `touch()` restarts the idle timer; `close()` ends it. */
@@ -66,6 +71,8 @@ export interface Raw {
   requestId?: string;
   touch(): void;
   close(): void;
+  /** how much of the body is read, at most (READ_LIMITS when not given) */
+  limits?: ReadLimits;
   /**
    * The body is being read to its end (`read`): the HTTP client gives the connection back to its pool a turn of
    * the event loop after that end, and the next request of this client waits for it, so it takes the same
@@ -94,17 +101,28 @@ const KEY_HELP: Record<KeyKind, { message: string; action: 'set-api-key' | 'set-
 export class Http {
   /** when the connection a streamed response gave back is free again (Raw.reuse) */
   private connectionFree: Promise<void> | undefined;
+  private readonly limits: ReadLimits;
 
-  constructor(readonly o: HttpOptions) {}
+  constructor(readonly o: HttpOptions) {
+    this.limits = { ...READ_LIMITS, ...o.readLimits };
+  }
 
   /** A JSON request, retried by the spec's rules; a 2xx body that is not JSON is an `invalid_response`. */
   async json<T>(spec: RequestSpec, c: CallOptions = {}): Promise<JsonResponse<T>> {
     return withRetry(
       async () => {
         const raw = await this.send(spec, c);
+        const limit = this.limits[spec.answer ?? 'json'];
         let text: string;
         try {
-          text = raw.body ? await new Response(raw.body).text() : '';
+          const read = raw.body ? await readText(raw.body, limit) : { text: '', over: false };
+          if (read.over) {
+            const message =
+              `The service answered ${spec.method} ${spec.path} with more than ${sizeText(limit)}, more than any ` +
+              'answer of it holds; reading stopped there and the connection was closed.';
+            throw new ApiError(raw.status, 'response_too_large', message, raw.requestId, raw.headers);
+          }
+          text = read.text;
         } catch (e) {
           throw mapNetworkError(e, c.signal);
         } finally {
@@ -213,6 +231,7 @@ export class Http {
         headers: h,
         body: res.body,
         ...(requestId ? { requestId } : {}),
+        limits: this.limits,
         touch: () => timer.restart(),
         close: () => timer.clear(),
         reuse: read => {
@@ -226,7 +245,8 @@ export class Http {
     }
     let text = '';
     try {
-      text = await res.text();
+      const read = res.body ? await readText(res.body, this.limits.error) : { text: '', over: false };
+      text = read.over ? overlongError(read.text, this.limits.error) : read.text;
     } catch {
       /* keep what we have */
     } finally {
@@ -336,6 +356,15 @@ const STATUS_TYPES: Record<number, string> = {
   504: 'gateway_timeout',
   529: 'overloaded_error',
 };
+
+/** An error body past its limit, as its message: what it began with, and that the rest was not read. */
+function overlongError(start: string, limit: number): string {
+  const begins = start.trim().slice(0, 200);
+  return (
+    `the service's error body was longer than ${sizeText(limit)}; reading stopped there and the connection was ` +
+    `closed${begins ? ` (it began: ${JSON.stringify(begins)}…)` : ''}`
+  );
+}
 
 function apiErrorFrom(
   status: number,

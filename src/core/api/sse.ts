@@ -1,6 +1,7 @@
 // Server-sent events decoder (the WHATWG event-stream format), correct whatever the chunking: an event,
 // a line, a CRLF pair or a multi-byte UTF-8 character may be split across chunks at any byte.
 import { StringDecoder } from 'node:string_decoder';
+import { LineTooLong, READ_LIMITS } from './limits';
 
 export interface SseEvent {
   event: string;
@@ -27,6 +28,8 @@ export class SseDecoder {
    * growing buffer on every chunk made a 1 MB line in 64-byte chunks quadratic (seconds, not ms).
    */
   private partial: string[] = [];
+  /** the characters in `partial`: a line without end stops at `maxLine` */
+  private partialChars = 0;
   private pendingCR = false;
   /** the fields hold the event `next()` returned: cleared when the decoder reads on */
   private ready = false;
@@ -37,6 +40,13 @@ export class SseDecoder {
   private hasData = false;
   /** data lines after the first (rare): joined with it when the event ends */
   private moreData: string[] | undefined;
+  private moreDataChars = 0;
+
+  /**
+   * @param maxLine the most characters a line, and an event's data, may hold: past it, reading throws LineTooLong
+   * (the decoder holds a line until its end comes: without one, it would hold all that follows)
+   */
+  constructor(private readonly maxLine = READ_LIMITS.message) {}
 
   /** The data of the event `next()` read: `dataText.slice(dataFrom, dataTo)`, almost always a line of its chunk. */
   dataText = '';
@@ -75,6 +85,7 @@ export class SseDecoder {
     const out: SseEvent[] = [];
     while (this.next()) out.push(this.current);
     this.partial = [];
+    this.partialChars = 0;
     return out;
   }
 
@@ -136,7 +147,12 @@ export class SseDecoder {
         if (ended) return this.stop(start);
       }
     }
-    if (start < text.length) this.partial.push(text.slice(start));
+    if (start < text.length) {
+      // once per chunk: the piece of a line whose end has not come
+      this.partialChars += text.length - start;
+      if (this.partialChars > this.maxLine) throw new LineTooLong('A line of the event stream', this.maxLine);
+      this.partial.push(text.slice(start));
+    }
     this.chunk = '';
     this.pos = 0;
     return false;
@@ -162,6 +178,7 @@ export class SseDecoder {
     if (!this.ready) return;
     this.ready = false;
     this.nameText = this.moreData = undefined;
+    this.moreDataChars = 0;
     this.hasData = false;
   }
 
@@ -187,8 +204,11 @@ export class SseDecoder {
   /** The line whose last piece is `tail`, joined from its pieces. */
   private joined(tail: string): boolean {
     this.partial.push(tail);
+    if (this.partialChars + tail.length > this.maxLine)
+      throw new LineTooLong('A line of the event stream', this.maxLine);
     const line = this.partial.join('');
     this.partial = [];
+    this.partialChars = 0;
     return this.line(line, 0, line.length);
   }
 
@@ -225,7 +245,12 @@ export class SseDecoder {
       this.dataText = text;
       this.dataFrom = from;
       this.dataTo = to;
-    } else (this.moreData ??= []).push(text.slice(from, to));
+    } else {
+      // an event of many data lines and no end: its data stops at the same bound as a line
+      this.moreDataChars += to - from + 1; // and the line end that joins it to the others
+      if (this.moreDataChars > this.maxLine) throw new LineTooLong("An event's data", this.maxLine);
+      (this.moreData ??= []).push(text.slice(from, to));
+    }
   }
 
   /** An empty line: the event so far is complete; true when it has data (an event without any is dropped). */

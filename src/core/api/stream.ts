@@ -3,6 +3,7 @@
 import { MessageAccumulator } from './accumulator';
 import { AbortedError, afterReceived, StreamError, TimeoutError, type Received } from './errors';
 import { mapNetworkError, networkDetail, type Raw } from './http';
+import { LineTooLong, READ_LIMITS, sizeText } from './limits';
 import { SseDecoder } from './sse';
 import type { Delta, Message, StreamEvent } from './types';
 
@@ -39,9 +40,12 @@ export class MessageStream implements AsyncIterable<StreamEvent> {
   [Symbol.asyncIterator](): AsyncIterator<StreamEvent> {
     if (this.consumed) throw new Error('a MessageStream can be iterated once');
     this.consumed = true;
-    const sse = new SseDecoder();
+    const limits = this.raw.limits ?? READ_LIMITS;
+    const sse = new SseDecoder(limits.message);
     const reader = this.raw.body?.getReader();
     let state: 'open' | 'ended' | 'finished' = 'open';
+    /** bytes read so far: a stream without end stops at limits.stream */
+    let bytes = 0;
     // counted as events are handed out, so a failure can say how far the reply got
     const received: Received = { events: 0, replyChars: 0 };
     const fail = (type: string, message: string, detail?: string) =>
@@ -114,6 +118,8 @@ export class MessageStream implements AsyncIterable<StreamEvent> {
     };
     const mapFailure = (e: unknown): StreamError => {
       if (e instanceof StreamError) return e;
+      if (e instanceof LineTooLong)
+        return fail('response_too_large', LineTooLong.say(e.what, e.limit, afterReceived(received)));
       const mapped = mapNetworkError(e, this.signal);
       if (mapped instanceof AbortedError) return fail('aborted', 'Cancelled.');
       if (mapped instanceof TimeoutError)
@@ -147,6 +153,15 @@ export class MessageStream implements AsyncIterable<StreamEvent> {
             continue;
           }
           this.raw.touch(); // bytes arrived: the idle timer starts again
+          bytes += r.value.byteLength;
+          if (bytes > limits.stream) {
+            close();
+            throw fail(
+              'response_too_large',
+              `The stream sent more than ${sizeText(limits.stream)} ${afterReceived(received)}, more than any reply ` +
+                'holds; reading stopped there and the connection was closed.',
+            );
+          }
           sse.write(r.value);
           const ready = deliver();
           if (ready) return ready;

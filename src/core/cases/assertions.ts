@@ -6,7 +6,7 @@ import type { Cost } from '../cost/cost';
 import { formatUsd } from '../cost/format';
 import { count } from '../text';
 import { callLabel, deepSubset } from '../tools/answers';
-import { compileRegex, showRegex } from './regex';
+import { compileRegex, PatternTimeout, showRegex, withPatternTimeLimit } from './regex';
 import type { Assertion, AssertionResult, AssertionType, Outcome, Rubric } from './types';
 
 /** What some assertions need besides the reply: its cost (max-cost), and the judge's grades (rubric). */
@@ -67,7 +67,11 @@ export function evaluate(
     } catch (e) {
       // one assertion that cannot be evaluated fails alone; the others still say what they found
       const why = e instanceof Error ? e.message : String(e);
-      return { type, pass: false, message: `${label}: could not be checked: ${why}` };
+      const message = `${label}: could not be checked: ${why}`;
+      // a pattern stopped at its time limit says nothing of the reply: the sample is an error, not a failure
+      if (e instanceof PatternTimeout)
+        return { type, pass: false, message, error: { type: 'pattern_timeout', message } };
+      return { type, pass: false, message };
     }
   });
 }
@@ -127,7 +131,12 @@ function check(type: AssertionType, argument: unknown, o: Outcome): Verdict {
         : [false, `found at character ${at + 1} of the reply (${quoteAround(text, at, String(argument).length)})`];
     }
     case 'regex': {
-      const m = compileRegex(String(argument)).exec(text);
+      const re = compileRegex(String(argument));
+      const m = withPatternTimeLimit(
+        () => `The regex ${showRegex(String(argument))}`,
+        text.length,
+        () => re.exec(text),
+      );
       return m
         ? [true, `matched ${quote(m[0], 40)}`]
         : [false, `no match in the reply (${preview(text)})`, diff(showRegex(String(argument)), text)];
@@ -300,17 +309,40 @@ function jsonSchema(text: string, schema: Record<string, unknown>): Verdict {
     const why = e instanceof Error ? e.message : String(e);
     return [false, `the reply is not JSON (${why}; ${preview(text)})`, diff(JSON.stringify(schema, null, 2), text)];
   }
-  const result = new Validator(schema, draftOf(schema), false).validate(value);
+  // the schema's `pattern`, `patternProperties` and `format: regex` run on the reply: with the same time limit
+  const what = () => `Validating the reply against the schema${patternsOf(schema)}`;
+  const result = withPatternTimeLimit(what, source.length, () =>
+    new Validator(schema, draftOf(schema), false).validate(value),
+  );
   const from = fenced ? ' (read from its ```json fence)' : '';
   if (result.valid) return [true, `the reply is JSON that validates${from}`];
   // the innermost errors: an error whose location holds another's is only its summary
-  const errors = result.errors.filter(
-    e => !result.errors.some(o => o !== e && o.keywordLocation.startsWith(`${e.keywordLocation}/`)),
-  );
+  const summaries = new Set<string>();
+  for (const e of result.errors)
+    for (let at = e.keywordLocation.lastIndexOf('/'); at > 0; at = e.keywordLocation.lastIndexOf('/', at - 1))
+      summaries.add(e.keywordLocation.slice(0, at));
+  const errors = result.errors.filter(e => !summaries.has(e.keywordLocation));
   const said = errors.slice(0, 3).map(e => `${e.instanceLocation.replace(/^#/, '') || '(root)'}: ${e.error}`);
   const more = errors.length > 3 ? `; and ${errors.length - 3} more` : '';
   const why = `the reply is JSON that does not validate${from}: ${said.join('; ')}${more}`;
   return [false, why, diff(JSON.stringify(schema, null, 2), text)];
+}
+
+/** ` (its patterns: /^a+$/, /^b/)`: the schema's `pattern` values, the first three, for a time limit's message. */
+function patternsOf(schema: unknown): string {
+  const found: string[] = [];
+  const stack: unknown[] = [schema];
+  for (let v = stack.pop(); v !== undefined && found.length < 4; v = stack.pop()) {
+    if (!v || typeof v !== 'object') continue;
+    for (const [k, x] of Object.entries(v as Record<string, unknown>)) {
+      if (k === 'pattern' && typeof x === 'string') found.push(`/${x}/`);
+      else if (k === 'patternProperties' && x && typeof x === 'object')
+        found.push(...Object.keys(x).map(p => `/${p}/`));
+      stack.push(x);
+    }
+  }
+  if (!found.length) return '';
+  return ` (its patterns: ${found.slice(0, 3).join(', ')}${found.length > 3 ? '…' : ''})`;
 }
 
 function draftOf(schema: Record<string, unknown>): SchemaDraft {

@@ -8,6 +8,8 @@ import { closest, MODELS } from '../models/table';
 import { emptyFileProblem, parseRequest, type Locate } from '../request/parse';
 import { describe } from '../request/schema';
 import { changeToFixes, enumCandidates } from '../request/enumFixes';
+import { boundPerRule, RuleTally } from '../request/perRule';
+import { schemaIssues } from '../request/schemaCheck';
 import type { Anchor, FixData, Format, Path, Problem, RuleId, Severity } from '../request/types';
 import { count } from '../text';
 import { normalizeTools } from '../tools/answers';
@@ -228,6 +230,8 @@ export interface CaseFileParse {
   file?: CaseFile;
   problems: Problem[];
   locate: Locate;
+  /** `locate` for many paths at once (parse.ts): what placing many problems needs */
+  locateMany: (paths: readonly Path[]) => Locate;
 }
 
 interface PathProblem {
@@ -246,7 +250,7 @@ export function parseCaseFile(text: string, format: Format): CaseFileParse {
   const value = parsed.value;
   if (value === undefined) {
     if (!problems.length) problems.push(emptyFileProblem(text, 'a case file needs "request" and "cases"'));
-    return { problems, locate: parsed.locate };
+    return { problems, locate: parsed.locate, locateMany: paths => parsed.locateMany(paths) };
   }
   if (!isObject(value)) {
     const span = parsed.locate([]) ?? { start: 0, end: Math.min(1, text.length) };
@@ -257,21 +261,24 @@ export function parseCaseFile(text: string, format: Format): CaseFileParse {
       path: [],
       message: 'A case file holds one object with "request", "cases" and optionally "models".',
     });
-    return { problems, locate: parsed.locate };
+    return { problems, locate: parsed.locate, locateMany: paths => parsed.locateMany(paths) };
   }
   const found: PathProblem[] = [];
-  const result = CaseFileSchema.safeParse(value, { reportInput: true });
-  if (!result.success) for (const iss of result.error.issues) convert(iss, iss.path as Path, value, found);
+  const tally = new RuleTally();
+  // zod's issues, without the copy of the file safeParse would build (schemaCheck.ts)
+  for (const iss of schemaIssues(CaseFileSchema, value)) convert(iss, iss.path as Path, value, found, tally);
   checkBeyondSchema(value, found);
-  const locate = parsed.locateMany(found.map(p => p.path));
-  for (const p of found) problems.push(place(locate, p));
+  // the first of each rule (past the bound a problem is only counted), placed together
+  const said = boundPerRule(found);
+  const locate = parsed.locateMany(said.map(p => p.path));
+  for (const p of said) problems.push(place(locate, p));
   for (const p of problems) {
     p.start = Math.max(0, Math.min(p.start, text.length));
     p.end = Math.max(p.start, Math.min(p.end, text.length));
   }
   problems.sort((a, b) => a.start - b.start || a.end - b.end);
   const file = salvage(value);
-  return { ...(file ? { file } : {}), problems, locate: parsed.locate };
+  return { ...(file ? { file } : {}), problems, locate: parsed.locate, locateMany: paths => parsed.locateMany(paths) };
 }
 
 /** The request file a case file names, as a path (relative to the case file's folder). */
@@ -356,7 +363,7 @@ const EXPECTED: Record<string, string> = {
   record: 'an object',
 };
 
-function convert(iss: z.core.$ZodIssue, p: Path, root: unknown, out: PathProblem[]): void {
+function convert(iss: z.core.$ZodIssue, p: Path, root: unknown, out: PathProblem[], tally: RuleTally): void {
   const input = getAt(root, p);
   const push = (code: RuleId, message: string, extra: Partial<PathProblem> = {}) =>
     out.push({ path: p, anchor: 'value', code, severity: 'error', message, ...extra });
@@ -386,7 +393,7 @@ function convert(iss: z.core.$ZodIssue, p: Path, root: unknown, out: PathProblem
         // a rubric written as an object: what is wrong inside it (its branch of the union)
         const inner = isObject(input) ? iss.errors.find(branch => branch.some(e => e.path.length > 0)) : undefined;
         if (inner) {
-          for (const e of inner) convert(e, [...p, ...(e.path as Path)], root, out);
+          for (const e of inner) convert(e, [...p, ...(e.path as Path)], root, out, tally);
           return;
         }
         const message =
@@ -398,7 +405,7 @@ function convert(iss: z.core.$ZodIssue, p: Path, root: unknown, out: PathProblem
       if (p[p.length - 1] === 'tool-called') {
         const inner = isObject(input) ? iss.errors[1] : undefined;
         if (inner?.length) {
-          for (const e of inner) convert(e, [...p, ...(e.path as Path)], root, out);
+          for (const e of inner) convert(e, [...p, ...(e.path as Path)], root, out, tally);
           return;
         }
         push(
@@ -414,7 +421,7 @@ function convert(iss: z.core.$ZodIssue, p: Path, root: unknown, out: PathProblem
         // a tool's answers: the branch its value's type picks (an entry, or a list of entries)
         const inner = isObject(input) ? iss.errors[1] : Array.isArray(input) ? iss.errors[2] : undefined;
         if (inner?.length) {
-          for (const e of inner) convert(e, [...p, ...(e.path as Path)], root, out);
+          for (const e of inner) convert(e, [...p, ...(e.path as Path)], root, out, tally);
           return;
         }
         const message =
@@ -429,7 +436,7 @@ function convert(iss: z.core.$ZodIssue, p: Path, root: unknown, out: PathProblem
       return;
     }
     case 'unrecognized_keys':
-      for (const key of iss.keys) unknownKey(p, key, root, out);
+      for (const key of iss.keys) unknownKey(p, key, root, out, tally);
       return;
     case 'too_small': {
       const empty =
@@ -453,10 +460,21 @@ function convert(iss: z.core.$ZodIssue, p: Path, root: unknown, out: PathProblem
 }
 
 /** An unknown key: in an assertion, an unknown kind (an error: it would assert nothing); elsewhere a warning. */
-function unknownKey(p: Path, key: string, root: unknown, out: PathProblem[]): void {
+function unknownKey(p: Path, key: string, root: unknown, out: PathProblem[], tally: RuleTally): void {
   // a JSON case file names its schema for the editor (`promptwright schema --cases`): nothing reads it but the editor
   if (p.length === 0 && key === '$schema') return;
   const at = [...p, key];
+  const code = isAssertionPath(p) ? 'unknown-assertion' : 'case-unknown-field';
+  if (!tally.said(code)) {
+    out.push({
+      path: at,
+      anchor: 'key',
+      code,
+      severity: code === 'unknown-assertion' ? 'error' : 'warning',
+      message: '',
+    });
+    return;
+  }
   const here = getAt(root, p);
   const candidates = keysAt(p).filter(k => !(isObject(here) && k in here));
   const near = closest(key, candidates, 2);
@@ -676,8 +694,12 @@ function salvageCase(c: unknown): TestCase {
   if (isObject(c.vars)) {
     const vars: Record<string, VarValue> = {};
     for (const [k, v] of Object.entries(c.vars))
-      if (typeof v === 'string' || typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v)))
-        Object.defineProperty(vars, k, { value: v, enumerable: true, writable: true, configurable: true });
+      if (typeof v === 'string' || typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v))) {
+        // a key "__proto__" stays a property (assigned, it would set the prototype); the others are assigned, faster
+        if (k === '__proto__')
+          Object.defineProperty(vars, k, { value: v, enumerable: true, writable: true, configurable: true });
+        else vars[k] = v;
+      }
     out.vars = vars;
   }
   if (Array.isArray(c.assert)) out.assert = c.assert.filter(isValidAssertion);
@@ -692,7 +714,7 @@ function isValidAssertion(a: unknown): a is Assertion {
   if (keys.length !== 1) return false;
   const key = keys[0] as AssertionType;
   if (!(ASSERTION_TYPES as readonly string[]).includes(key)) return false;
-  if (!ASSERTION_ARGUMENTS[key].safeParse(a[key]).success) return false;
+  if (schemaIssues(ASSERTION_ARGUMENTS[key], a[key]).length) return false;
   if (key === 'regex') {
     try {
       compileRegex(a[key] as string);

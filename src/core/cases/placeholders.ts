@@ -17,6 +17,13 @@ export function findPlaceholders(text: string): Placeholder[] {
   return out;
 }
 
+/** The names of the placeholders in a text, each once. */
+export function namesIn(text: string): Set<string> {
+  const names = new Set<string>();
+  if (text.includes('{{')) for (const m of text.matchAll(PLACEHOLDER)) names.add(m[1]!);
+  return names;
+}
+
 /** The placeholder names used in the string values of a parsed request (object keys are not filled). */
 export function placeholderNames(value: unknown): Set<string> {
   const names = new Set<string>();

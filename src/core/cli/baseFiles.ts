@@ -11,7 +11,7 @@ import { COUNT_FILE_PATTERNS } from '../request/count';
 import { formatOf } from '../request/types';
 import { UsageError } from './args';
 import { filesOf, readText, type FileSource } from './caseFiles';
-import { globToRegExp, walk } from './files';
+import { globMatcher, walk } from './files';
 
 /**
  * The files `--changed` looks at: the editor's defaults for request files (promptwright.requestFilePatterns),
@@ -25,7 +25,7 @@ export const COMPARED_FILE_PATTERNS = [
   ...CASE_FILE_PATTERNS,
 ] as const;
 
-const COMPARED = COMPARED_FILE_PATTERNS.map(globToRegExp);
+const COMPARED = COMPARED_FILE_PATTERNS.map(globMatcher);
 
 /** Whether a path ('/'-separated) is a request, count or case file by those patterns. */
 export const isComparedFile = (p: string): boolean => COMPARED.some(re => re.test(p));
@@ -120,7 +120,7 @@ function argFilter(cwd: string, realCwd: string): (arg: string) => (display: str
     const abs = path.resolve(cwd, arg);
     const rel = path.relative(cwd, abs).split(path.sep).join('/');
     if (/[*?{]/.test(arg)) {
-      const re = globToRegExp(arg.replace(/\\/g, '/').replace(/^\.\//, ''));
+      const re = globMatcher(arg.replace(/\\/g, '/').replace(/^\.\//, ''));
       return display => re.test(display);
     }
     // a folder or a file named as it is on disk (or was, for a deleted one)

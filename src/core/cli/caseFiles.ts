@@ -90,7 +90,11 @@ export function recordLine(r: CheckRecord): string {
  */
 function cellProblemLines(display: string, problems: { cell: string; problem: string }[]): string[] {
   const byProblem = new Map<string, string[]>();
-  for (const { cell, problem } of problems) byProblem.set(problem, [...(byProblem.get(problem) ?? []), cell]);
+  for (const { cell, problem } of problems) {
+    const cells = byProblem.get(problem);
+    if (cells) cells.push(cell);
+    else byProblem.set(problem, [cell]);
+  }
   return [...byProblem].map(([problem, cells]) => {
     const shown = cells.slice(0, 3).join(', ');
     const more = cells.length > 3 ? ` and ${cells.length - 3} more` : '';

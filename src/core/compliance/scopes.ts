@@ -17,6 +17,8 @@ const WHAT: Record<string, string> = {
 
 /** `Got:` and `Needed:` lists of a 403's message (doc3 §7: the message has that form). */
 export function parseScopeError(message: string): { got: string[]; needed: string[] } | undefined {
+  // the lists are near the start of a short message; the pattern below is quadratic in a long one
+  message = message.slice(0, 2000);
   const list = (label: string) => {
     const m = new RegExp(`${label}:?\\s*\\[?([^\\]\\n]*?)\\]?(?:\\.\\s|\\.?$|\\s+(?:Got|Needed)\\b)`, 'i').exec(
       message,

@@ -85,7 +85,7 @@ export async function checkCaseText<K>(
     return out;
   }
   out.requestText = requestText;
-  const cross = crossCheck(file, parsed.locate, requestText, formatOf(request.path));
+  const cross = crossCheck(file, parsed.locateMany, requestText, formatOf(request.path));
   if (cross.requestModel) out.requestModel = cross.requestModel;
   out.caseProblems.push(...cross.caseProblems);
   out.requestProblems = cross.requestProblems;

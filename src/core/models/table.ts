@@ -278,6 +278,8 @@ export function closest(word: string, candidates: readonly string[], maxDistance
   let best: string | undefined;
   let bestD = maxDistance + 1;
   for (const c of candidates) {
+    // the distance is at least the difference in length: no table to fill for a word that far
+    if (Math.abs(c.length - word.length) >= bestD) continue;
     const dd = editDistance(word, c);
     if (dd < bestD) {
       best = c;

@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import { changeToFixes } from './enumFixes';
 import { closest } from '../models/table';
 import type { RuleContext } from './rules';
+import { RuleTally } from './perRule';
 import { refusedKey } from './rules/keys';
 import { describe } from './schema';
 import { defOf, schemaAt, type Def, type Schema } from './schemaPath';
@@ -76,6 +77,8 @@ interface Context {
   schema: Schema;
   ctx: RuleContext;
   out: PathProblem[];
+  /** past the bound of its rule, a problem is only counted (perRule.ts): no message, no "did you mean" */
+  tally: RuleTally;
 }
 
 /** Converts the issues of one safeParse of `schema` into problems; `root` is the value that was parsed. */
@@ -85,7 +88,7 @@ export function issuesToProblems(
   ctx: RuleContext,
   schema: Schema,
 ): PathProblem[] {
-  const c: Context = { root, schema, ctx, out: [] };
+  const c: Context = { root, schema, ctx, out: [], tally: new RuleTally() };
   for (const iss of issues) convert(iss, iss.path as Path, c);
   return c.out;
 }
@@ -151,6 +154,11 @@ function convert(iss: Issue, path: Path, c: Context): void {
           anchor: 'container',
           fixes: [fix],
         });
+        return;
+      }
+      // a value's "change to" fixes weigh it against each allowed one: only for problems that are said
+      if (!c.tally.said('invalid-value')) {
+        push('invalid-value', '');
         return;
       }
       const fixes = changeToFixes(path, input, iss.values);
@@ -254,6 +262,13 @@ function sizeProblem(
 function unknownField(path: Path, key: string, c: Context): void {
   const at = [...path, key];
   const container = getAt(c.root, path);
+  const refused = refusedKey(c.root, container, path, key);
+  const severity = refused?.severity ?? 'warning';
+  const code = refused?.code ?? 'unknown-field';
+  if (!c.tally.said(code)) {
+    c.out.push({ path: at, anchor: 'key', severity, code, message: '' });
+    return;
+  }
   const known = knownKeys(schemaAt(c.schema, c.root, path));
   const near = known
     ? closest(
@@ -265,7 +280,6 @@ function unknownField(path: Path, key: string, c: Context): void {
   const fixes: FixData[] = [];
   if (near) fixes.push({ kind: 'rename-property', title: `Rename to "${near}"`, path: at, key: near });
   fixes.push({ kind: 'remove-property', title: `Remove "${key}"`, path: at });
-  const refused = refusedKey(c.root, container, path, key);
   if (refused) {
     const message = near ? `${refused.message} Did you mean "${near}"?` : refused.message;
     c.out.push({ path: at, anchor: 'key', ...refused, message, fixes: refused.fixes ?? fixes });
@@ -276,7 +290,7 @@ function unknownField(path: Path, key: string, c: Context): void {
     ? `Unknown field "${key}" ${where}: did you mean "${near}"?`
     : `Unknown field "${key}" ${where}: the spec does not describe it. If the service documents it, ignore this; ` +
       'otherwise the service may reject the request.';
-  c.out.push({ path: at, anchor: 'key', severity: 'warning', code: 'unknown-field', message, fixes });
+  c.out.push({ path: at, anchor: 'key', severity, code, message, fixes });
 }
 
 /**

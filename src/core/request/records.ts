@@ -26,6 +26,7 @@ export function lineColumn(text: string): (offset: number) => { line: number; co
 
 /** Problems as records with 1-based lines and columns and a JSON pointer. */
 export function toRecords(text: string, problems: readonly Problem[], display: string): CheckRecord[] {
+  if (!problems.length) return []; // the lines of a clean file are not counted
   const lc = lineColumn(text);
   return problems.map(p => {
     const s = lc(p.start);

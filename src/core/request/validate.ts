@@ -3,6 +3,7 @@ import { pickCountFields } from './count';
 import { issuesToProblems } from './issues';
 import { emptyFileProblem, locateNothing, parseRequest, type Locate, type Parsed } from './parse';
 import { otherToolFile } from './otherTools';
+import { boundPerRule } from './perRule';
 import { checkRules, type RuleContext } from './rules';
 import { CountTokensBody, RequestBody } from './schema';
 import { schemaIssues } from './schemaCheck';
@@ -76,9 +77,11 @@ function validateUnguarded(text: string, format: Format, opts: ValidateOptions):
   const schema = count ? CountTokensBody : RequestBody;
   // zod's issues without the copy of the body its safeParse would build (most of a check's time, then garbage)
   const issues = schemaIssues(schema, body);
-  const pathProblems: PathProblem[] = issues.length ? issuesToProblems(issues, body, ctx, schema) : [];
-  pathProblems.push(...checkRules(body, ctx));
-  // placed together: one by one, each would walk the file from its start
+  const found: PathProblem[] = issues.length ? issuesToProblems(issues, body, ctx, schema) : [];
+  for (const p of checkRules(body, ctx)) found.push(p);
+  // the first of each rule (a problem past the bound has no message: it is only counted), then placed together:
+  // one by one, each would walk the file from its start
+  const pathProblems = boundPerRule(found);
   const locate = parsed.locateMany(pathProblems.map(p => p.path));
   for (const p of pathProblems) problems.push(place(locate, p));
   return { parsed, problems: clamp(problems, text.length) };

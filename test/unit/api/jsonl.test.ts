@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { readJsonLines, readLines, type MalformedLine } from '../../../src/core/api/jsonl';
+import { LineTooLong } from '../../../src/core/api/limits';
 
 const enc = new TextEncoder();
 
@@ -125,5 +126,17 @@ describe('JSON Lines reader', () => {
     const chunks = cut('{"a":1}\n{"b":2}\n', 4);
     for await (const _ of readLines(body(chunks).stream, () => calls++)) void _;
     assert.equal(calls, chunks.length);
+  });
+  it('a line longer than its bound stops the reading (the rest cancelled); a line at the bound is read', async () => {
+    const lines: string[] = [];
+    const ok = body(cut(`${'a'.repeat(100)}\n${'b'.repeat(101)}\n{"c":1}\n`, 7));
+    await assert.rejects(
+      (async () => {
+        for await (const l of readLines(ok.stream, undefined, 100)) lines.push(l.text);
+      })(),
+      (e: unknown) => e instanceof LineTooLong && /^Line 2 of the answer is longer than 100 bytes/.test(e.message),
+    );
+    assert.deepEqual(lines, ['a'.repeat(100)]);
+    assert.equal(ok.cancelled(), true);
   });
 });

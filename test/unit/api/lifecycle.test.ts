@@ -5,10 +5,12 @@
 // the client's pool would show if it were not released.
 import * as assert from 'node:assert/strict';
 import { AdminClient } from '../../../src/core/admin/client';
+import { BatchesClient } from '../../../src/core/api/batches';
 import { ApiClient, type ClientOptions } from '../../../src/core/api/client';
 import { ApiError, StreamError } from '../../../src/core/api/errors';
 import { sleep } from '../../../src/core/api/retry';
 import { RateLimiter } from '../../../src/core/compliance/limiter';
+import { ModelsClient } from '../../../src/core/models/client';
 import { startFakeProcess, type FakeProcess } from '../../fake/process';
 
 const API_KEY = 'test-key';
@@ -209,6 +211,115 @@ describe('lifecycle: a request leaves no handle or timer behind', () => {
       await assert.rejects(waiting);
     });
     assert.deepEqual(left, []);
+  });
+
+  describe('an answer without end stops at its limit with a clear error, and leaves nothing behind', () => {
+    // small limits, so the fake's endless bodies reach them at once (READ_LIMITS are the real ones, limits.ts)
+    const readLimits = { json: 32 * 1024, message: 64 * 1024, stream: 256 * 1024, error: 16 * 1024 };
+    const limited = () => client({ maxRetries: 0, readLimits });
+    const event = (name: string, data: object) => `event: ${name}\ndata: ${JSON.stringify(data)}\n\n`;
+    const start =
+      event('message_start', {
+        type: 'message_start',
+        message: { id: 'msg_1', type: 'message', role: 'assistant', model: 'm', content: [], usage: {} },
+      }) +
+      event('content_block_start', {
+        type: 'content_block_start',
+        index: 0,
+        content_block: { type: 'text', text: '' },
+      });
+    const delta = event('content_block_delta', {
+      type: 'content_block_delta',
+      index: 0,
+      delta: { type: 'text_delta', text: 'more ' },
+    });
+    const sse = { 'content-type': 'text/event-stream' };
+
+    it('an error body (a 500 whose page goes on): the status, its type, and where reading stopped', async () => {
+      const left = await leftBy(async () => {
+        await fake.fail({ status: 500, endless: { head: '<html>', repeat: 'Internal error. ' } });
+        await assert.rejects(limited().countTokens(body('count me')), (e: unknown) => {
+          assert.ok(e instanceof ApiError);
+          assert.equal(e.status, 500);
+          assert.equal(e.type, 'api_error');
+          assert.match(e.message, /^the service's error body was longer than 16 KiB; reading stopped there and the /);
+          assert.match(e.message, /\(it began: "<html>Internal error\. Internal/);
+          assert.match(e.requestId ?? '', /^req_fake_/);
+          return true;
+        });
+      });
+      assert.deepEqual(left, []);
+    });
+
+    for (const [what, call] of [
+      ['count_tokens', (c: ApiClient) => c.countTokens(body('count me'))],
+      ['GET /v1/models', (c: ApiClient) => new ModelsClient(c.http).all()],
+      ['an administration list', (c: ApiClient) => new AdminClient(c.http).users().next()],
+      ['a message not streamed', (c: ApiClient) => c.createMessage(body('hi'))],
+    ] as const) {
+      it(`a JSON answer without end: ${what}`, async () => {
+        const left = await leftBy(async () => {
+          await fake.fail({ endless: { head: '{"data": [', repeat: '{"id": "x"},' } });
+          await assert.rejects(call(limited()), (e: unknown) => {
+            assert.ok(e instanceof ApiError, String(e));
+            assert.equal(e.type, 'response_too_large');
+            const limit = what === 'a message not streamed' ? '64 KiB' : '32 KiB';
+            assert.match(e.message, new RegExp(`^The service answered \\w+ /v1/\\S+ with more than ${limit}, more `));
+            return true;
+          });
+        });
+        assert.deepEqual(left, []);
+      });
+    }
+
+    for (const [what, endless, message] of [
+      [
+        'events without end',
+        { head: start, repeat: delta },
+        /^The stream sent more than 256 KiB after [\d,]+ events \([\d,]+ characters of reply\), more than any reply /,
+      ],
+      [
+        'a line without end',
+        { head: 'event: message_start\ndata: ', repeat: 'x' },
+        /^A line of the event stream is longer than 64 KiB/,
+      ],
+      [
+        'an event of data lines without end',
+        { head: 'event: message_start\n', repeat: `data: ${'x'.repeat(1000)}\n` },
+        /^An event's data is longer than 64 KiB/,
+      ],
+    ] as const) {
+      it(`a stream of ${what}: response_too_large, what came kept`, async () => {
+        const left = await leftBy(async () => {
+          await fake.fail({ headers: sse, endless });
+          const stream = await limited().streamMessage(body('hi'));
+          await assert.rejects(stream.finalMessage(), (e: unknown) => {
+            assert.ok(e instanceof StreamError, String(e));
+            assert.equal(e.type, 'response_too_large');
+            assert.match(e.message, message);
+            assert.match(e.requestId ?? '', /^req_fake_/);
+            return true;
+          });
+          if (what === 'events without end')
+            assert.match(JSON.stringify(stream.message?.content[0]), /"text":"(more )+/);
+        });
+        assert.deepEqual(left, []);
+      });
+    }
+
+    it("a batch's results line without end: response_too_large with the request-id", async () => {
+      const left = await leftBy(async () => {
+        await fake.fail({ path: '/results', endless: { head: '{"custom_id": "', repeat: 'x' } });
+        const results = new BatchesClient(limited().http).results('msgbatch_1');
+        await assert.rejects(results.next(), (e: unknown) => {
+          assert.ok(e instanceof ApiError, String(e));
+          assert.equal(e.type, 'response_too_large');
+          assert.match(e.message, /^The batch's results: Line 1 of the answer is longer than 64 KiB/);
+          return true;
+        });
+      });
+      assert.deepEqual(left, []);
+    });
   });
 
   it('the check itself sees a leak: a timer left running is reported', async () => {

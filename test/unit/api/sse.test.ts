@@ -1,4 +1,5 @@
 import * as assert from 'node:assert/strict';
+import { LineTooLong } from '../../../src/core/api/limits';
 import { SseDecoder, type SseEvent } from '../../../src/core/api/sse';
 import { MessageAccumulator } from '../../../src/core/api/accumulator';
 import { encodeSse, sseEvents } from '../../fake/server';
@@ -118,6 +119,35 @@ describe('SSE decoder', () => {
     for (let i = 1; i < bytes.length; i++)
       assert.deepEqual(decodeAll([bytes.subarray(0, i), bytes.subarray(i)]), expect, `split at ${i}`);
     assert.deepEqual(decodeAll(Array.from(bytes, b => Uint8Array.of(b))), expect, 'one byte at a time');
+  });
+});
+
+describe('SSE decoder: a line or an event without end stops at its bound', () => {
+  const tooLong = (e: unknown) => e instanceof LineTooLong;
+  const cut = (text: string, size: number) => {
+    const bytes = enc.encode(text);
+    return Array.from({ length: Math.ceil(bytes.length / size) }, (_, i) => bytes.subarray(i * size, (i + 1) * size));
+  };
+  // the bound is for what the decoder holds of a line across chunks: a line inside one chunk is that chunk
+  it('a line of 1,000 characters across chunks passes a bound of 1,000, one of 1,001 does not', () => {
+    for (const size of [1, 7, 64]) {
+      const ok = cut(`event: x\ndata: ${'a'.repeat(994)}\n\n`, size);
+      const d = new SseDecoder(1000);
+      assert.equal(ok.flatMap(c => d.push(c)).at(-1)?.data.length, 994, `chunks of ${size}`);
+      const over = cut(`event: x\ndata: ${'a'.repeat(995)}\n\n`, size);
+      const e = new SseDecoder(1000);
+      assert.throws(() => over.forEach(c => e.push(c)), tooLong, `chunks of ${size}`);
+    }
+  });
+  it('a line that never ends is not held past the bound; nor an event of data lines that never ends', () => {
+    const d = new SseDecoder(10_000);
+    assert.throws(() => {
+      for (;;) d.push(enc.encode('x'.repeat(1000)));
+    }, /^LineTooLong: A line of the event stream is longer than 9\.8 KiB, more than any answer/);
+    const e = new SseDecoder(10_000);
+    assert.throws(() => {
+      for (;;) e.push(enc.encode('data: x\n'.repeat(100)));
+    }, /^LineTooLong: An event's data is longer than 9\.8 KiB/);
   });
 });
 

@@ -2,6 +2,7 @@
 // came; a failed request fails every assertion with the failure as the reason.
 import * as assert from 'node:assert/strict';
 import { evaluate, replyText, totalInputTokens } from '../../../src/core/cases/assertions';
+import { PATTERN_TIME_LIMIT_MS } from '../../../src/core/cases/regex';
 import type { Assertion, Outcome } from '../../../src/core/cases/types';
 import type { Message } from '../../../src/core/api/types';
 
@@ -71,6 +72,34 @@ describe('cases: assertions', () => {
       false,
       'regex /^Hello/: no match in the reply (the reply: "Bonjour")',
     ]);
+  });
+  it('regex: JavaScript semantics (named groups, lookbehind, the u and s flags), as in any JavaScript code', () => {
+    assert.deepEqual(one({ regex: '/(?<year>\\d{4})-(?<month>\\d{2})/u' }, outcome('le 2024-05')), [
+      true,
+      'regex /(?<year>\\d{4})-(?<month>\\d{2})/u: matched "2024-05"',
+    ]);
+    assert.equal(one({ regex: '(?<=€)\\d+' }, outcome('prix : €42'))[1], 'regex /(?<=€)\\d+/: matched "42"');
+    assert.equal(one({ regex: '/^a.b$/s' }, outcome('a\nb'))[0], true);
+    assert.equal(one({ regex: '/^\\p{Lu}/u' }, outcome('Élan'))[0], true);
+  });
+  it('regex: a pattern that backtracks without end is stopped at its time limit, the sample an error', function () {
+    this.timeout(10_000);
+    const t0 = Date.now();
+    const [timedOut, other] = evaluate([{ regex: '^.*"(a+)+!' }, { contains: 'aaa' }], outcome(`"${'a'.repeat(34)}`));
+    const ms = Date.now() - t0;
+    assert.ok(ms >= PATTERN_TIME_LIMIT_MS && ms < PATTERN_TIME_LIMIT_MS + 3000, `took ${ms} ms`);
+    assert.equal(timedOut!.pass, false);
+    assert.equal(timedOut!.error?.type, 'pattern_timeout');
+    assert.equal(
+      timedOut!.message,
+      'regex /^.*"(a+)+!/: could not be checked: The regex /^.*"(a+)+!/ ran for more than 1,000 ms on a reply of ' +
+        '35 characters and was stopped: a pattern with nested repetition, such as (a+)+, can take exponential ' +
+        'time. Simplify the pattern.',
+    );
+    assert.equal(timedOut!.error?.message, timedOut!.message);
+    assert.equal(other!.pass, true, 'the other assertions still say what they found');
+    // the next pattern runs as usual: nothing is left of the one that was stopped
+    assert.equal(one({ regex: 'a+' }, outcome('baaa'))[1], 'regex /a+/: matched "aaa"');
   });
   it('equals', () => {
     assert.deepEqual(one({ equals: 'exact' }, outcome('exact')), [true, 'equals "exact": the reply is exactly that']);
@@ -150,6 +179,29 @@ describe('cases: assertions', () => {
       one({ 'json-schema': schema }, outcome('Sure! {"answer": 1}'))[1],
       /^json-schema: the reply is not JSON \(.*the reply: "Sure!/,
     );
+  });
+  it("json-schema: the schema's pattern and patternProperties run with the same time limit", function () {
+    this.timeout(10_000);
+    const evil = `${'a'.repeat(34)}!`;
+    const byPattern = { type: 'object', properties: { a: { type: 'string', pattern: '^(a+)+$' } } };
+    const byKey = { type: 'object', patternProperties: { '^(a|aa)+$': { type: 'number' } } };
+    for (const [schema, reply] of [
+      [byPattern, JSON.stringify({ a: evil })],
+      [byKey, JSON.stringify({ [evil]: 1 })],
+    ] as const) {
+      const t0 = Date.now();
+      const [r] = evaluate([{ 'json-schema': schema }], outcome(reply));
+      assert.ok(Date.now() - t0 < PATTERN_TIME_LIMIT_MS + 3000, `took ${Date.now() - t0} ms`);
+      assert.equal(r!.error?.type, 'pattern_timeout');
+      assert.match(
+        r!.message,
+        /^json-schema: could not be checked: Validating the reply against the schema \(its patterns: \/\^\(a/,
+      );
+      assert.match(r!.message, /ran for more than 1,000 ms on a reply of 4\d characters/);
+    }
+    // and a pattern that is quick still decides
+    assert.equal(one({ 'json-schema': byPattern }, outcome('{"a": "aaab"}'))[0], false);
+    assert.equal(one({ 'json-schema': byPattern }, outcome('{"a": "aaa"}'))[0], true);
   });
   it('json-schema: a draft named by $schema, and a schema that cannot be used fails alone', () => {
     const draft4 = {

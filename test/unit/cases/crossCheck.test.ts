@@ -4,6 +4,7 @@
 import * as assert from 'node:assert/strict';
 import { parseCaseFile } from '../../../src/core/cases/caseFile';
 import { crossCheck, valuesByCase } from '../../../src/core/cases/crossCheck';
+import { MAX_PER_RULE } from '../../../src/core/request/perRule';
 
 const REQUEST_YAML = `model: model-sonnet-4-6
 max_tokens: 300
@@ -17,7 +18,7 @@ function check(cases: string, requestText = REQUEST_YAML, format: 'yaml' | 'json
   const caseText = `request: support.prompt.yaml\ncases:\n${cases}`;
   const parsed = parseCaseFile(caseText, 'yaml');
   assert.ok(parsed.file, JSON.stringify(parsed.problems));
-  const r = crossCheck(parsed.file, parsed.locate, requestText, format);
+  const r = crossCheck(parsed.file, parsed.locateMany, requestText, format);
   return {
     caseMarks: r.caseProblems.map(p => [p.code, p.severity, caseText.slice(p.start, p.end)]),
     requestMarks: r.requestProblems.map(p => [p.code, p.severity, requestText.slice(p.start, p.end)]),
@@ -117,5 +118,67 @@ describe('cases: cross-check of a case file and its request', () => {
       { caseName: 'a', value: undefined },
       { caseName: 'b', value: undefined },
     ]);
+  });
+});
+
+describe('cases: cross-check of files built to be slow (linear time, the first problems of each rule)', function () {
+  this.timeout(30_000);
+  const request = (n: number) =>
+    JSON.stringify({
+      model: 'model-opus-4-7',
+      max_tokens: 5,
+      messages: [{ role: 'user', content: Array.from({ length: n }, (_, i) => `{{p${i}}}`).join(' ') }],
+    });
+  const crossOf = (cases: object[], requestText: string) => {
+    const parsed = parseCaseFile(JSON.stringify({ request: 'r.prompt.json', cases }), 'json');
+    assert.ok(parsed.file);
+    const t0 = performance.now();
+    const r = crossCheck(parsed.file, parsed.locateMany, requestText, 'json');
+    return { r, ms: performance.now() - t0 };
+  };
+
+  it('every case lacks every placeholder (4,000,000 pairs): 1,000 of each side said, one more counts the rest', () => {
+    const { r, ms } = crossOf(
+      Array.from({ length: 2000 }, (_, i) => ({ name: `c${i}` })),
+      request(2000),
+    );
+    assert.ok(ms < 5000, `${ms} ms`);
+    for (const [side, more] of [
+      [r.caseProblems, '3,999,000'],
+      [r.requestProblems, '1,000'],
+    ] as const) {
+      assert.equal(side.length, MAX_PER_RULE + 1);
+      assert.ok(side.every(p => p.code === 'undefined-placeholder' && p.severity === 'error'));
+      const last = side.at(-1)!;
+      assert.equal(
+        last.message,
+        `${more} more undefined-placeholder problems in this file from here on are not shown: Promptwright shows ` +
+          'the first 1,000 of each rule.',
+      );
+    }
+    // the first said are the first in the files, each where it belongs
+    assert.match(r.caseProblems[0]!.message, /uses \{\{p0\}\}, and case "c0" gives it no value/);
+    assert.match(r.requestProblems[0]!.message, /^No case gives \{\{p0\}\} a value/);
+    assert.ok(r.requestProblems[999]!.start < r.requestProblems[1000]!.start, 'the one that counts comes after');
+  });
+
+  it('vars no placeholder uses, each near one: 1,000 said with "did you mean", one more counts the rest', () => {
+    const vars = Object.fromEntries(Array.from({ length: 20_000 }, (_, i) => [`p${i}x`, 'v']));
+    const { r, ms } = crossOf([{ name: 'c', vars }], request(20_000));
+    assert.ok(ms < 5000, `${ms} ms`);
+    const unused = r.caseProblems.filter(p => p.code === 'unused-var');
+    assert.equal(unused.length, MAX_PER_RULE + 1);
+    assert.match(
+      unused[0]!.message,
+      /^The request has no \{\{p0x\}\}: this value is not used\. Did you mean \{\{p0\}\}\?$/,
+    );
+    assert.match(unused.at(-1)!.message, /^19,000 more unused-var problems/);
+  });
+
+  it('one string holding 20,000 placeholders no case gives: read once, not once per name', () => {
+    const { r, ms } = crossOf([{ name: 'c', vars: { z: 1 } }], request(20_000));
+    assert.ok(ms < 5000, `${ms} ms`);
+    assert.equal(r.requestProblems.length, MAX_PER_RULE + 1);
+    assert.match(r.requestProblems.at(-1)!.message, /^19,000 more undefined-placeholder problems/);
   });
 });

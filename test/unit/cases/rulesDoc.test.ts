@@ -46,7 +46,7 @@ describe('RULES.md: the case files’ rules', () => {
         const parsed = parseCaseFile(f!.text, 'yaml');
         const codes = parsed.problems.map(p => p.code as string);
         if (request && parsed.file) {
-          const cross = crossCheck(parsed.file, parsed.locate, request.text, 'yaml');
+          const cross = crossCheck(parsed.file, parsed.locateMany, request.text, 'yaml');
           codes.push(...[...cross.caseProblems, ...cross.requestProblems].map(p => p.code));
           const value = parseRequest(request.text, 'yaml').value;
           codes.push(...toolsCheck(parsed.file, parsed.locate, value, []).map(p => p.code));

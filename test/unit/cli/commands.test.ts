@@ -1,9 +1,10 @@
 import * as assert from 'node:assert/strict';
+import fc from 'fast-check';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { runCli } from '../../../src/core/cli/main';
-import { globToRegExp } from '../../../src/core/cli/files';
+import { globMatcher } from '../../../src/core/cli/files';
 import { cliEnv, useFake, withFake } from '../../support/fake';
 import { spawnCli } from '../../support/spawnCli';
 
@@ -168,10 +169,70 @@ describe('promptwright check (CLI)', () => {
       for (const f of ['body.prompt.json', 'body.count.json', 'empty.count.yaml']) fs.rmSync(path.join(dir, 'p', f));
     }
   });
-  it('globToRegExp', () => {
-    assert.ok(globToRegExp('**/*.prompt.json').test('a/b/c.prompt.json'));
-    assert.ok(globToRegExp('**/*.prompt.json').test('c.prompt.json'));
-    assert.ok(!globToRegExp('*.json').test('a/c.json'));
+  it('globMatcher', () => {
+    assert.ok(globMatcher('**/*.prompt.json').test('a/b/c.prompt.json'));
+    assert.ok(globMatcher('**/*.prompt.json').test('c.prompt.json'));
+    assert.ok(!globMatcher('*.json').test('a/c.json'));
+    assert.ok(globMatcher('p/*.{prompt,count}.{json,y*ml}').test('p/a.count.yml'));
+    assert.ok(!globMatcher('p/*.{prompt,count}.json').test('p/a.cases.json'));
+    assert.ok(globMatcher('a{b').test('a{b'), 'a brace no brace closes is a character');
+    assert.ok(globMatcher('').test('') && !globMatcher('').test('a'));
+  });
+  it('globMatcher: as the regular expression a glob stands for, on random globs and paths', () => {
+    // the glob as a regular expression, as the matcher replaced it: a brace is a choice of globs without braces
+    const part = (glob: string): string => {
+      let re = '';
+      for (let i = 0; i < glob.length; i++) {
+        const c = glob[i]!;
+        if (c === '*' && glob[i + 1] === '*') {
+          i++;
+          if (glob[i + 1] === '/') {
+            i++;
+            re += '(?:.*/)?';
+          } else re += '.*';
+        } else if (c === '*') re += '[^/]*';
+        else if (c === '?') re += '[^/]';
+        else re += c.replace(/[.+^$()|[\]\\{}]/g, '\\$&');
+      }
+      return re;
+    };
+    const asRegExp = (glob: string): RegExp => {
+      let re = '';
+      for (let i = 0; i < glob.length;) {
+        const end = glob[i] === '{' ? glob.indexOf('}', i) : -1;
+        if (end >= 0) {
+          re += `(?:${glob
+            .slice(i + 1, end)
+            .split(',')
+            .map(part)
+            .join('|')})`;
+          i = end + 1;
+        } else {
+          const next = glob.indexOf('{', i + 1);
+          re += part(glob.slice(i, next < 0 ? glob.length : next));
+          i = next < 0 ? glob.length : next;
+        }
+      }
+      return new RegExp(`^${re}$`);
+    };
+    const globs = fc
+      .array(fc.constantFrom('a', 'b', '/', '.', '*', '**', '**/', '?', '{a,b*}', '{,a/}', '{', '}', ','), {
+        maxLength: 8,
+      })
+      .map(parts => parts.join(''));
+    const paths = fc.array(fc.constantFrom('a', 'b', '/', '.', '{', '}', ','), { maxLength: 10 }).map(p => p.join(''));
+    fc.assert(
+      fc.property(globs, paths, (glob, p) => globMatcher(glob).test(p) === asRegExp(glob).test(p)),
+      { numRuns: 5000 },
+    );
+  });
+  it('globMatcher: time linear in the path, whatever the glob (a regular expression backtracked for hours)', () => {
+    const glob = `${'*a'.repeat(12)}*b`;
+    const name = 'a'.repeat(4000);
+    const t0 = performance.now();
+    assert.equal(globMatcher(glob).test(name), false);
+    assert.equal(globMatcher(`**/${glob}`).test(`x/${name}`), false);
+    assert.ok(performance.now() - t0 < 500, `${performance.now() - t0} ms`);
   });
 });
 

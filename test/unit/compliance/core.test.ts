@@ -161,6 +161,11 @@ describe('compliance scopes (doc3 §5, §7)', () => {
     });
     assert.equal(parseScopeError('forbidden'), undefined);
   });
+  it("reads a long 403 message in time linear in its length (the service's text is a stranger's input)", () => {
+    const t0 = performance.now();
+    assert.deepEqual(parseScopeError(`${'Got'.repeat(300_000)}\nx`)?.needed, []);
+    assert.ok(performance.now() - t0 < 500, `${performance.now() - t0} ms`);
+  });
 
   it('says what the key cannot do and what it lacks; a standard key is the wrong kind', () => {
     const e403 = new ApiError(

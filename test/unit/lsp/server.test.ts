@@ -7,6 +7,7 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { startFake, type Fake } from '../../fake/server';
 import { LspClient, type Published } from '../../support/lspClient';
 
@@ -153,6 +154,42 @@ describe('promptwright lsp --stdio (a whole process)', function () {
       position: { line: 1, character: 5 },
     });
     assert.match(hover.contents.value, /model/);
+    assert.equal(await client.stop(), 0);
+  });
+
+  it('files built to be quadratic, in the folder and opened: the first problems of each rule, soon', async () => {
+    // 2,000 placeholders no case of 2,000 gives, and 50,000 unknown keys (the server was blocked 29 s by less)
+    const names = Array.from({ length: 2000 }, (_, i) => `{{p${i}}}`).join(' ');
+    const keys = Object.fromEntries(Array.from({ length: 50_000 }, (_, i) => [`k${i}`, 1]));
+    const request = JSON.stringify({
+      model: 'model-opus-4-7',
+      max_tokens: 5,
+      messages: [{ role: 'user', content: names }],
+      ...keys,
+    });
+    const cases = JSON.stringify({
+      request: 'r.prompt.json',
+      cases: Array.from({ length: 2000 }, (_, i) => ({ name: `c${i}` })),
+    });
+    fs.writeFileSync(path.join(dir, 'r.prompt.json'), request);
+    fs.writeFileSync(path.join(dir, 'a.cases.json'), cases);
+    const t0 = Date.now();
+    await start();
+    // an ordinary file meanwhile: its diagnostics and a hover come as soon as ever
+    const ok = client.open(path.join(dir, 'ok.prompt.json'), HELLO.replace('"user"', '"usr"'));
+    assert.match(said(await client.published(ok)).join(), /invalid-value/);
+    await client.request('textDocument/hover', { textDocument: { uri: ok }, position: { line: 1, character: 5 } });
+    assert.ok(Date.now() - t0 < 10_000, `the ordinary file waited ${Date.now() - t0} ms`);
+    // the case file, found on disk, and the request as the client opens it
+    const codes = (p: Published) => p.diagnostics.map(d => d.code);
+    const caseFile = await client.published(pathToFileURL(path.join(dir, 'a.cases.json')).href);
+    assert.equal(codes(caseFile).filter(c => c === 'undefined-placeholder').length, 1001);
+    assert.match(caseFile.diagnostics.at(-1)!.message, /^3,999,000 more undefined-placeholder problems/);
+    const r = client.open(path.join(dir, 'r.prompt.json'), request);
+    const own = await client.published(r, { version: 1 });
+    assert.equal(codes(own).filter(c => c === 'unknown-field').length, 1001);
+    assert.equal(codes(own).filter(c => c === 'undefined-placeholder').length, 1001);
+    assert.ok(Date.now() - t0 < 30_000, `${Date.now() - t0} ms in all`);
     assert.equal(await client.stop(), 0);
   });
 

@@ -1,5 +1,7 @@
 import * as assert from 'node:assert/strict';
+import * as YAML from 'yaml';
 import { parseRequest, locateJson } from '../../../src/core/request/parse';
+import { MAX_PER_RULE } from '../../../src/core/request/perRule';
 import { check } from './helpers';
 
 describe('parsing JSON (strict, as the API takes it)', () => {
@@ -70,6 +72,33 @@ describe('parsing YAML', () => {
   it('duplicate keys are errors', () => {
     const s = check('model: a\nmodel: b\nmax_tokens: 1\nmessages: []\n', 'yaml');
     assert.equal(s.filter(p => p.code === 'duplicate-key').length, 1);
+  });
+  it("duplicate keys: where the library's own check (uniqueKeys) puts them, in linear time", function () {
+    this.timeout(30_000);
+    const text = [
+      'a: 1\na: 2\nb: {x: 1, x: 2}\n1: a\n1.0: b\n~: a\nnull: b\n.nan: 1\n.nan: 2\n"q": 1\nq: 2',
+      '? [a]\n: 1\n? [a]\n: 2\n&k a2: 1\na2: 2\n<<: {m: 1}\n<<: {n: 2}\nl: [{u: 1, u: 2}]\nx:\n  y: 1\n  "y": 3\n',
+    ].join('\n');
+    const options = { uniqueKeys: true, merge: true, strict: true, prettyErrors: false, logLevel: 'error' } as const;
+    const library = YAML.parseDocument(text, options).errors.filter(e => e.code === 'DUPLICATE_KEY');
+    const ours = parseRequest(text, 'yaml').problems.filter(p => p.code === 'duplicate-key');
+    assert.ok(library.length >= 8, `${library.length}`);
+    assert.deepEqual(
+      ours.map(p => p.start).sort((x, y) => x - y),
+      library.map(e => e.pos[0]),
+    );
+    // 10,000 keys in one mapping, each once and then each again: about as long as the library takes to read them
+    const keys = Array.from({ length: 10_000 }, (_, i) => `k${i}: 1`).join('\n');
+    const big = `${keys}\n${keys}\n`;
+    let t0 = performance.now();
+    YAML.parseDocument(big, { ...options, uniqueKeys: false });
+    const floor = performance.now() - t0;
+    t0 = performance.now();
+    const many = parseRequest(big, 'yaml').problems.filter(p => p.code === 'duplicate-key');
+    const ms = performance.now() - t0;
+    assert.ok(ms < 3 * floor + 200, `${ms.toFixed(0)} ms, the library reads it in ${floor.toFixed(0)} ms`);
+    assert.equal(many.length, MAX_PER_RULE + 1, 'the first of them, and one that counts the rest');
+    assert.match(many.at(-1)!.message, /^9,000 more duplicate-key problems in this file from here on are not shown/);
   });
   it('tabs used for indentation are errors that say so', () => {
     const s = check('model: a\nmessages:\n\t- role: user\n', 'yaml');

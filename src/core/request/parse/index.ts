@@ -2,6 +2,7 @@
 // exact source range of any path in it. JSON takes a fast path (native JSON.parse, ranges found on demand
 // by a small scanner, positions.ts) and falls back to jsonc-parser, which reports every syntax error with
 // its offset (json.ts); YAML goes through the yaml library with its own guards (yaml.ts).
+import { boundPerRule } from '../perRule';
 import type { Format } from '../types';
 import { parseJson } from './json';
 import type { Parsed } from './types';
@@ -12,5 +13,8 @@ export { locateJson } from './positions';
 export * from './types';
 
 export function parseRequest(text: string, format: Format): Parsed {
-  return format === 'yaml' ? parseYaml(text) : parseJson(text);
+  const parsed = format === 'yaml' ? parseYaml(text) : parseJson(text);
+  // a file of broken JSON can have a syntax error every few characters: the first of each kind are said
+  parsed.problems = boundPerRule(parsed.problems);
+  return parsed;
 }

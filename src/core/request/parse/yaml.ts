@@ -13,7 +13,9 @@ export function parseYaml(text: string): Parsed {
   if (tooDeepAt >= 0)
     return { format: 'yaml', value: undefined, problems: [yamlTooDeep(text, tooDeepAt)], ...locateNothing };
   const docs = YAML.parseAllDocuments(text, {
-    uniqueKeys: true,
+    // the library compares each key with every key before it (300 ms for a mapping of 5,000 keys, quadratic):
+    // duplicateKeys below does it with one set per mapping
+    uniqueKeys: false,
     merge: true,
     prettyErrors: false,
     strict: true,
@@ -43,6 +45,7 @@ export function parseYaml(text: string): Parsed {
   }
   for (const e of doc.errors) problems.push(yamlProblem(e, 'error'));
   for (const w of doc.warnings) problems.push(yamlProblem(w, 'warning'));
+  duplicateKeys(doc, problems);
   let value: unknown;
   try {
     value = doc.toJS({ maxAliasCount: MAX_YAML_ALIASES });
@@ -149,6 +152,34 @@ function aliasProblem(doc: YAML.Document.Parsed, msg: string): Problem {
         '("billion laughs"). Write the values out instead.'
       : `YAML: ${msg}`,
   };
+}
+
+/**
+ * A key that a mapping has already (the library's rule with `uniqueKeys`: two scalars of the same value), on the
+ * later one. The body sent is JSON, where the last one counts: a warning.
+ */
+function duplicateKeys(doc: YAML.Document.Parsed, problems: Problem[]): void {
+  YAML.visit(doc, {
+    Map(_key, map) {
+      const seen = new Set<unknown>();
+      for (const { key } of map.items) {
+        if (!YAML.isScalar(key) || Number.isNaN(key.value)) continue;
+        if (!seen.has(key.value)) {
+          seen.add(key.value);
+          continue;
+        }
+        const start = key.range?.[0] ?? 0;
+        problems.push({
+          start,
+          end: start + 1,
+          severity: 'warning',
+          code: 'duplicate-key',
+          path: [],
+          message: 'Duplicate key: keys in a mapping must be unique. Only the last one counts; remove one of them.',
+        });
+      }
+    },
+  });
 }
 
 function yamlProblem(e: YAML.YAMLError, given: 'error' | 'warning'): Problem {

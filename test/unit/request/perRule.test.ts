@@ -1,0 +1,92 @@
+// At most 1,000 problems of one rule are said about a file, and one more counts the others, where the first of them
+// is: for request files (syntax, schema and rules) and case files alike, in time linear in the file.
+import * as assert from 'node:assert/strict';
+import { parseCaseFile } from '../../../src/core/cases/caseFile';
+import { boundPerRule, MAX_PER_RULE } from '../../../src/core/request/perRule';
+import type { PathProblem } from '../../../src/core/request/types';
+import { validateText } from '../../../src/core/request/validate';
+import { base, check } from './helpers';
+
+const problem = (code: 'unknown-field' | 'invalid-value', n: number): PathProblem => ({
+  path: [`k${n}`],
+  anchor: 'key',
+  severity: 'warning',
+  code,
+  message: `${code} ${n}`,
+  fixes: [{ kind: 'remove-property', title: 'Remove', path: [`k${n}`] }],
+});
+
+describe('problems per rule', function () {
+  this.timeout(60_000);
+
+  it('the first 1,000 of each rule in order, one more in place of the first left out that counts them', () => {
+    const list = [
+      ...Array.from({ length: 1050 }, (_, n) => problem('unknown-field', n)),
+      problem('invalid-value', 0),
+      ...Array.from({ length: 3 }, (_, n) => problem('unknown-field', 1050 + n)),
+    ];
+    const out = boundPerRule(list);
+    assert.equal(out.length, MAX_PER_RULE + 2);
+    assert.deepEqual(out.slice(0, MAX_PER_RULE), list.slice(0, MAX_PER_RULE));
+    assert.deepEqual(out[MAX_PER_RULE], {
+      path: ['k1000'],
+      anchor: 'key',
+      severity: 'warning',
+      code: 'unknown-field',
+      message:
+        '53 more unknown-field problems in this file from here on are not shown: Promptwright shows the first 1,000 ' +
+        'of each rule.',
+    });
+    assert.equal(out[MAX_PER_RULE + 1]!.message, 'invalid-value 0', 'another rule has its own count');
+    assert.match(
+      boundPerRule(Array.from({ length: 1001 }, (_, n) => problem('unknown-field', n)))[1000]!.message,
+      /^1 more unknown-field problem in this file from here on is not shown/,
+    );
+    assert.equal(boundPerRule(list.slice(0, 1000)).length, 1000);
+  });
+
+  it('a request with 100,000 unknown keys: 1,001 problems, in about the time of a clean file of that size', () => {
+    const keys = (prefix: string) =>
+      Object.fromEntries(Array.from({ length: 100_000 }, (_, i) => [`${prefix}${i}`, 1]));
+    const text = JSON.stringify(base(keys('k')));
+    const t0 = performance.now();
+    const { problems } = validateText(text, 'json');
+    const ms = performance.now() - t0;
+    assert.equal(problems.length, MAX_PER_RULE + 1);
+    assert.match(problems[0]!.message, /^Unknown field "k0" in the request/);
+    assert.equal(text.slice(problems[0]!.start, problems[0]!.end), '"k0"');
+    assert.equal(text.slice(problems[1000]!.start, problems[1000]!.end), '"k1000"');
+    assert.match(problems[1000]!.message, /^99,000 more unknown-field problems in this file from here on/);
+    // (33 s before: a "did you mean" and a place for each key)
+    assert.ok(ms < 15_000, `${ms} ms`);
+  });
+
+  it('a near key among many: the first keys say "did you mean"; a wrong value past the bound costs no fixes', () => {
+    const seen = check(
+      base({ temperatur: 1, ...Object.fromEntries(Array.from({ length: 3000 }, (_, i) => [`x${i}`, 1])) }),
+    );
+    assert.match(seen.find(s => s.at === '"temperatur"')!.message, /did you mean "temperature"\?/);
+    const roles = Array.from({ length: 2401 }, (_, i) => ({ role: i % 2 ? 'robot' : 'user', content: 'hi' }));
+    const bad = check(base({ messages: roles })).filter(s => s.code === 'invalid-value');
+    assert.equal(bad.length, MAX_PER_RULE + 1);
+    assert.match(bad.at(-1)!.message, /^200 more invalid-value problems/);
+  });
+
+  it('a file of broken JSON, a syntax error every few characters: the first of them', () => {
+    const seen = check(`{"a": [${'1 '.repeat(50_000)}]}`);
+    const syntax = seen.filter(s => s.code === 'json-syntax');
+    assert.equal(syntax.length, MAX_PER_RULE + 1);
+    assert.match(syntax.at(-1)!.message, /more json-syntax problems in this file from here on are not shown/);
+  });
+
+  it('a case with 50,000 unknown keys: 1,001 problems', () => {
+    const c = { name: 'c', ...Object.fromEntries(Array.from({ length: 50_000 }, (_, i) => [`k${i}`, 1])) };
+    const text = JSON.stringify({ request: 'r.prompt.json', cases: [c] });
+    const t0 = performance.now();
+    const unknown = parseCaseFile(text, 'json').problems.filter(p => p.code === 'case-unknown-field');
+    assert.ok(performance.now() - t0 < 15_000, `${performance.now() - t0} ms`);
+    assert.equal(unknown.length, MAX_PER_RULE + 1);
+    assert.equal(text.slice(unknown[0]!.start, unknown[0]!.end), '"k0"');
+    assert.match(unknown[1000]!.message, /^49,000 more case-unknown-field problems/);
+  });
+});
