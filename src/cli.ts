@@ -1,5 +1,7 @@
 import { createInterface } from 'node:readline/promises';
+import { keysFromEnv } from './core/cli/env';
 import { runCli } from './core/cli/main';
+import { redactKnown } from './core/redact';
 
 const argv = process.argv.slice(2);
 if (argv[0] === 'lsp') {
@@ -54,7 +56,8 @@ function cli(args: string[]): void {
       process.exitCode = code;
     })
     .catch((e: unknown) => {
-      process.stderr.write(`promptwright: ${e instanceof Error ? e.message : String(e)}\n`);
+      const message = redactKnown(e instanceof Error ? e.message : String(e), keysFromEnv(process.env));
+      process.stderr.write(`promptwright: ${message}\n`);
       process.exitCode = 2;
     });
 }

@@ -5,6 +5,7 @@ import { runCheck } from './check';
 import { runCompliance } from './compliance';
 import { runCount } from './count';
 import { runImprove } from './improve';
+import { withoutKeys } from './env';
 import type { CliIo } from './io';
 import { runModels } from './models';
 import { runRun } from './run';
@@ -102,7 +103,9 @@ environment:
 declare const PROMPTWRIGHT_VERSION: string | undefined;
 
 /** The CLI entry; returns the process exit code. */
-export async function runCli(argv: string[], io: CliIo): Promise<number> {
+export async function runCli(argv: string[], given: CliIo): Promise<number> {
+  // no key the environment holds is ever printed, whatever a service echoes back
+  const io = withoutKeys(given);
   const [cmd, ...rest] = argv;
   if (cmd === 'check') return runCheck(rest, io);
   if (cmd === 'count') return runCount(rest, io);

@@ -122,7 +122,8 @@ export class Api implements vscode.Disposable {
    * failed must not wait for that.
    */
   showError(e: unknown, what?: string): Promise<void> {
-    const text = what ? `${what}: ${describeError(e)}` : describeError(e);
+    // a key a gateway echoed back is never shown, whatever made the error
+    const text = this.log.redact(what ? `${what}: ${describeError(e)}` : describeError(e));
     this.log.error(text);
     this.shown.fire(text);
     const action = (e as PromptwrightError)?.action;
