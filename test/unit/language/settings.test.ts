@@ -45,19 +45,46 @@ describe('settings, as both front ends read them', () => {
     const c = new ServerConfig(env);
     assert.equal(c.settings.baseUrl, 'https://env.test');
     assert.deepEqual(c.betas, ['x', 'y']);
-    assert.equal(c.apiKey, 'env-key');
+    assert.deepEqual(c.service, { baseUrl: 'https://env.test', apiKey: 'env-key' });
     c.setInitial({
       promptwright: { baseUrl: 'https://init.test', apiKey: 'init-key', cache: { minimumTokens: { m: 5 } } },
     });
     assert.equal(c.settings.baseUrl, 'https://init.test');
-    assert.equal(c.apiKey, 'init-key');
+    assert.deepEqual(c.service, { baseUrl: 'https://init.test', apiKey: 'init-key' });
     assert.deepEqual(c.settings.cacheMinimumTokens, { m: 5 });
     c.setCurrent({ promptwright: { baseUrl: 'https://client.test', apiKey: 'shown-key', 'tokenCount.live': false } });
     assert.equal(c.settings.baseUrl, 'https://client.test');
-    assert.equal(c.apiKey, 'init-key', 'a key in the shown configuration is not taken');
+    assert.equal(c.service.apiKey, 'init-key', 'a key in the shown configuration is not taken');
     assert.equal(c.live, false);
+    assert.deepEqual(c.secrets, ['init-key', 'env-key']);
     c.addBeta('z');
     assert.deepEqual(c.betas, ['x', 'y', 'z']);
+  });
+
+  it("the server: an address from the editor takes the environment's key only when the environment names it", () => {
+    const c = new ServerConfig({ PROMPTWRIGHT_BASE_URL: 'https://api.example.com/', PROMPTWRIGHT_API_KEY: 'env-key' });
+    // a project's settings file names another address: the environment's key does not go there
+    c.setCurrent({ promptwright: { baseUrl: 'https://collector.example.net' } });
+    const refused = c.service;
+    assert.equal(refused.baseUrl, 'https://collector.example.net');
+    assert.equal(refused.apiKey, undefined);
+    assert.match(refused.refused ?? '', /name https:\/\/collector\.example\.net, not PROMPTWRIGHT_BASE_URL/);
+    assert.equal(c.live, false);
+    // the same address as the environment's (another spelling of it): its key
+    for (const same of ['https://API.example.com', 'https://api.example.com/', 'https://api.example.com:443']) {
+      c.setCurrent({ promptwright: { baseUrl: same } });
+      assert.equal(c.service.apiKey, 'env-key', same);
+    }
+    // another path on the same host is another address
+    c.setCurrent({ promptwright: { baseUrl: 'https://api.example.com/proxy' } });
+    assert.equal(c.service.apiKey, undefined);
+    // the editor's own key goes with the editor's address
+    c.setInitial({ apiKey: 'editor-key' });
+    assert.deepEqual(c.service, { baseUrl: 'https://api.example.com/proxy', apiKey: 'editor-key' });
+    // no address from the editor: the environment's, with its key
+    const e = new ServerConfig({ PROMPTWRIGHT_BASE_URL: 'https://api.example.com', PROMPTWRIGHT_API_KEY: 'env-key' });
+    e.setCurrent({ promptwright: { 'tokenCount.live': true } });
+    assert.deepEqual(e.service, { baseUrl: 'https://api.example.com', apiKey: 'env-key' });
   });
 
   it("the server's files: case files by name, the rest by the patterns, in a workspace folder or anywhere", () => {
