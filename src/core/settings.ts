@@ -20,6 +20,19 @@ export const DEFAULT_MAX_RETRIES = 2;
 /** `cases.concurrency` when none is set (and `promptwright test`'s without `--concurrency`): cells in flight. */
 export const DEFAULT_CASES_CONCURRENCY = 4;
 
+/**
+ * Settings that say where a key goes: read from the person's own (user) settings only, never a workspace's or a
+ * folder's, in a trusted workspace as in Restricted Mode (package.json gives them the `application` scope, so VS
+ * Code ignores them in a workspace's settings too). A repository that needs another address says so in its README.
+ */
+export const USER_ONLY_SETTINGS: readonly string[] = ['baseUrl'];
+
+/**
+ * Settings a workspace may set once it is trusted, never in Restricted Mode: where files are written (package.json
+ * lists them in `capabilities.untrustedWorkspaces.restrictedConfigurations`).
+ */
+export const RESTRICTED_SETTINGS: readonly string[] = ['transcripts.folder', 'cases.resultsInRepository'];
+
 /** A setting's value by its name under the section (`cache.minimumTokens`); undefined when it is not set. */
 export type SettingSource = (key: string) => unknown;
 
@@ -116,6 +129,21 @@ export class Settings {
   }
   get transcriptFolder(): string {
     return this.text('transcripts.folder');
+  }
+}
+
+/**
+ * An address as it is shown where a request is sent (the status bar, the response panel): the URL as parsed, with
+ * no user name or password it may carry; as given when it is not a URL.
+ */
+export function addressShown(address: string): string {
+  try {
+    const u = new URL(address);
+    u.username = '';
+    u.password = '';
+    return u.href.replace(/\/+$/, '');
+  } catch {
+    return address;
   }
 }
 

@@ -2,6 +2,7 @@
 // tone (normal / warning / error). Pure, so the wording is unit-tested.
 import { changeWords, deltaOf, signedTokens } from '../compare/deltas';
 import type { CountState } from './scheduler';
+import { addressShown } from '../settings';
 import { count, tokensShort } from '../text';
 
 export interface StatusView {
@@ -20,6 +21,8 @@ export interface StatusMeta {
   contextWindow?: number;
   /** the same file at the base revision (promptwright.compare.base), for the change beside the count */
   base?: BaseCount;
+  /** where counts are sent (promptwright.baseUrl, or the offline demo's), said where a count is shown */
+  service?: string;
 }
 
 /** The count of a file's version at a git revision; `new` when the file is not there. */
@@ -79,6 +82,7 @@ export function renderStatus(s: CountState, meta: StatusMeta): StatusView {
     return out;
   };
   const tip = (...parts: string[]) => [...parts, LINKS].join('\n\n');
+  const sentTo = meta.service ? ` \`${addressShown(meta.service).replace(/`/g, '%60')}\`` : '';
   switch (s.kind) {
     case 'idle':
       return {
@@ -89,7 +93,7 @@ export function renderStatus(s: CountState, meta: StatusMeta): StatusView {
     case 'counting':
       return {
         text: `$(loading~spin) ${s.previous !== undefined ? count(s.previous, 'token') : 'counting…'}`,
-        tooltip: tip('Counting tokens…', ...lines(s.previous)),
+        tooltip: tip(`Counting tokens${sentTo ? ` at${sentTo}` : ''}…`, ...lines(s.previous)),
         tone: 'normal',
       };
     case 'count': {
@@ -100,7 +104,7 @@ export function renderStatus(s: CountState, meta: StatusMeta): StatusView {
         tooltip: tip(
           ...lines(s.tokens),
           ...(s.stale ? [] : baseLine(meta.base, s.tokens)),
-          `Counted by the service at ${time}` +
+          `Counted by${sentTo || ' the service'} at ${time}` +
             (s.cached ? ' (cached: the same body was counted before)' : '') +
             (s.requestId ? ` · request-id \`${s.requestId}\`` : ''),
           ...(s.stale ? ['$(warning) The file has syntax errors: this is the last count, not the current text.'] : []),
@@ -136,7 +140,7 @@ export function renderStatus(s: CountState, meta: StatusMeta): StatusView {
       return {
         text: `$(warning) ${s.previous !== undefined ? count(s.previous, 'token') : 'tokens'}`,
         tooltip: tip(
-          `**Token count failed**${s.type ? `: \`${s.type}\`` : ''}`,
+          `**Token count failed**${s.type ? `: \`${s.type}\`` : ''}${sentTo ? ` (sent to${sentTo})` : ''}`,
           s.message,
           ...(s.requestId ? [`request-id \`${s.requestId}\``] : []),
           ...lines(s.previous),

@@ -42,6 +42,8 @@ export function renderMeta(view: RunView | undefined, m: Message | undefined): v
       'meta-cost',
     );
   item(view.requestId, 'request-id', 'request-id: quote it when asking the service about this request');
+  if (view.service)
+    item(hostOf(view.service), 'service', `Sent to ${view.service} (promptwright.baseUrl)`, 'meta-service');
 
   const u = m?.usage;
   const line = (label: string, value: string | undefined) => {
@@ -80,3 +82,12 @@ export function renderMeta(view: RunView | undefined, m: Message | undefined): v
 
 const seconds = (t: number | undefined) => (t === undefined ? undefined : `${(t / 1000).toFixed(2)} s`);
 const ms = (t: number | undefined) => (t === undefined ? '—' : `${t} ms`);
+
+/** The host of an address, for the strip (the whole address is its tooltip). */
+function hostOf(address: string): string {
+  try {
+    return new URL(address).host;
+  } catch {
+    return address;
+  }
+}

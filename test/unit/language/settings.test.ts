@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { endpointByPatterns, Settings } from '../../../src/core/settings';
+import * as fs from 'node:fs';
+import { endpointByPatterns, RESTRICTED_SETTINGS, Settings, USER_ONLY_SETTINGS } from '../../../src/core/settings';
 import { ServerConfig } from '../../../src/lsp/config';
 import { Files, pathOf, uriOf } from '../../../src/lsp/files';
 
@@ -98,5 +99,38 @@ describe('settings, as both front ends read them', () => {
     assert.equal(files.kindOf(uriOf('/w/x.cases.yaml')), 'cases');
     assert.equal(pathOf(uriOf('/w/with space/a.json')), '/w/with space/a.json');
     assert.equal(pathOf('untitled:Untitled-1'), 'Untitled-1');
+  });
+
+  it('package.json: where a key goes or what runs is the user’s setting; where files go, restricted', () => {
+    type Property = { scope?: string; type?: unknown; markdownDescription?: string; description?: string };
+    const pkg = JSON.parse(fs.readFileSync('package.json', 'utf8')) as {
+      contributes: { configuration: { properties: Record<string, Property> } };
+      capabilities: {
+        untrustedWorkspaces: { supported: string; description: string; restrictedConfigurations: string[] };
+      };
+    };
+    const properties = Object.entries(pkg.contributes.configuration.properties);
+    // an address or an executable: by its name or by what it says it is
+    const names = /url|address|host|endpoint|path|command|executable|program|binary/i;
+    const says = /\baddress\b|\bexecutable\b|\bbinary\b|\bURL\b/;
+    const where = properties
+      .filter(([k, v]) => names.test(k) || says.test(v.markdownDescription ?? v.description ?? ''))
+      .map(([k]) => k.replace(/^promptwright\./, ''))
+      .filter(k => !RESTRICTED_SETTINGS.includes(k));
+    assert.deepEqual(where, [...USER_ONLY_SETTINGS]);
+    for (const k of USER_ONLY_SETTINGS) {
+      const scope = pkg.contributes.configuration.properties[`promptwright.${k}`]?.scope;
+      assert.ok(scope === 'application' || scope === 'machine', `promptwright.${k} has scope ${scope}`);
+    }
+    const untrusted = pkg.capabilities.untrustedWorkspaces;
+    assert.equal(untrusted.supported, 'limited');
+    assert.deepEqual(
+      untrusted.restrictedConfigurations,
+      RESTRICTED_SETTINGS.map(k => `promptwright.${k}`),
+    );
+    for (const k of untrusted.restrictedConfigurations) assert.ok(pkg.contributes.configuration.properties[k], k);
+    // what Restricted Mode does, said where VS Code shows it
+    for (const said of ['Count Tokens', 'model list', 'git', 'transcripts', 'case results', 'user settings'])
+      assert.ok(untrusted.description.includes(said), said);
   });
 });
