@@ -133,21 +133,6 @@ export class Settings {
 }
 
 /**
- * An address as it is shown where a request is sent (the status bar, the response panel): the URL as parsed, with
- * no user name or password it may carry; as given when it is not a URL.
- */
-export function addressShown(address: string): string {
-  try {
-    const u = new URL(address);
-    u.username = '';
-    u.password = '';
-    return u.href.replace(/\/+$/, '');
-  } catch {
-    return address;
-  }
-}
-
-/**
  * The endpoint a file's body is for, by the configured patterns: `count_tokens` for a count file (those
  * patterns win where both match), `messages` for a request file, undefined for any other file. `matches`
  * says whether the file matches one of the patterns, as the front end matches globs.

@@ -47,3 +47,18 @@ export class LineIndex {
     return { line: lo, character: offset - this.starts[lo]! };
   }
 }
+
+/**
+ * An address as it is shown where a request is sent (the status bar, the response panel): the URL as parsed, with
+ * no user name or password it may carry; as given when it is not a URL.
+ */
+export function addressShown(address: string): string {
+  try {
+    const u = new URL(address);
+    u.username = '';
+    u.password = '';
+    return u.href.replace(/\/+$/, '');
+  } catch {
+    return address;
+  }
+}

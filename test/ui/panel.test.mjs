@@ -43,11 +43,11 @@ describe('response panel (DOM)', function () {
     assert.match(strip[5], /^\$0\.\d+$/);
     assert.equal(await p.locator('#meta-cost').getAttribute('title'), 'What this reply cost (promptwright.prices)');
     assert.match(strip[6], /^req_fake_stream_/);
-    // where the request went: the address in use (the user's promptwright.baseUrl), its host in the strip
-    assert.equal(strip[7], new URL(ui.fake.url).host);
+    // where the request went: the address in use (the user's promptwright.baseUrl)
+    assert.equal(strip[7], ui.fake.url);
     assert.equal(
       await p.locator('#meta-service').getAttribute('title'),
-      `Sent to ${ui.fake.url} (promptwright.baseUrl)`,
+      'Where the request was sent (promptwright.baseUrl)',
     );
     assert.match(
       await p.locator('#usage').innerText(),

@@ -76,10 +76,7 @@ export class ApiError extends PromptwrightError {
 
 export function hintFor(e: ApiError): string {
   if (e.status >= 300 && e.status < 400)
-    return (
-      'no redirect is followed, so no key goes to an address you did not set: if that address is the service, ' +
-      'make it the base URL (promptwright.baseUrl; PROMPTWRIGHT_BASE_URL for the CLI and the language server).'
-    );
+    return 'no redirect is followed (a key would go with it): if that address is the service, make it the base URL.';
   if (e.status === 500 && noRetry(e)) {
     return 'the service asked not to retry this request (x-should-retry: false), for the reason in its message.';
   }

@@ -2,8 +2,7 @@
 // tone (normal / warning / error). Pure, so the wording is unit-tested.
 import { changeWords, deltaOf, signedTokens } from '../compare/deltas';
 import type { CountState } from './scheduler';
-import { addressShown } from '../settings';
-import { count, tokensShort } from '../text';
+import { addressShown, count, tokensShort } from '../text';
 
 export interface StatusView {
   text: string;

@@ -42,8 +42,7 @@ export function renderMeta(view: RunView | undefined, m: Message | undefined): v
       'meta-cost',
     );
   item(view.requestId, 'request-id', 'request-id: quote it when asking the service about this request');
-  if (view.service)
-    item(hostOf(view.service), 'service', `Sent to ${view.service} (promptwright.baseUrl)`, 'meta-service');
+  item(view.service, 'service', 'Where the request was sent (promptwright.baseUrl)', 'meta-service');
 
   const u = m?.usage;
   const line = (label: string, value: string | undefined) => {
@@ -82,12 +81,3 @@ export function renderMeta(view: RunView | undefined, m: Message | undefined): v
 
 const seconds = (t: number | undefined) => (t === undefined ? undefined : `${(t / 1000).toFixed(2)} s`);
 const ms = (t: number | undefined) => (t === undefined ? '—' : `${t} ms`);
-
-/** The host of an address, for the strip (the whole address is its tooltip). */
-function hostOf(address: string): string {
-  try {
-    return new URL(address).host;
-  } catch {
-    return address;
-  }
-}

@@ -38,6 +38,9 @@ describe('the CLI as a process: no key in any output, and none sent where a redi
       'greet.cases.yaml',
       'request: greet.prompt.yaml\ncases:\n  - { name: hi, vars: { w: hi }, assert: [{ contains: hi }] }\n',
     );
+    // a reply that quotes the key (the fake answers "Hello! You said: …", as a gateway might echo what it got)
+    const quote = `{ name: quote, vars: { w: "${API_KEY}" }, assert: [{ contains: Say }] }`;
+    r.write('quote.cases.yaml', `request: greet.prompt.yaml\ncases:\n  - ${quote}\n`);
     r.commit('base');
     r.write(
       'greet.prompt.yaml',
@@ -88,11 +91,12 @@ describe('the CLI as a process: no key in any output, and none sent where a redi
         assertPrompt(ran);
       });
 
-    it('test --base HEAD --format markdown: the pull-request comment, without the keys', async () => {
-      echoing('/v1/messages');
-      const ran = await cli(['test', '--base', 'HEAD', 'greet.cases.yaml', '--format', 'markdown']);
+    it('test --base HEAD --format markdown: the pull-request comment, its replies without the keys', async () => {
+      const ran = await cli(['test', '--base', 'HEAD', 'quote.cases.yaml', '--format', 'markdown']);
       assert.equal(ran.code, 1, ran.err);
       assert.match(ran.out, /^<!-- promptwright:test -->/);
+      // the word diff of the two replies, the key in neither
+      assert.ok(ran.out.includes('Hello! You said: [-Say-]{+Now+} [redacted]'), ran.out);
       noKey(ran);
     });
 
