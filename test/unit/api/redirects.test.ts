@@ -56,7 +56,10 @@ describe('redirects: no key follows one', () => {
         assert.equal(service.requests.length, 1, 'asked once: a redirect is not retried');
         assert.deepEqual(elsewhere.requests, []);
         // the log says where the request went, by its whole address
-        assert.ok(logs.some(l => l.startsWith('→ ') && l.includes(`${service.url}${path}`)), logs.join('\n'));
+        assert.ok(
+          logs.some(l => l.startsWith('→ ') && l.includes(`${service.url}${path}`)),
+          logs.join('\n'),
+        );
       });
 
   it('a relative Location is said as the address it resolves to; none at all is said too', async () => {
