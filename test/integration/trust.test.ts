@@ -14,7 +14,7 @@ import * as vscode from 'vscode';
 import type { Features } from '../../src/features';
 import { startFake, type Fake, type FakeRequest } from '../fake/server';
 import { gitIn, gitRepo } from '../support/tempRepo';
-import { api, closeEditors, openEditor, setKey, useFake, waitFor, workspaceUri } from './helpers';
+import { api, closeEditors, errorsDuring, openEditor, setKey, useFake, waitFor, workspaceUri } from './helpers';
 
 const API_KEY = 'sk-vendor-api03-trust-suite-0123456789';
 const ADMIN_KEY = 'sk-vendor-admin-trust-suite-0123456789';
@@ -205,30 +205,17 @@ describe('where keys go: the workspace names another address (trusted, and again
     assert.equal(failed.type, 'redirect');
     assert.match(failed.message, new RegExp(`redirected to ${recorder.url}/v1/x`));
     service.fail({ path: '/v1/messages', status: 308, headers: { location: `${recorder.url}/v1/messages` } });
-    const shown: string[] = [];
-    const listening = a.api.onDidShowError(t => shown.push(t));
-    try {
-      await vscode.commands.executeCommand('promptwright.sendRequest');
-    } finally {
-      listening.dispose();
-    }
+    const shown = await errorsDuring(() => vscode.commands.executeCommand('promptwright.sendRequest'));
     assert.equal(f.runner.current?.view.error?.type, 'redirect');
     assert.match(shown.join('\n'), /no redirect is followed/);
   });
 
   it('a key echoed in an error: not in the notification, the panel, the transcript, the results', async () => {
-    const a = await api();
     const f = await features();
     const echo = `key ${API_KEY} (admin ${ADMIN_KEY}, compliance ${COMPLIANCE_KEY}) refused`;
     await fresh();
     service.fail({ path: '/v1/messages', status: 400, message: echo });
-    const shown: string[] = [];
-    const listening = a.api.onDidShowError(t => shown.push(t));
-    try {
-      await vscode.commands.executeCommand('promptwright.sendRequest');
-    } finally {
-      listening.dispose();
-    }
+    const shown = await errorsDuring(() => vscode.commands.executeCommand('promptwright.sendRequest'));
     const view = f.runner.current!.view;
     assert.match(view.error!.message, /key \[redacted\] \(admin \[redacted\], compliance \[redacted\]\) refused/);
     const transcript = await vscode.commands.executeCommand<vscode.Uri>('promptwright.saveTranscript');

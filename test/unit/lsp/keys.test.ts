@@ -94,4 +94,16 @@ describe('promptwright lsp --stdio: the key and the address come from the same p
     assert.deepEqual([...new Set(keysAt(service))], [ENV_KEY]);
     assert.deepEqual(recorder.requests, []);
   });
+
+  it('a redirect from the service to another address: refused, the log names it, nothing arrives there', async () => {
+    service.fail({ path: '/v1/messages/count_tokens', status: 307, headers: { location: `${recorder.url}/v1/x` } }, 10);
+    const c = await countWith(env(), {});
+    assert.ok(service.requests.length > 0);
+    assert.deepEqual(recorder.requests, []);
+    const logged = c.notifications.filter(n => n.method === 'window/logMessage').map(n => JSON.stringify(n.params));
+    assert.ok(
+      logged.some(l => l.includes(`redirected to ${recorder.url}/v1/x`)),
+      logged.join('\n'),
+    );
+  });
 });
