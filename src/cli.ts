@@ -1,7 +1,9 @@
 import { createInterface } from 'node:readline/promises';
 import { lspArgs } from './core/cli/lsp';
 import { terminalText } from './core/cli/io';
+import { keysFromEnv } from './core/cli/env';
 import { runCli } from './core/cli/main';
+import { redactKnown } from './core/redact';
 
 const argv = process.argv.slice(2);
 if (argv[0] === 'lsp') {
@@ -58,7 +60,8 @@ function cli(args: string[]): void {
       process.exitCode = code;
     })
     .catch((e: unknown) => {
-      process.stderr.write(`promptwright: ${terminalText(e instanceof Error ? e.message : String(e))}\n`);
+      const message = redactKnown(e instanceof Error ? e.message : String(e), keysFromEnv(process.env));
+      process.stderr.write(`promptwright: ${terminalText(message)}\n`);
       process.exitCode = 2;
     });
 }

@@ -45,12 +45,14 @@ export { parsePrices, priceTable } from './core/cost/prices';
 export {
   compareResults,
   gradeFor,
+  keptFolder,
   mergeResults,
   parseResults,
   resultsName,
   resultsPath,
   serializeResults,
   withGrade,
+  writeKept,
 } from './core/cases/results';
 // The service's model list merged over the built-in table: the editor builds it here, where the rules that
 // read it already are, rather than carry a second copy of the table into the features bundle.

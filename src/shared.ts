@@ -5,6 +5,7 @@
 // bundle already uses nearly whole, so listing it costs activation nothing (test/unit/architecture.test.ts
 // checks). What the features bundle takes from the editor bundle is listed in src/editorShared.ts.
 import * as caseFileNames from './core/cases/fileNames';
+import * as redact from './core/redact';
 import * as config from './vscode/platform/config';
 import * as jsonDocuments from './vscode/platform/jsonDocuments';
 import * as language from './vscode/platform/language';
@@ -16,6 +17,7 @@ import * as resourceDocuments from './vscode/sessions/resourceDocuments';
 /** Each shared module by its path under src/, without the extension. */
 export const shared: Record<string, unknown> = {
   'core/cases/fileNames': caseFileNames,
+  'core/redact': redact,
   'vscode/platform/config': config,
   'vscode/platform/jsonDocuments': jsonDocuments,
   'vscode/platform/language': language,

@@ -27,6 +27,19 @@ export const DEFAULT_CASES_CONCURRENCY = 4;
  */
 export const DEFAULT_MAX_REQUESTS = 1000;
 
+/**
+ * Settings that say where a key goes: read from the person's own (user) settings only, never a workspace's or a
+ * folder's, in a trusted workspace as in Restricted Mode (package.json gives them the `application` scope, so VS
+ * Code ignores them in a workspace's settings too). A repository that needs another address says so in its README.
+ */
+export const USER_ONLY_SETTINGS: readonly string[] = ['baseUrl'];
+
+/**
+ * Settings a workspace may set once it is trusted, never in Restricted Mode: where files are written (package.json
+ * lists them in `capabilities.untrustedWorkspaces.restrictedConfigurations`).
+ */
+export const RESTRICTED_SETTINGS: readonly string[] = ['transcripts.folder', 'cases.resultsInRepository'];
+
 /** A setting's value by its name under the section (`cache.minimumTokens`); undefined when it is not set. */
 export type SettingSource = (key: string) => unknown;
 

@@ -79,3 +79,18 @@ export function markdownCode(s: string, o: { table?: boolean } = {}): string {
 export function notificationText(s: string): string {
   return s.replace(/\]\s*\(/g, ']\u200b(');
 }
+
+/**
+ * An address as it is shown where a request is sent (the status bar, the response panel): the URL as parsed, with
+ * no user name or password it may carry; as given when it is not a URL.
+ */
+export function addressShown(address: string): string {
+  try {
+    const u = new URL(address);
+    u.username = '';
+    u.password = '';
+    return u.href.replace(/\/+$/, '');
+  } catch {
+    return address;
+  }
+}

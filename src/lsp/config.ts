@@ -1,6 +1,8 @@
 // The server's settings: what the client sends under the `promptwright` section (initializationOptions, then
 // workspace/didChangeConfiguration or workspace/configuration), by the extension's own setting names, read
-// through core/settings.ts; and where the client sends nothing, the CLI's environment variables.
+// through core/settings.ts; and where the client sends nothing, the CLI's environment variables. The address a
+// request goes to and the key it carries come from the same place (ServerConfig.service): a project's settings
+// file (Zed's, Helix's) can name an address, and the environment's key never follows it there.
 import { Settings, SETTINGS_SECTION } from '../core/settings';
 
 type Obj = Record<string, unknown>;
@@ -68,18 +70,57 @@ export class ServerConfig {
     return typeof v === 'string' && v.trim() ? v.trim() : undefined;
   }
 
-  /**
-   * The API key: from initializationOptions (never from the configuration, which clients show and log), or the
-   * environment.
-   */
-  get apiKey(): string | undefined {
-    const v = lookup(this.initial, 'apiKey');
-    const key = typeof v === 'string' && v.trim() ? v.trim() : this.env.PROMPTWRIGHT_API_KEY?.trim();
-    return key || undefined;
+  /** Every key the server holds (the editor's and the environment's): none may reach the log or a message. */
+  get secrets(): string[] {
+    return [this.editorKey, this.env.PROMPTWRIGHT_API_KEY?.trim()].filter((k): k is string => !!k);
   }
 
-  /** Counting with count_tokens: a service address and a key, and `tokenCount.live` not turned off. */
+  /** The key the editor gave: in initializationOptions only (never the configuration, which clients show and log). */
+  private get editorKey(): string | undefined {
+    const v = lookup(this.initial, 'apiKey');
+    return typeof v === 'string' && v.trim() ? v.trim() : undefined;
+  }
+
+  /**
+   * Where a request goes and with which key. An address from the editor goes with the editor's key, or with the
+   * environment's when PROMPTWRIGHT_BASE_URL names the same address; else with none (`refused` says why), so a
+   * project's settings cannot send the environment's key elsewhere. Without an address from the editor, the
+   * environment's address and key (or the editor's key).
+   */
+  get service(): { baseUrl: string; apiKey?: string; refused?: string } {
+    const fromEditor = address(lookup(this.current, 'baseUrl') ?? lookup(this.initial, 'baseUrl'));
+    const fromEnv = address(this.env.PROMPTWRIGHT_BASE_URL);
+    const envKey = this.env.PROMPTWRIGHT_API_KEY?.trim() || undefined;
+    const apiKey = this.editorKey ?? (!fromEditor || sameAddress(fromEditor, fromEnv) ? envKey : undefined);
+    const baseUrl = fromEditor || fromEnv;
+    if (apiKey) return { baseUrl, apiKey };
+    const refused =
+      envKey && fromEditor
+        ? `the editor's settings name ${fromEditor}, not PROMPTWRIGHT_BASE_URL (${fromEnv || 'unset'}): ` +
+          'PROMPTWRIGHT_API_KEY is not sent there. Give that address in PROMPTWRIGHT_BASE_URL, or the key in the ' +
+          'initialization options ("apiKey") with the address'
+        : undefined;
+    return { baseUrl, ...(refused ? { refused } : {}) };
+  }
+
+  /** Counting with count_tokens: a service address and its key, and `tokenCount.live` not turned off. */
   get live(): boolean {
-    return !!this.settings.baseUrl && !!this.apiKey && this.settings.tokenCountLive;
+    const s = this.service;
+    return !!s.baseUrl && !!s.apiKey && this.settings.tokenCountLive;
+  }
+}
+
+/** An address as given (a string), without spaces and the trailing slash; '' for anything else. */
+function address(v: unknown): string {
+  return typeof v === 'string' ? v.trim().replace(/\/+$/, '') : '';
+}
+
+/** Whether two addresses are the same service: scheme, host, port and path, as URLs compare them. */
+function sameAddress(a: string, b: string): boolean {
+  if (!a || !b) return false;
+  try {
+    return new URL(a).href.replace(/\/+$/, '') === new URL(b).href.replace(/\/+$/, '');
+  } catch {
+    return a === b;
   }
 }

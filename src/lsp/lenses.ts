@@ -73,11 +73,12 @@ export class Lenses {
   /** The service's client for the settings in force (a new one when the address, version or key change). */
   private api(): ApiClient {
     const s = this.config.settings;
-    const key = JSON.stringify([s.baseUrl, s.apiVersion, s.maxRetries, this.config.betas, this.config.apiKey]);
+    // the address and its key, together (ServerConfig.service)
+    const { baseUrl, apiKey } = this.config.service;
+    const key = JSON.stringify([baseUrl, s.apiVersion, s.maxRetries, this.config.betas, apiKey]);
     if (this.client?.key !== key) {
-      const apiKey = this.config.apiKey;
       const api = new ApiClient({
-        baseUrl: s.baseUrl,
+        baseUrl,
         ...(apiKey ? { apiKey } : {}),
         apiVersion: s.apiVersion,
         betas: this.config.betas,

@@ -52,6 +52,8 @@ export class Server {
   private templates: Template[] | undefined;
   private snippets = false;
   private pullsConfiguration = false;
+  /** the last word on where counts go (logService) */
+  private saidService = '';
   private models: { file: string; mtime: number; loaded: LoadedModels } | undefined;
 
   constructor(
@@ -60,7 +62,7 @@ export class Server {
   ) {
     this.config = new ServerConfig(env);
     this.files = new Files(this.config.settings);
-    this.log = new Log(connection, () => [this.config.apiKey]);
+    this.log = new Log(connection, () => this.config.secrets);
     this.checks = new Checks(
       connection,
       this.documents,
@@ -143,11 +145,19 @@ export class Server {
       void this.connection.client.register(DidChangeConfigurationNotification.type, { section: 'promptwright' });
       await this.pullConfiguration();
     }
-    this.log.info(
-      `Promptwright language server: ${this.config.live ? 'counting with count_tokens' : 'estimating tokens (≈)'}` +
-        `; request files ${this.config.settings.requestFilePatterns.join(', ')}`,
-    );
+    this.logService();
+    this.log.info(`Promptwright language server: request files ${this.config.settings.requestFilePatterns.join(', ')}`);
     await this.checks.scan(this.files.roots);
+  }
+
+  /** Where counts go now, said when it changes: the address in use, or why nothing is sent. */
+  private logService(): void {
+    const { baseUrl, apiKey, refused } = this.config.service;
+    const said = this.config.live
+      ? `counting with count_tokens at ${baseUrl}`
+      : `estimating tokens (≈)${refused ? `: ${refused}` : !apiKey || !baseUrl ? ': no service address or key' : ''}`;
+    if (said !== this.saidService) this.log.info(`Promptwright language server: ${said}`);
+    this.saidService = said;
   }
 
   private async pullConfiguration(): Promise<void> {
@@ -163,6 +173,7 @@ export class Server {
     const pushed = settings !== null && typeof settings === 'object' && 'promptwright' in settings;
     if (pushed) this.config.setCurrent(settings);
     else if (this.pullsConfiguration) await this.pullConfiguration();
+    this.logService();
     this.lenses.settingsChanged();
     this.checks.recheckAll();
   }
@@ -310,11 +321,15 @@ export class Server {
       const doc = this.documents.get(args[0]);
       const kind = this.files.kindOf(args[0]);
       if (!doc || !isRequestKind(kind)) return null;
-      if (!this.config.settings.baseUrl || !this.config.apiKey) {
+      const service = this.config.service;
+      if (!service.baseUrl || !service.apiKey) {
         this.log.show(
           'info',
-          'Promptwright: the figures are local estimates (≈). To count with the service, set PROMPTWRIGHT_BASE_URL ' +
-            'and PROMPTWRIGHT_API_KEY (or "baseUrl" and "apiKey" in the initialization options).',
+          service.refused
+            ? `Promptwright: the figures are local estimates (≈): ${service.refused}.`
+            : 'Promptwright: the figures are local estimates (≈). To count with the service, set ' +
+                'PROMPTWRIGHT_BASE_URL and PROMPTWRIGHT_API_KEY (or "baseUrl" and "apiKey" in the initialization ' +
+                'options).',
         );
         return null;
       }

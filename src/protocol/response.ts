@@ -41,6 +41,8 @@ export interface RunView {
   /** true when the error happened after the stream started (the partial reply stays) */
   midStream?: boolean;
   requestId?: string;
+  /** where the request was sent (promptwright.baseUrl, or the offline demo's), as addressShown gives it */
+  service?: string;
   timings: Timings;
   retry?: { inMs: number; attempt: number; maxAttempts: number; error: ErrorInfo; at: number };
   /** what the reply cost once it ended (US dollars; null: no price for the model, `why` says so) */
@@ -113,6 +115,7 @@ export function parseResponseWebviewState(raw: unknown): RunView | undefined {
     ...(message ? { message } : {}),
     ...(error ? { error, midStream: o.midStream === true } : {}),
     ...(typeof o.requestId === 'string' ? { requestId: o.requestId } : {}),
+    ...(typeof o.service === 'string' ? { service: o.service } : {}),
     ...(cost && (cost.usd === null || finite(cost.usd) !== undefined)
       ? { cost: { usd: cost.usd as number | null, ...(typeof cost.why === 'string' ? { why: cost.why } : {}) } }
       : {}),

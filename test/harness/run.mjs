@@ -1,7 +1,9 @@
 // Runs the project's VS Code tests in a real VS Code (code-server) and writes test-results/vscode-stats.json.
 //  phase 1: the mocha suite in out/test/integration runs inside the real Node extension host
 //           (extensionTestsPath), the same suite `npm run test:electron` runs through @vscode/test-electron;
-//  phase 2: the UI suite in test/ui drives the workbench through the DOM with playwright (status bar,
+//  phase 2: the tests of that suite whose title says "Restricted Mode" run again, in a second code-server with
+//           workspace trust on, so the workspace opens in Restricted Mode (vscode.workspace.isTrusted false);
+//  phase 3: the UI suite in test/ui drives the workbench through the DOM with playwright (status bar,
 //           command palette, webviews, tree views) and writes screenshots to test-results/.
 import fs from 'node:fs';
 import os from 'node:os';
@@ -40,8 +42,9 @@ const NOISE = new RegExp(
   ].join('|'),
 );
 
-async function phaseExtensionHost(cs) {
+async function phaseExtensionHost(cs, { restricted = false } = {}) {
   const ws = freshWorkspace();
+  const name = restricted ? 'extension-host suite in Restricted Mode' : 'extension-host suite';
   const { page, close } = await launchBrowser();
   let stats = { passes: 0, failures: 1, note: 'suite did not report' };
   const lines = [];
@@ -71,18 +74,19 @@ async function phaseExtensionHost(cs) {
         ...(process.env.HARNESS_HOST_GREP ? { PROMPTWRIGHT_HOST_GREP: process.env.HARNESS_HOST_GREP } : {}),
         // the order the extension-host tests ran in, again (the suite prints its seed)
         ...(process.env.HARNESS_HOST_SEED ? { PROMPTWRIGHT_HOST_SEED: process.env.HARNESS_HOST_SEED } : {}),
+        // only the tests whose title says "Restricted Mode" (test/integration/index.ts)
+        ...(restricted ? { PROMPTWRIGHT_RESTRICTED: '1' } : {}),
       },
     }),
   );
   const code = await exited;
   clearTimeout(timer);
-  await page.screenshot({ path: path.join(RESULTS, 'extension-host-suite.png') }).catch(() => {});
+  const file = restricted ? 'extension-host-restricted' : 'extension-host';
+  await page.screenshot({ path: path.join(RESULTS, `${file}-suite.png`) }).catch(() => {});
   await close();
-  fs.writeFileSync(path.join(RESULTS, 'extension-host.log'), lines.join('\n'));
+  fs.writeFileSync(path.join(RESULTS, `${file}.log`), lines.join('\n'));
   if (code !== 0 && stats.failures === 0) stats.failures = 1; // exit code wins over the count
-  log(
-    `extension-host suite: exit ${code}, ${stats.passes} passed, ${stats.failures} failed${order ? ` (${order})` : ''}`,
-  );
+  log(`${name}: exit ${code}, ${stats.passes} passed, ${stats.failures} failed${order ? ` (${order})` : ''}`);
   return stats;
 }
 
@@ -108,32 +112,45 @@ async function phaseUi(cs) {
 const statsFile = path.join(RESULTS, 'vscode-stats.json');
 fs.rmSync(statsFile, { force: true });
 let cs;
+let restrictedCs;
 let result = { passes: 0, failures: 1 };
 try {
   ensureInstalled();
   const { startFake } = await import('../../out/test/fake/server.js');
   const fake = await startFake();
   ui.fake = fake;
-  cs = await startCodeServer({
-    testDriver: true,
-    logFile: path.join(RESULTS, 'code-server.log'),
-    // a debounce far above the typing delay, so a loaded machine cannot split a typed burst
-    userSettings: {
-      'promptwright.baseUrl': fake.url,
-      'promptwright.tokenCount.debounceMs': 1500,
-      // the theme's name in VS Code 1.139 (an older name is migrated, and the settings file rewritten)
-      'workbench.colorTheme': 'Dark Modern',
-    },
-  });
+  // a debounce far above the typing delay, so a loaded machine cannot split a typed burst
+  const userSettings = {
+    'promptwright.baseUrl': fake.url,
+    'promptwright.tokenCount.debounceMs': 1500,
+    // the theme's name in VS Code 1.139 (an older name is migrated, and the settings file rewritten)
+    'workbench.colorTheme': 'Dark Modern',
+  };
+  cs = await startCodeServer({ testDriver: true, logFile: path.join(RESULTS, 'code-server.log'), userSettings });
   log(`code-server up at ${cs.base}; fake service at ${fake.url}`);
   // for working on one UI test: HARNESS_GREP=<title part> HARNESS_SKIP_HOST=1 node test/harness/run.mjs
-  const a = process.env.HARNESS_SKIP_HOST ? { passes: 0, failures: 0 } : await phaseExtensionHost(cs);
+  const none = { passes: 0, failures: 0 };
+  const a = process.env.HARNESS_SKIP_HOST ? none : await phaseExtensionHost(cs);
+  let r = none;
+  if (!process.env.HARNESS_SKIP_HOST) {
+    // trust is a server's setting: Restricted Mode takes a code-server of its own, stopped before the UI phase
+    restrictedCs = await startCodeServer({
+      testDriver: true,
+      restricted: true,
+      logFile: path.join(RESULTS, 'code-server-restricted.log'),
+      userSettings,
+    });
+    r = await phaseExtensionHost(restrictedCs, { restricted: true });
+    restrictedCs.stop();
+    restrictedCs = undefined;
+  }
   const b = await phaseUi(cs);
-  result = { passes: a.passes + b.passes, failures: a.failures + b.failures };
+  result = { passes: a.passes + r.passes + b.passes, failures: a.failures + r.failures + b.failures };
   await fake.close();
 } catch (e) {
   console.error((e && e.stack) || e);
 } finally {
+  restrictedCs?.stop();
   cs?.stop();
 }
 fs.writeFileSync(statsFile, JSON.stringify(result));

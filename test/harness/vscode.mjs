@@ -136,8 +136,10 @@ export async function freePort() {
 }
 
 /**
- * Start code-server in its own process group with fresh state.
- * @param {{userSettings?: object, testDriver?: boolean, vsix?: string, port?: number, logFile?: string}} o
+ * Start code-server in its own process group with fresh state. Workspace trust is off (every folder trusted),
+ * unless `restricted`: then it is on and a folder opens in Restricted Mode, with no question asked.
+ * @param {{userSettings?: object, testDriver?: boolean, vsix?: string, port?: number, logFile?: string,
+ *   restricted?: boolean}} o
  */
 export async function startCodeServer(o = {}) {
   const port = o.port || (await freePort());
@@ -147,7 +149,10 @@ export async function startCodeServer(o = {}) {
   const settings = {
     'telemetry.telemetryLevel': 'off',
     'workbench.startupEditor': 'none',
-    'security.workspace.trust.enabled': false,
+    'security.workspace.trust.enabled': !!o.restricted,
+    ...(o.restricted
+      ? { 'security.workspace.trust.startupPrompt': 'never', 'security.workspace.trust.untrustedFiles': 'open' }
+      : {}),
     'extensions.autoUpdate': false,
     'extensions.autoCheckUpdates': false,
     'update.mode': 'none',
@@ -184,7 +189,7 @@ export async function startCodeServer(o = {}) {
     'none',
     '--disable-telemetry',
     '--disable-update-check',
-    '--disable-workspace-trust',
+    ...(o.restricted ? [] : ['--disable-workspace-trust']),
     '--disable-getting-started-override',
   ];
   if (o.testDriver) args.push('--vscode-option', 'enable-smoke-test-driver');

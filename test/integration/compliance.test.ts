@@ -6,7 +6,17 @@ import * as vscode from 'vscode';
 import type { ComplianceNode } from '../../src/vscode/compliance/complianceTree';
 import { vscodePrompts } from '../../src/vscode/platform/prompts';
 import type { Fake } from '../fake/server';
-import { api, closeEditors, restoreKeysAfterEach, scripted, setKey, setSetting, useFake, waitFor } from './helpers';
+import {
+  api,
+  closeEditors,
+  errorsDuring,
+  restoreKeysAfterEach,
+  scripted,
+  setKey,
+  setSetting,
+  useFake,
+  waitFor,
+} from './helpers';
 
 const FULL = 'sk-vendor-api01-full';
 const READONLY = 'sk-vendor-api01-readonly';
@@ -36,18 +46,6 @@ function forgetListsAfterEach(): void {
 /** The chats of one user, listed in the view with their first page loaded, as "Show Chats" does. */
 async function chatsOf(user: string) {
   return (await features()).complianceTree.addChatQuery([user]);
-}
-
-/** Every error a person was shown while `run` ran. */
-async function errorsDuring(run: () => PromiseLike<unknown>): Promise<string[]> {
-  const shown: string[] = [];
-  const sub = (await api()).api.onDidShowError(t => shown.push(t));
-  try {
-    await run();
-  } finally {
-    sub.dispose();
-  }
-  return shown;
 }
 
 describe('Compliance view (real extension host)', () => {

@@ -159,6 +159,18 @@ export function useFake(opts: FakeOptions, settings: Record<string, unknown> = {
   return holder;
 }
 
+/** Every error a person was shown (Api.showError's text) while `run` ran. */
+export async function errorsDuring(run: () => PromiseLike<unknown>): Promise<string[]> {
+  const shown: string[] = [];
+  const sub = (await api()).api.onDidShowError(t => shown.push(t));
+  try {
+    await run();
+  } finally {
+    sub.dispose();
+  }
+  return shown;
+}
+
 export type Answer = string | boolean | undefined;
 
 /**

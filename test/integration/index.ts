@@ -36,7 +36,12 @@ function shuffleSuite(suite: Mocha.Suite, next: () => number): void {
 
 export function run(): Promise<void> {
   const mocha = new Mocha({ ui: 'bdd', color: false, timeout: 30000, reporter: 'spec' });
-  if (process.env.PROMPTWRIGHT_HOST_GREP) mocha.grep(process.env.PROMPTWRIGHT_HOST_GREP);
+  const grep = process.env.PROMPTWRIGHT_HOST_GREP;
+  // in a workspace in Restricted Mode (the harness's second phase), only the tests whose title says so
+  if (process.env.PROMPTWRIGHT_RESTRICTED) {
+    const also = grep ? `(?=.*${grep.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')})` : '';
+    mocha.grep(new RegExp(`^(?=.*Restricted Mode)${also}`));
+  } else if (grep) mocha.grep(grep);
   for (const f of fs
     .readdirSync(__dirname)
     .filter(f => f.endsWith('.test.js'))

@@ -43,6 +43,12 @@ describe('response panel (DOM)', function () {
     assert.match(strip[5], /^\$0\.\d+$/);
     assert.equal(await p.locator('#meta-cost').getAttribute('title'), 'What this reply cost (promptwright.prices)');
     assert.match(strip[6], /^req_fake_stream_/);
+    // where the request went: the address in use (the user's promptwright.baseUrl)
+    assert.equal(strip[7], ui.fake.url);
+    assert.equal(
+      await p.locator('#meta-service').getAttribute('title'),
+      'Where the request was sent (promptwright.baseUrl)',
+    );
     assert.match(
       await p.locator('#usage').innerText(),
       /^\d+ input tokens \(no cache read or written\) and \d+ output tokens\./,

@@ -158,12 +158,20 @@ export class BatchesClient {
       raw.close();
       return;
     }
-    const onMalformed = o.onMalformed ?? (() => undefined);
+    // what the service wrote in a line goes out without the keys (an error that echoes one)
+    const redact = this.http.redact;
+    const onMalformed = (m: MalformedLine) => o.onMalformed?.({ ...m, problem: redact(m.problem) });
     const maxLine = (raw.limits ?? READ_LIMITS).message;
     try {
       for await (const v of readJsonLines(raw.body, { onBytes: () => raw.touch(), onMalformed, maxLine })) {
-        if (isResultLine(v)) yield v;
-        else onMalformed({ n: -1, problem: `a line is not a batch result: ${JSON.stringify(v).slice(0, 120)}` });
+        if (!isResultLine(v))
+          onMalformed({ n: -1, problem: `a line is not a batch result: ${JSON.stringify(v).slice(0, 120)}` });
+        else if (v.result.type !== 'errored') yield v;
+        else
+          yield {
+            ...v,
+            result: { type: 'errored', error: JSON.parse(redact(JSON.stringify(v.result.error))) as BatchErrorBody },
+          };
       }
     } catch (e) {
       // a line without end: the results cannot be read on (the connection is closed); a clear error with the id

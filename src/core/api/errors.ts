@@ -55,13 +55,15 @@ export class ApiError extends PromptwrightError {
   ) {
     super(message);
     this.action =
-      status === 401
-        ? 'set-api-key'
-        : status === 429
-          ? 'wait'
-          : status >= 500 && !(status === 500 && noRetry(this))
-            ? 'retry'
-            : 'none';
+      status >= 300 && status < 400
+        ? 'set-base-url'
+        : status === 401
+          ? 'set-api-key'
+          : status === 429
+            ? 'wait'
+            : status >= 500 && !(status === 500 && noRetry(this))
+              ? 'retry'
+              : 'none';
   }
 
   /** One line a person can act on: type, message, request-id and what to do. */
@@ -73,6 +75,8 @@ export class ApiError extends PromptwrightError {
 }
 
 export function hintFor(e: ApiError): string {
+  if (e.status >= 300 && e.status < 400)
+    return 'no redirect is followed (a key would go with it): if that address is the service, make it the base URL.';
   if (e.status === 500 && noRetry(e)) {
     return 'the service asked not to retry this request (x-should-retry: false), for the reason in its message.';
   }

@@ -6,6 +6,7 @@
 // (20 and later) both have it, so the extension ships no HTTP library of its own (undici was 524 KB of
 // the bundle), and in VS Code it honours the editor's proxy settings.
 import { AbortedError, ApiError, ConfigError, ConnectionError, TimeoutError } from './errors';
+import { redactSecrets } from '../redact';
 import { READ_LIMITS, readText, sizeText, type ReadLimits } from './limits';
 import { withRetry, type RetryEvent, type RetryOptions } from './retry';
 import type { RateLimitInfo, RateWindow } from './types';
@@ -79,6 +80,8 @@ export interface Raw {
    * connection rather than open another (a TCP and TLS handshake).
    */
   reuse?(read: Promise<void>): void;
+  /** text from the body (an error event's message) without the keys this transport holds (Http.redact) */
+  redact?(text: string): string;
 }
 
 export interface JsonResponse<T> {
@@ -106,6 +109,14 @@ export class Http {
   constructor(readonly o: HttpOptions) {
     this.limits = { ...READ_LIMITS, ...o.readLimits };
   }
+
+  /**
+   * Text the service sent back without any key this transport holds: a gateway that echoes the key in an error
+   * would otherwise put it in every output that shows or keeps the error (stderr, JSON, JUnit, results files,
+   * notifications). Every error made from an answer passes through it.
+   */
+  readonly redact = (text: string): string =>
+    redactSecrets(text, [this.o.apiKey, this.o.adminKey, this.o.complianceKey]);
 
   /** A JSON request, retried by the spec's rules; a 2xx body that is not JSON is an `invalid_response`. */
   async json<T>(spec: RequestSpec, c: CallOptions = {}): Promise<JsonResponse<T>> {
@@ -190,7 +201,8 @@ export class Http {
     if (this.connectionFree) await this.connectionFree;
     const t0 = Date.now();
     c.onSend?.();
-    this.o.onLog?.(`→ ${spec.method} ${path}${spec.stream ? ' (stream)' : ''}`);
+    // the whole address, so the log (and the CLI's PROMPTWRIGHT_DEBUG) says where the key went
+    this.o.onLog?.(`→ ${spec.method} ${base}${path}${spec.stream ? ' (stream)' : ''}`);
     const timer = new Deadline(
       spec.stream ? (this.o.streamIdleTimeoutMs ?? 60_000) : (this.o.requestTimeoutMs ?? 600_000),
       c.signal,
@@ -203,6 +215,9 @@ export class Http {
         method: spec.method,
         headers,
         signal: timer.signal,
+        // a redirect is answered, never followed: fetch would send the key (and, on 307/308, the body) to
+        // wherever it points, another origin included
+        redirect: 'manual',
         ...(body !== undefined ? { body } : {}),
       });
     } catch (e) {
@@ -241,7 +256,15 @@ export class Http {
             if (this.connectionFree === free) this.connectionFree = undefined;
           });
         },
+        redact: this.redact,
       };
+    }
+    if (res.status >= 300 && res.status < 400) {
+      timer.clear();
+      void res.body?.cancel().catch(() => {});
+      const e = redirectError(res.status, h.location, `${base}${path}`, requestId, h);
+      e.message = this.redact(e.message);
+      throw e;
     }
     let text = '';
     try {
@@ -254,7 +277,7 @@ export class Http {
     }
     // the size sent, for a 413's hint (counted only on this path: bodies can be megabytes)
     const bytes = body !== undefined ? new TextEncoder().encode(body).length : undefined;
-    throw apiErrorFrom(res.status, text, h, requestId, bytes);
+    throw apiErrorFrom(res.status, this.redact(text), h, requestId, bytes);
   }
 }
 
@@ -387,6 +410,27 @@ function apiErrorFrom(
   const raw = h['retry-after'];
   const ra = raw !== undefined && raw.trim() !== '' && Number.isFinite(Number(raw)) ? Number(raw) : undefined;
   return new ApiError(status, type, message, requestId, h, ra, requestBytes);
+}
+
+/**
+ * A 3xx as an error that says where it pointed (relative to the request's address): no key follows a redirect,
+ * so a person decides whether that address is the service and sets it as the base URL.
+ */
+function redirectError(
+  status: number,
+  location: string | undefined,
+  url: string,
+  requestId: string | undefined,
+  h: Record<string, string>,
+): ApiError {
+  let target = location?.trim() ?? '';
+  try {
+    if (target) target = new URL(target, url).href;
+  } catch {
+    /* not an address: said as it came */
+  }
+  const where = target ? `redirected to ${target.slice(0, 500)}` : 'a redirect with no Location';
+  return new ApiError(status, 'redirect', `${where} (from ${url.slice(0, 500)})`, requestId, h);
 }
 
 /** Maps what fetch and a body read throw to our typed errors (the library's codes stay in `cause`). */

@@ -104,7 +104,7 @@ export class MessageStream implements AsyncIterable<StreamEvent> {
         if (!ev) continue;
         if (ev.type === 'error') {
           close();
-          throw fail(ev.error.type, ev.error.message);
+          throw fail(ev.error.type, this.raw.redact?.(ev.error.message) ?? ev.error.message);
         }
         this.acc.apply(ev);
         received.events++;

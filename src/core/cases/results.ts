@@ -3,6 +3,8 @@
 // written into the repository unasked); with `promptwright.cases.resultsInRepository` in
 // `.promptwright/results/` under the workspace (one folder to commit, or to gitignore).
 import * as crypto from 'node:crypto';
+import * as fs from 'node:fs/promises';
+import { constants } from 'node:fs';
 import * as path from 'node:path';
 import * as z from 'zod/mini';
 import type { CellResult, HumanGrade } from './types';
@@ -26,6 +28,48 @@ export function resultsName(caseFilePath: string, workspaceRoot: string): string
 /** Where a case file's results are kept in the repository: `.promptwright/results/<resultsName>`. */
 export function resultsPath(caseFilePath: string, workspaceRoot: string): string {
   return path.join(workspaceRoot, RESULTS_FOLDER, resultsName(caseFilePath, workspaceRoot));
+}
+
+/** The folder results and verdicts are kept in, in the repository. */
+export function keptFolder(workspaceRoot: string): string {
+  return path.join(workspaceRoot, '.promptwright');
+}
+
+/**
+ * Makes `dir` (`top` or a folder under it) one folder at a time, `top` included, and throws where one of them is a
+ * symbolic link or not a folder: a repository can hold `.promptwright/results` as a link to anywhere, and a write
+ * through it would land there. What exists is looked at as it is (lstat), never followed.
+ */
+export async function plainFolders(top: string, dir: string): Promise<void> {
+  const rel = path.relative(top, dir);
+  if (rel.startsWith('..') || path.isAbsolute(rel)) throw new Error(`${dir} is not inside ${top}`);
+  let at = top;
+  for (const part of ['', ...rel.split(path.sep).filter(Boolean)]) {
+    at = path.join(at, part);
+    const st = await fs.lstat(at).catch((e: NodeJS.ErrnoException) => {
+      if (e.code === 'ENOENT') return undefined;
+      throw e;
+    });
+    if (!st) await fs.mkdir(at);
+    else if (st.isSymbolicLink()) throw new Error(`${at} is a symbolic link: nothing is written through it`);
+    else if (!st.isDirectory()) throw new Error(`${at} is not a folder`);
+  }
+}
+
+/**
+ * Writes a file kept under `top` (`.promptwright/` in the repository): its folders made without following a link
+ * (plainFolders), and the file itself opened without following one.
+ */
+export async function writeKept(top: string, file: string, text: string): Promise<void> {
+  await plainFolders(top, path.dirname(file));
+  // O_NOFOLLOW: a link in the file's place is an error (ELOOP), not a way out; Windows has no such flag
+  const flags = constants.O_WRONLY | constants.O_CREAT | constants.O_TRUNC | (constants.O_NOFOLLOW ?? 0);
+  const handle = await fs.open(file, flags, 0o644);
+  try {
+    await handle.writeFile(text);
+  } finally {
+    await handle.close();
+  }
 }
 
 /** A person's grade of a reply, kept by the case and the reply's text (a hash of it): a re-run keeps it. */

@@ -8,6 +8,7 @@ import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import type { Usage } from '../api/types';
 import type { Verdict } from './judge';
+import { plainFolders } from './results';
 
 /** What is kept of one judge request: its verdict, and what the call that gave it used. */
 export interface CachedVerdict {
@@ -36,6 +37,8 @@ export class DirectoryVerdictCache implements VerdictCache {
   constructor(
     readonly dir: string,
     private readonly onWriteError?: (message: string) => void,
+    /** the repository's `.promptwright/` when `dir` is under it: no symbolic link there is followed */
+    private readonly kept?: string,
   ) {}
 
   private file(key: string): string {
@@ -62,8 +65,10 @@ export class DirectoryVerdictCache implements VerdictCache {
     const file = this.file(key);
     const temp = `${file}.${process.pid}.${crypto.randomBytes(4).toString('hex')}.tmp`;
     try {
-      await fs.mkdir(path.dirname(file), { recursive: true });
-      await fs.writeFile(temp, `${JSON.stringify(value)}\n`);
+      if (this.kept) await plainFolders(this.kept, path.dirname(file));
+      else await fs.mkdir(path.dirname(file), { recursive: true });
+      // a new file (wx: never through a link in its place), renamed over whatever has the name (a link included)
+      await fs.writeFile(temp, `${JSON.stringify(value)}\n`, { flag: 'wx' });
       await fs.rename(temp, file);
     } catch (e) {
       await fs.rm(temp, { force: true }).catch(() => undefined);

@@ -4,6 +4,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { ApiError, ConfigError, describeError, hintFor } from '../api/errors';
 import { Http, type HttpOptions } from '../api/http';
+import { redactKnown } from '../redact';
 import { DEFAULT_API_VERSION, DEFAULT_MAX_RETRIES } from '../settings';
 import { betasFromEnv, terminalText, type CliIo } from './io';
 
@@ -22,10 +23,44 @@ export function httpOptionsFromEnv(env: CliIo['env'], extra: Partial<HttpOptions
         ? Number(retries)
         : DEFAULT_MAX_RETRIES,
     ...(env.PROMPTWRIGHT_DEBUG
-      ? { onLog: (l: string) => process.stderr.write(`[promptwright] ${terminalText(l)}\n`) }
+      ? {
+          onLog: (l: string) =>
+            process.stderr.write(`[promptwright] ${terminalText(redactKnown(l, keysFromEnv(env)))}\n`),
+        }
       : {}),
     ...extra,
   };
+}
+
+/** Every key the environment holds: none of them may reach an output. */
+export function keysFromEnv(env: CliIo['env']): string[] {
+  const names = [
+    'PROMPTWRIGHT_API_KEY',
+    'PROMPTWRIGHT_ADMIN_KEY',
+    'PROMPTWRIGHT_ADMIN_API_KEY',
+    'PROMPTWRIGHT_COMPLIANCE_KEY',
+  ];
+  return names.map(n => env[n]?.trim()).filter((k): k is string => !!k);
+}
+
+/**
+ * The io with every write to stdout and stderr cleaned of the environment's keys: text, JSON, JUnit, markdown
+ * and every message, whatever a service or a gateway echoed back. Errors are cleaned where they are made
+ * (Http.redact); this is the last line, for anything else that quotes a key. The streams stay themselves
+ * otherwise (their events, `destroyed`, drain), only `write` is put in front.
+ */
+export function withoutKeys(io: CliIo): CliIo {
+  const keys = keysFromEnv(io.env);
+  if (!keys.length) return io;
+  const clean = <T extends { write(s: string): unknown }>(stream: T): T =>
+    new Proxy(stream, {
+      get(target, name) {
+        if (name === 'write') return (s: string) => target.write(redactKnown(s, keys));
+        const value: unknown = Reflect.get(target, name, target);
+        return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+      },
+    });
+  return { ...io, stdout: clean(io.stdout), stderr: clean(io.stderr) };
 }
 
 export function httpFromEnv(env: CliIo['env'], extra: Partial<HttpOptions> = {}): Http {

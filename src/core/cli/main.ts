@@ -6,6 +6,7 @@ import { CASES, runCases } from './cases';
 import { CHECK, runCheck } from './check';
 import { COMPLIANCE, runCompliance } from './compliance';
 import { COUNT, runCount } from './count';
+import { withoutKeys } from './env';
 import { EXIT, EXIT_MEANINGS } from './guard';
 import { IMPROVE, runImprove } from './improve';
 import { terminalSafe, type CliIo } from './io';
@@ -85,11 +86,12 @@ function mainUsage(): string {
 declare const PROMPTWRIGHT_VERSION: string | undefined;
 
 /**
- * The CLI entry; returns the process exit code. Every command writes through `terminalSafe`: no control character
- * from a file or the service reaches the terminal.
+ * The CLI entry; returns the process exit code. Every command writes through `terminalSafe` (no control character
+ * from a file or the service reaches the terminal) and `withoutKeys` (no key the environment holds is ever printed,
+ * whatever a service echoes back).
  */
 export async function runCli(argv: string[], given: CliIo): Promise<number> {
-  const io = terminalSafe(given);
+  const io = terminalSafe(withoutKeys(given));
   const [cmd, ...rest] = argv;
   const entry = COMMANDS.find(c => c.spec.name === cmd);
   if (entry?.run) {

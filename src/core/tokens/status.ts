@@ -4,7 +4,7 @@
 // message and request-id) is set in as text or code, never as Markdown of its own.
 import { changeWords, deltaOf, signedTokens } from '../compare/deltas';
 import type { CountState } from './scheduler';
-import { count, markdownCode, markdownText, tokensShort } from '../text';
+import { addressShown, count, markdownCode, markdownText, tokensShort } from '../text';
 
 export interface StatusView {
   text: string;
@@ -22,6 +22,8 @@ export interface StatusMeta {
   contextWindow?: number;
   /** the same file at the base revision (promptwright.compare.base), for the change beside the count */
   base?: BaseCount;
+  /** where counts are sent (promptwright.baseUrl, or the offline demo's), said where a count is shown */
+  service?: string;
 }
 
 /** The count of a file's version at a git revision; `new` when the file is not there. */
@@ -81,6 +83,7 @@ export function renderStatus(s: CountState, meta: StatusMeta): StatusView {
     return out;
   };
   const tip = (...parts: string[]) => [...parts, LINKS].join('\n\n');
+  const sentTo = meta.service ? ` ${markdownCode(addressShown(meta.service))}` : '';
   switch (s.kind) {
     case 'idle':
       return {
@@ -91,7 +94,7 @@ export function renderStatus(s: CountState, meta: StatusMeta): StatusView {
     case 'counting':
       return {
         text: `$(loading~spin) ${s.previous !== undefined ? count(s.previous, 'token') : 'counting…'}`,
-        tooltip: tip('Counting tokens…', ...lines(s.previous)),
+        tooltip: tip(`Counting tokens${sentTo ? ` at${sentTo}` : ''}…`, ...lines(s.previous)),
         tone: 'normal',
       };
     case 'count': {
@@ -102,7 +105,7 @@ export function renderStatus(s: CountState, meta: StatusMeta): StatusView {
         tooltip: tip(
           ...lines(s.tokens),
           ...(s.stale ? [] : baseLine(meta.base, s.tokens)),
-          `Counted by the service at ${time}` +
+          `Counted by${sentTo || ' the service'} at ${time}` +
             (s.cached ? ' (cached: the same body was counted before)' : '') +
             (s.requestId ? ` · request-id ${markdownCode(s.requestId)}` : ''),
           ...(s.stale ? ['$(warning) The file has syntax errors: this is the last count, not the current text.'] : []),
@@ -141,7 +144,7 @@ export function renderStatus(s: CountState, meta: StatusMeta): StatusView {
       return {
         text: `$(warning) ${s.previous !== undefined ? count(s.previous, 'token') : 'tokens'}`,
         tooltip: tip(
-          `**Token count failed**${s.type ? `: ${markdownCode(s.type)}` : ''}`,
+          `**Token count failed**${s.type ? `: ${markdownCode(s.type)}` : ''}${sentTo ? ` (sent to${sentTo})` : ''}`,
           markdownText(s.message),
           ...(s.requestId ? [`request-id ${markdownCode(s.requestId)}`] : []),
           ...lines(s.previous),

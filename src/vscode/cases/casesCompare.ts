@@ -112,6 +112,7 @@ export async function askRevision(
   ref: string,
   given: boolean,
 ): Promise<{ ref: string } | { notInGit: string } | undefined> {
+  if (git.restriction) return { notInGit: git.restriction };
   if (!(await git.inRepository(caseUri))) {
     return { notInGit: `${fileName(caseUri)} is not in a git repository: there is no revision to compare it with.` };
   }

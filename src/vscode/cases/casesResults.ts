@@ -13,6 +13,8 @@ export interface ResultsPlace {
   shown: string;
   /** the full path, for a tooltip */
   full: string;
+  /** the repository's `.promptwright/`, when they are kept there */
+  kept?: string;
 }
 
 /**
@@ -34,10 +36,11 @@ export class CasesResults {
     const folder = vscode.workspace.getWorkspaceFolder(caseUri);
     const root = folder?.uri.fsPath ?? path.dirname(caseUri.fsPath);
     const core = coreBundle();
-    if (this.config.casesResultsInRepository && caseUri.scheme === 'file') {
+    const kept = this.keptIn(caseUri);
+    if (kept) {
       const uri = vscode.Uri.file(core.resultsPath(caseUri.fsPath, root));
       const shown = folder ? vscode.workspace.asRelativePath(uri) : uri.fsPath;
-      return { uri, shown, full: uri.fsPath };
+      return { uri, shown, full: uri.fsPath, kept };
     }
     // in a workspace with several folders, each folder's results apart
     const several = (vscode.workspace.workspaceFolders?.length ?? 0) > 1;
@@ -48,18 +51,26 @@ export class CasesResults {
   }
 
   /**
-   * Where judges' verdicts are kept: beside the results (`verdicts/` in the workspace storage, or
-   * `.promptwright/verdicts/` in the repository), on disk; undefined where there is no disk folder.
+   * The repository's `.promptwright/` when results are kept there (`promptwright.cases.resultsInRepository`, which
+   * only the user's settings turn on in Restricted Mode); undefined when they are kept in VS Code's storage.
    */
-  verdictsFolder(caseUri: vscode.Uri): string | undefined {
+  private keptIn(caseUri: vscode.Uri): string | undefined {
+    if (!this.config.casesResultsInRepository || caseUri.scheme !== 'file') return undefined;
+    const folder = vscode.workspace.getWorkspaceFolder(caseUri);
+    return coreBundle().keptFolder(folder?.uri.fsPath ?? path.dirname(caseUri.fsPath));
+  }
+
+  /**
+   * Where judges' verdicts are kept: beside the results (`verdicts/` in the workspace storage, or
+   * `.promptwright/verdicts/` in the repository, `kept`, where no symbolic link is followed), on disk; undefined
+   * where there is no disk folder.
+   */
+  verdictsFolder(caseUri: vscode.Uri): { dir: string; kept?: string } | undefined {
     const where = this.place(caseUri);
     if (!where || where.uri.scheme !== 'file') return undefined;
-    if (this.config.casesResultsInRepository && caseUri.scheme === 'file') {
-      const folder = vscode.workspace.getWorkspaceFolder(caseUri);
-      return path.join(folder?.uri.fsPath ?? path.dirname(caseUri.fsPath), '.promptwright', 'verdicts');
-    }
+    if (where.kept) return { dir: path.join(where.kept, 'verdicts'), kept: where.kept };
     const base = this.storage.workspace ?? this.storage.global;
-    return base.scheme === 'file' ? path.join(base.fsPath, 'verdicts') : undefined;
+    return base.scheme === 'file' ? { dir: path.join(base.fsPath, 'verdicts') } : undefined;
   }
 
   async read(caseUri: vscode.Uri): Promise<SavedResults | undefined> {
@@ -84,9 +95,13 @@ export class CasesResults {
     const where = this.place(caseUri);
     if (!where) return undefined;
     try {
-      await vscode.workspace.fs.createDirectory(vscode.Uri.joinPath(where.uri, '..'));
       const text = coreBundle().serializeResults(vscode.workspace.asRelativePath(caseUri), results, new Date(), grades);
-      await vscode.workspace.fs.writeFile(where.uri, new TextEncoder().encode(text));
+      // in the repository, never through a symbolic link out of .promptwright/
+      if (where.kept) await coreBundle().writeKept(where.kept, where.uri.fsPath, text);
+      else {
+        await vscode.workspace.fs.createDirectory(vscode.Uri.joinPath(where.uri, '..'));
+        await vscode.workspace.fs.writeFile(where.uri, new TextEncoder().encode(text));
+      }
       return where;
     } catch (e) {
       void this.api.showError(e, `Could not save the results of Run Cases to ${where.full}`);

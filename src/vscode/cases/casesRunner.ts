@@ -483,7 +483,9 @@ export class CasesRunner {
       judging: {
         call: (body, judgeSignal) => judgeClient.createMessage(body, { signal: judgeSignal }),
         ...(judgeModel ? { defaultModel: judgeModel } : {}),
-        ...(verdicts ? { cache: new core.DirectoryVerdictCache(verdicts, m => this.log.warn(`Cases: ${m}`)) } : {}),
+        ...(verdicts
+          ? { cache: new core.DirectoryVerdictCache(verdicts.dir, m => this.log.warn(`Cases: ${m}`), verdicts.kept) }
+          : {}),
       },
       gradeOf: (cell, text) => core.gradeFor(grid.grades, cell.caseName, text),
       onUpdate: (r, u, i) => {

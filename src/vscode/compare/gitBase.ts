@@ -3,6 +3,10 @@
 // git is): the repository of each folder found once, the revision's commit asked for each time (it moves
 // with every commit and checkout), and the file's text kept by commit, so an unchanged base costs one
 // rev-parse. Nothing runs until a caller asks, and the git code loads with the core bundle.
+//
+// Which git runs is the person's choice, never a workspace's: the Git extension's own (its API's `git.path`,
+// which it reads from the machine's settings), else `git.path` from the user's settings, else `git` on the PATH.
+// In Restricted Mode no git runs at all: a repository's files could point it at a program of their own.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { GitRef, GitRepo } from '../../core/compare/git';
@@ -22,6 +26,15 @@ export type Revision =
   | { kind: 'none' }
   | { kind: 'error'; ref: string; message: string };
 
+/** What Restricted Mode means for changes against a revision. */
+const GIT_RESTRICTED = 'git does not run in Restricted Mode: trust this workspace to compare with a git revision';
+
+/** What the Git extension's API gives (extensions/git/src/api/git.d.ts), as far as it is read here. */
+interface GitExtension {
+  readonly enabled: boolean;
+  getAPI(version: 1): { readonly git: { readonly path: string } };
+}
+
 /** How long a folder found in no repository is taken to be in none. */
 const NO_REPO_RECHECK_MS = 30_000;
 
@@ -34,19 +47,47 @@ export class GitBase {
   private readonly texts = new Map<string, BaseText>();
   private warnedNoGit = false;
 
+  private saidRestricted = false;
+
   constructor(private readonly log: Pick<Log, 'info' | 'warn'>) {}
 
-  /** The git executable: VS Code's `git.path` setting when it names one, else `git` on the PATH. */
-  private get gitPath(): string | undefined {
-    const p = vscode.workspace.getConfiguration('git').get<unknown>('path');
+  /**
+   * The git executable: the one the Git extension found, else the user's own `git.path` (never a workspace's:
+   * with the Git extension disabled VS Code does not know that setting's scope, and would take a workspace's),
+   * else undefined (`git` on the PATH).
+   */
+  private async gitPath(): Promise<string | undefined> {
+    const ext = vscode.extensions.getExtension<GitExtension>('vscode.git');
+    try {
+      const git = ext && (ext.isActive ? ext.exports : await ext.activate());
+      const found = git?.enabled ? git.getAPI(1).git.path : undefined;
+      if (found) return found;
+    } catch {
+      /* the Git extension has no git for us: the user's setting */
+    }
+    const p = vscode.workspace.getConfiguration('git').inspect<unknown>('path')?.globalValue;
     const first = Array.isArray(p) ? (p[0] as unknown) : p;
     return typeof first === 'string' && first.trim() ? first.trim() : undefined;
   }
 
+  /** Why no git runs here, in words (Restricted Mode), or undefined when it may. */
+  get restriction(): string | undefined {
+    return vscode.workspace.isTrusted ? undefined : GIT_RESTRICTED;
+  }
+
+  /** In Restricted Mode no git runs (said once in the log); true when it may. */
+  private mayRun(): boolean {
+    if (vscode.workspace.isTrusted) return true;
+    if (!this.saidRestricted) this.log.info(`compare: ${GIT_RESTRICTED}`);
+    this.saidRestricted = true;
+    return false;
+  }
+
   private async repoOf(dir: string): Promise<GitRepo | undefined> {
+    if (!this.mayRun()) return undefined;
     const known = this.repos.get(dir);
     if (known && ((await known.repo) || Date.now() - known.at < NO_REPO_RECHECK_MS)) return known.repo;
-    const gitPath = this.gitPath;
+    const gitPath = await this.gitPath();
     // the git module is in the core bundle, which the first check of a request file has loaded
     const { GitRepo, GitError } = coreBundle();
     const repo = GitRepo.open(dir, gitPath ? { gitPath } : {}).catch((e: unknown) => {
@@ -66,6 +107,7 @@ export class GitBase {
    */
   async revision(uri: vscode.Uri, ref: string): Promise<Revision> {
     if (uri.scheme !== 'file') return { kind: 'none' };
+    if (!this.mayRun()) return { kind: 'error', ref, message: GIT_RESTRICTED };
     const repo = await this.repoOf(path.dirname(uri.fsPath));
     const repoPath = repo?.repoPath(uri.fsPath);
     if (!repo || !repoPath) return { kind: 'none' };
@@ -98,6 +140,7 @@ export class GitBase {
   /** The file `uri` as it is at `ref`. Never throws. */
   async textAt(uri: vscode.Uri, ref: string): Promise<BaseText> {
     if (uri.scheme !== 'file') return { kind: 'none' };
+    if (!this.mayRun()) return { kind: 'error', ref, message: GIT_RESTRICTED };
     const repo = await this.repoOf(path.dirname(uri.fsPath));
     const repoPath = repo?.repoPath(uri.fsPath);
     if (!repo || !repoPath) return { kind: 'none' };

@@ -123,8 +123,9 @@ export class Api implements vscode.Disposable {
    * failed must not wait for that.
    */
   showError(e: unknown, what?: string): Promise<void> {
-    // the service's message links nothing in a notification (no `command:` link can come from it)
-    const text = notificationText(what ? `${what}: ${describeError(e)}` : describeError(e));
+    // a key a gateway echoed back is never shown, and the service's message links nothing in a notification (no
+    // `command:` link can come from it)
+    const text = notificationText(this.log.redact(what ? `${what}: ${describeError(e)}` : describeError(e)));
     this.log.error(text);
     this.shown.fire(text);
     const action = (e as PromptwrightError)?.action;

@@ -1,8 +1,29 @@
 import * as vscode from 'vscode';
 import type { Endpoint } from '../../core/request/validate';
-import { endpointByPatterns, Settings, SETTINGS_SECTION } from '../../core/settings';
+import {
+  endpointByPatterns,
+  RESTRICTED_SETTINGS,
+  Settings,
+  SETTINGS_SECTION,
+  USER_ONLY_SETTINGS,
+} from '../../core/settings';
 
 export const SECTION = SETTINGS_SECTION;
+
+const USER_ONLY = new Set(USER_ONLY_SETTINGS);
+const RESTRICTED = new Set(RESTRICTED_SETTINGS);
+
+/**
+ * A setting as the extension reads it, the one place every setting is read: the service's address from the
+ * person's own settings only (a workspace's `.vscode/settings.json` cannot send a key elsewhere, trusted or not);
+ * where files are written, from the user's settings in Restricted Mode; every other setting as VS Code merges it.
+ */
+function read(key: string): unknown {
+  const settings = vscode.workspace.getConfiguration(SECTION);
+  if (USER_ONLY.has(key) || (RESTRICTED.has(key) && !vscode.workspace.isTrusted))
+    return settings.inspect(key)?.globalValue;
+  return settings.get(key);
+}
 
 /** Typed access to the extension's settings (core/settings.ts), read fresh each time, so changes apply at once. */
 export class Config extends Settings {
@@ -10,7 +31,7 @@ export class Config extends Settings {
   demoBaseUrl: string | undefined;
 
   constructor() {
-    super(key => vscode.workspace.getConfiguration(SECTION).get(key));
+    super(read);
   }
 
   override get baseUrl(): string {

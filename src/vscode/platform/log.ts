@@ -13,20 +13,21 @@ export class Log implements vscode.Disposable {
   addSecret(value: string | undefined): void {
     if (value) this.secrets.add(value);
   }
-  private clean(msg: string): string {
+  /** The text without any secret the extension holds: for every output, not only the log (notifications). */
+  redact(msg: string): string {
     return redactSecrets(msg, [...this.secrets]);
   }
   info(msg: string): void {
-    this.channel.info(this.clean(msg));
+    this.channel.info(this.redact(msg));
   }
   warn(msg: string): void {
-    this.channel.warn(this.clean(msg));
+    this.channel.warn(this.redact(msg));
   }
   error(msg: string): void {
-    this.channel.error(this.clean(msg));
+    this.channel.error(this.redact(msg));
   }
   debug(msg: string): void {
-    this.channel.debug(this.clean(msg));
+    this.channel.debug(this.redact(msg));
   }
   show(): void {
     this.channel.show(true);

@@ -18,7 +18,7 @@ import type { ErrorInfo, FromResponseWebview, RunView } from '../../protocol/res
 import type { Api } from '../platform/api';
 import { Config, endpointOf } from '../platform/config';
 import { coreBundle } from '../platform/lazy';
-import { asText } from '../../core/text';
+import { addressShown, asText } from '../../core/text';
 import type { Log } from '../platform/log';
 import { pricesOf } from '../platform/prices';
 import type { Recent } from '../platform/recent';
@@ -117,6 +117,7 @@ export class Runner implements vscode.Disposable {
       model: asText(body.model),
       startedAt: Date.now(),
       outcome: 'running',
+      service: addressShown(this.config.baseUrl),
       timings: {},
     };
     const ctl = new AbortController();

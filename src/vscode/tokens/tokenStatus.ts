@@ -210,7 +210,11 @@ export class TokenStatus implements vscode.Disposable {
 
   /** Draws the state shown, with the base revision's count when there is one. */
   private render(): void {
-    const view = renderStatus(this.state, { ...this.meta, ...(this.baseCount ? { base: this.baseCount } : {}) });
+    const view = renderStatus(this.state, {
+      ...this.meta,
+      ...(this.baseCount ? { base: this.baseCount } : {}),
+      service: this.config.baseUrl,
+    });
     this.item.text = view.text;
     const md = new vscode.MarkdownString(view.tooltip, true);
     md.isTrusted = {

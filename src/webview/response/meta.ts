@@ -42,6 +42,7 @@ export function renderMeta(view: RunView | undefined, m: Message | undefined): v
       'meta-cost',
     );
   item(view.requestId, 'request-id', 'request-id: quote it when asking the service about this request');
+  item(view.service, 'service', 'Where the request was sent (promptwright.baseUrl)', 'meta-service');
 
   const u = m?.usage;
   const line = (label: string, value: string | undefined) => {

@@ -1,15 +1,21 @@
 // The last results of a case file: where they are kept, written and read back (a bad file is no file), and
-// compared cell by cell with a new run; a partial run merged over the last one.
+// compared cell by cell with a new run; a partial run merged over the last one; never written through a symbolic
+// link out of the repository's .promptwright/.
 import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import {
   compareResults,
+  keptFolder,
   mergeResults,
   parseResults,
   resultsName,
   resultsPath,
   serializeResults,
+  writeKept,
 } from '../../../src/core/cases/results';
+import { DirectoryVerdictCache } from '../../../src/core/cases/verdictCache';
 import type { CellResult } from '../../../src/core/cases/types';
 
 const cell = (caseName: string, model: string, status: CellResult['status']): CellResult => ({
@@ -109,5 +115,73 @@ describe('cases: results', () => {
         ['gone', 'passed'],
       ],
     );
+  });
+});
+
+describe('cases: results and verdicts in the repository go through no symbolic link', () => {
+  let dir: string;
+  let repo: string;
+  let outside: string;
+  beforeEach(() => {
+    dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), 'pw-kept-')));
+    repo = path.join(dir, 'repo');
+    outside = path.join(dir, 'outside');
+    fs.mkdirSync(repo);
+    fs.mkdirSync(outside);
+  });
+  afterEach(() => fs.rmSync(dir, { recursive: true, force: true }));
+  const file = () => resultsPath(path.join(repo, 'prompts', 'a.cases.yaml'), repo);
+  const nothingOutside = () => assert.deepEqual(fs.readdirSync(outside, { recursive: true }), []);
+
+  it('writes a results file, making its folders', async () => {
+    await writeKept(keptFolder(repo), file(), 'one');
+    await writeKept(keptFolder(repo), file(), 'two');
+    assert.equal(
+      fs.readFileSync(path.join(repo, '.promptwright', 'results', 'prompts', 'a.cases.yaml.json'), 'utf8'),
+      'two',
+    );
+  });
+
+  for (const [what, link] of [
+    ['.promptwright itself', '.promptwright'],
+    ['.promptwright/results', '.promptwright/results'],
+    ['a folder under it', '.promptwright/results/prompts'],
+  ] as const)
+    it(`${what} as a link out of the repository: refused, nothing written there`, async () => {
+      fs.mkdirSync(path.dirname(path.join(repo, link)), { recursive: true });
+      fs.symlinkSync(outside, path.join(repo, link));
+      await assert.rejects(
+        writeKept(keptFolder(repo), file(), 'x'),
+        /is a symbolic link: nothing is written through it/,
+      );
+      nothingOutside();
+    });
+
+  it('the results file itself as a link: refused, the file it points at unchanged', async () => {
+    const target = path.join(outside, 'victim');
+    fs.writeFileSync(target, 'mine');
+    fs.mkdirSync(path.dirname(file()), { recursive: true });
+    fs.symlinkSync(target, file());
+    await assert.rejects(writeKept(keptFolder(repo), file(), 'x'));
+    assert.equal(fs.readFileSync(target, 'utf8'), 'mine');
+  });
+
+  it('verdicts under .promptwright/: a link on the way refused, a link in a verdict’s place replaced', async () => {
+    const kept = keptFolder(repo);
+    const said: string[] = [];
+    fs.mkdirSync(kept);
+    fs.symlinkSync(outside, path.join(kept, 'verdicts'));
+    const value = { verdict: { pass: true, score: 1, reason: 'r' }, model: 'm', savedAt: 'now' };
+    await new DirectoryVerdictCache(path.join(kept, 'verdicts'), m => said.push(m), kept).set('ab12', value);
+    nothingOutside();
+    assert.match(said.join('\n'), /is a symbolic link/);
+    fs.rmSync(path.join(kept, 'verdicts'));
+    fs.mkdirSync(path.join(kept, 'verdicts', 'ab'), { recursive: true });
+    const victim = path.join(outside, 'victim');
+    fs.writeFileSync(victim, 'mine');
+    fs.symlinkSync(victim, path.join(kept, 'verdicts', 'ab', 'ab12.json'));
+    await new DirectoryVerdictCache(path.join(kept, 'verdicts'), m => said.push(m), kept).set('ab12', value);
+    assert.equal(fs.readFileSync(victim, 'utf8'), 'mine');
+    assert.equal(fs.lstatSync(path.join(kept, 'verdicts', 'ab', 'ab12.json')).isFile(), true);
   });
 });

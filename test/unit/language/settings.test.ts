@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
-import { endpointByPatterns, Settings } from '../../../src/core/settings';
+import * as fs from 'node:fs';
+import { endpointByPatterns, RESTRICTED_SETTINGS, Settings, USER_ONLY_SETTINGS } from '../../../src/core/settings';
 import { ServerConfig } from '../../../src/lsp/config';
 import { Files, pathOf, uriOf } from '../../../src/lsp/files';
 
@@ -45,19 +46,46 @@ describe('settings, as both front ends read them', () => {
     const c = new ServerConfig(env);
     assert.equal(c.settings.baseUrl, 'https://env.test');
     assert.deepEqual(c.betas, ['x', 'y']);
-    assert.equal(c.apiKey, 'env-key');
+    assert.deepEqual(c.service, { baseUrl: 'https://env.test', apiKey: 'env-key' });
     c.setInitial({
       promptwright: { baseUrl: 'https://init.test', apiKey: 'init-key', cache: { minimumTokens: { m: 5 } } },
     });
     assert.equal(c.settings.baseUrl, 'https://init.test');
-    assert.equal(c.apiKey, 'init-key');
+    assert.deepEqual(c.service, { baseUrl: 'https://init.test', apiKey: 'init-key' });
     assert.deepEqual(c.settings.cacheMinimumTokens, { m: 5 });
     c.setCurrent({ promptwright: { baseUrl: 'https://client.test', apiKey: 'shown-key', 'tokenCount.live': false } });
     assert.equal(c.settings.baseUrl, 'https://client.test');
-    assert.equal(c.apiKey, 'init-key', 'a key in the shown configuration is not taken');
+    assert.equal(c.service.apiKey, 'init-key', 'a key in the shown configuration is not taken');
     assert.equal(c.live, false);
+    assert.deepEqual(c.secrets, ['init-key', 'env-key']);
     c.addBeta('z');
     assert.deepEqual(c.betas, ['x', 'y', 'z']);
+  });
+
+  it("the server: an address from the editor takes the environment's key only when the environment names it", () => {
+    const c = new ServerConfig({ PROMPTWRIGHT_BASE_URL: 'https://api.example.com/', PROMPTWRIGHT_API_KEY: 'env-key' });
+    // a project's settings file names another address: the environment's key does not go there
+    c.setCurrent({ promptwright: { baseUrl: 'https://collector.example.net' } });
+    const refused = c.service;
+    assert.equal(refused.baseUrl, 'https://collector.example.net');
+    assert.equal(refused.apiKey, undefined);
+    assert.match(refused.refused ?? '', /name https:\/\/collector\.example\.net, not PROMPTWRIGHT_BASE_URL/);
+    assert.equal(c.live, false);
+    // the same address as the environment's (another spelling of it): its key
+    for (const same of ['https://API.example.com', 'https://api.example.com/', 'https://api.example.com:443']) {
+      c.setCurrent({ promptwright: { baseUrl: same } });
+      assert.equal(c.service.apiKey, 'env-key', same);
+    }
+    // another path on the same host is another address
+    c.setCurrent({ promptwright: { baseUrl: 'https://api.example.com/proxy' } });
+    assert.equal(c.service.apiKey, undefined);
+    // the editor's own key goes with the editor's address
+    c.setInitial({ apiKey: 'editor-key' });
+    assert.deepEqual(c.service, { baseUrl: 'https://api.example.com/proxy', apiKey: 'editor-key' });
+    // no address from the editor: the environment's, with its key
+    const e = new ServerConfig({ PROMPTWRIGHT_BASE_URL: 'https://api.example.com', PROMPTWRIGHT_API_KEY: 'env-key' });
+    e.setCurrent({ promptwright: { 'tokenCount.live': true } });
+    assert.deepEqual(e.service, { baseUrl: 'https://api.example.com', apiKey: 'env-key' });
   });
 
   it("the server's files: case files by name, the rest by the patterns, in a workspace folder or anywhere", () => {
@@ -71,5 +99,38 @@ describe('settings, as both front ends read them', () => {
     assert.equal(files.kindOf(uriOf('/w/x.cases.yaml')), 'cases');
     assert.equal(pathOf(uriOf('/w/with space/a.json')), '/w/with space/a.json');
     assert.equal(pathOf('untitled:Untitled-1'), 'Untitled-1');
+  });
+
+  it('package.json: where a key goes or what runs is the user’s setting; where files go, restricted', () => {
+    type Property = { scope?: string; type?: unknown; markdownDescription?: string; description?: string };
+    const pkg = JSON.parse(fs.readFileSync('package.json', 'utf8')) as {
+      contributes: { configuration: { properties: Record<string, Property> } };
+      capabilities: {
+        untrustedWorkspaces: { supported: string; description: string; restrictedConfigurations: string[] };
+      };
+    };
+    const properties = Object.entries(pkg.contributes.configuration.properties);
+    // an address or an executable: by its name or by what it says it is
+    const names = /url|address|host|endpoint|path|command|executable|program|binary/i;
+    const says = /\baddress\b|\bexecutable\b|\bbinary\b|\bURL\b/;
+    const where = properties
+      .filter(([k, v]) => names.test(k) || says.test(v.markdownDescription ?? v.description ?? ''))
+      .map(([k]) => k.replace(/^promptwright\./, ''))
+      .filter(k => !RESTRICTED_SETTINGS.includes(k));
+    assert.deepEqual(where, [...USER_ONLY_SETTINGS]);
+    for (const k of USER_ONLY_SETTINGS) {
+      const scope = pkg.contributes.configuration.properties[`promptwright.${k}`]?.scope;
+      assert.ok(scope === 'application' || scope === 'machine', `promptwright.${k} has scope ${scope}`);
+    }
+    const untrusted = pkg.capabilities.untrustedWorkspaces;
+    assert.equal(untrusted.supported, 'limited');
+    assert.deepEqual(
+      untrusted.restrictedConfigurations,
+      RESTRICTED_SETTINGS.map(k => `promptwright.${k}`),
+    );
+    for (const k of untrusted.restrictedConfigurations) assert.ok(pkg.contributes.configuration.properties[k], k);
+    // what Restricted Mode does, said where VS Code shows it
+    for (const said of ['Count Tokens', 'model list', 'git', 'transcripts', 'case results', 'user settings'])
+      assert.ok(untrusted.description.includes(said), said);
   });
 });

@@ -23,4 +23,21 @@ describe('token count status text', () => {
   it('keeps the last count, singular too, while counting again', () => {
     assert.equal(renderStatus({ kind: 'counting', previous: 1 }, meta).text, '$(loading~spin) 1 token');
   });
+
+  it('the tooltip names the address a count went to, without a user name or password it carries', () => {
+    const at = { ...meta, service: 'https://user:pw@gateway.example.com/proxy/' };
+    const counted = renderStatus({ kind: 'count', tokens: 3, at: 0, stale: false, cached: false }, at).tooltip;
+    assert.match(counted, /Counted by `https:\/\/gateway\.example\.com\/proxy` at /);
+    assert.doesNotMatch(counted, /user|pw@/);
+    assert.match(
+      renderStatus({ kind: 'counting' }, at).tooltip,
+      /Counting tokens at `https:\/\/gateway\.example\.com\/proxy`…/,
+    );
+    const failed = renderStatus({ kind: 'error', type: 'redirect', message: 'm' }, at).tooltip;
+    assert.match(failed, /\*\*Token count failed\*\*: `redirect` \(sent to `https:\/\/gateway\.example\.com\/proxy`\)/);
+    assert.match(
+      renderStatus({ kind: 'count', tokens: 3, at: 0, stale: false, cached: false }, meta).tooltip,
+      /Counted by the service at/,
+    );
+  });
 });
