@@ -309,8 +309,9 @@ describe('compliance client (doc3 §4, against the fake)', () => {
   });
 });
 
-describe('Activity Feed export (doc3 §7 rule 2, §8)', () => {
-  // a budget so small the export meets 429s: 4 requests in any 400 ms
+describe('Activity Feed export (doc3 §7 rule 2, §8)', function () {
+  // a budget so small the export meets 429s: 4 requests in any 400 ms, so 20 pages take 2 s at the least
+  this.timeout(10_000);
   const fake = useFake({ complianceRate: { limit: 4, windowMs: 400 } });
 
   /** The export's own loop handles the 429s: the transport does not retry (maxRetries 0). */
