@@ -4,25 +4,14 @@ import { AdminClient } from '../admin/client';
 import { parseGeos } from '../admin/rules';
 import type { Invite, User, Workspace, WorkspaceCreate, WorkspaceUpdate } from '../admin/types';
 import { InputError } from '../api/errors';
-import {
-  all,
-  formatOption,
-  one,
-  parseArgs,
-  UsageError,
-  type Command,
-  type Group,
-  type Option,
-  type Parsed,
-} from './args';
-import { format, groupCommand, LIMIT, listOptions, notConfirmed, positionals } from './common';
+import { all, one, parseArgs, UsageError, type Command, type Group, type Option, type Parsed } from './args';
+import { format, groupCommand, LIMIT, listOptions, notConfirmed, positionals, TEXT_OR_JSON, yesOption } from './common';
 import { httpFromEnv } from './env';
 import { confirmed, CTRL_C, EXIT, guarded } from './guard';
 import type { CliIo } from './io';
 import { day, printOne, printPages, type Column } from './output';
 
-const FORMAT = formatOption(['text', 'json']);
-const YES: Option = { name: 'yes', help: 'do it without asking (a script without it is refused)' };
+const YES = yesOption('do it');
 const GEOS: Option = {
   name: 'allowed-geos',
   value: 'G1,G2|unrestricted',
@@ -50,7 +39,7 @@ const command = (name: string, args: string, summary: string, options: Option[] 
   name: `admin ${name}`,
   ...(args ? { args } : {}),
   summary,
-  options: [...options, FORMAT],
+  options: [...options, TEXT_OR_JSON],
   exits: EXITS,
 });
 

@@ -7,7 +7,7 @@ import type { BatchRecord, BatchStore } from '../batches/store';
 import { age, countsText, expiry } from '../batches/view';
 import { requireService } from './api';
 import { formatOption, parseArgs, UsageError, type Command, type Group, type Parsed } from './args';
-import { format, groupCommand, listOptions, notConfirmed, positionals } from './common';
+import { format, groupCommand, listOptions, notConfirmed, positionals, TEXT_OR_JSON, yesOption } from './common';
 import { describeForCli } from './env';
 import { confirmed, CTRL_C, EXIT, guarded, REFUSED } from './guard';
 import { PRICES } from './prices';
@@ -18,7 +18,6 @@ import { day, printJsonArray, printOne, printPages, table, type Column } from '.
 import { batchesFromEnv, batchStoreFromEnv, collectBatch } from './testBatch';
 
 const ID = 'ID';
-const FORMAT = formatOption(['text', 'json']);
 
 const COLLECT: Command = {
   name: 'batch collect',
@@ -43,7 +42,7 @@ export const BATCH: Group = {
       options: [
         { name: 'all', help: "the service's list of the workspace's batches, not only the ones submitted from here" },
         { name: 'limit', value: 'N', help: 'with --all: at most N batches, 1 to 1000 (default 20)' },
-        FORMAT,
+        TEXT_OR_JSON,
       ],
       exits: { 0: 'listed', 1: 'the service answered with an error', 2: REFUSED, 130: CTRL_C },
     },
@@ -51,7 +50,7 @@ export const BATCH: Group = {
       name: 'batch status',
       args: ID,
       summary: "One batch's fields as the service sends them, and its case files.",
-      options: [FORMAT],
+      options: [TEXT_OR_JSON],
       exits: { 0: 'shown', 1: 'the service answered with an error (an unknown id: 404)', 2: REFUSED, 130: CTRL_C },
     },
     {
@@ -59,7 +58,7 @@ export const BATCH: Group = {
       args: ID,
       summary:
         'Asks the service to cancel a batch: its requests not yet processed end as canceled; the ones done are kept.',
-      options: [{ name: 'yes', help: 'cancel without asking (a script without it is refused)' }, FORMAT],
+      options: [yesOption('cancel'), TEXT_OR_JSON],
       exits: {
         0: 'cancelling',
         1: 'the service answered with an error',

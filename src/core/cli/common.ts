@@ -3,6 +3,7 @@
 import { limitProblem } from '../admin/rules';
 import { InputError } from '../api/errors';
 import {
+  formatOption,
   groupUsage,
   limitOf,
   one,
@@ -58,6 +59,15 @@ export function positionals(p: Parsed, names: string[]): string[] {
   }
   return p.positionals;
 }
+
+/** `--format text|json`, the choice of most commands (text for people, json for scripts). */
+export const TEXT_OR_JSON = formatOption(['text', 'json']);
+
+/** `--yes` of a destructive command: `what` it does without asking; a script without it is refused. */
+export const yesOption = (what: string): Option => ({
+  name: 'yes',
+  help: `${what} without asking (a script without it is refused)`,
+});
 
 /** `--limit N` of a list (admin, compliance), read by `listOptions`. */
 export const LIMIT: Option = {

@@ -29,14 +29,13 @@ import {
   type Option,
   type Parsed,
 } from './args';
-import { format, groupCommand, LIMIT, listOptions, notConfirmed, positionals } from './common';
+import { format, groupCommand, LIMIT, listOptions, notConfirmed, positionals, TEXT_OR_JSON, yesOption } from './common';
 import { httpOptionsFromEnv } from './env';
 import { confirmed, CTRL_C, EXIT, guarded } from './guard';
 import type { CliIo } from './io';
 import { day, printList, printOne, printPages, type Column } from './output';
 
-const FORMAT = formatOption(['text', 'json']);
-const YES: Option = { name: 'yes', help: 'delete without asking (a script without it is refused)' };
+const YES = yesOption('delete');
 const EXITS = {
   0: 'done',
   1: 'the service answered with an error',
@@ -53,7 +52,7 @@ const command = (name: string, args: string, summary: string, options: Option[] 
   name: `compliance ${name}`,
   ...(args ? { args } : {}),
   summary,
-  options: options.some(o => o.name === 'format') ? options : [...options, FORMAT],
+  options: options.some(o => o.name === 'format') ? options : [...options, TEXT_OR_JSON],
   exits: EXITS,
 });
 

@@ -6,8 +6,8 @@ import * as path from 'node:path';
 import { capabilityLines, ModelCatalog, parseModelList } from '../models/catalog';
 import { ModelsClient } from '../models/client';
 import type { ServiceModel } from '../models/types';
-import { formatOption, parseArgs, UsageError, type Command } from './args';
-import { format } from './common';
+import { parseArgs, UsageError, type Command } from './args';
+import { format, TEXT_OR_JSON } from './common';
 import { httpFromEnv } from './env';
 import { CTRL_C, EXIT, guarded } from './guard';
 import type { CliIo } from './io';
@@ -20,7 +20,7 @@ export const MODELS: Command = {
     "The service's models, every page, newest first; or one model by id (an alias answers with the model it points " +
     "to). --format json prints the service's objects as they came: saved to a file, a catalog for " +
     '`promptwright check --models FILE`.',
-  options: [formatOption(['text', 'json'])],
+  options: [TEXT_OR_JSON],
   exits: {
     0: 'done',
     1: 'the service answered with an error (an unknown id: 404 not_found_error)',
