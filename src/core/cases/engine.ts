@@ -28,7 +28,7 @@ import {
   verdictResult,
   type Verdict,
 } from './judge';
-import { errorOf, samplingOf, type Sampling } from './runner';
+import { caseNamed, errorOf, samplingOf, type Sampling } from './runner';
 import type {
   Assertion,
   AssertionResult,
@@ -81,7 +81,8 @@ export function runCellOf(
     caseName: cell.caseName,
     model: cell.model,
     body: cell.body,
-    assertions: file.cases.find(c => c.name === cell.caseName)?.assert ?? [],
+    // the file's assertions first, then the case's own
+    assertions: [...(file.assert ?? []), ...(caseNamed(file, cell.caseName)?.assert ?? [])],
     ...samplingOf(file, sampling),
     ...(Object.keys(judge).length ? { judge } : {}),
   };

@@ -4,11 +4,15 @@
 // case file at a revision runs on the request of its own time. Nothing here reads the disk or talks to the
 // service.
 import * as path from 'node:path';
-import { formatOf, parseRequest } from '../request/parse';
+import { formatOf, parseRequest, type Locate } from '../request/parse';
 import { toRecords, type CheckRecord } from '../request/records';
-import { parseCaseFile, requestNotFound, requestPathOf } from './caseFile';
+import { LineIndex } from '../text';
+import { datasetFormatOf, parseCaseFile, requestNotFound, requestPathOf } from './caseFile';
+import type { CaseChoice } from './choose';
 import { crossCheck } from './crossCheck';
 import { judgePromptCheck } from './judge';
+import { placeholderNames } from './placeholders';
+import { scanSuite, type SuiteCase, type SuiteScan, type SuiteSource } from './suite';
 import type { CaseFile } from './types';
 
 /**
@@ -26,6 +30,11 @@ export interface LoadedCaseFile {
   requestModel: string | undefined;
   /** the text of the judge prompt `judge.prompt` names (read from the same source) */
   judgePrompt?: string;
+  /** the case file's text and where its parts are (a dataset's problems point at its `dataset`) */
+  text: string;
+  locate: Locate;
+  /** where the case file is (its dataset is relative to it) */
+  abs: string;
 }
 
 /** A problem with a whole file, at its first character. */
@@ -77,6 +86,9 @@ export function loadCaseFileFrom(
   const model = value && typeof value === 'object' ? (value as { model?: unknown }).model : undefined;
   const loaded: LoadedCaseFile = {
     display,
+    abs,
+    text: read.text,
+    locate: parsed.locate,
     file,
     requestValue: value,
     requestModel: typeof model === 'string' ? model : undefined,
@@ -84,3 +96,76 @@ export function loadCaseFileFrom(
   };
   return { loaded, records };
 }
+
+/** Where a dataset's bytes come from: undefined when there is no such file. */
+export type DatasetOpener = (abs: string) => SuiteSource['chunks'] | undefined;
+
+/** A dataset's path, from the case file's folder. */
+function datasetPathOf(caseFileAbs: string, dataset: string): string {
+  return path.resolve(path.dirname(caseFileAbs), dataset);
+}
+
+/**
+ * Every case of a loaded case file: the listed ones, then its dataset's rows, read once from `open` and checked
+ * (problems as records of the dataset, named relative to `cwd`). With `keep`, `scan.chosen` holds the cases
+ * `choice` chooses, and they become the file's cases. `scan` is undefined when the dataset cannot be read.
+ */
+export async function loadSuite(
+  loaded: LoadedCaseFile,
+  cwd: string,
+  open: DatasetOpener,
+  o: { choice?: CaseChoice; keep?: boolean } = {},
+): Promise<{ scan?: SuiteScan; records: CheckRecord[] }> {
+  const { file } = loaded;
+  const lines = new LineIndex(loaded.text);
+  const listed = file.cases.map((c, i) => {
+    const span = loaded.locate(['cases', i]);
+    return { ...c, line: span ? lines.position(span.start).line + 1 : 1 };
+  });
+  const records: CheckRecord[] = [];
+  let dataset: SuiteSource | undefined;
+  let display = '';
+  if (file.dataset) {
+    const abs = datasetPathOf(loaded.abs, file.dataset);
+    display = path.relative(cwd, abs) || abs;
+    const chunks = open(abs);
+    if (!chunks) {
+      const span = loaded.locate(['dataset']) ?? { start: 0, end: 1 };
+      const problem = {
+        ...span,
+        severity: 'error' as const,
+        code: 'dataset-not-found' as const,
+        path: ['dataset'],
+        message:
+          `The dataset "${file.dataset}" cannot be read (no such file). The path is relative to this case file; ` +
+          'a dataset is a .csv, .tsv, .jsonl or .json file.',
+      };
+      return { records: toRecords(loaded.text, [problem], loaded.display) };
+    }
+    dataset = { chunks, format: datasetFormatOf(file.dataset)! };
+  }
+  const placeholders = loaded.requestValue === undefined ? undefined : placeholderNames(loaded.requestValue);
+  const scan = await scanSuite({
+    listed,
+    ...(dataset ? { dataset } : {}),
+    ...(placeholders ? { placeholders } : {}),
+    ...(o.choice ? { choice: o.choice } : {}),
+    keep: !!o.keep,
+  });
+  for (const p of scan.problems)
+    records.push({
+      file: display,
+      line: p.line,
+      column: p.column,
+      endLine: p.line,
+      endColumn: p.endColumn ?? p.column + 1,
+      severity: p.severity,
+      code: p.code,
+      message: p.message,
+      path: '',
+    });
+  if (o.keep) loaded.file = { ...file, cases: scan.chosen };
+  return { scan, records };
+}
+
+export type { SuiteCase };

@@ -56,6 +56,9 @@ export interface TestCase {
   assert?: Assertion[];
 }
 
+/** The formats a dataset file may have, by its extension. */
+export type DatasetFormat = 'csv' | 'tsv' | 'jsonl' | 'json';
+
 /** Who grades the rubric assertions: a model, and optionally a prompt of one's own. */
 interface JudgeSettings {
   /** default: the setting promptwright.cases.judgeModel, or PROMPTWRIGHT_JUDGE_MODEL in the CLI */
@@ -74,6 +77,11 @@ export interface CaseFile {
   repeat?: number;
   /** samples that must pass every assertion for the cell to pass (default: all of them) */
   minPass?: number;
+  /** a data file whose rows are cases too, after the listed ones (relative to the case file) */
+  dataset?: string;
+  /** assertions every case runs before its own, the listed cases' and the dataset's rows' */
+  assert?: Assertion[];
+  /** the cases listed in the file (empty when they all come from the dataset) */
   cases: TestCase[];
 }
 

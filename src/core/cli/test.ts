@@ -16,6 +16,7 @@ import { count } from '../text';
 import { clientFromEnv, requireService } from './api';
 import { all, one, parseArgs, UsageError, type Parsed } from './args';
 import { filesOf } from './caseFiles';
+import { choiceOption, chosenLine, CHOICE_OPTIONS } from './choice';
 import { format } from './common';
 import { pricesOption } from './prices';
 import { EXIT, guarded } from './guard';
@@ -31,10 +32,11 @@ export function runTest(args: string[], io: CliIo, cwd = process.cwd()): Promise
   return guarded(io, 'test', async () => {
     const p = parseArgs(
       args,
-      ['concurrency', 'model', 'base', 'repeat', 'min-pass', 'prices'],
+      ['concurrency', 'model', 'base', 'repeat', 'min-pass', 'prices', ...CHOICE_OPTIONS],
       ['changed', 'no-cache', 'batch', 'no-wait'],
     );
-    const outputFormat = format(p, ['text', 'json', 'junit', 'markdown'] as const);
+    const outputFormat = format(p, ['text', 'json', 'jsonl', 'junit', 'markdown'] as const);
+    const choice = choiceOption(p);
     const settings: RunSettings = {
       concurrency: concurrencyOf(one(p, 'concurrency')),
       sampling: samplingOption(p, MAX_REPEAT),
@@ -49,6 +51,7 @@ export function runTest(args: string[], io: CliIo, cwd = process.cwd()): Promise
       throw new UsageError('--no-wait is for --batch: give --batch too');
     if (base !== undefined) {
       if (p.switches.has('batch')) throw new UsageError('--batch runs the working copy: not with --base');
+      if (outputFormat === 'jsonl') throw new UsageError('--format jsonl is for a run of its own: not with --base');
       if (!base.trim()) throw new UsageError('--base needs a git revision (HEAD, origin/main, a commit)');
       const o = {
         base,
@@ -68,7 +71,8 @@ export function runTest(args: string[], io: CliIo, cwd = process.cwd()): Promise
     const files = filesOf(p.positionals, cwd, CASE_FILE_GLOB);
 
     // everything is checked before anything is sent
-    const { cells, errors } = prepareCells(files, cwd, io, models, settings);
+    const { cells, errors, cases } = await prepareCells(files, cwd, io, models, settings, choice);
+    const chosen = chosenLine(cases, choice);
     if (errors) {
       io.stderr.write(`promptwright test: nothing sent: ${count(errors, 'error')} (above)\n`);
       return EXIT.refused;
@@ -77,7 +81,8 @@ export function runTest(args: string[], io: CliIo, cwd = process.cwd()): Promise
     if (p.switches.has('batch')) {
       const noWait = p.switches.has('no-wait');
       const again = ['test', ...args.filter(a => a !== '--no-wait')];
-      return testAsBatch(cells, settings, io, cwd, { format: outputFormat, noWait, again, args: runArgs(p) });
+      const o = { format: outputFormat, noWait, again, args: runArgs(p), ...(chosen ? { chosen } : {}) };
+      return testAsBatch(cells, settings, io, cwd, o);
     }
 
     // the direct transport, paced by the rate-limit headers (core/api/pacer.ts): slower before the limit, not
@@ -86,7 +91,7 @@ export function runTest(args: string[], io: CliIo, cwd = process.cwd()): Promise
     const ran = await printRun(cells, outputFormat, io, onUpdate =>
       runTestCells(cells, settings, io, client, cwd, { onUpdate }),
     );
-    return endOfRun(ran.results, io, outputFormat, cells, ran);
+    return endOfRun(ran.results, io, outputFormat, cells, ran, chosen);
   });
 }
 

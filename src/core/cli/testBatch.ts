@@ -38,6 +38,8 @@ export interface BatchRunOptions {
   args: RunArgs;
   /** collect the run this key names (`batch collect`): never submit */
   collect?: { runKey: string };
+  /** how many cases were chosen of how many (`--filter`, `--sample`, `--shard`…) */
+  chosen?: string;
 }
 
 /** Where the CLI keeps its batches: PROMPTWRIGHT_CACHE_DIR/batches (beside the judges' verdicts). */
@@ -153,7 +155,7 @@ export async function testAsBatch(
     return EXIT.cancelled;
   }
   await session.collected();
-  return endOfRun(ran.results, io, o.format, cells, ran);
+  return endOfRun(ran.results, io, o.format, cells, ran, o.chosen);
 }
 
 /** Whether every batch of the run has ended, asking the service once for each that had not. */
@@ -254,7 +256,7 @@ export async function collectBatch(id: string, argv: string[], io: CliIo): Promi
     refresh: false,
   };
   const files = run.files.map(f => path.resolve(run.cwd, f));
-  const { cells, errors } = prepareCells(files, run.cwd, io, run.args.models ?? [], settings);
+  const { cells, errors } = await prepareCells(files, run.cwd, io, run.args.models ?? [], settings);
   if (errors) io.stderr.write(`promptwright batch collect: ${count(errors, 'problem')} in the case files (above)\n`);
   const again = ['batch', 'collect', id];
   try {

@@ -16,13 +16,15 @@ import {
   type Transport,
 } from '../cases/engine';
 import { gradeFor, parseResults, resultsPath } from '../cases/results';
-import { cellsOf, runCell, type Sampling } from '../cases/runner';
+import type { CaseChoice } from '../cases/choose';
+import type { SuiteCase } from '../cases/load';
+import { caseNamed, cellsOf, runCell, type Sampling } from '../cases/runner';
 import type { CellResult } from '../cases/types';
 import { DirectoryVerdictCache } from '../cases/verdictCache';
 import type { PriceTable } from '../cost/prices';
 import { count } from '../text';
 import { one, UsageError, type Parsed } from './args';
-import { prepareCaseFile, type LoadedCaseFile } from './caseFiles';
+import { prepareSuiteFile, type LoadedCaseFile } from './caseFiles';
 import { cacheDir } from './env';
 import { EXIT } from './guard';
 import { betasFromEnv, type CliIo } from './io';
@@ -141,38 +143,57 @@ export function costNotes(results: readonly CellResult[]): string[] {
     }
   return [...notes];
 }
-/** A cell of the whole run: which loaded file it belongs to (as shown, and on disk). */
+/** A cell of the whole run: which loaded file it belongs to (as shown, and on disk), and its case's id. */
 export interface TestCell extends RunCell {
   source: LoadedCaseFile;
   file: string;
   abs: string;
+  caseId?: string;
+}
+
+/** How many cases a run chose, of how many its case files have. */
+export interface ChosenCount {
+  chosen: number;
+  of: number;
 }
 
 /**
  * The cells of the case files, each case on each model (`models` replaces the files'), every problem printed as
  * `file:line:col`; `errors` counts them (then nothing may be sent).
  */
-export function prepareCells(
+export async function prepareCells(
   files: readonly string[],
   cwd: string,
   io: CliIo,
   models: string[],
   settings: Pick<RunSettings, 'sampling'>,
-): { cells: TestCell[]; errors: number } {
+  choice?: CaseChoice,
+): Promise<{ cells: TestCell[]; errors: number; cases: ChosenCount }> {
   const betas = betasFromEnv(io.env);
   const cells: TestCell[] = [];
+  const cases = { chosen: 0, of: 0 };
   let errors = 0;
   for (const f of files) {
     const keysOf = (l: LoadedCaseFile) => cellsOf(l.file, l.requestModel, models);
-    const prepared = prepareCaseFile(f, cwd, io, { keysOf, cellName, betas });
+    const prepared = await prepareSuiteFile(f, cwd, io, { keysOf, cellName, betas, ...(choice ? { choice } : {}) });
     errors += prepared.errors;
+    cases.chosen += prepared.cases?.chosen ?? 0;
+    cases.of += prepared.cases?.of ?? 0;
     const source = prepared.loaded;
     if (source)
-      for (const c of prepared.cells)
-        cells.push({ ...runCellOf(source, c, settings.sampling), source, file: source.display, abs: f });
+      for (const c of prepared.cells) {
+        const id = (caseNamed(source.file, c.caseName) as Partial<SuiteCase> | undefined)?.id;
+        cells.push({
+          ...runCellOf(source, c, settings.sampling),
+          source,
+          file: source.display,
+          abs: f,
+          ...(id ? { caseId: id } : {}),
+        });
+      }
   }
   errors += judgeProblems(cells, io);
-  return { cells, errors };
+  return { cells, errors, cases };
 }
 
 /**
@@ -187,7 +208,11 @@ export async function printRun<T extends RunOutcome>(
 ): Promise<T & { printer?: ReturnType<typeof inOrderPrinter> }> {
   const printer = outputFormat === 'text' ? inOrderPrinter(io, cells) : undefined;
   const outcome = await run((r, u, i) => {
-    if (u.kind === 'ended') printer?.ended(r, i);
+    if (u.kind !== 'ended') return;
+    printer?.ended(r, i);
+    // JSON Lines: each cell's record as it ends, one a line
+    if (outputFormat === 'jsonl')
+      io.stdout.write(`${JSON.stringify(cellRecord(cells[i]!.file, r, cells[i]!.caseId))}\n`);
   });
   return { ...outcome, ...(printer ? { printer } : {}) };
 }
@@ -199,11 +224,14 @@ export async function endOfRun(
   outputFormat: string,
   cells: readonly TestCell[],
   judge: { judgeCalls: number; judgeCached: number; printer?: ReturnType<typeof inOrderPrinter> },
+  chosen?: string,
 ): Promise<number> {
-  const byFile = results.map((r, i) => ({ file: cells[i]!.source.display, r }));
-  if (outputFormat === 'json') await printJsonArray(io, byFile, c => cellRecord(c.file, c.r));
+  const byFile = results.map((r, i) => ({ file: cells[i]!.source.display, r, id: cells[i]!.caseId }));
+  if (outputFormat === 'json') await printJsonArray(io, byFile, c => cellRecord(c.file, c.r, c.id));
   else if (outputFormat === 'junit') io.stdout.write(toJunit(byFile));
-  else judge.printer?.summary(results, judge.judgeCalls, judge.judgeCached);
+  else if (outputFormat === 'text') judge.printer?.summary(results, judge.judgeCalls, judge.judgeCached);
+  // how many cases were chosen of how many: under the summary, or beside the records
+  if (chosen) (outputFormat === 'text' ? io.stdout : io.stderr).write(`${chosen}\n`);
   for (const note of costNotes(results)) io.stderr.write(`promptwright test: cost unknown: ${note}\n`);
   if (io.signal?.aborted) {
     io.stderr.write('promptwright test: Cancelled.\n');

@@ -188,6 +188,13 @@ export const RULES = {
   'judge-prompt-placeholder': { severity: 'error', summary: 'A judge prompt with a wrong or missing placeholder.' },
   'undefined-placeholder': { severity: 'error', summary: 'A {{placeholder}} some case gives no value.' },
   'unused-var': { severity: 'warning', summary: 'A case value no {{placeholder}} of the request uses.' },
+  'dataset-not-found': { severity: 'error', summary: 'The dataset a case file names cannot be read.' },
+  'dataset-syntax': {
+    severity: 'error',
+    summary: 'A dataset that cannot be read: a ragged row, a bad quote, not JSON.',
+  },
+  'dataset-row': { severity: 'error', summary: 'A dataset row that cannot be a case.' },
+  'unused-column': { severity: 'warning', summary: 'A dataset column no {{placeholder}} uses, or one not read.' },
 } as const satisfies Record<string, RuleInfo>;
 
 export type RuleId = keyof typeof RULES;

@@ -238,7 +238,7 @@ describe('cases: case files', () => {
       return (schemaCompletions(here.text, here.offset, 'cases', 'json') ?? []).map(c => c.label);
     };
     it('offers every field, each described on hover', () => {
-      const fields = ['request', 'models', 'judge', 'repeat', 'min-pass', 'cases'];
+      const fields = ['request', 'models', 'judge', 'repeat', 'min-pass', 'dataset', 'assert', 'cases'];
       assert.deepEqual(labels('{ | }'), fields);
       const file = `{ ${fields.map(f => `"${f}": 1`).join(', ')} }`;
       for (const f of fields) {
