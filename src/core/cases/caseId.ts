@@ -25,19 +25,18 @@ export function bitsOf(idOrText: string, isId = true): [number, number] {
   return [parseInt(hex.slice(0, 8), 16) >>> 0, parseInt(hex.slice(8, 16), 16) >>> 0];
 }
 
-/** A set of 64-bit keys, each with the line it was first seen on: open addressing over typed arrays. */
-export class IdSet {
-  private hi = new Uint32Array(1024);
-  private lo = new Uint32Array(1024);
+/** One part of an IdSet: open addressing over typed arrays. */
+class IdTable {
+  hi = new Uint32Array(16);
+  lo = new Uint32Array(16);
   /** the line, plus one (0: an empty slot) */
-  private lines = new Uint32Array(1024);
-  private size = 0;
+  lines = new Uint32Array(16);
+  size = 0;
 
-  /** Adds a key; returns the line it was first seen on when it was there already, else undefined. */
-  add([hi, lo]: [number, number], line: number): number | undefined {
-    if ((this.size + 1) * 2 > this.lines.length) this.grow();
+  add(hi: number, lo: number, line: number): number | undefined {
+    if ((this.size + 1) * 4 > this.lines.length * 3) this.grow();
     const mask = this.lines.length - 1;
-    for (let i = (hi ^ Math.imul(lo, 0x9e3779b1)) & mask; ; i = (i + 1) & mask) {
+    for (let i = (Math.imul(lo, 0x9e3779b1) >>> 8) & mask; ; i = (i + 1) & mask) {
       const at = this.lines[i]!;
       if (at === 0) {
         this.hi[i] = hi;
@@ -56,6 +55,19 @@ export class IdSet {
     this.lo = new Uint32Array(lines.length * 2);
     this.lines = new Uint32Array(lines.length * 2);
     this.size = 0;
-    for (let i = 0; i < lines.length; i++) if (lines[i]) this.add([hi[i]!, lo[i]!], lines[i]! - 1);
+    for (let i = 0; i < lines.length; i++) if (lines[i]) this.add(hi[i]!, lo[i]!, lines[i]! - 1);
+  }
+}
+
+/**
+ * A set of 64-bit keys, each with the line it was first seen on: 256 tables by the key's first byte, each growing
+ * alone, so growing never holds two copies of the whole set.
+ */
+export class IdSet {
+  private readonly tables = Array.from({ length: 256 }, () => new IdTable());
+
+  /** Adds a key; returns the line it was first seen on when it was there already, else undefined. */
+  add([hi, lo]: [number, number], line: number): number | undefined {
+    return this.tables[hi >>> 24]!.add(hi, lo, line);
   }
 }
