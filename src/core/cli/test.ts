@@ -23,6 +23,7 @@ import { EXIT, guarded } from './guard';
 import type { CliIo } from './io';
 import { testAgainstBase } from './testBase';
 import { testAsBatch } from './testBatch';
+import { mergeResults } from './testMerge';
 import { endOfRun, prepareCells, printRun, runTestCells, samplingOption, type RunSettings } from './testRun';
 
 const MAX_CONCURRENCY = 64;
@@ -33,9 +34,11 @@ export function runTest(args: string[], io: CliIo, cwd = process.cwd()): Promise
     const p = parseArgs(
       args,
       ['concurrency', 'model', 'base', 'repeat', 'min-pass', 'prices', ...CHOICE_OPTIONS],
-      ['changed', 'no-cache', 'batch', 'no-wait'],
+      ['changed', 'no-cache', 'batch', 'no-wait', 'merge'],
     );
     const outputFormat = format(p, ['text', 'json', 'jsonl', 'junit', 'markdown'] as const);
+    // the records of several runs (a CI matrix's shards) as one report: nothing is sent
+    if (p.switches.has('merge')) return mergeResults(p.positionals, outputFormat, io, cwd);
     const choice = choiceOption(p);
     const settings: RunSettings = {
       concurrency: concurrencyOf(one(p, 'concurrency')),

@@ -131,6 +131,28 @@ describe('the CLI on datasets: shards, samples, promptfoo CSVs, JSON Lines, and 
     );
   });
 
+  it('test --merge: the shards’ records as one JUnit file and one pull-request comment, nothing sent', async () => {
+    const files: string[] = [];
+    for (const k of [1, 2]) {
+      const r = await cli(['test', 'promptfoo.cases.yaml', '--shard', `${k}/2`, '--format', 'jsonl']);
+      assert.ok(r.code === 0 || r.code === 1, r.err);
+      files.push(`shard-${k}.jsonl`);
+      fs.writeFileSync(path.join(dir, files.at(-1)!), r.out);
+    }
+    fake.clear();
+    const md = await cli(['test', '--merge', ...files, '--format', 'markdown']);
+    assert.equal(md.code, 1, md.err);
+    assert.match(md.out, /^<!-- promptwright:test-shards -->\n### Test cases\n/);
+    assert.match(md.out, /4 cells: 3 passed, 1 failed; .* · merged from 2 result files/);
+    assert.match(md.out, /\| FAIL \| `promptfoo\.cases\.yaml` \| fails on purpose \| `model-haiku-4-5` \| contains/);
+    const junit = await cli(['test', '--merge', ...files, files[0]!, '--format', 'junit']);
+    assert.match(junit.out, /<testsuites name="promptwright test" tests="4" failures="1" errors="0"/);
+    assert.equal(messages(), 0);
+    const bad = await cli(['test', '--merge', 'promptfoo.csv']);
+    assert.equal(bad.code, 2);
+    assert.match(bad.err, /promptfoo\.csv:1: not a cell record/);
+  });
+
   it('--format jsonl prints each cell as it ends, while the others still run', async () => {
     const run = spawnCli(['test', 'slow.cases.yaml', '--format', 'jsonl', '--concurrency', '1'], { cwd: dir, env });
     const t0 = Date.now();
