@@ -4,7 +4,7 @@
 // once, the later file's. Exit 0 when every cell passed, 1 otherwise, 2 when a file cannot be read.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import type { AssertionResult, CellResult, SampleResult } from '../cases/types';
+import type { CellResult, SampleResult } from '../cases/types';
 import { count } from '../text';
 import { UsageError } from './args';
 import { EXIT } from './guard';
@@ -31,7 +31,7 @@ function sampleOf(s: CellRecord['samples'][number]): SampleResult {
   return {
     status: s.status,
     pass: s.pass,
-    assertions: s.assertions as AssertionResult[],
+    assertions: s.assertions,
     outcome: {
       text: s.text,
       ...(s.usage ? { usage: s.usage } : {}),
@@ -52,7 +52,7 @@ function resultOf(x: CellRecord): CellResult {
     model: x.model,
     status: x.status,
     pass: x.pass,
-    assertions: x.assertions as AssertionResult[],
+    assertions: x.assertions,
     outcome: {
       text: x.text,
       ...(x.usage ? { usage: x.usage } : {}),
