@@ -231,6 +231,20 @@ export function requestNotFound(locate: Locate, request: string, why = 'no such 
   };
 }
 
+/** The problem for a `dataset` that names no readable file, at the `dataset` value. */
+export function datasetNotFound(locate: Locate, dataset: string): Problem {
+  const span = locate(['dataset']) ?? locate([]) ?? { start: 0, end: 1 };
+  return {
+    ...span,
+    severity: 'error',
+    code: 'dataset-not-found',
+    path: ['dataset'],
+    message:
+      `The dataset "${dataset}" cannot be read (no such file). The path is relative to this case file; a dataset ` +
+      'is a .csv, .tsv, .jsonl or .json file.',
+  };
+}
+
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 const getAt = (root: unknown, p: Path): unknown => {

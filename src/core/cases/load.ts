@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import { formatOf, parseRequest, type Locate } from '../request/parse';
 import { toRecords, type CheckRecord } from '../request/records';
 import { LineIndex } from '../text';
-import { datasetFormatOf, parseCaseFile, requestNotFound, requestPathOf } from './caseFile';
+import { datasetFormatOf, datasetNotFound, parseCaseFile, requestNotFound, requestPathOf } from './caseFile';
 import type { CaseChoice } from './choose';
 import { crossCheck } from './crossCheck';
 import { judgePromptCheck } from './judge';
@@ -129,19 +129,8 @@ export async function loadSuite(
     const abs = datasetPathOf(loaded.abs, file.dataset);
     display = path.relative(cwd, abs) || abs;
     const chunks = open(abs);
-    if (!chunks) {
-      const span = loaded.locate(['dataset']) ?? { start: 0, end: 1 };
-      const problem = {
-        ...span,
-        severity: 'error' as const,
-        code: 'dataset-not-found' as const,
-        path: ['dataset'],
-        message:
-          `The dataset "${file.dataset}" cannot be read (no such file). The path is relative to this case file; ` +
-          'a dataset is a .csv, .tsv, .jsonl or .json file.',
-      };
-      return { records: toRecords(loaded.text, [problem], loaded.display) };
-    }
+    if (!chunks)
+      return { records: toRecords(loaded.text, [datasetNotFound(loaded.locate, file.dataset)], loaded.display) };
     dataset = { chunks, format: datasetFormatOf(file.dataset)! };
   }
   const placeholders = loaded.requestValue === undefined ? undefined : placeholderNames(loaded.requestValue);

@@ -23,7 +23,7 @@ export interface SuiteCase extends TestCase {
 }
 
 /** A problem in the dataset, at a line and column (1-based). */
-interface DatasetProblem {
+export interface DatasetProblem {
   line: number;
   column: number;
   /** the end of what is marked, when it is more than a character */

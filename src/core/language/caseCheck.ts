@@ -2,11 +2,13 @@
 // placeholders no case defines) and, in the request file it names, the placeholders no case gives a value.
 // Each front end says where files are and reads them (an open editor's text wins over the disk's); the checks
 // are core/cases'.
-import { parseCaseFile, requestNotFound } from '../cases/caseFile';
+import { datasetFormatOf, datasetNotFound, parseCaseFile, requestNotFound } from '../cases/caseFile';
 import { crossCheck } from '../cases/crossCheck';
 import { judgePromptCheck } from '../cases/judge';
+import { placeholderNames } from '../cases/placeholders';
+import { scanSuite, type DatasetProblem, type SuiteSource } from '../cases/suite';
 import type { CaseFile } from '../cases/types';
-import type { Locate } from '../request/parse';
+import { parseRequest, type Locate } from '../request/parse';
 import { formatOf, type Problem } from '../request/types';
 
 /** The request file a case file names, as the front end knows files: its key (a URI), and its path. */
@@ -32,6 +34,10 @@ export interface CaseCheck<K> {
   requestModel?: string;
   /** problems in the request file: its placeholders some case gives no value */
   requestProblems: Problem[];
+  /** the dataset `dataset` names, when it names one and it can be resolved */
+  dataset?: RequestTarget<K>;
+  /** problems in the dataset, at their line and column (1-based): it may be too large to hold as text */
+  datasetProblems: DatasetProblem[];
 }
 
 /**
@@ -43,6 +49,7 @@ export async function checkCaseText<K>(
   fileName: string,
   resolve: (request: string) => RequestTarget<K> | undefined,
   read: (key: K) => Promise<string | undefined> | string | undefined,
+  openDataset?: (key: K) => SuiteSource['chunks'] | undefined,
 ): Promise<CaseCheck<K>> {
   const parsed = parseCaseFile(text, formatOf(fileName));
   const out: CaseCheck<K> = {
@@ -50,6 +57,7 @@ export async function checkCaseText<K>(
     locate: parsed.locate,
     caseProblems: [...parsed.problems],
     requestProblems: [],
+    datasetProblems: [],
   };
   const file = parsed.file;
   if (!file) return out;
@@ -73,7 +81,40 @@ export async function checkCaseText<K>(
   if (cross.requestModel) out.requestModel = cross.requestModel;
   out.caseProblems.push(...cross.caseProblems);
   out.requestProblems = cross.requestProblems;
+  if (file.dataset && openDataset)
+    await checkDataset(out, file, parsed.locate, requestText, request.path, resolve, openDataset);
   return out;
+}
+
+/**
+ * The dataset a case file names, read (streamed) and checked with the request's placeholders as `promptwright
+ * check` checks it: its problems at their lines, or, when it cannot be read, one problem at `dataset`.
+ */
+async function checkDataset<K>(
+  out: CaseCheck<K>,
+  file: CaseFile,
+  locate: Locate,
+  requestText: string,
+  requestPath: string,
+  resolve: (path: string) => RequestTarget<K> | undefined,
+  openDataset: (key: K) => SuiteSource['chunks'] | undefined,
+): Promise<void> {
+  const target = resolve(file.dataset!);
+  const format = datasetFormatOf(file.dataset!);
+  if (!target || !format) return;
+  out.dataset = target;
+  const chunks = openDataset(target.key);
+  if (!chunks) {
+    out.caseProblems.push(datasetNotFound(locate, file.dataset!));
+    return;
+  }
+  const value = parseRequest(requestText, formatOf(requestPath)).value;
+  const scan = await scanSuite({
+    listed: [],
+    dataset: { chunks, format },
+    ...(value !== undefined ? { placeholders: placeholderNames(value) } : {}),
+  });
+  out.datasetProblems = scan.problems;
 }
 
 /**
