@@ -570,4 +570,5 @@ void streaming()
   .then(async () => figs.push(...(await (await import('./judge.js')).judgeBench())))
   .then(async () => (await import('./lsp.js')).lspBench(figs))
   .then(async () => (await import('./batch.js')).batchBench(figs))
+  .then(async () => (await import('./dataset.js')).datasetBench(figs))
   .then(() => summary(figs));
