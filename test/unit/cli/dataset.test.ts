@@ -10,6 +10,7 @@ import * as path from 'node:path';
 import { scanSuite } from '../../../src/core/cases/suite';
 import { cliEnv, useFake } from '../../support/fake';
 import { assertPrompt, runCli, spawnCli, type Ran } from '../../support/spawnCli';
+import { tempRepo } from '../../support/tempRepo';
 
 const ROWS = 10_000;
 
@@ -151,6 +152,43 @@ describe('the CLI on datasets: shards, samples, promptfoo CSVs, JSON Lines, and 
     const bad = await cli(['test', '--merge', 'promptfoo.csv']);
     assert.equal(bad.code, 2);
     assert.match(bad.err, /promptfoo\.csv:1: not a cell record/);
+  });
+
+  it('test --base REV: rows paired by case_id; a changed row is new + removed; +N rows, −M rows', async () => {
+    const repo = tempRepo('pw-dataset-base-');
+    try {
+      repo.write('say.prompt.yaml', fs.readFileSync(path.join(dir, 'say.prompt.yaml'), 'utf8'));
+      repo.write('say.cases.yaml', 'request: say.prompt.yaml\ndataset: rows.csv\n');
+      repo.write('rows.csv', 'word,__expected\nkeep,contains: keep\ngone,contains: gone\nold,contains: old\n');
+      repo.commit('rows');
+      // a row removed, a row added, a row changed (a new id: one removed, one new), a row moved
+      repo.write('rows.csv', 'word,__expected\nadded,contains: added\nold,contains: new\nkeep,contains: keep\n');
+      const r = await runCli(fake, ['test', '--base', 'HEAD', 'say.cases.yaml', '--format', 'json'], {
+        cwd: repo.dir,
+        env,
+      });
+      assert.equal(r.code, 1, r.err); // "old" now asks for "new"
+      const cells = JSON.parse(r.out) as { case: string; change: string; case_id?: string }[];
+      assert.deepEqual(
+        cells.map(c => [c.case, c.change]).sort(),
+        // names are lines: now "added" (row 2), "old" asking for "new" (row 3), "keep" (row 4); at the base "gone"
+        // (row 3) and "old" asking for "old" (row 4)
+        [
+          ['row 2', 'new'],
+          ['row 3', 'new'],
+          ['row 3', 'removed'],
+          ['row 4', 'removed'],
+          ['row 4', 'same'],
+        ].sort(),
+      );
+      const md = await runCli(fake, ['test', '--base', 'HEAD', 'say.cases.yaml', '--format', 'markdown'], {
+        cwd: repo.dir,
+        env,
+      });
+      assert.match(md.out, /`say\.cases\.yaml` dataset: \+2 rows, \u22122 rows/);
+    } finally {
+      repo.dispose();
+    }
   });
 
   it('--format jsonl prints each cell as it ends, while the others still run', async () => {
