@@ -34,19 +34,9 @@ const DESCRIPTION = '__description';
 /** The special columns read; any other `__` column is ignored (one warning for the file). */
 export const isKnownSpecialColumn = (key: string) => EXPECTED.test(key) || key === DESCRIPTION;
 
-/** Kinds whose argument is text, as a text assertion names them. */
-const TEXT_KINDS = new Set<AssertionType>([
-  'contains',
-  'icontains',
-  'not-contains',
-  'regex',
-  'equals',
-  'stop_reason',
-  'tool-call',
-  'rubric',
-]);
-/** Kinds whose argument is a number. */
+/** Kinds whose argument is a number; the others a text assertion names take text (json-schema apart). */
 const NUMBER_KINDS = new Set<AssertionType>(['max-output-tokens', 'max-input-tokens', 'max-latency-ms', 'max-cost']);
+const TEXT_KINDS = ASSERTION_TYPES.filter(k => !NUMBER_KINDS.has(k) && k !== 'json-schema');
 
 /** promptfoo's kinds that have no equivalent here: named as such, never read as text to equal. */
 const UNSUPPORTED = new Set([

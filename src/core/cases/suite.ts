@@ -189,21 +189,14 @@ class RowChecker {
   /** What a column (or a row object's key, the first time it is met) says, once for the file. */
   private column(key: string, line: number, column: number): void {
     if (this.warned.has(key)) return;
+    let message: string;
     if (isSpecialColumn(key)) {
       if (isKnownSpecialColumn(key)) return;
-      this.warned.add(key);
-      this.problems.push({
-        line,
-        column,
-        endColumn: column + key.length,
-        severity: 'warning',
-        code: 'unused-column',
-        message:
-          `"${key}" is not a column Promptwright reads (__expected, __expected1…, __description): ` + 'it is ignored.',
-      });
-      return;
+      message = `"${key}" is not a column Promptwright reads (__expected, __expected1…, __description): it is ignored.`;
+    } else {
+      if (!this.placeholders || this.placeholders.has(key)) return;
+      message = `The request has no {{${key}}}: the column "${key}" is not used.`;
     }
-    if (!this.placeholders || this.placeholders.has(key)) return;
     this.warned.add(key);
     this.problems.push({
       line,
@@ -211,7 +204,7 @@ class RowChecker {
       endColumn: column + key.length,
       severity: 'warning',
       code: 'unused-column',
-      message: `The request has no {{${key}}}: the column "${key}" is not used.`,
+      message,
     });
   }
 
