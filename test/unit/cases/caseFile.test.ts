@@ -259,7 +259,19 @@ describe('cases: case files', () => {
       return (schemaCompletions(here.text, here.offset, 'cases', 'json') ?? []).map(c => c.label);
     };
     it('offers every field, each described on hover', () => {
-      const fields = ['request', 'models', 'judge', 'repeat', 'min-pass', 'max-turns', 'tools', 'mcp-servers', 'cases'];
+      const fields = [
+        'request',
+        'models',
+        'judge',
+        'repeat',
+        'min-pass',
+        'max-turns',
+        'tools',
+        'mcp-servers',
+        'dataset',
+        'assert',
+        'cases',
+      ];
       assert.deepEqual(labels('{ | }'), fields);
       const file = `{ ${fields.map(f => `"${f}": 1`).join(', ')} }`;
       for (const f of fields) {

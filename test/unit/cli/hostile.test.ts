@@ -73,12 +73,13 @@ describe('the CLI on hostile input: bounded time and memory, a clear error', fun
     assert.equal(of('a.cases.json', 'undefined-placeholder').length, 1001);
     assert.equal(of('r.prompt.json', 'undefined-placeholder').length, 1001);
     assert.equal(of('r.prompt.json', 'unknown-field').length, 1001);
+    assert.equal(of('a.cases.json', 'case-without-assertions').length, 1001);
     assert.match(
       r.out,
       /a\.cases\.json:\d+:\d+: error undefined-placeholder: 3,999,000 more undefined-placeholder problems/,
     );
     assert.match(r.out, /r\.prompt\.json:\d+:\d+: warning unknown-field: 49,000 more unknown-field problems/);
-    assert.match(lines.at(-1)!, /^2 files checked: 2,002 errors, 1,001 other problems$/);
+    assert.match(lines.at(-1)!, /^2 files checked: 2,002 errors, 2,002 other problems$/);
   });
 
   describe('answers without end, at the real limits: a clear error, an exit once the connection is closed', () => {

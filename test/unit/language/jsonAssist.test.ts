@@ -58,6 +58,8 @@ describe('JSON completion and hover from the schema (the language server)', () =
       'max-turns',
       'tools',
       'mcp-servers',
+      'dataset',
+      'assert',
       'cases',
     ]);
   });

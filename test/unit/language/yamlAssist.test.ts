@@ -96,6 +96,8 @@ describe('YAML completion from the schema (no YAML extension)', () => {
       'max-turns',
       'tools',
       'mcp-servers',
+      'dataset',
+      'assert',
       'cases',
     ]);
     const kinds = complete('request: a.prompt.yaml\ncases:\n  - name: a\n    assert:\n      - |\n', CaseFileSchema);
