@@ -95,6 +95,7 @@ function batchJobs(
     repeat: c.repeat,
     minPass: c.minPass,
     ...(c.judge ? { judge: c.judge } : {}),
+    ...(c.caseId ? { caseId: c.caseId } : {}),
   }));
   return { batch, idOf: new Map([...idOf].filter((e): e is [string, string] => !!e[1])), sent };
 }

@@ -195,6 +195,37 @@ describe('the CLI on datasets: shards, samples, promptfoo CSVs, JSON Lines, and 
     }
   });
 
+  it('test --batch on a dataset: the shard’s rows in one batch, each cell with its case_id, collect too', async () => {
+    const batchEnv = {
+      ...env,
+      PROMPTWRIGHT_CACHE_DIR: path.join(dir, 'cache'),
+      PROMPTWRIGHT_BATCH_POLL_MS: '100,300',
+    };
+    const run = (args: string[]) => runCli(fake, args, { cwd: dir, env: batchEnv, killAfterMs: 90_000 });
+    fake.clear();
+    const direct = await cli(['test', 'big.cases.yaml', '--shard', '3/40', '--format', 'jsonl', '--concurrency', '16']);
+    assert.equal(direct.code, 0, direct.err);
+    const shard = ids(direct).sort();
+    fake.clear();
+    const r = await run(['test', 'big.cases.yaml', '--shard', '3/40', '--batch', '--format', 'json']);
+    assert.equal(r.code, 0, r.err);
+    assertPrompt(r);
+    assert.equal(messages(), 0);
+    const creates = fake.requests.filter(q => q.method === 'POST' && q.path === '/v1/messages/batches');
+    assert.equal(creates.length, 1);
+    assert.equal((creates[0]!.body as { requests: unknown[] }).requests.length, shard.length);
+    const cells = JSON.parse(r.out) as { case_id: string; batch_id: string; pass: boolean }[];
+    assert.deepEqual(cells.map(c => c.case_id).sort(), shard);
+    assert.ok(cells.every(c => c.pass && c.batch_id === cells[0]!.batch_id));
+    assert.match(r.err, new RegExp(`${shard.length} of 10,000 cases chosen`));
+    // collected again from what was kept with the batch: the same cells, the same ids
+    const collected = await run(['batch', 'collect', cells[0]!.batch_id, '--format', 'json']);
+    assert.equal(collected.code, 0, collected.err);
+    assert.deepEqual((JSON.parse(collected.out) as { case_id: string }[]).map(c => c.case_id).sort(), shard);
+    assert.equal(messages(), 0);
+    assert.equal(fake.requests.filter(q => q.method === 'POST' && q.path === '/v1/messages/batches').length, 1);
+  });
+
   it('--format jsonl prints each cell as it ends, while the others still run', async () => {
     const run = spawnCli(['test', 'slow.cases.yaml', '--format', 'jsonl', '--concurrency', '1'], { cwd: dir, env });
     const t0 = Date.now();
