@@ -572,4 +572,5 @@ void streaming()
   .then(async () => (await import('./batch.js')).batchBench(figs))
   .then(async () => (await import('./loops.js')).loopsBench(figs))
   .then(async () => (await import('./hostile.js')).hostileBench(figs))
+  .then(async () => (await import('./dataset.js')).datasetBench(figs))
   .then(() => summary(figs));

@@ -132,6 +132,21 @@ function sharedWith(providers) {
 }
 
 /**
+ * `csv-parse` in the core bundle: a stub that loads dist/csv.js the first time a CSV or TSV dataset is read, so the
+ * parser costs nothing until a case file has a dataset.
+ */
+const lazyCsv = {
+  name: 'lazy-csv-parse',
+  setup(build) {
+    build.onResolve({ filter: /^csv-parse$/ }, () => ({ path: 'csv-parse', namespace: 'lazy-csv' }));
+    build.onLoad({ filter: /.*/, namespace: 'lazy-csv' }, () => ({
+      contents: "exports.parse = (...args) => require('./csv.js').parse(...args);",
+      loader: 'js',
+    }));
+  },
+};
+
+/**
  * Sibling bundles the extension loads on first use (src/extension.ts, src/vscode/platform/lazy.ts), out of the
  * activation bundle.
  */
@@ -164,9 +179,15 @@ export function bundles(production) {
         outfile: 'dist/core.js',
         // loaded after the editor bundle (the first check is a request file's, or a case file's, whose
         // features load it first): the API errors, the model table, the cache breakpoints come from there
-        external: ['./editor.js'],
-        plugins: [vscodeOnce, sharedWith(['./editor.js'])],
+        external: ['./editor.js', './csv.js'],
+        plugins: [vscodeOnce, sharedWith(['./editor.js']), lazyCsv],
       },
+    },
+    // csv-parse, for the core bundle: loaded when a case file's CSV or TSV dataset is first read
+    {
+      name: 'csv',
+      shipped: true,
+      options: { ...node, entryPoints: ['src/csv.ts'], outfile: 'dist/csv.js' },
     },
     {
       name: 'editor',

@@ -16,7 +16,7 @@ import type { ModelFacts } from '../core/models/table';
 import { checkRequestText, requestProblems, type PrefixCounts, type RequestCheck } from '../core/request/diagnostics';
 import type { Problem } from '../core/request/types';
 import type { ServerConfig } from './config';
-import { diagnostic, positionsOf, type Positions } from './convert';
+import { datasetDiagnostic, diagnostic, positionsOf, type Positions } from './convert';
 import { pathOf, uriOf, type Files } from './files';
 import type { Log } from './log';
 
@@ -183,6 +183,15 @@ export class Checks {
       },
       key => this.documents.get(key)?.getText() ?? readFile(pathOf(key)),
       uri.startsWith('file:') ? file : undefined,
+      key => {
+        // the client's text when it holds the dataset, else the file, streamed
+        const open = this.documents.get(key);
+        if (open) return [open.getText()];
+        const p = pathOf(key);
+        return key.startsWith('file:') && fs.existsSync(p) && fs.statSync(p).isFile()
+          ? fs.createReadStream(p, { highWaterMark: 65_536 })
+          : undefined;
+      },
     );
     if (this.generation.get(uri) !== generation) return; // a newer check is under way
     const before = this.cases.get(uri)?.check.request?.key;
@@ -194,6 +203,8 @@ export class Checks {
     );
     if (before && before !== check.request?.key) this.publishRequest(before);
     if (check.request) this.publishRequest(check.request.key);
+    // a dataset hears after every check of a case file naming it, even that it is clean
+    if (check.dataset) this.publish(check.dataset.key, check.datasetProblems.map(datasetDiagnostic), true);
   }
 
   private forgetCase(uri: string): void {
@@ -233,10 +244,10 @@ export class Checks {
     this.publish(uri, out);
   }
 
-  private publish(uri: string, diagnostics: Diagnostic[]): void {
+  private publish(uri: string, diagnostics: Diagnostic[], always = false): void {
     const version = this.documents.get(uri)?.version;
     // an open file of ours hears after every check, even that it is clean; any other only when it changes
-    const ours = version !== undefined && this.files.kindOf(uri) !== undefined;
+    const ours = always || (version !== undefined && this.files.kindOf(uri) !== undefined);
     if (!diagnostics.length && !this.shown.has(uri) && !ours) return;
     if (diagnostics.length) this.shown.add(uri);
     else this.shown.delete(uri);
@@ -267,9 +278,9 @@ export class Checks {
   }
 }
 
-/** Whether a case file reads `uri`: as its request, or as its judge prompt. */
+/** Whether a case file reads `uri`: as its request, its judge prompt or its dataset. */
 function names(c: CaseState, uri: string): boolean {
-  return c.check.request?.key === uri || c.check.judgePrompt?.key === uri;
+  return c.check.request?.key === uri || c.check.judgePrompt?.key === uri || c.check.dataset?.key === uri;
 }
 
 async function readFile(file: string): Promise<string | undefined> {

@@ -1,4 +1,5 @@
 // The language features' answers (core/language, in offsets) as the protocol's types, and back.
+import type { DatasetProblem } from '../core/cases/suite';
 import {
   CodeActionKind,
   CompletionItemKind,
@@ -44,6 +45,19 @@ const SEVERITY: Record<Severity, DiagnosticSeverity> = {
 export function diagnostic(p: Problem, at: Positions): Diagnostic {
   return {
     range: range(at, p.start, p.end),
+    severity: SEVERITY[p.severity],
+    code: p.code,
+    codeDescription: { href: ruleUrl(p.code) },
+    source: 'Promptwright',
+    message: p.message,
+  };
+}
+
+/** A dataset's problem, placed by its line and column (the dataset is not held as text). */
+export function datasetDiagnostic(p: DatasetProblem): Diagnostic {
+  const line = p.line - 1;
+  return {
+    range: { start: { line, character: p.column - 1 }, end: { line, character: (p.endColumn ?? p.column + 1) - 1 } },
     severity: SEVERITY[p.severity],
     code: p.code,
     codeDescription: { href: ruleUrl(p.code) },

@@ -43,6 +43,8 @@ export interface SentCell {
   repeat: number;
   minPass: number;
   judge?: { model?: string; prompt?: string };
+  /** the case's stable id (`case_id`), for its records when the batch is collected */
+  caseId?: string;
 }
 
 /** A batch as kept: enough to list it and to know what it was, without its cell map. */

@@ -20,6 +20,7 @@ import {
   type Assertion,
   type AssertionType,
   type CaseFile,
+  type DatasetFormat,
   type TestCase,
   type VarValue,
 } from './types';
@@ -213,7 +214,18 @@ export const CaseFileSchema = d(
     'mcp-servers': z.nullish(
       d(z.record(z.string(), McpServerSchema), 'MCP servers by name, beside .vscode/mcp.json (these win by name).'),
     ),
-    cases: d(z.array(TestCaseSchema).check(z.minLength(1)), 'The cases (a row each).'),
+    dataset: z.nullish(
+      d(
+        text(),
+        'A data file whose rows are cases too, after the listed ones: .csv (a header row), .tsv, .jsonl or .json ' +
+          '(an array), relative to this file. Columns not starting with `__` are vars; `__expected` holds an ' +
+          'assertion as `KIND: VALUE`, `__description` names the row.',
+      ),
+    ),
+    assert: z.nullish(
+      d(z.array(AssertionSchema), 'Assertions every case runs before its own (listed cases and dataset rows).'),
+    ),
+    cases: z.nullish(d(z.array(TestCaseSchema), 'The cases (a row each); optional with a dataset.')),
   }),
   'A Promptwright case file: a request file run with several sets of values on several models, with assertions.',
 );
@@ -281,6 +293,12 @@ export function parseCaseFile(text: string, format: Format): CaseFileParse {
   return { ...(file ? { file } : {}), problems, locate: parsed.locate, locateMany: paths => parsed.locateMany(paths) };
 }
 
+/** A dataset's format, by its file's extension; undefined for a file that is not one. */
+export function datasetFormatOf(fileName: string): DatasetFormat | undefined {
+  const ext = /\.(csv|tsv|jsonl|json)$/i.exec(fileName)?.[1]?.toLowerCase();
+  return ext as DatasetFormat | undefined;
+}
+
 /** The request file a case file names, as a path (relative to the case file's folder). */
 export function requestPathOf(caseFilePath: string, file: Pick<CaseFile, 'request'>): string {
   return path.resolve(path.dirname(caseFilePath), file.request);
@@ -298,6 +316,20 @@ export function requestNotFound(locate: Locate, request: string, why = 'no such 
   };
 }
 
+/** The problem for a `dataset` that names no readable file, at the `dataset` value. */
+export function datasetNotFound(locate: Locate, dataset: string): Problem {
+  const span = locate(['dataset']) ?? locate([]) ?? { start: 0, end: 1 };
+  return {
+    ...span,
+    severity: 'error',
+    code: 'dataset-not-found',
+    path: ['dataset'],
+    message:
+      `The dataset "${dataset}" cannot be read (no such file). The path is relative to this case file; a dataset ` +
+      'is a .csv, .tsv, .jsonl or .json file.',
+  };
+}
+
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 const getAt = (root: unknown, p: Path): unknown => {
@@ -307,8 +339,9 @@ const getAt = (root: unknown, p: Path): unknown => {
   return v;
 };
 
-/** An assertion's path: ['cases', i, 'assert', j]. */
-const isAssertionPath = (p: Path) => p.length === 4 && p[0] === 'cases' && p[2] === 'assert';
+/** An assertion's path: ['cases', i, 'assert', j], or a file-level one, ['assert', j]. */
+const isAssertionPath = (p: Path) =>
+  (p.length === 4 && p[0] === 'cases' && p[2] === 'assert') || (p.length === 2 && p[0] === 'assert');
 
 /** The keys the object at a path may have (for "did you mean"). */
 function keysAt(p: Path): readonly string[] {
@@ -316,9 +349,9 @@ function keysAt(p: Path): readonly string[] {
   if (p.length === 1 && p[0] === 'judge') return ['model', 'prompt'];
   if (p.length === 2 && p[0] === 'cases') return Object.keys(TestCaseSchema.shape);
   if (isAssertionPath(p)) return ASSERTION_TYPES;
-  if (p.length === 5 && isAssertionPath(p.slice(0, 4)) && p[4] === 'rubric')
+  if (p.length >= 3 && isAssertionPath(p.slice(0, -1)) && p[p.length - 1] === 'rubric')
     return ['criteria', 'reference', 'threshold'];
-  if (p.length === 5 && isAssertionPath(p.slice(0, 4)) && p[4] === 'tool-called') return ['name', 'input'];
+  if (p.length >= 3 && isAssertionPath(p.slice(0, -1)) && p[p.length - 1] === 'tool-called') return ['name', 'input'];
   if (toolEntryPath(p)) return Object.keys(ToolEntrySchema.shape);
   if (p.length === 2 && p[0] === 'mcp-servers') return Object.keys(McpServerSchema.shape);
   return [];
@@ -340,6 +373,7 @@ function objectName(p: Path): string {
   if (p[0] === 'judge') return '"judge"';
   if (p[0] === 'mcp-servers') return `MCP server "${String(p[1])}"`;
   if (toolEntryPath(p)) return `an entry of tool "${String(p[p[0] === 'cases' ? 3 : 1])}"`;
+  if (p[0] === 'assert') return `the ${String(p[2])} of the file's assertion ${Number(p[1]) + 1}`;
   return `${p.length > 4 ? `the ${String(p[4])} of ` : ''}case ${Number(p[1]) + 1}`;
 }
 
@@ -523,6 +557,35 @@ function checkBeyondSchema(root: Record<string, unknown>, out: PathProblem[]): v
         `${root.repeat === undefined || root.repeat === null ? ' (repeat defaults to 1)' : ''}: no cell could pass.`,
     });
   }
+  const hasDataset = root.dataset !== undefined && root.dataset !== null;
+  if (typeof root.dataset === 'string' && root.dataset && !datasetFormatOf(root.dataset)) {
+    out.push({
+      path: ['dataset'],
+      anchor: 'value',
+      code: 'case-invalid-value',
+      severity: 'error',
+      message: `"dataset" must name a .csv, .tsv, .jsonl or .json file, not "${root.dataset}".`,
+    });
+  }
+  if (!hasDataset && (root.cases === undefined || root.cases === null)) {
+    out.push({
+      path: [],
+      anchor: 'container',
+      code: 'case-missing-field',
+      severity: 'error',
+      message: 'Missing required field "cases" (a list) in the case file, or a "dataset" whose rows are the cases.',
+    });
+  } else if (!hasDataset && Array.isArray(root.cases) && !root.cases.length) {
+    out.push({
+      path: ['cases'],
+      anchor: 'value',
+      code: 'case-invalid-value',
+      severity: 'error',
+      message: '"cases" needs at least one item (or give a "dataset" whose rows are the cases).',
+    });
+  }
+  if (Array.isArray(root.assert)) root.assert.forEach((a: unknown, j) => checkAssertion(a, ['assert', j], out));
+  const fileAsserts = Array.isArray(root.assert) && root.assert.length > 0;
   const cases = Array.isArray(root.cases) ? root.cases : [];
   const seen = new Map<string, number>();
   cases.forEach((c: unknown, i) => {
@@ -540,7 +603,7 @@ function checkBeyondSchema(root: Record<string, unknown>, out: PathProblem[]): v
         });
     }
     if (Array.isArray(c.assert)) c.assert.forEach((a: unknown, j) => checkAssertion(a, ['cases', i, 'assert', j], out));
-    if (!Array.isArray(c.assert) || !c.assert.length) {
+    if ((!Array.isArray(c.assert) || !c.assert.length) && !fileAsserts) {
       const named = typeof c.name === 'string' && c.name ? c.name : undefined;
       out.push({
         path: named ? ['cases', i, 'name'] : ['cases', i],
@@ -656,7 +719,10 @@ function place(locate: Locate, p: PathProblem): Problem {
 // ---- what can be used of a file with problems ---------------------------------------------------------------
 
 function salvage(v: Record<string, unknown>): CaseFile | undefined {
-  if (typeof v.request !== 'string' || !Array.isArray(v.cases)) return undefined;
+  const dataset = typeof v.dataset === 'string' && datasetFormatOf(v.dataset) ? v.dataset : undefined;
+  if (typeof v.request !== 'string' || !(Array.isArray(v.cases) || dataset)) return undefined;
+  const cases = Array.isArray(v.cases) ? v.cases : [];
+  const assert = Array.isArray(v.assert) ? v.assert.filter(isValidAssertion) : [];
   const models = Array.isArray(v.models) ? v.models.filter((m): m is string => typeof m === 'string' && !!m) : [];
   const j = isObject(v.judge) ? v.judge : {};
   const judge = {
@@ -684,7 +750,9 @@ function salvage(v: Record<string, unknown>): CaseFile | undefined {
     ...(maxTurns ? { maxTurns } : {}),
     ...(tools ? { tools } : {}),
     ...(Object.keys(servers).length ? { mcpServers: servers } : {}),
-    cases: v.cases.map(salvageCase),
+    ...(dataset ? { dataset } : {}),
+    ...(assert.length ? { assert } : {}),
+    cases: cases.map(salvageCase),
   };
 }
 
@@ -708,7 +776,7 @@ function salvageCase(c: unknown): TestCase {
   return out;
 }
 
-function isValidAssertion(a: unknown): a is Assertion {
+export function isValidAssertion(a: unknown): a is Assertion {
   if (!isObject(a)) return false;
   const keys = Object.keys(a);
   if (keys.length !== 1) return false;

@@ -32,7 +32,7 @@ import {
   verdictResult,
   type Verdict,
 } from './judge';
-import { errorOf, samplingOf, type Sampling } from './runner';
+import { caseNamed, errorOf, samplingOf, type Sampling } from './runner';
 import type {
   Assertion,
   OutcomeError,
@@ -85,7 +85,7 @@ export function runCellOf(
     ...(file.judge?.model ? { model: file.judge.model } : {}),
     ...(loaded.judgePrompt !== undefined ? { prompt: loaded.judgePrompt } : {}),
   };
-  const testCase = file.cases.find(c => c.name === cell.caseName);
+  const testCase = caseNamed(file, cell.caseName);
   const loops = !!file.tools || !!testCase?.tools;
   const tools: CellTools = {
     ...(testCase?.tools ? { case: testCase.tools } : {}),
@@ -97,7 +97,8 @@ export function runCellOf(
     caseName: cell.caseName,
     model: cell.model,
     body: cell.body,
-    assertions: testCase?.assert ?? [],
+    // the file's assertions first, then the case's own
+    assertions: [...(file.assert ?? []), ...(testCase?.assert ?? [])],
     ...samplingOf(file, sampling),
     ...(Object.keys(judge).length ? { judge } : {}),
     ...(loops ? { tools } : {}),

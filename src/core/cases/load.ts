@@ -5,13 +5,17 @@
 // refused before anything is read (paths.ts, which alone looks at the disk here: for `.git` and links). Nothing
 // here talks to the service.
 import * as path from 'node:path';
-import { formatOf, parseRequest } from '../request/parse';
+import { formatOf, parseRequest, type Locate } from '../request/parse';
 import { toRecords, type CheckRecord } from '../request/records';
-import { parseCaseFile, requestNotFound, requestPathOf } from './caseFile';
+import { LineIndex } from '../text';
+import { datasetFormatOf, datasetNotFound, parseCaseFile, requestNotFound, requestPathOf } from './caseFile';
+import type { CaseChoice } from './choose';
 import { crossCheck } from './crossCheck';
 import { judgePromptCheck } from './judge';
-import { toolsCheck } from './toolsCheck';
 import { caseFileRoot, outsideRepository } from './paths';
+import { placeholderNames } from './placeholders';
+import { scanSuite, unassertedRows, type SuiteCase, type SuiteScan, type SuiteSource } from './suite';
+import { toolsCheck } from './toolsCheck';
 import type { CaseFile } from './types';
 import type { ToolsSpec } from '../tools/answers';
 import { fixturesPathOf, parseFixtures } from '../tools/fixtures';
@@ -33,6 +37,11 @@ export interface LoadedCaseFile {
   judgePrompt?: string;
   /** the answers recorded beside it (NAME.fixtures.yaml), for a case file with tool-use loops */
   recorded?: ToolsSpec;
+  /** the case file's text and where its parts are (a dataset's problems point at its `dataset`) */
+  text: string;
+  locate: Locate;
+  /** where the case file is (its dataset is relative to it) */
+  abs: string;
 }
 
 /** A problem with a whole file, at its first character. */
@@ -109,6 +118,9 @@ export function loadCaseFileFrom(
   const model = value && typeof value === 'object' ? (value as { model?: unknown }).model : undefined;
   const loaded: LoadedCaseFile = {
     display,
+    abs,
+    text: read.text,
+    locate: parsed.locate,
     file,
     requestValue: value,
     requestModel: typeof model === 'string' ? model : undefined,
@@ -117,3 +129,69 @@ export function loadCaseFileFrom(
   };
   return { loaded, records };
 }
+
+/** Where a dataset's bytes come from: undefined when there is no such file. */
+export type DatasetOpener = (abs: string) => SuiteSource['chunks'] | undefined;
+
+/** A dataset's path, from the case file's folder. */
+function datasetPathOf(caseFileAbs: string, dataset: string): string {
+  return path.resolve(path.dirname(caseFileAbs), dataset);
+}
+
+/**
+ * Every case of a loaded case file: the listed ones, then its dataset's rows, read once from `open` and checked
+ * (problems as records of the dataset, named relative to `cwd`). With `keep`, `scan.chosen` holds the cases
+ * `choice` chooses, and they become the file's cases. `scan` is undefined when the dataset cannot be read.
+ */
+export async function loadSuite(
+  loaded: LoadedCaseFile,
+  cwd: string,
+  open: DatasetOpener,
+  o: { choice?: CaseChoice; keep?: boolean } = {},
+): Promise<{ scan?: SuiteScan; records: CheckRecord[] }> {
+  const { file } = loaded;
+  const lines = new LineIndex(loaded.text);
+  const listed = file.cases.map((c, i) => {
+    const span = loaded.locate(['cases', i]);
+    return { ...c, line: span ? lines.position(span.start).line + 1 : 1 };
+  });
+  const records: CheckRecord[] = [];
+  let dataset: SuiteSource | undefined;
+  let display = '';
+  if (file.dataset) {
+    const outside = outsideRepository(loaded.abs, 'dataset', file.dataset, loaded.locate);
+    if (outside) return { records: toRecords(loaded.text, [outside], loaded.display) };
+    const abs = datasetPathOf(loaded.abs, file.dataset);
+    display = path.relative(cwd, abs) || abs;
+    const chunks = open(abs);
+    if (!chunks)
+      return { records: toRecords(loaded.text, [datasetNotFound(loaded.locate, file.dataset)], loaded.display) };
+    dataset = { chunks, format: datasetFormatOf(file.dataset)! };
+  }
+  const placeholders = loaded.requestValue === undefined ? undefined : placeholderNames(loaded.requestValue);
+  const scan = await scanSuite({
+    listed,
+    ...(dataset ? { dataset } : {}),
+    ...(placeholders ? { placeholders } : {}),
+    ...(o.choice ? { choice: o.choice } : {}),
+    keep: !!o.keep,
+  });
+  for (const p of scan.problems)
+    records.push({
+      file: display,
+      line: p.line,
+      column: p.column,
+      endLine: p.line,
+      endColumn: p.endColumn ?? p.column + 1,
+      severity: p.severity,
+      code: p.code,
+      message: p.message,
+      path: '',
+    });
+  const unasserted = unassertedRows(file, scan, loaded.locate);
+  if (unasserted) records.unshift(...toRecords(loaded.text, [unasserted], loaded.display));
+  if (o.keep) loaded.file = { ...file, cases: scan.chosen };
+  return { scan, records };
+}
+
+export type { SuiteCase };

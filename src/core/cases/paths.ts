@@ -1,11 +1,11 @@
 // Where the files a case file names may be: inside its repository. A case file comes in a pull request as easily
-// as from one's own hand, and what `request:` and `judge.prompt:` name is read and sent to the service (a judge
-// prompt whole, a request filled in) and shown back in results, so a path out of the repository (`../../.ssh/…`,
-// an absolute path, a symbolic link pointing out) would send any file the user can read. The repository is the git
-// work tree the case file is in (the nearest folder up holding a `.git`), else the case file's own folder; symbolic
-// links are resolved on both sides before they are compared. The one check every front end makes (the CLI through
-// load.ts, the editor and the language server through core/language/caseCheck.ts, the Cases grid's runner); it
-// reads the disk only to find `.git` and resolve links.
+// as from one's own hand, and what `request:`, `judge.prompt:` and `dataset:` name is read and sent to the service
+// (a judge prompt whole, a request filled in, a dataset's rows) and shown back in results, so a path out of the
+// repository (`../../.ssh/…`, an absolute path, a symbolic link pointing out) would send any file the user can read.
+// The repository is the git work tree the case file is in (the nearest folder up holding a `.git`), else the case
+// file's own folder; symbolic links are resolved on both sides before they are compared. The one check every front
+// end makes (the CLI through load.ts, the editor and the language server through core/language/caseCheck.ts, the
+// Cases grid's runner); it reads the disk only to find `.git` and resolve links.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Locate } from '../request/parse';
@@ -47,6 +47,7 @@ export function isInside(root: string, target: string): boolean {
 const NAMED = {
   request: { path: ['request'], what: 'The request file' },
   'judge.prompt': { path: ['judge', 'prompt'], what: 'The judge prompt' },
+  dataset: { path: ['dataset'], what: 'The dataset' },
 } as const satisfies Record<string, { path: Path; what: string }>;
 
 /**
@@ -79,11 +80,12 @@ export function outsideRepository(
 /** Every file a case file names that is outside its repository, as problems at their keys. */
 export function outsideProblems(
   caseFileAbs: string,
-  file: { request: string; judge?: { prompt?: string } | undefined },
+  file: { request: string; judge?: { prompt?: string } | undefined; dataset?: string | undefined },
   locate: Locate,
 ): Problem[] {
   const root = caseFileRoot(caseFileAbs);
   const request = outsideRepository(caseFileAbs, 'request', file.request, locate, root);
   const prompt = file.judge?.prompt && outsideRepository(caseFileAbs, 'judge.prompt', file.judge.prompt, locate, root);
-  return [...(request ? [request] : []), ...(prompt ? [prompt] : [])];
+  const dataset = file.dataset && outsideRepository(caseFileAbs, 'dataset', file.dataset, locate, root);
+  return [...(request ? [request] : []), ...(prompt ? [prompt] : []), ...(dataset ? [dataset] : [])];
 }

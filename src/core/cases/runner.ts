@@ -11,12 +11,26 @@ import { validateText, type Endpoint } from '../request/validate';
 import { replyText } from './assertions';
 import { modelsOf } from './outline';
 import { fillPlaceholders } from './placeholders';
-import type { CaseFile, CellKey, Outcome, OutcomeError } from './types';
+import type { CaseFile, CellKey, Outcome, OutcomeError, TestCase } from './types';
 
 /** The cells, row by row: each case on each model. Empty when no model is known at all. */
 export function cellsOf(file: CaseFile, requestModel: string | undefined, modelsOverride?: string[]): CellKey[] {
   const models = modelsOf(file, requestModel, modelsOverride);
   return file.cases.flatMap(c => models.map(model => ({ caseName: c.name, model })));
+}
+
+/** Each case file's cases by name, made once a file: a suite of many rows finds each cell's case at once. */
+const byName = new WeakMap<readonly TestCase[], Map<string, TestCase>>();
+
+/** The case of a file that has this name (the first, when a file with errors has two). */
+export function caseNamed(file: Pick<CaseFile, 'cases'>, name: string): TestCase | undefined {
+  let map = byName.get(file.cases);
+  if (!map) {
+    map = new Map();
+    for (const c of file.cases) if (!map.has(c.name)) map.set(c.name, c);
+    byName.set(file.cases, map);
+  }
+  return map.get(name);
 }
 
 /** Samples per cell and how many must pass, as a run overrides them (the CLI's --repeat and --min-pass). */
@@ -46,7 +60,7 @@ export function prepareCell(
   cell: CellKey,
   o: { betas?: string[]; now?: Date; endpoint?: Endpoint } = {},
 ): { body: Record<string, unknown> } | { problems: string[] } {
-  const testCase = file.cases.find(c => c.name === cell.caseName);
+  const testCase = caseNamed(file, cell.caseName);
   if (!testCase) return { problems: [`The case file has no case named "${cell.caseName}".`] };
   if (requestValue === null || typeof requestValue !== 'object' || Array.isArray(requestValue))
     return { problems: ['The request file does not hold one object (the body of POST /v1/messages).'] };

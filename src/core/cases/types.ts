@@ -69,6 +69,9 @@ export interface TestCase {
   tools?: ToolsSpec;
 }
 
+/** The formats a dataset file may have, by its extension. */
+export type DatasetFormat = 'csv' | 'tsv' | 'jsonl' | 'json';
+
 /** Who grades the rubric assertions: a model, and optionally a prompt of one's own. */
 interface JudgeSettings {
   /** default: the setting promptwright.cases.judgeModel, or PROMPTWRIGHT_JUDGE_MODEL in the CLI */
@@ -93,6 +96,11 @@ export interface CaseFile {
   tools?: ToolsSpec;
   /** MCP servers of this case file, beside the workspace's `.vscode/mcp.json` (these win by name) */
   mcpServers?: Record<string, McpServerConfig>;
+  /** a data file whose rows are cases too, after the listed ones (relative to the case file) */
+  dataset?: string;
+  /** assertions every case runs before its own, the listed cases' and the dataset's rows' */
+  assert?: Assertion[];
+  /** the cases listed in the file (empty when they all come from the dataset) */
   cases: TestCase[];
 }
 

@@ -152,7 +152,11 @@ export function changedCaseFiles(base: Base, o: { args: readonly string[]; cwd: 
     const file = parseCaseFile(read.text, formatOf(abs)).file;
     if (!file) continue;
     // a case file whose request or judge prompt changed has changed cells, though its own text is the same
-    const named = [file.request, ...(file.judge?.prompt ? [file.judge.prompt] : [])];
+    const named = [
+      file.request,
+      ...(file.judge?.prompt ? [file.judge.prompt] : []),
+      ...(file.dataset ? [file.dataset] : []),
+    ];
     const changed = named.some(n => {
       const inRepo = base.repo.repoPath(path.resolve(path.dirname(abs), n));
       return inRepo !== undefined && changedPaths.has(inRepo);

@@ -6,8 +6,9 @@ import type { Endpoint } from '../request/validate';
 import { count } from '../text';
 import { isCaseFile } from '../cases/fileNames';
 import type { ModelFacts } from '../models/table';
+import { loadSuite } from '../cases/load';
 import { formatOption, one, parseArgs, UsageError, type Command, type Parsed } from './args';
-import { loadCaseFile } from './caseFiles';
+import { datasetOnDisk, loadCaseFile } from './caseFiles';
 import { EXIT } from './guard';
 import { decodeUtf8, expandFiles } from './files';
 import { betasFromEnv, type CliIo } from './io';
@@ -30,9 +31,11 @@ interface CheckOptions {
  * checked for `endpoint`, or when none is given for the one its name says (`*.count.json` is a count_tokens
  * body, anything else a create-message body).
  */
-function checkFile(file: string, display: string, cwd: string, o: CheckOptions): CheckRecord[] {
+async function checkFile(file: string, display: string, cwd: string, o: CheckOptions): Promise<CheckRecord[]> {
   if (isCaseFile(file)) {
-    const records = loadCaseFile(file, cwd).records;
+    const { loaded, records } = loadCaseFile(file, cwd);
+    // its dataset, streamed: every row read as a case and checked, nothing kept
+    if (loaded?.file.dataset) records.push(...(await loadSuite(loaded, cwd, datasetOnDisk)).records);
     // file by file as they first appear (the case file, then its request), each in reading order
     const order = [...new Set(records.map(r => r.file))];
     const rank = (r: CheckRecord) => order.indexOf(r.file);
@@ -146,7 +149,7 @@ export async function runCheck(args: string[], io: CliIo, cwd = process.cwd()): 
   for (const f of files) {
     const display = path.relative(cwd, f) || f;
     try {
-      checkFile(f, display, cwd, options).forEach(add);
+      (await checkFile(f, display, cwd, options)).forEach(add);
     } catch (e) {
       // one bad file never costs the others their results
       failed++;

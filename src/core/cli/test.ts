@@ -16,11 +16,13 @@ import { count } from '../text';
 import { clientFromEnv, requireService, waitNotice } from './api';
 import { all, formatOption, one, parseArgs, UsageError, type Command, type Option, type Parsed } from './args';
 import { filesOf } from './caseFiles';
+import { choiceOption, chosenLine, CHOICE_OPTIONS } from './choice';
 import { CTRL_C, EXIT, guarded } from './guard';
 import type { CliIo } from './io';
 import { PRICES, pricesOption } from './prices';
 import { testAgainstBase } from './testBase';
 import { testAsBatch } from './testBatch';
+import { mergeResults } from './testMerge';
 import { outputsOf, REPORT_OPTIONS } from './testOutputs';
 import { RunTools } from './testTools';
 import {
@@ -62,7 +64,10 @@ export const TEST: Command = {
     'sent. --batch sends the cells as Message Batches (half the price, resumable); --base REF runs them on the ' +
     'files at a git revision too and says what the change did.',
   options: [
-    formatOption(['text', 'json', 'junit', 'markdown'], 'what stdout shows (default text)'),
+    formatOption(
+      ['text', 'json', 'jsonl', 'junit', 'markdown'],
+      'what stdout shows (default text); jsonl: a cell record a line, as each cell ends',
+    ),
     ...REPORT_OPTIONS,
     ...CELL_OPTIONS,
     PRICES,
@@ -75,6 +80,7 @@ export const TEST: Command = {
         'asked at a terminal outside CI)',
     },
     { name: 'fail-fast', short: 'x', help: 'stop sending after the first cell that does not pass' },
+    ...CHOICE_OPTIONS,
     { name: 'batch', help: 'send the cells as Message Batches: every token at half the price, within 24 hours' },
     { name: 'no-wait', help: 'with --batch: submit, print the batch ids, and exit' },
     { name: 'base', value: 'REF', help: 'run every cell on the files at git revision REF too, and compare' },
@@ -84,6 +90,12 @@ export const TEST: Command = {
       help:
         'tool-use loops: answer the calls no case-file entry matches live (mcp, simulate) and write them to ' +
         "NAME.fixtures.yaml beside NAME.cases.yaml, which later runs read after the case file's own entries",
+    },
+    {
+      name: 'merge',
+      help:
+        'read FILE... as the cell records of earlier runs (--format jsonl or json: the shards of a CI matrix) and ' +
+        'print them as one report; sends nothing',
     },
   ],
   exits: {
@@ -101,8 +113,11 @@ export const TEST: Command = {
 export function runTest(args: string[], io: CliIo, cwd = process.cwd()): Promise<number> {
   return guarded(io, 'test', async () => {
     const p = parseArgs(args, TEST);
-    const outputFormat = (one(p, 'format') ?? 'text') as 'text' | 'json' | 'junit' | 'markdown';
+    const outputFormat = (one(p, 'format') ?? 'text') as 'text' | 'json' | 'jsonl' | 'junit' | 'markdown';
+    // the records of several runs (a CI matrix's shards) as one report: nothing is sent
+    if (p.switches.has('merge')) return mergeResults(p.positionals, outputFormat, io, cwd);
     const outputs = outputsOf(p, cwd);
+    const choice = choiceOption(p);
     const settings: RunSettings = {
       concurrency: concurrencyOf(one(p, 'concurrency')),
       sampling: samplingOption(p, MAX_REPEAT),
@@ -128,6 +143,7 @@ export function runTest(args: string[], io: CliIo, cwd = process.cwd()): Promise
       );
     if (base !== undefined) {
       if (batch) throw new UsageError('--batch runs the working copy: not with --base');
+      if (outputFormat === 'jsonl') throw new UsageError('--format jsonl is for a run of its own: not with --base');
       if (!base.trim()) throw new UsageError('--base needs a git revision (HEAD, origin/main, a commit)');
       const o = { base, changed, files: p.positionals, format: outputFormat, settings, models, outputs };
       return testAgainstBase({ ...o, folderGlob: CASE_FILE_GLOB }, io, cwd);
@@ -136,7 +152,8 @@ export function runTest(args: string[], io: CliIo, cwd = process.cwd()): Promise
     const files = filesOf(p.positionals, cwd, CASE_FILE_GLOB);
 
     // everything is checked before anything is sent
-    const { cells, errors } = prepareCells(files, cwd, io, models, settings);
+    const { cells, errors, cases } = await prepareCells(files, cwd, io, models, settings, choice);
+    const chosen = chosenLine(cases, choice);
     if (errors) {
       io.stderr.write(`promptwright test: nothing sent: ${count(errors, 'error')} (above)\n`);
       return EXIT.refused;
@@ -150,7 +167,8 @@ export function runTest(args: string[], io: CliIo, cwd = process.cwd()): Promise
         throw new UsageError('--batch sends one request per cell: run the tool-use loops of these files without it');
       const noWait = p.switches.has('no-wait');
       const again = ['test', ...args.filter(a => a !== '--no-wait')];
-      return testAsBatch(cells, settings, io, cwd, { ...report, noWait, again, args: runArgs(p) });
+      const o = { ...report, noWait, again, args: runArgs(p), ...(chosen ? { chosen } : {}) };
+      return testAsBatch(cells, settings, io, cwd, o);
     }
 
     // the direct transport, paced by the rate-limit headers (core/api/pacer.ts): slower before the limit, not
@@ -164,7 +182,7 @@ export function runTest(args: string[], io: CliIo, cwd = process.cwd()): Promise
       // --record: each loop case file's fixtures replaced with what was recorded (not after a Ctrl-C: half a run)
       if (record && !io.signal?.aborted)
         tools.writeFixtures([...new Set(cells.flatMap(c => (c.tools && c.abs !== undefined ? [c.abs] : [])))], cwd);
-      return await endOfRun(ran.results, io, report, cells, ran);
+      return await endOfRun(ran.results, io, report, cells, ran, chosen);
     } finally {
       await tools.close();
     }

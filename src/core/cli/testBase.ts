@@ -4,14 +4,15 @@
 // at REF) or removed (only at REF). A version at REF that cannot be sent is reported with its problems (as
 // a failure: the service would have refused it). The exit code is the working copy's, as `test` gives it.
 import { runCellOf, type RunCell } from '../cases/engine';
-import { cellsOf, prepareCell } from '../cases/runner';
+import { caseNamed, cellsOf, prepareCell } from '../cases/runner';
 import type { CellResult } from '../cases/types';
 import { cellChange, pairCells, type CellChange } from '../compare/cells';
 import { count } from '../text';
 import { clientFromEnv, requireService } from './api';
 import { UsageError } from './args';
 import { baseSource, changedCaseFiles, comparedFiles, openBase, type Base, type ComparedFile } from './baseFiles';
-import { loadCaseFile, prepareCaseFile, recordLine, type LoadedCaseFile } from './caseFiles';
+import { loadSuite, type SuiteCase } from '../cases/load';
+import { loadCaseFile, prepareSuiteFile, recordLine, type LoadedCaseFile } from './caseFiles';
 import { EXIT } from './guard';
 import { betasFromEnv, type CliIo } from './io';
 import { cellName } from './testReport';
@@ -49,8 +50,16 @@ interface SideCell {
   abs?: string;
   caseName: string;
   model: string;
+  /** a dataset's row: its case_id (the two sides' rows are paired by it) */
+  rowId?: string;
   cell?: RunCell;
   problems?: string[];
+}
+
+/** The case_id of a cell's case when it is a dataset's row. */
+function rowIdOf(loaded: LoadedCaseFile, caseName: string): string | undefined {
+  const c = caseNamed(loaded.file, caseName) as Partial<SuiteCase> | undefined;
+  return c?.from === 'dataset' ? c.id : undefined;
 }
 
 export async function testAgainstBase(o: TestBaseOptions, io: CliIo, cwd: string): Promise<number> {
@@ -67,7 +76,7 @@ export async function testAgainstBase(o: TestBaseOptions, io: CliIo, cwd: string
   for (const f of files) {
     if (!f.abs) continue;
     const keysOf = (l: LoadedCaseFile) => cellsOf(l.file, l.requestModel, o.models);
-    const prepared = prepareCaseFile(f.abs, cwd, io, { keysOf, cellName, betas, display: f.display });
+    const prepared = await prepareSuiteFile(f.abs, cwd, io, { keysOf, cellName, betas, display: f.display });
     errors += prepared.errors;
     const loaded = prepared.loaded;
     const problem = loaded && !prepared.errors && samplingProblem(loaded.file, f.display, o.settings.sampling);
@@ -75,15 +84,18 @@ export async function testAgainstBase(o: TestBaseOptions, io: CliIo, cwd: string
       io.stderr.write(`${problem}\n`);
       errors++;
     } else if (loaded)
-      for (const c of prepared.cells)
+      for (const c of prepared.cells) {
+        const rowId = rowIdOf(loaded, c.caseName);
         current.push({
           side: 'current',
           file: f.display,
           abs: f.abs,
           caseName: c.caseName,
           model: c.model,
+          ...(rowId ? { rowId } : {}),
           cell: runCellOf(loaded, c, o.settings.sampling),
         });
+      }
   }
   errors += judgeProblems(
     current.flatMap(c => (c.cell ? [{ ...c.cell, file: c.file }] : [])),
@@ -118,6 +130,7 @@ export async function testAgainstBase(o: TestBaseOptions, io: CliIo, cwd: string
       file: address.file,
       caseName: address.caseName,
       model: address.model,
+      ...(address.rowId ? { rowId: address.rowId } : {}),
       ...(now ? { current: now } : {}),
       ...(problems ? { baseProblems: problems } : baseResult ? { base: baseResult } : {}),
       change,
@@ -159,6 +172,14 @@ async function baseCells(
   for (const f of files) {
     if (!f.baseAbs || !source(f.baseAbs, f.display)) continue;
     const { loaded, records } = loadCaseFile(f.baseAbs, cwd, { source, display: f.display });
+    // its dataset as it was there (read whole from git), its rows kept to pair with the working copy's
+    if (loaded && !records.some(r => r.severity === 'error')) {
+      const open = (abs: string) => {
+        const t = source(abs, abs);
+        return t && 'text' in t ? [t.text] : undefined;
+      };
+      records.push(...(await loadSuite(loaded, cwd, open, { keep: true })).records);
+    }
     const errors = records.filter(r => r.severity === 'error');
     const keys = loaded && !errors.length ? cellsOf(loaded.file, loaded.requestModel, o.models) : [];
     if (!loaded || errors.length || !keys.length) {
@@ -171,7 +192,8 @@ async function baseCells(
     }
     for (const key of keys) {
       const prepared = prepareCell(loaded.file, loaded.requestValue, key, { betas });
-      const side = { side: 'base' as const, file: f.display, ...key };
+      const rowId = rowIdOf(loaded, key.caseName);
+      const side = { side: 'base' as const, file: f.display, ...key, ...(rowId ? { rowId } : {}) };
       cells.push(
         'body' in prepared
           ? { ...side, cell: runCellOf(loaded, { ...key, body: prepared.body }, o.settings.sampling) }

@@ -23,7 +23,25 @@ export interface ComparedResult {
   /** why the base version could not be sent */
   baseProblems?: string[];
   change: CellChange;
+  /** a dataset's row: its case_id */
+  rowId?: string;
 }
+
+/** Per case file with a dataset: its rows new since the base, and gone (a changed row is one of each). */
+function rowChanges(cells: readonly ComparedResult[]): { file: string; added: number; removed: number }[] {
+  const by = new Map<string, { added: Set<string>; removed: Set<string> }>();
+  for (const x of cells) {
+    if (!x.rowId || (x.change !== 'new' && x.change !== 'removed')) continue;
+    const slot = by.get(x.file) ?? { added: new Set<string>(), removed: new Set<string>() };
+    by.set(x.file, slot);
+    (x.change === 'new' ? slot.added : slot.removed).add(x.rowId);
+  }
+  return [...by].map(([file, s]) => ({ file, added: s.added.size, removed: s.removed.size }));
+}
+
+/** `+N rows, −M rows` of a dataset. */
+const rowsSaid = (r: { added: number; removed: number }) =>
+  `+${count(r.added, 'row')}, \u2212${count(r.removed, 'row')}`;
 
 /** The first line of the markdown block: a workflow finds its own comment by it, to update it. */
 const TEST_COMMENT_MARKER = '<!-- promptwright:test -->';
@@ -143,6 +161,7 @@ function text(cells: readonly ComparedResult[], c: Context): string {
   }
   const now = cells.flatMap(x => (x.current ? [x.current] : []));
   out.push(summaryLine(now), `against ${c.ref}: ${changeTally(cells)}\n`);
+  for (const r of rowChanges(cells)) out.push(`${r.file}: dataset ${rowsSaid(r)}\n`);
   return out.join('');
 }
 
@@ -174,6 +193,7 @@ function markdown(cells: readonly ComparedResult[], c: Context): string {
     `${count(now.length, 'cell')} now: ${passed} passed, ${now.length - passed} did not · ` +
       `against ${markdownCode(c.ref)} (${short(c.sha)}): ${changeTally(cells)}`,
     '',
+    ...rowChanges(cells).flatMap(r => [`${markdownCode(r.file)} dataset: ${rowsSaid(r)}`, '']),
     '| Change | File | Case | Model | Before | After |',
     '| :--- | :--- | :--- | :--- | :---: | :---: |',
   );

@@ -39,6 +39,8 @@ export interface BatchRunOptions extends ReportTo {
    * one the batch holds (`idOf`, by `cell:sample`), not one made again from the cells
    */
   collect?: { runKey: string; batchIds: string[]; idOf: Map<string, string> };
+  /** how many cases were chosen of how many (`--filter`, `--sample`, `--shard`…) */
+  chosen?: string;
 }
 
 /** Where the CLI keeps its batches: PROMPTWRIGHT_CACHE_DIR/batches (beside the judges' verdicts). */
@@ -93,6 +95,7 @@ function batchJobs(
     repeat: c.repeat,
     minPass: c.minPass,
     ...(c.judge ? { judge: c.judge } : {}),
+    ...(c.caseId ? { caseId: c.caseId } : {}),
   }));
   return { batch, idOf: new Map([...idOf].filter((e): e is [string, string] => !!e[1])), sent };
 }
@@ -175,7 +178,7 @@ export async function testAsBatch(
       return EXIT.cancelled;
     }
     await session.collected();
-    return endOfRun(ran.results, io, o, cells, ran);
+    return endOfRun(ran.results, io, o, cells, ran, o.chosen);
   } finally {
     progress.stop();
   }

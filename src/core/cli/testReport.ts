@@ -213,12 +213,13 @@ function sampleRecord(s: SampleResult) {
  * A cell's record in `--format json`: its file (as shown), its verdict, and what its first sample did (text,
  * usage, …); then every sample, how many passed, whether it is flaky, and what it cost.
  */
-export function cellRecord(file: string, r: CellResult) {
+export function cellRecord(file: string, r: CellResult, caseId?: string) {
   const samples = samplesOf(r);
   const first = samples[0];
   return {
     file,
     case: r.caseName,
+    ...(caseId ? { case_id: caseId } : {}),
     model: r.model,
     pass: r.pass,
     status: r.status,

@@ -20,14 +20,16 @@ import {
 } from '../cases/engine';
 import { withToolLoops } from '../cases/loops';
 import { gradeFor, parseResults, resultsPath } from '../cases/results';
-import { cellsOf, runCell, type Sampling } from '../cases/runner';
+import type { CaseChoice } from '../cases/choose';
+import type { SuiteCase } from '../cases/load';
+import { caseNamed, cellsOf, runCell, type Sampling } from '../cases/runner';
 import type { CaseFile, CellResult, OutcomeError } from '../cases/types';
 import { DirectoryVerdictCache } from '../cases/verdictCache';
 import type { PriceTable } from '../cost/prices';
 import { DEFAULT_MAX_REQUESTS } from '../settings';
 import { count } from '../text';
 import { one, UsageError, type Parsed } from './args';
-import { prepareCaseFile, type LoadedCaseFile } from './caseFiles';
+import { prepareSuiteFile, type LoadedCaseFile } from './caseFiles';
 import { cacheDir } from './env';
 import { confirmed, EXIT } from './guard';
 import { betasFromEnv, type CliIo } from './io';
@@ -240,48 +242,63 @@ export function costNotes(results: readonly CellResult[]): string[] {
     }
   return [...notes];
 }
-/** A cell of the whole run: which case file it belongs to (as shown, and on disk when it is read from there). */
+/** A cell of the whole run: which loaded file it belongs to (as shown, and on disk), and its case's id. */
 export interface TestCell extends RunCell {
   file: string;
   abs?: string;
   /** the case file's own `mcp-servers:` (they win by name over .vscode/mcp.json's) */
   mcpServers?: Record<string, McpServerConfig>;
+  /** the case's stable id (`case_id`) */
+  caseId?: string;
+}
+
+/** How many cases a run chose, of how many its case files have. */
+export interface ChosenCount {
+  chosen: number;
+  of: number;
 }
 
 /**
  * The cells of the case files, each case on each model (`models` replaces the files'), every problem printed as
  * `file:line:col`; `errors` counts them (then nothing may be sent).
  */
-export function prepareCells(
+export async function prepareCells(
   files: readonly string[],
   cwd: string,
   io: CliIo,
   models: string[],
   settings: Pick<RunSettings, 'sampling'>,
-): { cells: TestCell[]; errors: number } {
+  choice?: CaseChoice,
+): Promise<{ cells: TestCell[]; errors: number; cases: ChosenCount }> {
   const betas = betasFromEnv(io.env);
   const cells: TestCell[] = [];
+  const cases = { chosen: 0, of: 0 };
   let errors = 0;
   for (const f of files) {
     const keysOf = (l: LoadedCaseFile) => cellsOf(l.file, l.requestModel, models);
-    const prepared = prepareCaseFile(f, cwd, io, { keysOf, cellName, betas });
+    const prepared = await prepareSuiteFile(f, cwd, io, { keysOf, cellName, betas, ...(choice ? { choice } : {}) });
     errors += prepared.errors;
+    cases.chosen += prepared.cases?.chosen ?? 0;
+    cases.of += prepared.cases?.of ?? 0;
     const source = prepared.loaded;
     const problem = source && !prepared.errors && samplingProblem(source.file, source.display, settings.sampling);
     if (problem) {
       io.stderr.write(`${problem}\n`);
       errors++;
     } else if (source)
-      for (const c of prepared.cells)
+      for (const c of prepared.cells) {
+        const id = (caseNamed(source.file, c.caseName) as Partial<SuiteCase> | undefined)?.id;
         cells.push({
           ...runCellOf(source, c, settings.sampling),
           file: source.display,
           abs: f,
           ...(source.file.mcpServers ? { mcpServers: source.file.mcpServers } : {}),
+          ...(id ? { caseId: id } : {}),
         });
+      }
   }
   errors += judgeProblems(cells, io);
-  return { cells, errors };
+  return { cells, errors, cases };
 }
 
 /**
@@ -296,7 +313,11 @@ export async function printRun<T extends RunOutcome>(
 ): Promise<T & { printer?: ReturnType<typeof inOrderPrinter> }> {
   const printer = outputFormat === 'text' ? inOrderPrinter(io, cells) : undefined;
   const outcome = await run((r, u, i) => {
-    if (u.kind === 'ended') printer?.ended(r, i);
+    if (u.kind !== 'ended') return;
+    printer?.ended(r, i);
+    // JSON Lines: each cell's record as it ends, one a line
+    if (outputFormat === 'jsonl')
+      io.stdout.write(`${JSON.stringify(cellRecord(cells[i]!.file, r, cells[i]!.caseId))}\n`);
   });
   return { ...outcome, ...(printer ? { printer } : {}) };
 }
@@ -319,18 +340,18 @@ export async function endOfRun(
   ran: Pick<RunOutcome, 'judgeCalls' | 'judgeCached' | 'stopped' | 'stoppedModels'> & {
     printer?: ReturnType<typeof inOrderPrinter>;
   },
+  chosen?: string,
 ): Promise<number> {
-  const byFile = results.map((r, i) => ({ file: cells[i]!.file, r }));
-  if (report.format === 'json') await printJsonArray(io, byFile, c => cellRecord(c.file, c.r));
+  const byFile = results.map((r, i) => ({ file: cells[i]!.file, r, id: cells[i]!.caseId }));
+  const record = (c: (typeof byFile)[number]) => cellRecord(c.file, c.r, c.id);
+  if (report.format === 'json') await printJsonArray(io, byFile, record);
   else if (report.format === 'junit') io.stdout.write(toJunit(byFile));
   else if (report.format === 'markdown') io.stdout.write(markdownReport(byFile));
-  else ran.printer?.summary(results, ran.judgeCalls, ran.judgeCached);
+  else if (report.format === 'text') ran.printer?.summary(results, ran.judgeCalls, ran.judgeCached);
+  // how many cases were chosen of how many: under the summary, or beside the records
+  if (chosen) (report.format === 'text' ? io.stdout : io.stderr).write(`${chosen}\n`);
   await writeOutputs(io, report.outputs, kind =>
-    kind === 'junit'
-      ? toJunit(byFile)
-      : kind === 'markdown'
-        ? markdownReport(byFile)
-        : jsonList(byFile, kind, c => cellRecord(c.file, c.r)),
+    kind === 'junit' ? toJunit(byFile) : kind === 'markdown' ? markdownReport(byFile) : jsonList(byFile, kind, record),
   );
   for (const note of costNotes(results)) io.stderr.write(`promptwright test: cost unknown: ${note}\n`);
   for (const line of stopLines(results, ran)) io.stderr.write(`promptwright test: ${line}\n`);

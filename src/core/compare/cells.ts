@@ -42,14 +42,16 @@ export function cellChange(base: SideVerdict | null | undefined, current: SideVe
   return after < before ? 'broke' : after > before ? 'fixed' : 'same';
 }
 
-/** Where a cell is in a run: its file (as shown), case and model. */
+/** Where a cell is in a run: its file (as shown), case and model; a dataset's row is known by its case_id. */
 export interface CellAddress {
   file: string;
   caseName: string;
   model: string;
+  /** a case from a dataset: paired by its id (changed content is a new id: one row removed, one new) */
+  rowId?: string;
 }
 
-const addressKey = (c: CellAddress) => JSON.stringify([c.file, c.caseName, c.model]);
+const addressKey = (c: CellAddress) => JSON.stringify([c.file, c.rowId ?? c.caseName, c.model]);
 
 /**
  * The cells of both versions paired by address: every current cell in its order, each with its base cell

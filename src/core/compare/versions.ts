@@ -50,6 +50,9 @@ export async function caseFileAt(
     const judgePrompt =
       file?.judge?.prompt && repo.repoPath(requestPathOf(repo.absPath(p), { request: file.judge.prompt }));
     if (judgePrompt) requests.add(judgePrompt);
+    // its dataset too (read whole from git: the base's rows are compared with the working copy's by case_id)
+    const dataset = file?.dataset && repo.repoPath(requestPathOf(repo.absPath(p), { request: file.dataset }));
+    if (dataset) requests.add(dataset);
   }
   if (requests.size) for (const [abs, t] of await textsAt(repo, sha, [...requests])) texts.set(abs, t);
   return texts;

@@ -2,11 +2,13 @@
 // placeholders no case defines) and, in the request file it names, the placeholders no case gives a value.
 // Each front end says where files are and reads them (an open editor's text wins over the disk's); the checks
 // are core/cases'.
-import { parseCaseFile, requestNotFound } from '../cases/caseFile';
+import { datasetFormatOf, datasetNotFound, parseCaseFile, requestNotFound } from '../cases/caseFile';
 import { crossCheck } from '../cases/crossCheck';
 import { judgePromptCheck } from '../cases/judge';
-import { toolsCheck } from '../cases/toolsCheck';
 import { caseFileRoot, outsideRepository } from '../cases/paths';
+import { placeholderNames } from '../cases/placeholders';
+import { scanSuite, unassertedRows, type DatasetProblem, type SuiteSource } from '../cases/suite';
+import { toolsCheck } from '../cases/toolsCheck';
 import type { CaseFile } from '../cases/types';
 import { parseRequest, type Locate } from '../request/parse';
 import { parseMcpJson } from '../tools/mcpConfig';
@@ -35,13 +37,17 @@ export interface CaseCheck<K> {
   requestModel?: string;
   /** problems in the request file: its placeholders some case gives no value */
   requestProblems: Problem[];
+  /** the dataset `dataset` names, when it names one and it can be resolved */
+  dataset?: RequestTarget<K>;
+  /** problems in the dataset, at their line and column (1-based): it may be too large to hold as text */
+  datasetProblems: DatasetProblem[];
 }
 
 /**
  * Checks a case file's text with the request file it names. `resolve` finds the request (undefined: an untitled
  * case file has no folder to start from), `read` reads it (undefined: it cannot be read). `onDisk`: the case
- * file's path on disk, when it is a file there: a request or judge prompt out of its repository is then an error,
- * and neither resolved nor read.
+ * file's path on disk, when it is a file there: a request, judge prompt or dataset out of its repository is then an
+ * error, and neither resolved nor read. `openDataset` streams the dataset (none: the dataset is not checked).
  */
 export async function checkCaseText<K>(
   text: string,
@@ -49,6 +55,7 @@ export async function checkCaseText<K>(
   resolve: (request: string) => RequestTarget<K> | undefined,
   read: (key: K) => Promise<string | undefined> | string | undefined,
   onDisk?: string,
+  openDataset?: (key: K) => SuiteSource['chunks'] | undefined,
 ): Promise<CaseCheck<K>> {
   const parsed = parseCaseFile(text, formatOf(fileName));
   const out: CaseCheck<K> = {
@@ -56,11 +63,12 @@ export async function checkCaseText<K>(
     locate: parsed.locate,
     caseProblems: [...parsed.problems],
     requestProblems: [],
+    datasetProblems: [],
   };
   const file = parsed.file;
   if (!file) return out;
   const root = onDisk === undefined ? undefined : caseFileRoot(onDisk);
-  const outside = (key: 'request' | 'judge.prompt', named: string) =>
+  const outside = (key: 'request' | 'judge.prompt' | 'dataset', named: string) =>
     onDisk === undefined ? undefined : outsideRepository(onDisk, key, named, parsed.locate, root);
   // a judge prompt of one's own: inside the repository, readable, with the judge's placeholders only
   const promptOutside = file.judge?.prompt ? outside('judge.prompt', file.judge.prompt) : undefined;
@@ -96,6 +104,11 @@ export async function checkCaseText<K>(
     out.caseProblems.push(...toolsCheck(file, parsed.locate, value, servers));
     out.caseProblems.sort((a, b) => a.start - b.start || a.end - b.end);
   }
+  if (file.dataset && openDataset) {
+    const datasetOutside = outside('dataset', file.dataset);
+    if (datasetOutside) out.caseProblems.push(datasetOutside);
+    else await checkDataset(out, file, parsed.locate, requestText, request.path, resolve, openDataset);
+  }
   return out;
 }
 
@@ -117,6 +130,42 @@ async function mcpServerNames<K>(
     if (text !== undefined && text !== null) return Object.keys(parseMcpJson(text, '').servers);
   }
   return [];
+}
+
+/**
+ * The dataset a case file names, read (streamed) and checked with the request's placeholders as `promptwright
+ * check` checks it: its problems at their lines, or, when it cannot be read, one problem at `dataset`.
+ */
+async function checkDataset<K>(
+  out: CaseCheck<K>,
+  file: CaseFile,
+  locate: Locate,
+  requestText: string,
+  requestPath: string,
+  resolve: (path: string) => RequestTarget<K> | undefined,
+  openDataset: (key: K) => SuiteSource['chunks'] | undefined,
+): Promise<void> {
+  const target = resolve(file.dataset!);
+  const format = datasetFormatOf(file.dataset!);
+  if (!target || !format) return;
+  out.dataset = target;
+  const chunks = openDataset(target.key);
+  if (!chunks) {
+    out.caseProblems.push(datasetNotFound(locate, file.dataset!));
+    return;
+  }
+  const value = parseRequest(requestText, formatOf(requestPath)).value;
+  const scan = await scanSuite({
+    listed: [],
+    dataset: { chunks, format },
+    ...(value !== undefined ? { placeholders: placeholderNames(value) } : {}),
+  });
+  out.datasetProblems = scan.problems;
+  const unasserted = unassertedRows(file, scan, locate);
+  if (unasserted) {
+    out.caseProblems.push(unasserted);
+    out.caseProblems.sort((a, b) => a.start - b.start || a.end - b.end);
+  }
 }
 
 /**

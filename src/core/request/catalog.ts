@@ -197,6 +197,13 @@ export const RULES = {
   },
   'unknown-tool': { severity: 'error', summary: 'An answer for a tool the request does not define.' },
   'unknown-mcp-server': { severity: 'warning', summary: 'An mcp answer naming a server no configuration defines.' },
+  'dataset-not-found': { severity: 'error', summary: 'The dataset a case file names cannot be read.' },
+  'dataset-syntax': {
+    severity: 'error',
+    summary: 'A dataset that cannot be read: a ragged row, a bad quote, not JSON.',
+  },
+  'dataset-row': { severity: 'error', summary: 'A dataset row that cannot be a case.' },
+  'unused-column': { severity: 'warning', summary: 'A dataset column no {{placeholder}} uses, or one not read.' },
 } as const satisfies Record<string, RuleInfo>;
 
 export type RuleId = keyof typeof RULES;

@@ -28,7 +28,9 @@ export function toolJsonSchema(kind: SchemaKind): JS {
   const defs = (raw.definitions ?? {}) as Record<string, JS>;
   const resolve = (s: JS): JS => (typeof s.$ref === 'string' ? (defs[s.$ref.split('/').pop()!] ?? s) : s);
   const { $schema: _drop, ...rest } = open(raw, resolve) as JS;
-  return { $schema: 'http://json-schema.org/draft-07/schema#', title: TITLES[kind], ...rest };
+  // a case file's cases are listed, or a dataset's rows (or both): what zod's shape cannot say
+  const casesOrRows = kind === 'cases' ? { anyOf: [{ required: ['cases'] }, { required: ['dataset'] }] } : {};
+  return { $schema: 'http://json-schema.org/draft-07/schema#', title: TITLES[kind], ...rest, ...casesOrRows };
 }
 
 /** The `type` constant of an object branch, if it has one, and whether the branch requires it. */

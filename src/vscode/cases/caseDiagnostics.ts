@@ -1,3 +1,4 @@
+import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import type { CaseFile } from '../../core/cases/types';
 import type { Locate } from '../../core/request/parse';
@@ -34,6 +35,9 @@ export interface CaseEntry {
   caseDiagnostics: vscode.Diagnostic[];
   /** what this case file says about its request file (undefined placeholders) */
   requestDiagnostics: vscode.Diagnostic[];
+  /** the dataset `dataset` names, and its problems (a ragged row, a column no placeholder uses…) */
+  datasetUri?: vscode.Uri;
+  datasetDiagnostics: vscode.Diagnostic[];
 }
 
 const key = (uri: vscode.Uri) => uri.toString();
@@ -52,7 +56,10 @@ export class CaseDiagnostics implements vscode.Disposable {
   private readonly timers = new Map<string, NodeJS.Timeout>();
   /** the latest check started for each case file: an older one that ends later is dropped */
   private readonly generation = new Map<string, number>();
-  /** request files that hold diagnostics of ours, so they are cleared when no case file names them any more */
+  /**
+   * request files and datasets that hold diagnostics of ours, so they are cleared when no case file names them any
+   * more
+   */
   private readonly requestsShown = new Set<string>();
   private readonly changed = new vscode.EventEmitter<CaseEntry | undefined>();
   /** fires after a case file was checked (undefined: one was forgotten) */
@@ -65,7 +72,7 @@ export class CaseDiagnostics implements vscode.Disposable {
     private readonly config: Config,
     private readonly log: Log,
   ) {
-    const watcher = vscode.workspace.createFileSystemWatcher('**/*.{json,yaml,yml}');
+    const watcher = vscode.workspace.createFileSystemWatcher('**/*.{json,yaml,yml,csv,tsv,jsonl}');
     this.disposables.push(
       watcher,
       watcher.onDidCreate(uri => this.onDisk(uri)),
@@ -131,9 +138,9 @@ export class CaseDiagnostics implements vscode.Disposable {
     if (!open || deleted) for (const e of this.naming(uri)) this.schedule(e.uri, 0);
   }
 
-  /** The case files a file is checked with: as their request, or as their judge prompt. */
+  /** The case files a file is checked with: as their request, their judge prompt or their dataset. */
   private naming(uri: vscode.Uri): CaseEntry[] {
-    return this.all().filter(e => [e.requestUri, e.judgePromptUri].some(u => u && key(u) === key(uri)));
+    return this.all().filter(e => [e.requestUri, e.judgePromptUri, e.datasetUri].some(u => u && key(u) === key(uri)));
   }
 
   private schedule(uri: vscode.Uri, delay?: number): void {
@@ -188,6 +195,7 @@ export class CaseDiagnostics implements vscode.Disposable {
       },
       readText,
       uri.scheme === 'file' ? uri.fsPath : undefined,
+      openDataset,
     );
     const entry: CaseEntry = {
       uri,
@@ -198,6 +206,17 @@ export class CaseDiagnostics implements vscode.Disposable {
       requestText: checked.requestText,
       caseDiagnostics: checked.caseProblems.map(p => diagnostic(p, lines)),
       requestDiagnostics: [],
+      ...(checked.dataset ? { datasetUri: checked.dataset.key } : {}),
+      datasetDiagnostics: checked.datasetProblems.map(p => {
+        const d = new vscode.Diagnostic(
+          new vscode.Range(p.line - 1, p.column - 1, p.line - 1, (p.endColumn ?? p.column + 1) - 1),
+          p.message,
+          SEVERITY[p.severity],
+        );
+        d.source = 'Promptwright';
+        d.code = { value: p.code, target: vscode.Uri.parse(ruleUrl(p.code)) };
+        return d;
+      }),
       ...(checked.requestModel ? { requestModel: checked.requestModel } : {}),
       ...(checked.judgePrompt ? { judgePromptUri: checked.judgePrompt.key } : {}),
     };
@@ -225,22 +244,26 @@ export class CaseDiagnostics implements vscode.Disposable {
     this.publishRequests();
   }
 
-  /** A request file shows what every case file naming it says, each problem once. */
+  /** A request file (or a dataset) shows what every case file naming it says, each problem once. */
   private publishRequests(): void {
     const byRequest = new Map<string, { uri: vscode.Uri; diagnostics: vscode.Diagnostic[]; seen: Set<string> }>();
-    for (const e of this.entries.values()) {
-      if (!e.requestUri) continue;
-      const k = key(e.requestUri);
-      const slot = byRequest.get(k) ?? { uri: e.requestUri, diagnostics: [], seen: new Set<string>() };
-      byRequest.set(k, slot);
-      for (const d of e.requestDiagnostics) {
-        const { start, end } = d.range;
-        const id = `${start.line}:${start.character}:${end.line}:${end.character}:${d.message}`;
-        if (slot.seen.has(id)) continue;
-        slot.seen.add(id);
-        slot.diagnostics.push(d);
+    const named = (e: CaseEntry) => [
+      ...(e.requestUri ? [{ uri: e.requestUri, diagnostics: e.requestDiagnostics }] : []),
+      ...(e.datasetUri ? [{ uri: e.datasetUri, diagnostics: e.datasetDiagnostics }] : []),
+    ];
+    for (const e of this.entries.values())
+      for (const n of named(e)) {
+        const k = key(n.uri);
+        const slot = byRequest.get(k) ?? { uri: n.uri, diagnostics: [], seen: new Set<string>() };
+        byRequest.set(k, slot);
+        for (const d of n.diagnostics) {
+          const { start, end } = d.range;
+          const id = `${start.line}:${start.character}:${end.line}:${end.character}:${d.message}`;
+          if (slot.seen.has(id)) continue;
+          slot.seen.add(id);
+          slot.diagnostics.push(d);
+        }
       }
-    }
     for (const k of this.requestsShown) if (!byRequest.has(k)) this.collection.delete(vscode.Uri.parse(k));
     this.requestsShown.clear();
     for (const [k, slot] of byRequest) {
@@ -273,6 +296,17 @@ export function requestUriOf(caseUri: vscode.Uri, request: string): vscode.Uri |
   if (/^([A-Za-z]:[\\/]|\/)/.test(request)) return vscode.Uri.file(request);
   if (caseUri.scheme === 'untitled') return undefined;
   return vscode.Uri.joinPath(caseUri, '..', request.replace(/\\/g, '/'));
+}
+
+/**
+ * A dataset's text in chunks: the editor's when it is open (what is typed is checked), else the file on disk, read
+ * 64 KB at a time (a dataset may be far larger than anything the editor should hold).
+ */
+function openDataset(uri: vscode.Uri): Iterable<string> | AsyncIterable<Uint8Array> | undefined {
+  const doc = vscode.workspace.textDocuments.find(d => key(d.uri) === key(uri));
+  if (doc) return [doc.getText()];
+  if (uri.scheme !== 'file' || !fs.existsSync(uri.fsPath) || !fs.statSync(uri.fsPath).isFile()) return undefined;
+  return fs.createReadStream(uri.fsPath, { highWaterMark: 65_536 });
 }
 
 /** A file's text: the editor's when it is open (unsaved edits count), else what is on disk. */

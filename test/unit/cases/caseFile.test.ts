@@ -6,6 +6,7 @@ import { parseCaseFile as parseWithEveryRule } from '../../../src/core/cases/cas
 import { schemaCompletions, schemaHover } from '../../../src/core/language/schemaAssist';
 import { isCaseFile } from '../../../src/core/cases/fileNames';
 import type { Problem } from '../../../src/core/request/types';
+import { CASE_FILE_FIELDS } from '../../support/caseFields';
 
 /** Each problem as [rule, severity, the text it marks]. */
 /**
@@ -259,7 +260,7 @@ describe('cases: case files', () => {
       return (schemaCompletions(here.text, here.offset, 'cases', 'json') ?? []).map(c => c.label);
     };
     it('offers every field, each described on hover', () => {
-      const fields = ['request', 'models', 'judge', 'repeat', 'min-pass', 'max-turns', 'tools', 'mcp-servers', 'cases'];
+      const fields = CASE_FILE_FIELDS;
       assert.deepEqual(labels('{ | }'), fields);
       const file = `{ ${fields.map(f => `"${f}": 1`).join(', ')} }`;
       for (const f of fields) {

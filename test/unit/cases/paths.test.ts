@@ -1,7 +1,7 @@
 // A case file names only files inside its repository (the git work tree it is in, else its own folder), symbolic
-// links resolved: `request:` or `judge.prompt:` out of it is an error at its line, and nothing is read from there or
-// sent. The check itself, then `check` and `test` as processes against the fake, then the language server over its
-// protocol, which must say what `check` says.
+// links resolved: `request:`, `judge.prompt:` or `dataset:` out of it is an error at its line, and nothing is read
+// from there or sent. The check itself, then `check` and `test` as processes against the fake, then the language
+// server over its protocol, which must say what `check` says.
 import * as assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
@@ -104,6 +104,14 @@ describe('case files: the files they name stay inside the repository', () => {
     assert.deepEqual(check('../prompts/ask.prompt.yaml', '../prompts/linked-judge.txt'), [
       ['path-outside-repository', 'judge.prompt', judgeAt],
     ]);
+    // a dataset's rows are read and sent as much as a request
+    const text = 'request: ../prompts/ask.prompt.yaml\ndataset: ../../outside/rows.csv\n';
+    const parsed = parseCaseFile(text, 'yaml');
+    const file = path.join(at.repo, 'cases', 'd.cases.yaml');
+    assert.deepEqual(
+      outsideProblems(file, parsed.file!, parsed.locate).map(p => [p.code, p.path.join('.'), p.start]),
+      [['path-outside-repository', 'dataset', text.indexOf('../../outside')]],
+    );
   });
 });
 
@@ -155,6 +163,26 @@ describe('check, test and the language server refuse a case file naming a file o
     assertPrompt(r);
     const fine = await cli(['test', 'fine.cases.yaml']);
     assert.equal(fine.code, 0, fine.err);
+  });
+
+  it('a dataset out of the repository: check says so at `dataset`, test sends nothing, nothing is read', async () => {
+    fs.writeFileSync(path.join(at.outside, 'rows.csv'), 'secret_column\nsecret value\n');
+    fs.writeFileSync(
+      path.join(at.repo, 'cases', 'rows.cases.yaml'),
+      'request: ../prompts/ask.prompt.yaml\ndataset: ../../outside/rows.csv\nassert: [{ contains: x }]\n',
+    );
+    const check = await cli(['check', 'rows.cases.yaml']);
+    assert.equal(check.code, 1, check.err);
+    assert.match(
+      check.out,
+      /^rows\.cases\.yaml:2:10: error path-outside-repository: The dataset "\.\.\/\.\.\/outside/m,
+    );
+    // read, the file would have said its column is not used and {{question}} has no column
+    assert.doesNotMatch(check.out, /secret_column|question/);
+    const r = await cli(['test', 'rows.cases.yaml']);
+    assert.equal(r.code, 2, r.err);
+    assert.match(r.err, /^rows\.cases\.yaml:2:10: error path-outside-repository: /m);
+    assert.equal(fake.requests.length, 0);
   });
 
   it('the language server publishes the same error as check, at the same place', async () => {

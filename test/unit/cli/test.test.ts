@@ -168,6 +168,7 @@ describe('promptwright test / count on case files (CLI, against the fake)', func
       assert.deepEqual(Object.keys(c), [
         'file',
         'case',
+        'case_id',
         'model',
         'pass',
         'status',
@@ -348,7 +349,7 @@ describe('promptwright test / count on case files (CLI, against the fake)', func
         [['test'], /expected at least one FILE/],
         [
           ['test', 'support.cases.yaml', '--format', 'xml'],
-          /--format must be text, json, junit or markdown, got "xml"/,
+          /--format must be text, json, jsonl, junit or markdown, got "xml"/,
         ],
         [['test', 'support.cases.yaml', '--concurrency', '0'], /--concurrency must be a whole number from 1 to 64/],
         [['test', 'support.cases.yaml', '--concurrency', 'many'], /--concurrency must be a whole number/],

@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { schemaCompletions, schemaHover } from '../../../src/core/language/schemaAssist';
+import { CASE_FILE_FIELDS } from '../../support/caseFields';
 
 /** Completions where `|` is in `text`: the labels, and what they replace. */
 function complete(text: string, kind: 'messages' | 'count_tokens' | 'cases' = 'messages') {
@@ -50,16 +51,7 @@ describe('JSON completion and hover from the schema (the language server)', () =
 
   it('a count_tokens body is offered what that endpoint takes, and a case file its own fields', () => {
     assert.ok(!complete('{ | }', 'count_tokens')?.labels.includes('max_tokens'));
-    assert.deepEqual(complete('{ "request": "a.prompt.json", | }', 'cases')?.labels, [
-      'models',
-      'judge',
-      'repeat',
-      'min-pass',
-      'max-turns',
-      'tools',
-      'mcp-servers',
-      'cases',
-    ]);
+    assert.deepEqual(complete('{ "request": "a.prompt.json", | }', 'cases')?.labels, CASE_FILE_FIELDS.slice(1));
   });
 
   it('hovers a field by its key or its value, and a `type` value with what that kind is', () => {

@@ -3,6 +3,7 @@ import { CaseFileSchema } from '../../../src/core/cases/caseFile';
 import { CountTokensBody, RequestBody } from '../../../src/core/request/schema';
 import type { Schema } from '../../../src/core/request/schemaPath';
 import { requestValueHints, yamlCompletions, yamlHover } from '../../../src/core/language/yamlAssist';
+import { CASE_FILE_FIELDS } from '../../support/caseFields';
 
 /** Completions where `|` is in `text`: the labels, and what they replace. */
 function complete(text: string, root: Schema = RequestBody) {
@@ -88,16 +89,7 @@ describe('YAML completion from the schema (no YAML extension)', () => {
     assert.equal(complete('metadata: { user_id: a, |}\n'), undefined);
   });
   it('case files: the fields, the assertion kinds and the stop reasons', () => {
-    assert.deepEqual(complete('request: a.prompt.yaml\n|\n', CaseFileSchema)?.labels, [
-      'models',
-      'judge',
-      'repeat',
-      'min-pass',
-      'max-turns',
-      'tools',
-      'mcp-servers',
-      'cases',
-    ]);
+    assert.deepEqual(complete('request: a.prompt.yaml\n|\n', CaseFileSchema)?.labels, CASE_FILE_FIELDS.slice(1));
     const kinds = complete('request: a.prompt.yaml\ncases:\n  - name: a\n    assert:\n      - |\n', CaseFileSchema);
     for (const kind of ['contains', 'json-schema', 'rubric', 'max-cost'])
       assert.ok(kinds?.labels.includes(kind), String(kinds?.labels));

@@ -105,6 +105,38 @@ describe('promptwright lsp --stdio (a whole process)', function () {
     assert.equal(await client.stop(), 0);
   });
 
+  it('checks a case file’s dataset as check does: problems at their line and column, again when edited', async () => {
+    fs.writeFileSync(
+      path.join(dir, 'say.prompt.yaml'),
+      'model: model-haiku-4-5\nmax_tokens: 50\nmessages:\n  - role: user\n    content: "{{word}}"\n',
+    );
+    fs.writeFileSync(path.join(dir, 'words.csv'), 'word,extra\nhello,x\nragged\n"bad"quote,y\n');
+    fs.writeFileSync(path.join(dir, 'say.cases.yaml'), 'request: say.prompt.yaml\ndataset: words.csv\n');
+    await start();
+    const data = pathToFileURL(path.join(dir, 'words.csv')).href;
+    client.open(path.join(dir, 'say.cases.yaml'), 'request: say.prompt.yaml\ndataset: words.csv\n');
+    const first = said(await client.published(data));
+    assert.deepEqual(first.slice(0, 2), [
+      '1:6 unused-column The request has no {{extra}}: the column "extra" is not used.',
+      '3:1 dataset-syntax This row has 1 fields; the header has 2. Quote a value that holds the separator, or add ' +
+        'the missing fields.',
+    ]);
+    assert.match(first[2]!, /^4:1 dataset-syntax A quoted value is not closed/);
+    // the dataset as the client holds it, edited: checked again, clean
+    const n = client.notifications.length;
+    client.open(path.join(dir, 'words.csv'), 'word\nhello\n', 1);
+    await client.waitFor(
+      m =>
+        m.method === 'textDocument/publishDiagnostics' &&
+        m.params.uri === data &&
+        client.notifications.indexOf(m) >= n &&
+        Array.isArray(m.params.diagnostics) &&
+        m.params.diagnostics.length === 0,
+      'the edited dataset’s diagnostics',
+    );
+    assert.equal(await client.stop(), 0);
+  });
+
   it('answers a request the client cancelled as cancelled, and the next one as usual', async () => {
     await start();
     const uri = client.open(path.join(dir, 'a.prompt.json'), HELLO);

@@ -60,11 +60,13 @@ describe('promptwright schema: the JSON Schema for every YAML and JSON tool', ()
     );
   });
 
-  it('case files: the fixtures and examples pass, a case file without cases does not', () => {
+  it('case files: the fixtures and examples pass, a case file without cases or a dataset does not', () => {
     const cases = validator('cases');
     for (const f of ['examples/support.cases.yaml', 'test/fixtures/cases/support.cases.yaml'])
       assert.deepEqual(errors(cases, parseYaml(fs.readFileSync(f, 'utf8'))), [], f);
     assert.ok(errors(cases, { request: 'a.prompt.yaml' }).length);
+    // a dataset's rows are its cases
+    assert.deepEqual(errors(cases, { request: 'a.prompt.yaml', dataset: 'rows.csv' }), []);
     // a JSON case file may name its schema: Promptwright does not take `$schema` for a misspelt key
     const named = JSON.stringify({
       $schema: './cases.schema.json',

@@ -1,0 +1,73 @@
+// A case's stable id, and a compact set of ids. The id is a hash of what the case is (its vars and assertions)
+// and of its name where the file gives one (a listed case's `name`, a row's `__description` or `name`), never of
+// its place: a case keeps its id when rows are added, removed or reordered around it, and two rows with the same
+// content and name have the same one (a duplicate). The set keeps 12 bytes a case (64 bits of the id and a
+// line), so a million rows are checked for duplicates in about 24 MB.
+import * as crypto from 'node:crypto';
+import type { TestCase } from './types';
+
+/** 16 hex digits: 64 bits of a SHA-256 (a false duplicate among a million rows: about 1 in 30 million). */
+const ID_DIGITS = 16;
+
+const sha256 = (s: string) => crypto.hash('sha256', s, 'hex');
+
+/** The id of a case: of its vars (in any order of keys), its assertions and, when `named`, its name. */
+export function caseIdOf(c: TestCase, named: boolean): string {
+  const vars = c.vars ?? {};
+  const keys = Object.keys(vars).sort();
+  const content = JSON.stringify([named ? c.name : null, keys, keys.map(k => vars[k]), c.assert ?? []]);
+  return sha256(content).slice(0, ID_DIGITS);
+}
+
+/** The 64 bits of a text as two 32-bit halves: an id's own, or a hash of any other text (a name). */
+export function bitsOf(idOrText: string, isId = true): [number, number] {
+  const hex = isId ? idOrText : sha256(idOrText);
+  return [parseInt(hex.slice(0, 8), 16) >>> 0, parseInt(hex.slice(8, 16), 16) >>> 0];
+}
+
+/** One part of an IdSet: open addressing over typed arrays. */
+class IdTable {
+  hi = new Uint32Array(16);
+  lo = new Uint32Array(16);
+  /** the line, plus one (0: an empty slot) */
+  lines = new Uint32Array(16);
+  size = 0;
+
+  add(hi: number, lo: number, line: number): number | undefined {
+    if ((this.size + 1) * 4 > this.lines.length * 3) this.grow();
+    const mask = this.lines.length - 1;
+    for (let i = (Math.imul(lo, 0x9e3779b1) >>> 8) & mask; ; i = (i + 1) & mask) {
+      const at = this.lines[i]!;
+      if (at === 0) {
+        this.hi[i] = hi;
+        this.lo[i] = lo;
+        this.lines[i] = line + 1;
+        this.size++;
+        return undefined;
+      }
+      if (this.hi[i] === hi && this.lo[i] === lo) return at - 1;
+    }
+  }
+
+  private grow(): void {
+    const { hi, lo, lines } = this;
+    this.hi = new Uint32Array(lines.length * 2);
+    this.lo = new Uint32Array(lines.length * 2);
+    this.lines = new Uint32Array(lines.length * 2);
+    this.size = 0;
+    for (let i = 0; i < lines.length; i++) if (lines[i]) this.add(hi[i]!, lo[i]!, lines[i]! - 1);
+  }
+}
+
+/**
+ * A set of 64-bit keys, each with the line it was first seen on: 256 tables by the key's first byte, each growing
+ * alone, so growing never holds two copies of the whole set.
+ */
+export class IdSet {
+  private readonly tables = Array.from({ length: 256 }, () => new IdTable());
+
+  /** Adds a key; returns the line it was first seen on when it was there already, else undefined. */
+  add([hi, lo]: [number, number], line: number): number | undefined {
+    return this.tables[hi >>> 24]!.add(hi, lo, line);
+  }
+}

@@ -1,0 +1,252 @@
+// A dataset's row as a case. The conventions of promptfoo's test CSVs, so that such a file works unchanged:
+// a column not starting with `__` is a var; `__expected`, `__expected1`, `__expected2`… each hold one assertion
+// written `KIND: VALUE` (`contains: refund`, promptfoo's `llm-rubric: …` read as `rubric`), and a value with no
+// known kind is `equals`; `__description` names the case, else it is `row N` (N its line). A JSON Lines or JSON
+// row with a `vars` key is a case object (`name`, `vars`, `assert`); its assertions may be ours (`contains: x`)
+// or promptfoo's (`type: contains, value: x`).
+import { isValidAssertion } from './caseFile';
+import { compileRegex } from './regex';
+import { ASSERTION_TYPES, type Assertion, type AssertionType, type TestCase, type VarValue } from './types';
+
+/** What is wrong with a row, at its line; `key` names the column or key, to find its column. */
+interface RowProblem {
+  message: string;
+  key?: string;
+}
+
+/** A row read as a case: the case (undefined when it cannot be one), whether the row named it, its problems. */
+export interface RowCase {
+  testCase?: TestCase;
+  /** `__description` or `name` gave the name (it is part of the case's id); else it is `row N` */
+  named: boolean;
+  problems: RowProblem[];
+  /** keys of a case object that are not case keys (ignored; warned once a file) */
+  ignoredKeys?: string[];
+}
+
+/** Whether a column (or a row object's key) is one of the conventions' special columns. */
+export const isSpecialColumn = (key: string) => key.startsWith('__');
+
+/** `__expected`, `__expected1`, `__expected2`…: an assertion each. */
+const EXPECTED = /^__expected\d*$/;
+const DESCRIPTION = '__description';
+
+/** The special columns read; any other `__` column is ignored (one warning for the file). */
+export const isKnownSpecialColumn = (key: string) => EXPECTED.test(key) || key === DESCRIPTION;
+
+/** Kinds whose argument is a number; the others a text assertion names take text (json-schema apart). */
+const NUMBER_KINDS = new Set<AssertionType>(['max-output-tokens', 'max-input-tokens', 'max-latency-ms', 'max-cost']);
+const TEXT_KINDS = ASSERTION_TYPES.filter(k => !NUMBER_KINDS.has(k) && k !== 'json-schema');
+
+/** promptfoo's kinds that have no equivalent here: named as such, never read as text to equal. */
+const UNSUPPORTED = new Set([
+  'javascript',
+  'python',
+  'ruby',
+  'webhook',
+  'similar',
+  'contains-any',
+  'contains-all',
+  'icontains-any',
+  'icontains-all',
+  'contains-json',
+  'contains-sql',
+  'contains-xml',
+  'contains-html',
+  'is-sql',
+  'is-xml',
+  'is-html',
+  'is-valid-openai-tools-call',
+  'is-valid-openai-function-call',
+  'is-refusal',
+  'levenshtein',
+  'rouge-n',
+  'bleu',
+  'meteor',
+  'gleu',
+  'f-score',
+  'perplexity',
+  'perplexity-score',
+  'cost',
+  'latency',
+  'finish-reason',
+  'classifier',
+  'moderation',
+  'factuality',
+  'answer-relevance',
+  'context-faithfulness',
+  'context-recall',
+  'context-relevance',
+  'model-graded-closedqa',
+  'model-graded-factuality',
+  'select-best',
+  'max-score',
+  'g-eval',
+  'guardrails',
+  'word-count',
+  'not-icontains',
+  'not-regex',
+  'not-equals',
+  'not-starts-with',
+  'not-is-json',
+]);
+
+/** The kinds a text assertion may name, promptfoo's names included. */
+function kindOf(raw: string): { kind: AssertionType; read?: (value: string) => unknown } | 'unsupported' | undefined {
+  const name = raw.toLowerCase();
+  if ((ASSERTION_TYPES as readonly string[]).includes(name)) return { kind: name as AssertionType };
+  if (name === 'llm-rubric' || name === 'grade') return { kind: 'rubric' };
+  if (name === 'starts-with') return { kind: 'regex', read: v => `^${v.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}` };
+  if (name === 'is-json') return { kind: 'json-schema', read: () => ({}) };
+  if (name === 'stop-reason') return { kind: 'stop_reason' };
+  return UNSUPPORTED.has(name) ? 'unsupported' : undefined;
+}
+
+/**
+ * One assertion written as text: `KIND: VALUE` for a kind we know (promptfoo's names too), else the whole text is
+ * what the reply must equal. An empty text is no assertion.
+ */
+export function assertionOfText(text: string): { assertion?: Assertion; problem?: string } {
+  if (!text.trim()) return {};
+  // a kind that takes no value
+  if (/^\s*is-json\s*$/i.test(text)) return { assertion: { 'json-schema': {} } };
+  const m = /^([A-Za-z][A-Za-z0-9_-]*)\s*:([\s\S]*)$/.exec(text);
+  const kind = m ? kindOf(m[1]!) : undefined;
+  if (kind === 'unsupported')
+    return {
+      problem:
+        `"${m![1]}" is a promptfoo assertion with no equivalent here. ` +
+        `Write one of: ${[...TEXT_KINDS, ...NUMBER_KINDS].join(', ')}, starts-with, is-json, llm-rubric.`,
+    };
+  if (!m || !kind) return { assertion: { equals: text } };
+  return assertionOf(kind.kind, kind.read ? kind.read(m[2]!.trim()) : m[2]!.trim());
+}
+
+/** An assertion from its kind and argument (from text, or from promptfoo's `{type, value}`), checked. */
+function assertionOf(kind: AssertionType, value: unknown): { assertion?: Assertion; problem?: string } {
+  let argument = value;
+  if (NUMBER_KINDS.has(kind) && typeof value === 'string') {
+    argument = Number(value);
+    if (!value.trim() || !Number.isFinite(argument)) return { problem: `"${kind}" needs a number, not "${value}".` };
+  }
+  const candidate = { [kind]: argument } as Assertion;
+  if (kind === 'regex' && typeof argument === 'string') {
+    try {
+      compileRegex(argument);
+    } catch (e) {
+      const why = e instanceof Error ? e.message.replace(/^Invalid regular expression: /, '') : String(e);
+      return { problem: `This regular expression does not compile: ${why}.` };
+    }
+  }
+  if (!isValidAssertion(candidate)) return { problem: `"${kind}" cannot take ${JSON.stringify(argument)}.` };
+  return { assertion: candidate };
+}
+
+/** A JSON value's kind, in words. */
+const kindOfValue = (v: unknown) =>
+  v === null ? 'null' : Array.isArray(v) ? 'a list' : typeof v === 'object' ? 'an object' : typeof v;
+
+const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+const isVarValue = (v: unknown): v is VarValue =>
+  typeof v === 'string' || typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v));
+
+const own = (o: Record<string, unknown>, k: string, v: unknown) =>
+  Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
+
+/** A row of columns (CSV, TSV, or a JSON row without `vars`) as a case. */
+function columnsCase(row: Record<string, unknown>, line: number): RowCase {
+  const problems: RowProblem[] = [];
+  const vars: Record<string, VarValue> = {};
+  const assert: Assertion[] = [];
+  let name: string | undefined;
+  for (const key of Object.keys(row)) {
+    const value = row[key];
+    if (EXPECTED.test(key)) {
+      if (value === undefined || value === null || value === '') continue;
+      if (typeof value !== 'string') {
+        problems.push({ key, message: `"${key}" holds an assertion as text (KIND: VALUE), not ${typeof value}.` });
+        continue;
+      }
+      const a = assertionOfText(value);
+      if (a.assertion) assert.push(a.assertion);
+      if (a.problem) problems.push({ key, message: `${key}: ${a.problem}` });
+    } else if (key === DESCRIPTION) {
+      if (typeof value === 'string' && value.trim()) name = value.trim();
+    } else if (isSpecialColumn(key)) {
+      continue; // another `__` column: ignored, said once for the file
+    } else if (isVarValue(value)) own(vars, key, value);
+    else
+      problems.push({
+        key,
+        message: `The value of "${key}" must be text, a number or true/false, not ${kindOfValue(value)}.`,
+      });
+  }
+  return {
+    testCase: { name: name ?? `row ${line}`, vars, ...(assert.length ? { assert } : {}) },
+    named: name !== undefined,
+    problems,
+  };
+}
+
+/** The keys of a case object. */
+const CASE_KEYS = new Set(['name', 'description', 'vars', 'assert']);
+
+/** A JSON row with `vars`: a case object. */
+function objectCase(row: Record<string, unknown>, line: number): RowCase {
+  const problems: RowProblem[] = [];
+  const rawName = typeof row.name === 'string' && row.name.trim() ? row.name : row.description;
+  const name = typeof rawName === 'string' && rawName.trim() ? rawName.trim() : undefined;
+  if (row.name !== undefined && typeof row.name !== 'string')
+    problems.push({ key: 'name', message: '"name" must be text.' });
+  const vars: Record<string, VarValue> = {};
+  if (!isObject(row.vars)) problems.push({ key: 'vars', message: '"vars" must be an object of values by name.' });
+  else
+    for (const [k, v] of Object.entries(row.vars)) {
+      if (isVarValue(v)) own(vars, k, v);
+      else problems.push({ key: k, message: `The value of "${k}" must be text, a number or true/false.` });
+    }
+  const assert: Assertion[] = [];
+  if (row.assert !== undefined && row.assert !== null && !Array.isArray(row.assert))
+    problems.push({ key: 'assert', message: '"assert" must be a list of assertions.' });
+  if (Array.isArray(row.assert))
+    row.assert.forEach((a: unknown, i) => {
+      const read = assertionItem(a);
+      if (read.assertion) assert.push(read.assertion);
+      else
+        problems.push({ key: 'assert', message: `Item ${i + 1} of "assert": ${read.problem ?? 'not an assertion'}` });
+    });
+  const ignoredKeys = Object.keys(row).filter(k => !CASE_KEYS.has(k));
+  return {
+    testCase: { name: name ?? `row ${line}`, vars, ...(assert.length ? { assert } : {}) },
+    named: name !== undefined,
+    problems,
+    ...(ignoredKeys.length ? { ignoredKeys } : {}),
+  };
+}
+
+/** An item of a case object's `assert`: ours (`{contains: x}`), promptfoo's (`{type, value}`), or text. */
+function assertionItem(a: unknown): { assertion?: Assertion; problem?: string } {
+  if (typeof a === 'string') return assertionOfText(a);
+  if (!isObject(a)) return { problem: 'an assertion is an object with one key (contains, regex, rubric…).' };
+  if (typeof a.type === 'string') {
+    const kind = kindOf(a.type);
+    if (kind === 'unsupported' || !kind) return { problem: `"${a.type}" is not an assertion kind Promptwright runs.` };
+    if (kind.kind === 'rubric' && typeof a.threshold === 'number' && typeof a.value === 'string')
+      return assertionOf('rubric', { criteria: a.value, threshold: a.threshold });
+    return assertionOf(kind.kind, kind.read ? kind.read(typeof a.value === 'string' ? a.value : '') : a.value);
+  }
+  if (isValidAssertion(a)) return { assertion: a };
+  const key = Object.keys(a)[0];
+  return { problem: key ? `"${key}" is not an assertion with a valid argument.` : 'an empty assertion.' };
+}
+
+/** A dataset's record as a case: CSV and TSV rows, and JSON Lines and JSON items. */
+export function caseOfRecord(value: unknown, line: number): RowCase {
+  if (!isObject(value))
+    return {
+      named: false,
+      problems: [{ message: 'A row must be a JSON object: its keys are the values of the placeholders.' }],
+    };
+  return 'vars' in value ? objectCase(value, line) : columnsCase(value, line);
+}

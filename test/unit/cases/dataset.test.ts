@@ -1,0 +1,331 @@
+// Datasets: a case file's rows read from CSV, TSV, JSON Lines and JSON arrays in chunks (never whole), promptfoo's
+// column conventions, stable case ids, duplicates, the columns against the request's placeholders, and the problems
+// of a file that cannot be read, each at its line.
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import { parseCaseFile } from '../../../src/core/cases/caseFile';
+import { caseIdOf } from '../../../src/core/cases/caseId';
+import { readDataset } from '../../../src/core/cases/dataset';
+import { assertionOfText } from '../../../src/core/cases/datasetRows';
+import { scanSuite, unassertedRows, type SuiteScan } from '../../../src/core/cases/suite';
+import type { DatasetFormat } from '../../../src/core/cases/types';
+
+const bytes = (s: string) => new TextEncoder().encode(s);
+
+/** A text as byte chunks of `size` (a character's bytes may be cut between two). */
+function* chunked(text: string | Uint8Array, size: number): Generator<Uint8Array> {
+  const b = typeof text === 'string' ? bytes(text) : text;
+  for (let i = 0; i < b.length; i += size) yield b.subarray(i, i + size);
+}
+
+async function scan(text: string | Uint8Array, format: DatasetFormat, placeholders = ['q'], size = 65_536) {
+  return scanSuite({
+    listed: [],
+    dataset: { chunks: chunked(text, size), format },
+    placeholders: new Set(placeholders),
+    keep: true,
+  });
+}
+
+const rows = (s: SuiteScan) => s.chosen.map(c => ({ name: c.name, line: c.line, vars: c.vars, assert: c.assert }));
+const problems = (s: SuiteScan) => s.problems.map(p => `${p.line}:${p.column} ${p.severity} ${p.code}`);
+
+describe('cases: datasets', () => {
+  describe('CSV', () => {
+    it('reads a BOM, CRLF line ends, quoted separators and newlines, and skips empty lines', async () => {
+      const csv = '\uFEFFq,__description\r\nhello,first\r\n"a, b",\r\n"two\r\nlines",third\r\n\r\nlast,\r\n';
+      for (const size of [1, 3, 65_536]) {
+        const s = await scan(csv, 'csv', ['q'], size);
+        assert.deepEqual(problems(s), [], `chunks of ${size}`);
+        assert.deepEqual(
+          s.chosen.map(c => [c.name, c.line, c.vars?.q]),
+          [
+            ['first', 2, 'hello'],
+            ['row 3', 3, 'a, b'],
+            ['third', 4, 'two\r\nlines'],
+            ['row 7', 7, 'last'],
+          ],
+          `chunks of ${size}`,
+        );
+      }
+    });
+
+    it('an empty file and a header alone have no rows, and no error', async () => {
+      for (const csv of ['', 'q\n', '\uFEFF', '\uFEFFq']) {
+        const s = await scan(csv, 'csv', ['q']);
+        assert.equal(s.total, 0);
+        assert.deepEqual(
+          s.problems.filter(p => p.severity === 'error'),
+          [],
+        );
+      }
+    });
+
+    it('reads a 10 MB cell', async function () {
+      this.timeout(60_000);
+      const big = 'x'.repeat(10 * 1024 * 1024);
+      const s = await scan(`q\n"${big}"\nsmall\n`, 'csv');
+      assert.deepEqual(problems(s), []);
+      assert.equal((s.chosen[0]!.vars!.q as string).length, big.length);
+      assert.equal(s.chosen[1]!.line, 3);
+    });
+
+    it('a ragged row and a bad quote stop at their line, with what to do', async () => {
+      const s = await scan('q,a\n1,2\n3\n4,5\n6,"7"x\n8,9\n', 'csv', ['q', 'a']);
+      assert.deepEqual(problems(s), ['3:1 error dataset-syntax', '5:1 error dataset-syntax']);
+      assert.match(s.problems[0]!.message, /1 fields; the header has 2/);
+      assert.match(s.problems[1]!.message, /quote/);
+      assert.deepEqual(
+        s.chosen.map(c => c.line),
+        [2, 4],
+      );
+    });
+
+    it('invalid UTF-8 stops at its line, even when a chunk cuts a character in two', async () => {
+      const text = bytes('q\nété\nok\n');
+      const bad = new Uint8Array([...text, 0xff, 0x0a]);
+      for (const size of [1, 2, 65_536]) {
+        const s = await scan(bad, 'csv', ['q'], size);
+        assert.deepEqual(problems(s), ['4:1 error dataset-syntax'], `chunks of ${size}`);
+        assert.match(s.problems[0]!.message, /UTF-8/);
+      }
+      const good = await scan(text, 'csv', ['q'], 1);
+      assert.deepEqual(
+        good.chosen.map(c => c.vars?.q),
+        ['été', 'ok'],
+      );
+    });
+
+    it('TSV: tabs separate, a quote inside a value is kept', async () => {
+      const s = await scan('q\t__expected\nsays "hi"\tcontains: hi\n', 'tsv');
+      assert.deepEqual(problems(s), []);
+      assert.deepEqual(rows(s), [{ name: 'row 2', line: 2, vars: { q: 'says "hi"' }, assert: [{ contains: 'hi' }] }]);
+    });
+
+    it('promptfoo columns: __expected, __expected1…, __description; kinds, llm-rubric, else equals', async () => {
+      const csv = [
+        'q,__expected,__expected1,__expected2,__description',
+        'hi,contains: hello,llm-rubric: is friendly,max-output-tokens: 30,greeting',
+        'capital,Paris,,,',
+        'x,starts-with: Bon,is-json,not-contains:  no ,',
+      ].join('\n');
+      const s = await scan(csv, 'csv');
+      assert.deepEqual(problems(s), []);
+      assert.deepEqual(rows(s), [
+        {
+          name: 'greeting',
+          line: 2,
+          vars: { q: 'hi' },
+          assert: [{ contains: 'hello' }, { rubric: 'is friendly' }, { 'max-output-tokens': 30 }],
+        },
+        { name: 'row 3', line: 3, vars: { q: 'capital' }, assert: [{ equals: 'Paris' }] },
+        {
+          name: 'row 4',
+          line: 4,
+          vars: { q: 'x' },
+          assert: [{ regex: '^Bon' }, { 'json-schema': {} }, { 'not-contains': 'no' }],
+        },
+      ]);
+    });
+
+    it('a promptfoo kind with no equivalent, a bad number or a bad pattern is an error of its row', async () => {
+      const s = await scan('q,__expected\na,javascript: output.length < 5\nb,max-cost: cheap\nc,regex: (\n', 'csv');
+      assert.deepEqual(problems(s), ['2:1 error dataset-row', '3:1 error dataset-row', '4:1 error dataset-row']);
+      assert.match(s.problems[0]!.message, /"javascript" is a promptfoo assertion with no equivalent/);
+      assert.deepEqual(assertionOfText('http://example.com'), { assertion: { equals: 'http://example.com' } });
+    });
+
+    it('columns against the placeholders: a missing one is an error, an unused one ONE warning', async () => {
+      const csv = `question,extra,__metric\n${Array.from({ length: 50 }, (_, i) => `q${i},e${i},m`).join('\n')}\n`;
+      const s = await scan(csv, 'csv', ['q', 'question']);
+      assert.deepEqual(problems(s), [
+        '1:10 warning unused-column',
+        '1:16 warning unused-column',
+        '1:1 error undefined-placeholder',
+      ]);
+      assert.equal(s.total, 50);
+    });
+  });
+
+  describe('JSON Lines and JSON', () => {
+    it('JSON Lines: rows of values, case objects (ours and promptfoo’s assertions), a bad line', async () => {
+      const jsonl = [
+        '{"q": "a", "__expected": "contains: a"}',
+        '{"q": bad}',
+        '',
+        '{"name": "obj", "vars": {"q": "c"}, "assert": [{"contains": "c"}, ' +
+          '{"type": "llm-rubric", "value": "ok", "threshold": 0.5}]}',
+        '{"vars": {"q": 1}, "options": {}}\r',
+        '["not an object"]',
+      ].join('\n');
+      const s = await scan(jsonl, 'jsonl');
+      assert.deepEqual(problems(s), [
+        '2:1 error dataset-syntax',
+        '5:20 warning unused-column',
+        '6:1 error dataset-row',
+      ]);
+      assert.deepEqual(rows(s), [
+        { name: 'row 1', line: 1, vars: { q: 'a' }, assert: [{ contains: 'a' }] },
+        {
+          name: 'obj',
+          line: 4,
+          vars: { q: 'c' },
+          assert: [{ contains: 'c' }, { rubric: { criteria: 'ok', threshold: 0.5 } }],
+        },
+        { name: 'row 5', line: 5, vars: { q: 1 }, assert: undefined },
+      ]);
+    });
+
+    it('JSON Lines: a row without a placeholder’s value is an error; an unused key one warning', async () => {
+      const s = await scan('{"q": "a", "x": 1}\n{"x": 2}\n{"x": 3, "q": "b"}\n', 'jsonl');
+      assert.deepEqual(problems(s), ['1:12 warning unused-column', '2:1 error undefined-placeholder']);
+    });
+
+    it('a JSON array is read an element at a time, whatever its chunks and the brackets in its strings', async () => {
+      const json = '[\n  {"q": "a, ] }"},\n  {"q": "b\\"[", "n": [1, {"k": "}"}]},\n  {"q": "c"}\n]\n';
+      for (const size of [1, 5, 65_536]) {
+        const s = await scan(json, 'json', ['q'], size);
+        // "n" is a list: an error of its row, at the key
+        assert.deepEqual(problems(s), ['3:17 error dataset-row'], `chunks of ${size}`);
+        assert.deepEqual(
+          s.chosen.map(c => [c.line, c.vars?.q]),
+          [
+            [2, 'a, ] }'],
+            [3, 'b"['],
+            [4, 'c'],
+          ],
+          `chunks of ${size}`,
+        );
+      }
+      assert.deepEqual(problems(await scan('{"q": 1}', 'json')), ['1:1 error dataset-syntax']);
+      assert.deepEqual(problems(await scan('[{"q": "a"},', 'json')), ['1:12 error dataset-syntax']);
+      assert.deepEqual(problems(await scan('[{"q": "a"}] []', 'json')), ['1:14 error dataset-syntax']);
+      assert.deepEqual(problems(await scan('[{"q": "a"},,{"q":"b"}]', 'json')), ['1:13 error dataset-syntax']);
+    });
+  });
+
+  describe('case ids', () => {
+    it('a case keeps its id when rows move around it; its name counts only when given', async () => {
+      const a = await scan('q,__description\none,\ntwo,named\nthree,\n', 'csv');
+      const b = await scan('q,__description\nzero,\nthree,\ntwo,named\nfour,\n', 'csv');
+      const idOf = (s: SuiteScan, q: string) => s.chosen.find(c => c.vars?.q === q)!.id;
+      assert.equal(idOf(a, 'two'), idOf(b, 'two'));
+      assert.equal(idOf(a, 'three'), idOf(b, 'three'));
+      assert.notEqual(idOf(a, 'one'), idOf(a, 'three'));
+      assert.equal(
+        caseIdOf({ name: 'row 2', vars: { q: 'x' } }, false),
+        caseIdOf({ name: 'row 9', vars: { q: 'x' } }, false),
+      );
+      assert.notEqual(caseIdOf({ name: 'a', vars: { q: 'x' } }, true), caseIdOf({ name: 'b', vars: { q: 'x' } }, true));
+      assert.equal(
+        caseIdOf({ name: 'a', vars: { q: 'x', r: 'y' } }, true),
+        caseIdOf({ name: 'a', vars: { r: 'y', q: 'x' } }, true),
+      );
+      assert.match(idOf(a, 'one'), /^[0-9a-f]{16}$/);
+    });
+
+    it('the same content and name twice: duplicate-case-name, both lines; a name given twice told apart', async () => {
+      const s = await scan('q,__description\nsame,n\nother,n\nsame,n\nsame,n\n', 'csv');
+      assert.deepEqual(problems(s), ['4:1 error duplicate-case-name', '5:1 error duplicate-case-name']);
+      assert.match(s.problems[0]!.message, /Line 4 and line 2 are the same case/);
+      assert.deepEqual(
+        s.chosen.map(c => c.name),
+        ['n', 'n (line 3)'],
+      );
+    });
+  });
+
+  describe('the case file', () => {
+    it('takes dataset and a file-level assert, and cases may be left out (or empty) with a dataset', () => {
+      const ok = parseCaseFile('request: r.prompt.yaml\ndataset: d.csv\nassert:\n  - max-output-tokens: 300\n', 'yaml');
+      assert.deepEqual(ok.problems, []);
+      assert.deepEqual(ok.file, {
+        request: 'r.prompt.yaml',
+        dataset: 'd.csv',
+        assert: [{ 'max-output-tokens': 300 }],
+        cases: [],
+      });
+      assert.deepEqual(parseCaseFile('request: r.prompt.yaml\ndataset: d.csv\ncases: []\n', 'yaml').problems, []);
+      const codes = (t: string) => parseCaseFile(t, 'yaml').problems.map(p => p.code);
+      assert.deepEqual(codes('request: r.prompt.yaml\n'), ['case-missing-field']);
+      assert.deepEqual(codes('request: r.prompt.yaml\ncases: []\n'), ['case-invalid-value']);
+      assert.deepEqual(codes('request: r.prompt.yaml\ndataset: d.xlsx\n'), ['case-invalid-value']);
+      assert.deepEqual(codes('request: r.prompt.yaml\ndataset: d.csv\nassert:\n  - regex: "("\n'), ['invalid-regex']);
+      assert.deepEqual(codes('request: r.prompt.yaml\ndataset: d.csv\nassert:\n  - contain: x\n'), [
+        'unknown-assertion',
+      ]);
+    });
+  });
+
+  it('rows with no assertion, in a file with no assert:, are ONE case-without-assertions warning', async () => {
+    const warn = async (caseFile: string, csv: string) => {
+      const parsed = parseCaseFile(caseFile, 'yaml');
+      return unassertedRows(parsed.file!, await scan(csv, 'csv'), parsed.locate);
+    };
+    const bare = 'request: r.prompt.yaml\ndataset: d.csv\n';
+    const all = await warn(bare, `q\n${Array.from({ length: 5000 }, (_, i) => `q${i}\n`).join('')}`);
+    assert.equal(all?.code, 'case-without-assertions');
+    assert.equal(all?.severity, 'warning');
+    assert.equal(all?.start, bare.indexOf('d.csv'));
+    assert.match(all?.message ?? '', /^No row of d\.csv has an assertion, and the case file has no "assert:"/);
+    const some = await warn(bare, 'q,__expected\na,contains: a\nb,\nc,\n');
+    assert.match(some?.message ?? '', /^2 rows of d\.csv \(the first at line 3\) have no assertion/);
+    assert.equal(await warn(bare, 'q,__expected\na,contains: a\n'), undefined);
+    // the file's own assert: is every row's
+    assert.equal(await warn(`${bare}assert: [{ max-output-tokens: 300 }]\n`, 'q\na\nb\n'), undefined);
+  });
+
+  it('RULES.md: each dataset rule’s CSV example fires it, and its fixed version is clean', async () => {
+    const lines = fs.readFileSync('RULES.md', 'utf8').split('\n');
+    for (const rule of ['dataset-syntax', 'dataset-row', 'unused-column']) {
+      const from = lines.indexOf(`### ${rule}`);
+      const to = lines.findIndex((l, i) => i > from && l.startsWith('### '));
+      const fences: { text: string; fixed: boolean }[] = [];
+      for (let i = from; i < (to < 0 ? lines.length : to); i++) {
+        if (lines[i] !== '```csv') continue;
+        const end = lines.indexOf('```', i + 1);
+        const before = lines
+          .slice(from, i)
+          .reverse()
+          .find(l => l.trim());
+        fences.push({ text: `${lines.slice(i + 1, end).join('\n')}\n`, fixed: /^Fixed/.test(before ?? '') });
+        i = end;
+      }
+      assert.equal(fences.length, 2, rule);
+      for (const f of fences) {
+        const s = await scan(f.text, 'csv', ['question']);
+        const codes = s.problems.map(p => p.code);
+        assert.equal(codes.includes(rule as never), !f.fixed, `${rule}: ${codes.join(', ')}\n${f.text}`);
+        if (f.fixed) assert.deepEqual(codes, [], rule);
+      }
+    }
+  });
+
+  // a minute or more of parsing: run with PROMPTWRIGHT_LARGE_TESTS=1 (the bench reads a million rows every run)
+  const large = process.env.PROMPTWRIGHT_LARGE_TESTS === '1' ? it : it.skip;
+  large('reads the records of a stream without holding it: a 1 GB CSV made as it is read', async function () {
+    this.timeout(1_800_000);
+    const row = `${'lorem ipsum dolor sit amet '.repeat(9)},contains: x\n`;
+    const n = Math.ceil((1024 * 1024 * 1024) / row.length);
+    const chunk = bytes(row.repeat(256));
+    async function* big() {
+      yield bytes('q,__expected\n');
+      for (let i = 0; i < n; i += 256) yield chunk;
+    }
+    let records = 0;
+    let last = 0;
+    const before = process.memoryUsage().rss;
+    let peak = before;
+    for await (const item of readDataset(big(), 'csv')) {
+      if (item.kind === 'problem') assert.fail(item.message);
+      if (item.kind !== 'record') continue;
+      records++;
+      last = item.line;
+      if (records % 100_000 === 0) peak = Math.max(peak, process.memoryUsage().rss);
+    }
+    const expected = Math.ceil(n / 256) * 256;
+    assert.equal(records, expected);
+    assert.equal(last, expected + 1);
+    assert.ok(peak - before < 200 * 1024 * 1024, `memory grew by ${Math.round((peak - before) / 1e6)} MB`);
+  });
+});
