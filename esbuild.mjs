@@ -1,5 +1,5 @@
 // One build script for everything: the extension bundle, the CLI, the webview bundles and their codicons,
-// the request templates generated from the zod schema, and (with --tests) the unit, integration and bench bundles.
+// and (with --tests) the unit, integration and bench bundles.
 //   node esbuild.mjs                 development build (sourcemaps)
 //   node esbuild.mjs --production    minified, no sourcemaps (what `npm run package` ships)
 //   node esbuild.mjs --watch         rebuild on change
@@ -7,38 +7,14 @@
 import * as esbuild from 'esbuild';
 import fs from 'node:fs';
 import path from 'node:path';
-import { createRequire } from 'node:module';
 import { bundles, nodeOptions, shrink } from './scripts/bundles.mjs';
 import { webviewIcons, writeCodiconSubset } from './scripts/codicons.mjs';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
 const tests = process.argv.includes('--tests') || watch;
-const require = createRequire(import.meta.url);
 
 const node = nodeOptions(production);
-
-/** Writes the request templates generated from the zod schema (completion in request files offers them). */
-const templatesPlugin = {
-  name: 'request-templates',
-  setup(build) {
-    build.onEnd(async result => {
-      if (result.errors.length || !fs.existsSync('src/core/request/requestTemplates.ts')) return;
-      const tmp = path.resolve('out', 'gen-templates.cjs');
-      await esbuild.build({
-        ...node,
-        sourcemap: false,
-        minify: false,
-        entryPoints: ['src/core/request/requestTemplates.ts'],
-        outfile: tmp,
-      });
-      delete require.cache[tmp];
-      // without indentation: it ships in the .vsix, and a machine reads it
-      fs.writeFileSync('dist/templates.json', JSON.stringify(require(tmp).requestTemplates()));
-      fs.rmSync('dist/snippets', { recursive: true, force: true });
-    });
-  },
-};
 
 function listTests(dir, suffix) {
   if (!fs.existsSync(dir)) return [];
@@ -78,7 +54,6 @@ contexts.push({
   minify: production,
   logLevel: 'warning',
 });
-contexts[0].plugins = [...(contexts[0].plugins ?? []), templatesPlugin];
 contexts.find(c => c.outfile === 'dist/webview/panels.js').plugins = [codiconsPlugin];
 if (tests) {
   const testNode = { ...node, sourcemap: 'inline', minify: false, packages: 'external', outbase: '.', outdir: 'out' };

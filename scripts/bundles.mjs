@@ -1,6 +1,8 @@
 // The shipped bundles, shared by esbuild.mjs (the build), scripts/sizes.mjs (the size budgets) and the
 // benchmarks, so all three measure the same thing.
+import * as esbuild from 'esbuild';
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import { minify } from 'terser';
 
@@ -95,6 +97,35 @@ const mcpWithoutAjv = {
   },
 };
 
+/**
+ * The request templates completion offers (src/core/request/requestTemplates.ts), computed at build time: the
+ * module's requestTemplates() runs once here, and the bundle carries what it returned instead of the module, so
+ * the extension never loads zod's JSON Schema writer (the language server runs the module itself).
+ */
+const precomputedTemplates = {
+  name: 'precomputed-templates',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]src[\\/]core[\\/]request[\\/]requestTemplates\.ts$/ }, async args => {
+      const tmp = path.resolve('out', 'gen-templates.cjs');
+      const r = await esbuild.build({
+        ...nodeOptions(false),
+        sourcemap: false,
+        entryPoints: [args.path],
+        outfile: tmp,
+        metafile: true,
+      });
+      const load = createRequire(tmp);
+      delete load.cache[tmp];
+      const templates = JSON.stringify(load(tmp).requestTemplates());
+      return {
+        contents: `const templates = ${templates};\nexport function requestTemplates() { return templates; }\n`,
+        loader: 'js',
+        watchFiles: Object.keys(r.metafile.inputs).map(f => path.resolve(f)),
+      };
+    });
+  },
+};
+
 /** The bundles that share modules with the ones loaded after them, and the file under src/ that lists them. */
 export const SHARING = { './extension.js': 'src/shared.ts', './editor.js': 'src/editorShared.ts' };
 
@@ -165,7 +196,7 @@ export function bundles(production) {
         // loaded after the editor bundle (the first check is a request file's, or a case file's, whose
         // features load it first): the API errors, the model table, the cache breakpoints come from there
         external: ['./editor.js'],
-        plugins: [vscodeOnce, sharedWith(['./editor.js'])],
+        plugins: [vscodeOnce, sharedWith(['./editor.js']), precomputedTemplates],
       },
     },
     {

@@ -186,10 +186,7 @@ export function activate(context: vscode.ExtensionContext): PromptwrightApi {
         providedCodeActionKinds: QuickFixes.kinds,
       },
     ),
-    vscode.languages.registerCompletionItemProvider(
-      selector,
-      new TemplateCompletion(config, context.asAbsolutePath('dist/templates.json')),
-    ),
+    vscode.languages.registerCompletionItemProvider(selector, new TemplateCompletion(config)),
     // request, count and case files, JSON and YAML: completion and hover from the schema
     vscode.languages.registerCompletionItemProvider(SchemaAssist.selector, schemaAssist, ...SchemaAssist.triggers),
     vscode.languages.registerHoverProvider(SchemaAssist.selector, schemaAssist),
