@@ -1,13 +1,14 @@
 // One build script for everything: the extension bundle, the CLI, the webview bundles and their codicons,
 // and (with --tests) the unit, integration and bench bundles.
 //   node esbuild.mjs                 development build (sourcemaps)
-//   node esbuild.mjs --production    minified, no sourcemaps (what `npm run package` ships)
+//   node esbuild.mjs --production    minified, no sourcemaps, the bundles loaded on first use brotli-compressed
+//                                    (what `npm run package` ships)
 //   node esbuild.mjs --watch         rebuild on change
 //   node esbuild.mjs --tests         also build test/ and bench/ into out/
 import * as esbuild from 'esbuild';
 import fs from 'node:fs';
 import path from 'node:path';
-import { bundles, nodeOptions, shrink } from './scripts/bundles.mjs';
+import { bundles, compress, nodeOptions, shrink } from './scripts/bundles.mjs';
 import { webviewIcons, writeCodiconSubset } from './scripts/codicons.mjs';
 
 const production = process.argv.includes('--production');
@@ -80,20 +81,28 @@ if (tests) {
   );
 }
 
+// the development build loads the plain files: a production build's compressed ones go
+if (!production)
+  for (const b of bundles(false).filter(x => x.compressed)) fs.rmSync(`${b.options.outfile}.br`, { force: true });
+
 const t0 = Date.now();
 if (watch) {
   for (const c of contexts) await (await esbuild.context(c)).watch();
   console.log('[esbuild] watching…');
 } else {
   await Promise.all(contexts.map(c => esbuild.build(c)));
-  // the .vsix's bundles, minified once more (scripts/bundles.mjs, shrink)
+  // the .vsix's bundles, minified once more (scripts/bundles.mjs, shrink); those loaded on first use written
+  // brotli-compressed instead (dist/core.js.br, compress), the development build's plain files and maps removed
   if (production) {
     await Promise.all(
       bundles(true)
         .filter(b => b.shipped)
         .map(async b => {
           const file = b.options.outfile;
-          fs.writeFileSync(file, await shrink(fs.readFileSync(file, 'utf8'), b.options.format === 'iife'));
+          const code = await shrink(fs.readFileSync(file, 'utf8'), b.options.format === 'iife');
+          if (!b.compressed) return fs.writeFileSync(file, code);
+          fs.writeFileSync(`${file}.br`, compress(code));
+          for (const plain of [file, `${file}.map`]) fs.rmSync(plain, { force: true });
         }),
     );
   }

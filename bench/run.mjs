@@ -57,7 +57,7 @@ await withProductionBuild(async () => {
   const [floor, ours, first] = interleaved([
     [empty, undefined],
     ['dist/extension.js', 'activate'],
-    ['dist/core.js', 'check'],
+    ['dist/extension.js', 'check'],
   ]);
   figs.push({
     name: 'activation: load + activate() (median of 21)',
