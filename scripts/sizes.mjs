@@ -9,10 +9,11 @@ import zlib from 'node:zlib';
 import { fileURLToPath } from 'node:url';
 import * as esbuild from 'esbuild';
 import { bundles, compress, shrink, VSIX_BUDGET } from './bundles.mjs';
+import { packageVsix } from './package.mjs';
 
 const kb = n => `${(n / 1024).toFixed(1)} KB`;
-/** Bytes deflated as the .vsix's zip (vsce's) deflates them. */
-const deflated = code => zlib.deflateRawSync(code, { level: 6 }).length;
+/** Bytes deflated as the .vsix's zip deflates them (scripts/package.mjs). */
+const deflated = code => zlib.deflateRawSync(code, { level: 9 }).length;
 
 /** Where a bundle's bytes come from: a package, or a folder of ours. */
 function owner(file) {
@@ -57,12 +58,11 @@ export async function withProductionBuild(fn) {
   }
 }
 
-/** Packages the .vsix from the build in dist/ (call inside withProductionBuild). */
-export function measureVsix() {
+/** Packages the .vsix from the build in dist/ as `npm run package` does (call inside withProductionBuild). */
+export async function measureVsix() {
   const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'promptwright-vsix-')), 'promptwright.vsix');
   try {
-    run('npx', ['vsce', 'package', '--no-dependencies', '--allow-missing-repository', '--skip-license', '--out', file]);
-    const files = run('npx', ['vsce', 'ls', '--no-dependencies']).split('\n').filter(Boolean);
+    const files = await packageVsix(file);
     return { bytes: fs.statSync(file).size, budget: VSIX_BUDGET, files };
   } finally {
     fs.rmSync(path.dirname(file), { recursive: true, force: true });
