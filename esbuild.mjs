@@ -1,44 +1,21 @@
 // One build script for everything: the extension bundle, the CLI, the webview bundles and their codicons,
-// the request templates generated from the zod schema, and (with --tests) the unit, integration and bench bundles.
+// and (with --tests) the unit, integration and bench bundles.
 //   node esbuild.mjs                 development build (sourcemaps)
-//   node esbuild.mjs --production    minified, no sourcemaps (what `npm run package` ships)
+//   node esbuild.mjs --production    minified, no sourcemaps, the bundles loaded on first use brotli-compressed
+//                                    (what `npm run package` ships)
 //   node esbuild.mjs --watch         rebuild on change
 //   node esbuild.mjs --tests         also build test/ and bench/ into out/
 import * as esbuild from 'esbuild';
 import fs from 'node:fs';
 import path from 'node:path';
-import { createRequire } from 'node:module';
-import { bundles, nodeOptions, shrink } from './scripts/bundles.mjs';
+import { bundles, compress, nodeOptions, shrink } from './scripts/bundles.mjs';
 import { webviewIcons, writeCodiconSubset } from './scripts/codicons.mjs';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
 const tests = process.argv.includes('--tests') || watch;
-const require = createRequire(import.meta.url);
 
 const node = nodeOptions(production);
-
-/** Writes the request templates generated from the zod schema (completion in request files offers them). */
-const templatesPlugin = {
-  name: 'request-templates',
-  setup(build) {
-    build.onEnd(async result => {
-      if (result.errors.length || !fs.existsSync('src/core/request/requestTemplates.ts')) return;
-      const tmp = path.resolve('out', 'gen-templates.cjs');
-      await esbuild.build({
-        ...node,
-        sourcemap: false,
-        minify: false,
-        entryPoints: ['src/core/request/requestTemplates.ts'],
-        outfile: tmp,
-      });
-      delete require.cache[tmp];
-      // without indentation: it ships in the .vsix, and a machine reads it
-      fs.writeFileSync('dist/templates.json', JSON.stringify(require(tmp).requestTemplates()));
-      fs.rmSync('dist/snippets', { recursive: true, force: true });
-    });
-  },
-};
 
 function listTests(dir, suffix) {
   if (!fs.existsSync(dir)) return [];
@@ -78,7 +55,6 @@ contexts.push({
   minify: production,
   logLevel: 'warning',
 });
-contexts[0].plugins = [...(contexts[0].plugins ?? []), templatesPlugin];
 contexts.find(c => c.outfile === 'dist/webview/panels.js').plugins = [codiconsPlugin];
 if (tests) {
   const testNode = { ...node, sourcemap: 'inline', minify: false, packages: 'external', outbase: '.', outdir: 'out' };
@@ -105,20 +81,28 @@ if (tests) {
   );
 }
 
+// the development build loads the plain files: a production build's compressed ones go
+if (!production)
+  for (const b of bundles(false).filter(x => x.compressed)) fs.rmSync(`${b.options.outfile}.br`, { force: true });
+
 const t0 = Date.now();
 if (watch) {
   for (const c of contexts) await (await esbuild.context(c)).watch();
   console.log('[esbuild] watching…');
 } else {
   await Promise.all(contexts.map(c => esbuild.build(c)));
-  // the .vsix's bundles, minified once more (scripts/bundles.mjs, shrink)
+  // the .vsix's bundles, minified once more (scripts/bundles.mjs, shrink); those loaded on first use written
+  // brotli-compressed instead (dist/core.js.br, compress), the development build's plain files and maps removed
   if (production) {
     await Promise.all(
       bundles(true)
         .filter(b => b.shipped)
         .map(async b => {
           const file = b.options.outfile;
-          fs.writeFileSync(file, await shrink(fs.readFileSync(file, 'utf8'), b.options.format === 'iife'));
+          const code = await shrink(fs.readFileSync(file, 'utf8'), b.options.format === 'iife');
+          if (!b.compressed) return fs.writeFileSync(file, code);
+          fs.writeFileSync(`${file}.br`, compress(code));
+          for (const plain of [file, `${file}.map`]) fs.rmSync(plain, { force: true });
         }),
     );
   }

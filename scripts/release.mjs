@@ -2,9 +2,9 @@
 // what test/unit/cli/release.test.ts runs with --dry-run, offline, on every `npm test`.
 //   1. the tag (GITHUB_REF_NAME, else `v` + package.json's version) names package.json's version;
 //   2. a production build; the npm package (`npm pack`: the CLI and its language server) and the .vsix
-//      (`vsce package`) into release/;
+//      (`vsce package`, then written again at level 9: scripts/package.mjs) into release/;
 //   3. each checked: the tarball holds the two bundles and the docs and asks for no dependency; the .vsix holds the
-//      extension's bundles and no source;
+//      extension's bundles (those loaded on first use compressed) and no source;
 //   4. published: the tarball to npm (`npm publish`, NODE_AUTH_TOKEN), the .vsix to the Visual Studio Marketplace
 //      (`vsce publish`, VSCE_PAT) and to Open VSX (`ovsx publish`, OVSX_PAT). With --dry-run, `npm publish
 //      --dry-run` (npm's own, which uploads nothing), and the two .vsix uploads printed, not run: neither tool has a
@@ -12,6 +12,7 @@
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
+import { packageVsix } from './package.mjs';
 
 const dryRun = process.argv.includes('--dry-run');
 const pkg = JSON.parse(fs.readFileSync('package.json', 'utf8'));
@@ -47,7 +48,8 @@ const packed = JSON.parse(
 // a path npm cannot take for a GitHub shorthand (owner/name)
 const tarball = `./${out}/${packed.filename}`;
 const vsix = path.join(out, `${pkg.name}-${pkg.version}.vsix`);
-run('npx', ['vsce', 'package', '--no-dependencies', '--allow-missing-repository', '--skip-license', '--out', vsix]);
+console.log(`$ packageVsix ${vsix} (scripts/package.mjs: vsce package, then level 9)`);
+const listed = await packageVsix(vsix);
 
 // 3. what each holds
 const files = packed.files.map(f => f.path);
@@ -56,8 +58,11 @@ const strays = files.filter(
 );
 if (!['cli', 'lsp', 'mcp'].every(b => files.includes(`dist/${b}.js`)) || strays.length)
   fail(`the npm package holds ${files.join(', ')}`);
-const listed = run('npx', ['vsce', 'ls', '--no-dependencies'], { capture: true }).split('\n').filter(Boolean);
-if (!listed.includes('dist/extension.js') || listed.some(f => f.startsWith('src/')))
+if (
+  !listed.includes('dist/extension.js') ||
+  !listed.includes('dist/core.js.br') ||
+  listed.some(f => f.startsWith('src/'))
+)
   fail(`the .vsix holds ${listed.join(', ')}`);
 console.log(`release: ${tarball} (${files.length} files), ${vsix} (${listed.length} files)`);
 

@@ -9,6 +9,8 @@ export { cacheViewOf, checkRequestText, requestProblems } from './core/request/d
 // the language features both front ends share (core/language): they read the file with the same parsers
 export { caseFixActions, fixActions } from './core/language/fixActions';
 export { templateCompletions } from './core/language/templateCompletion';
+// what requestTemplates() returns, computed when this bundle is built (scripts/bundles.mjs): no JSON Schema writer
+export { requestTemplates } from './core/request/requestTemplates';
 export { schemaCompletions, schemaHover } from './core/language/schemaAssist';
 export {
   chooseModelFix,

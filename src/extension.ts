@@ -20,7 +20,7 @@ import type { BatchNode } from './vscode/batches/batchesView';
 import type { ComplianceNode } from './vscode/compliance/complianceTree';
 import { JsonDocuments } from './vscode/platform/jsonDocuments';
 import { FORMER_COMMAND_IDS } from './vscode/platform/formerCommands';
-import { reportLoads } from './vscode/platform/lazy';
+import { loadBundle, reportLoads } from './vscode/platform/lazy';
 import { Recent } from './vscode/platform/recent';
 import { LazyTree } from './vscode/platform/lazyTree';
 import { Log } from './vscode/platform/log';
@@ -68,7 +68,7 @@ export function activate(context: vscode.ExtensionContext): PromptwrightApi {
   const editor = (): Editor => {
     if (!edited) {
       const t0 = Date.now();
-      const mod = require('./editor.js') as typeof import('./editor');
+      const mod = loadBundle<typeof import('./editor')>('editor');
       const e = (edited = mod.createEditor({ context, log, config, keys, recent }));
       e.api.startDemo = async () => (await features()).demo.start({ quiet: true });
       context.subscriptions.push(
@@ -76,7 +76,7 @@ export function activate(context: vscode.ExtensionContext): PromptwrightApi {
           if (!loaded && modelsWanted(e.diagnostics.state(d)?.validation)) void features();
         }),
       );
-      log.info(`the request-file features loaded (dist/editor.js) in ${Date.now() - t0} ms`);
+      log.info(`the request-file features started in ${Date.now() - t0} ms`);
     }
     return edited;
   };
@@ -99,9 +99,8 @@ export function activate(context: vscode.ExtensionContext): PromptwrightApi {
       const { api, diagnostics, git } = editor();
       const host: Host = { context, log, config, keys, api, diagnostics, ...views, recent, casesTesting, git };
       const t0 = Date.now();
-      const mod = require('./features.js') as typeof import('./features');
-      loaded = mod.createFeatures(host);
-      log.info(`the features loaded (dist/features.js) in ${Date.now() - t0} ms`);
+      loaded = loadBundle<typeof import('./features')>('features').createFeatures(host);
+      log.info(`the features started in ${Date.now() - t0} ms`);
     }
     return Promise.resolve(loaded);
   };
@@ -186,10 +185,7 @@ export function activate(context: vscode.ExtensionContext): PromptwrightApi {
         providedCodeActionKinds: QuickFixes.kinds,
       },
     ),
-    vscode.languages.registerCompletionItemProvider(
-      selector,
-      new TemplateCompletion(config, context.asAbsolutePath('dist/templates.json')),
-    ),
+    vscode.languages.registerCompletionItemProvider(selector, new TemplateCompletion(config)),
     // request, count and case files, JSON and YAML: completion and hover from the schema
     vscode.languages.registerCompletionItemProvider(SchemaAssist.selector, schemaAssist, ...SchemaAssist.triggers),
     vscode.languages.registerHoverProvider(SchemaAssist.selector, schemaAssist),

@@ -1,20 +1,15 @@
 // `npm start`: a real VS Code (code-server on 127.0.0.1) with Promptwright installed from a freshly built
 // .vsix and examples/ as the workspace. With no PROMPTWRIGHT_BASE_URL, the extension starts its offline demo.
-import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { packageVsix } from '../../scripts/package.mjs';
 import { ensureInstalled, startCodeServer, freePort } from './vscode.mjs';
 
 const pkg = JSON.parse(fs.readFileSync('package.json', 'utf8'));
 const vsix = path.join(os.tmpdir(), `${pkg.name}-${pkg.version}-start.vsix`);
 ensureInstalled();
-const r = spawnSync(
-  'npx',
-  ['vsce', 'package', '--no-dependencies', '--allow-missing-repository', '--skip-license', '--out', vsix],
-  { stdio: ['ignore', 'ignore', 'inherit'] },
-);
-if (r.status !== 0) process.exit(1);
+await packageVsix(vsix);
 
 const baseUrl = process.env.PROMPTWRIGHT_BASE_URL;
 let port = Number(process.env.PORT || 8080);

@@ -135,6 +135,15 @@ describe('architecture', () => {
     assert.deepEqual(direct, []);
   });
 
+  it('a bundle loaded on first use is loaded by loadBundle() only: the .vsix ships it as dist/<name>.js.br', () => {
+    // a require('./features.js') of its own would find no such file in the .vsix (CONTRIBUTING.md, Size budgets)
+    const loader = path.join('src', 'vscode', 'platform', 'lazy.ts');
+    const direct = sources('src').filter(
+      f => f !== loader && /require\(\s*['"]\.\/(core|editor|features)\.js['"]/.test(fs.readFileSync(f, 'utf8')),
+    );
+    assert.deepEqual(direct, []);
+  });
+
   it('the editor and features bundles take the modules src/shared.ts and src/editorShared.ts list', async function () {
     this.timeout(20_000);
     const { bundles, sharedModules, SHARING } = await import('../../scripts/bundles.mjs');

@@ -1,7 +1,7 @@
 // The templates completion offers in request files (templates.ts), generated from the zod schema: one per content
-// block type, from the JSON Schema zod writes of each, and one per built-in tool. esbuild.mjs writes them to
-// dist/templates.json at build time, so the extension never loads zod's JSON Schema writer; the language server
-// calls requestTemplates() itself.
+// block type, from the JSON Schema zod writes of each, and one per built-in tool. The extension's core bundle
+// carries what requestTemplates() returns, computed when it is built (scripts/bundles.mjs), so the extension never
+// loads zod's JSON Schema writer; the language server calls requestTemplates() itself.
 import * as z from 'zod/mini';
 import { BUILTIN_TOOL_NAMES, ContentBlock } from './schema';
 import type { Template } from './templates';
@@ -42,7 +42,8 @@ function snippetBody(s: JS, tab = { n: 0 }): JS {
 /**
  * The templates completion offers in request files (templates.ts): one per content block type and per
  * built-in tool (the newest version of each), generated from the zod schema; messages, a custom tool and
- * system blocks written here. `pw-<name>`; dist/templates.json at build time.
+ * system blocks written here. `pw-<name>`. The extension's core bundle carries what this returns, computed when it
+ * is built.
  */
 export function requestTemplates(): Template[] {
   const out: Template[] = [

@@ -2,7 +2,7 @@
 // block), offered by completion only where such an element can be inserted: an element position of
 // `messages`, of a `content` array, of `tools` or of `system`. Never inside a string, never at a key, and
 // never in other JSON or YAML files (the editor asks only for request files). The templates themselves
-// are generated from the zod schema at build time (requestTemplates.ts, dist/templates.json).
+// are generated from the zod schema (requestTemplates.ts; at build time for the extension).
 import { getLocation } from 'jsonc-parser';
 import * as YAML from 'yaml';
 import type { Format } from './types';

@@ -1,7 +1,5 @@
-import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import { formatOf } from '../../core/request/types';
-import type { Template } from '../../core/request/templates';
 import { Config, isRequestFile } from '../platform/config';
 import { coreBundle } from '../platform/lazy';
 import { completionItem } from '../platform/language';
@@ -12,22 +10,14 @@ import { completionItem } from '../platform/language';
  * patterns are settings), it answers nothing for other files.
  */
 export class TemplateCompletion implements vscode.CompletionItemProvider {
-  private templates: Template[] | undefined;
-
-  constructor(
-    private readonly config: Config,
-    private readonly templatesFile: string,
-  ) {}
+  constructor(private readonly config: Config) {}
 
   provideCompletionItems(doc: vscode.TextDocument, position: vscode.Position): vscode.CompletionItem[] | undefined {
     if (!isRequestFile(doc, this.config)) return undefined;
-    this.templates ??= JSON.parse(fs.readFileSync(this.templatesFile, 'utf8')) as Template[];
-    const found = coreBundle().templateCompletions(
-      doc.getText(),
-      doc.offsetAt(position),
-      formatOf(doc.fileName),
-      this.templates,
-    );
+    const core = coreBundle();
+    // computed when the core bundle is built (scripts/bundles.mjs)
+    const templates = core.requestTemplates();
+    const found = core.templateCompletions(doc.getText(), doc.offsetAt(position), formatOf(doc.fileName), templates);
     return found?.map(c => completionItem(doc, c));
   }
 }
