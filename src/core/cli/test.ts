@@ -146,8 +146,6 @@ export function runTest(args: string[], io: CliIo, cwd = process.cwd()): Promise
     requireService(io);
     const report = { format: outputFormat, outputs };
     if (batch) {
-      if (cells.some(c => c.tools))
-        throw new UsageError('--batch sends one request per cell: run the tool-use loops of these files without it');
       const noWait = p.switches.has('no-wait');
       const again = ['test', ...args.filter(a => a !== '--no-wait')];
       return testAsBatch(cells, settings, io, cwd, { ...report, noWait, again, args: runArgs(p) });
