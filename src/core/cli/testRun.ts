@@ -34,6 +34,7 @@ import { betasFromEnv, type CliIo } from './io';
 import { printJsonArray } from './output';
 import { jsonList, writeOutputs, type ReportFile } from './testOutputs';
 import { RunTools } from './testTools';
+import { trajectoryLines } from '../tools/loop';
 import {
   cellName,
   cellRecord,
@@ -41,7 +42,6 @@ import {
   markdownReport,
   summaryLine,
   toJunit,
-  trajectoryLines,
   verdictWord,
   whyLines,
 } from './testReport';

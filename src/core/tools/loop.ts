@@ -8,6 +8,7 @@
 // Batches run drives every cell's loop a round at a time, keeping each loop's `state()` between rounds. Nothing
 // here sends a request itself.
 import type { Message, Usage } from '../api/types';
+import { count } from '../text';
 import {
   answerCall,
   callLabel,
@@ -29,6 +30,27 @@ export interface ToolCallRecord {
   source: AnswerSource;
   /** the model request that made it, from 1 */
   turn: number;
+}
+
+/**
+ * A loop's trajectory in words, for the CLI's text output and JUnit and the grid's detail: the model requests
+ * made, then each call answered, with where its answer came from and its first characters
+ * (`  turn 1: lookup_order {"order_id":"1234"} → file: {"status":"shipped"}`).
+ */
+export function trajectoryLines(o: { turns?: number; toolCalls?: readonly ToolCallRecord[] }): string[] {
+  if (o.turns === undefined) return [];
+  const calls = o.toolCalls ?? [];
+  const lines = [`${count(o.turns, 'model request')}, ${count(calls.length, 'tool call')}`];
+  for (const c of calls) {
+    const text =
+      typeof c.result === 'string'
+        ? c.result
+        : c.result.map(b => (b.type === 'text' ? String(b.text) : `[${b.type}]`)).join(' ');
+    const flat = text.replace(/\s+/g, ' ');
+    const shown = flat.length > 80 ? `${flat.slice(0, 80)}…` : flat;
+    lines.push(`  turn ${c.turn}: ${callLabel(c)} → ${c.source}${c.isError ? ' (is_error)' : ''}: ${shown}`);
+  }
+  return lines;
 }
 
 /** One model request of a loop: what it used and how it ended. */
