@@ -155,6 +155,21 @@ describe('case files as Message Batches (real extension host)', () => {
     const kept = f.batches.batches.filter(b => ids.has(b.id));
     assert.equal(kept.length, 6);
     assert.ok(kept.every(b => b.collectedAt));
+    // the Test Explorer's output of a loop cell: its trajectory, then its final reply
+    const told = f.casesTests.reported()[`${DIR}/agent.cases.yaml › shipped order › model-sonnet-4-6`];
+    assert.equal(told?.state, 'passed');
+    assert.equal(
+      told.output,
+      [
+        'shipped order on model-sonnet-4-6:',
+        '3 model requests, 2 tool calls',
+        '  turn 1: lookup_order {"order_id":"1234"} → file: {"status":"shipped"}',
+        '  turn 2: get_weather {"city":"Paris"} → file: Sunny, 21 C',
+        'Here is what I found: {"status":"shipped"}; Sunny, 21 C.',
+        '',
+        '',
+      ].join('\n'),
+    );
   });
 
   it('a batch whose run is gone (a reload) is polled by the Batches view and collected into the grid', async () => {
