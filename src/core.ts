@@ -33,6 +33,7 @@ export { withToolLoops } from './core/cases/loops';
 export { fixturesPathOf, parseFixtures } from './core/tools/fixtures';
 // its second transport, Message Batches: custom ids, a resumable run, the transport (the CLI's, the same)
 export { customIds } from './core/batches/requests';
+export { BatchRounds } from './core/batches/rounds';
 export { BatchSession } from './core/batches/session';
 // the Batches view's store, poller and client: one copy, with the runs' (vscode/batches/batchesView.ts)
 export { BatchesClient } from './core/api/batches';

@@ -125,6 +125,53 @@ describe('case files as Message Batches (real extension host)', () => {
     assert.equal(messages(holder.fake.requests).length, 0);
   });
 
+  it('"Run All as Batch" on tool-use loops: a batch a round, the cells still calling tools in each', async () => {
+    const f = await features();
+    for (const name of ['agent.prompt.yaml', 'agent.cases.yaml'])
+      fs.copyFileSync(path.resolve(FIXTURES, '..', 'agent', name), uri(name).fsPath);
+    await vscode.commands.executeCommand('promptwright.runCases', uri('agent.cases.yaml'));
+    const row = (c: CellView) => [c.caseName, c.status, c.text, c.toolCalls ?? [], c.error?.message ?? null];
+    const direct = f.cases.grid()!.cells.map(c => [...row(c), c.costUsd]);
+    assert.equal(direct.length, 5);
+    holder.fake.clear();
+    holder.fake.batches.processingMs = 200;
+    await f.cases.handle({ type: 'run-batch' });
+    const batched = f.cases.grid()!.cells;
+    assert.deepEqual(
+      batched.map(row),
+      direct.map(d => d.slice(0, -1)),
+    );
+    // every cell in the first round; then those still calling tools, until the one looping to its max-turns 6
+    const rounds = creates(holder.fake.requests).map(r => (r.body as { requests: unknown[] }).requests.length);
+    assert.deepEqual(rounds, [5, 4, 3, 1, 1, 1]);
+    assert.equal(messages(holder.fake.requests).length, 0);
+    for (const [i, c] of batched.entries()) {
+      const full = direct[i]!.at(-1) as number;
+      assert.ok(Math.abs((c.costUsd ?? 0) * 2 - full) < 1e-12, `${c.caseName}: half of ${full}`);
+    }
+    // each round's batch is collected: none is left for the Batches view to collect
+    await f.batches.idle();
+    const ids = new Set(holder.fake.batches.all.map(b => b.id));
+    const kept = f.batches.batches.filter(b => ids.has(b.id));
+    assert.equal(kept.length, 6);
+    assert.ok(kept.every(b => b.collectedAt));
+    // the Test Explorer's output of a loop cell: its trajectory, then its final reply
+    const told = f.casesTests.reported()[`${DIR}/agent.cases.yaml › shipped order › model-sonnet-4-6`];
+    assert.equal(told?.state, 'passed');
+    assert.equal(
+      told.output,
+      [
+        'shipped order on model-sonnet-4-6:',
+        '3 model requests, 2 tool calls',
+        '  turn 1: lookup_order {"order_id":"1234"} → file: {"status":"shipped"}',
+        '  turn 2: get_weather {"city":"Paris"} → file: Sunny, 21 C',
+        'Here is what I found: {"status":"shipped"}; Sunny, 21 C.',
+        '',
+        '',
+      ].join('\n'),
+    );
+  });
+
   it('a batch whose run is gone (a reload) is polled by the Batches view and collected into the grid', async () => {
     const f = await features();
     holder.fake.batches.processingMs = 2500;

@@ -324,6 +324,35 @@ describe('Cases grid and Test Explorer (DOM)', function () {
     await toggleTheme(page);
   });
 
+  it('a tool-use loop cell’s detail: its model requests, then each call with its answer and source', async () => {
+    const { page, folder } = s;
+    // the agent's files join the workspace now: the pictures of the tests before do not list them
+    const fixtures = path.join(ui.root, 'test', 'fixtures', 'agent');
+    for (const f of fs.readdirSync(fixtures)) fs.copyFileSync(path.join(fixtures, f), path.join(folder, f));
+    await openFile(page, 'agent.cases.yaml');
+    await runCommand(page, 'Promptwright: Run Cases');
+    const g = grid(page);
+    await g.locator('#title', { hasText: 'agent.cases.yaml' }).waitFor({ timeout: 30000 });
+    await waitVerdicts(page, 3, 1);
+    await cellOf(page, 'shipped order', SONNET).click();
+    const detail = g.locator('#detail');
+    await detail.locator('.detail-title', { hasText: `shipped order on ${SONNET}` }).waitFor({ timeout: 10000 });
+    assert.equal(await detail.locator('.trajectory h3').textContent(), 'Trajectory · 3 model requests, 2 tool calls');
+    assert.equal(
+      await detail.locator('.trajectory-lines').innerText(),
+      [
+        'turn 1: lookup_order {"order_id":"1234"} → file: {"status":"shipped"}',
+        'turn 2: get_weather {"city":"Paris"} → file: Sunny, 21 C',
+      ].join('\n'),
+    );
+    assert.match(await detail.locator('.reply').innerText(), /^Here is what I found/);
+    // a case's own entry answers its call: the trajectory says where each answer came from
+    await cellOf(page, 'rainy case', SONNET).click();
+    await detail.locator('.trajectory-lines', { hasText: 'get_weather {"city":"Paris"} → case: Rain' }).waitFor();
+    await page.mouse.move(5, 790);
+    await shot(page, 'cases-loop.png');
+  });
+
   it('Cancel All: the running cells stop with what arrived, the queued ones never start', async () => {
     const { page } = s;
     // the editor area to itself again (the Test Explorer opened the side bar and the results panel)

@@ -11,7 +11,16 @@ import { ConnectionError, TimeoutError } from '../api/errors';
 import { backoffMs, sleep as realSleep } from '../api/retry';
 import { waitUntilEnded, type PollPace } from './poll';
 import { BATCH_CAPS, splitIntoBatches, type BatchCaps } from './requests';
-import { BatchStore, recordOf, runKeyOf, type CellRef, type RunArgs, type RunRecord, type SentCell } from './store';
+import {
+  BatchStore,
+  recordOf,
+  runKeyOf,
+  type CellRef,
+  type RoundOf,
+  type RunArgs,
+  type RunRecord,
+  type SentCell,
+} from './store';
 
 /** One request of the run: its custom_id, the cell × sample it stands for, and the params it sends. */
 export interface BatchJob {
@@ -36,8 +45,11 @@ export interface SessionOptions {
   client: BatchesClient;
   store: BatchStore;
   jobs: readonly BatchJob[];
-  /** where the run was started, its case files (as shown), and what the command line said of its cells */
-  run: { cwd: string; files: string[]; args: RunArgs };
+  /**
+   * where the run was started, its case files (as shown), what the command line said of its cells, and which
+   * round of a suite of tool-use loops it is (rounds.ts)
+   */
+  run: { cwd: string; files: string[]; args: RunArgs; rounds?: RoundOf };
   /** the run's cells as sent, each job's `ref.cell` a place in it: kept with each batch for `batch collect ID` */
   cells?: readonly SentCell[];
   caps?: BatchCaps;

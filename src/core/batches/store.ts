@@ -7,6 +7,8 @@
 //   <dir>/<batch id>.cells.json    its cell map: custom_id → case file, case, model, sample (and its cell below)
 //   <dir>/<batch id>.sent.json     the cells it sent as they were: each one's request, assertions, samples, judge
 //   <dir>/runs/<run key>.json      a run: its batches, and how to run it again (files, models, samples)
+//   <dir>/rounds/<suite key>.json  a suite of tool-use loops sent a round at a time (rounds.ts): each loop's turns
+//                                  so far, until the suite's last round is collected
 //
 // `batch collect ID` reads a batch back from its own files: its results are matched by its own custom_ids and
 // judged by the assertions it was sent with, whatever the case files say now or whichever run came since.
@@ -19,7 +21,8 @@ import * as path from 'node:path';
 import type { BatchRequestCounts, MessageBatch } from '../api/batches';
 import type { Assertion } from '../cases/types';
 
-const VERSION = 1;
+/** The version of every file kept here. */
+export const VERSION = 1;
 
 /** Which cell × sample a request stands for. */
 export interface CellRef {
@@ -73,12 +76,20 @@ export interface RunArgs {
   minPass?: number;
 }
 
+/** The round of a suite of tool-use loops a run is (rounds.ts): the suite's key, and which round. */
+export interface RoundOf {
+  suite: string;
+  round: number;
+}
+
 export interface RunRecord {
   version: number;
   key: string;
   cwd: string;
   files: string[];
   args: RunArgs;
+  /** a round of a suite of tool-use loops: resumed by running the suite again, not collected alone */
+  rounds?: RoundOf;
   createdAt: string;
   batchIds: string[];
   /** every batch of it ended and its results were collected: running it again submits anew */
@@ -225,16 +236,41 @@ export class BatchStore {
   }
 
   /** A new run record (not yet saved). */
-  static newRun(key: string, o: { cwd: string; files: string[]; args: RunArgs }, at = new Date()): RunRecord {
+  static newRun(
+    key: string,
+    o: { cwd: string; files: string[]; args: RunArgs; rounds?: RoundOf },
+    at = new Date(),
+  ): RunRecord {
     return {
       version: VERSION,
       key,
       cwd: o.cwd,
       files: o.files,
       args: o.args,
+      ...(o.rounds ? { rounds: o.rounds } : {}),
       createdAt: at.toISOString(),
       batchIds: [],
     };
+  }
+
+  private roundsFile(key: string): string {
+    if (!SAFE.test(key)) throw new RangeError(`not a suite key: ${JSON.stringify(key)}`);
+    return path.join(this.dir, 'rounds', `${key}.json`);
+  }
+
+  /** What a suite of tool-use loops has done so far (rounds.ts), or undefined when nothing is kept. */
+  async rounds<T extends { version: number; key: string }>(key: string): Promise<T | undefined> {
+    const r = await readJson<T>(this.roundsFile(key));
+    return r && r.version === VERSION && r.key === key ? r : undefined;
+  }
+
+  async saveRounds(state: { version: number; key: string }): Promise<void> {
+    await writeJson(this.roundsFile(state.key), state);
+  }
+
+  /** Forgets what a suite of loops did (its last round was collected: running it again starts anew). */
+  async forgetRounds(key: string): Promise<void> {
+    await fs.rm(this.roundsFile(key), { force: true });
   }
 }
 

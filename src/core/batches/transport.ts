@@ -10,10 +10,10 @@ import type { Outcome } from '../cases/types';
 import type { BatchSession } from './session';
 
 /** The error type of a request no result line answered. */
-const MISSING = 'missing_result';
+export const MISSING = 'missing_result';
 
 /** A job's outcome from its result line: the message, or why there is none (errored, canceled, expired). */
-function outcomeOf(result: BatchResult, batchId: string): Outcome {
+export function outcomeOf(result: BatchResult, batchId: string): Outcome {
   switch (result.type) {
     case 'succeeded': {
       const m = result.message;

@@ -4,6 +4,7 @@
 import type { Usage } from '../api/types';
 import type { CellChange } from '../compare/cells';
 import type { DiffPart } from '../compare/wordDiff';
+import { trajectoryLines } from '../tools/loop';
 import type { AssertionResult, CellKey, CellResult, CellStatus, HumanGrade, SampleResult } from './types';
 
 /** How a cell's verdict compares with the last saved run of the same case file (core/cases/results.ts). */
@@ -54,8 +55,10 @@ export interface CellView {
   problems?: string[];
   error?: CellError;
   retry?: CellRetry;
-  /** the tools the reply called, by name */
+  /** the tools the reply called, by name (a tool-use loop's: every turn's) */
   toolCalls?: string[];
+  /** a tool-use loop's model requests, then each call with its answer and where that came from, in words */
+  trajectory?: string[];
   inputTokens?: number;
   outputTokens?: number;
   /** the usage as the service sent it (the detail says it in words, the cache's part with it) */
@@ -141,8 +144,9 @@ export const cellKey = (caseName: string, model: string): string => `${caseName}
 /** The error type of a cell whose filled request had errors, so nothing was sent (saved like any failure). */
 const NOT_SENT = 'not_sent';
 
-/** The names of the tools a reply called (tool_use and server_tool_use blocks). */
+/** The names of the tools a reply called (tool_use and server_tool_use blocks), or every call of a loop. */
 function toolCallsOf(r: CellResult): string[] {
+  if (r.outcome.toolCalls) return r.outcome.toolCalls.map(c => c.name);
   const names: string[] = [];
   for (const b of r.outcome.message?.content ?? [])
     if ((b.type === 'tool_use' || b.type === 'server_tool_use') && typeof b.name === 'string') names.push(b.name);
@@ -187,6 +191,7 @@ export function cellViewOf(r: CellResult, change?: Change, problems?: string[]):
         ? { error: { ...o.error } }
         : {}),
     ...(tools.length ? { toolCalls: tools } : {}),
+    ...(o.turns !== undefined ? { trajectory: trajectoryLines(o) } : {}),
     ...(o.usage?.input_tokens !== undefined ? { inputTokens: o.usage.input_tokens } : {}),
     ...(o.usage?.output_tokens !== undefined ? { outputTokens: o.usage.output_tokens } : {}),
     ...(o.usage ? { usage: o.usage } : {}),

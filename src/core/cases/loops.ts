@@ -8,8 +8,11 @@ import type { Outcome } from './types';
 import type { LiveBackends } from '../tools/answers';
 import { runToolLoop, sumUsage, ToolLoop, type LoopResult } from '../tools/loop';
 
-/** A loop's outcome as a cell's: the last reply's message, text and stop reason; usage summed; every call. */
-function loopOutcome(r: LoopResult, latencyMs: number): Outcome {
+/**
+ * A loop's outcome as a cell's: the last reply's message, text and stop reason; usage summed; every call. Its time
+ * is the whole loop's (none for a batch run's, whose turns waited in batches).
+ */
+export function loopOutcome(r: LoopResult, latencyMs?: number): Outcome {
   const last = r.last;
   const usage = sumUsage(r.turns.map(t => t.usage));
   const error = last.error ?? r.error;
@@ -18,7 +21,7 @@ function loopOutcome(r: LoopResult, latencyMs: number): Outcome {
     text: replyText(last.message),
     ...(usage ? { usage } : {}),
     ...(last.stopReason !== undefined ? { stopReason: last.stopReason } : {}),
-    latencyMs,
+    ...(latencyMs !== undefined ? { latencyMs } : {}),
     ...(last.requestId ? { requestId: last.requestId } : {}),
     ...(error ? { error } : {}),
     turns: r.turns.length,

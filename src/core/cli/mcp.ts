@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { stringify } from 'yaml';
 import { findMcpJson, parseMcpJson, substitute, type McpConfigFile } from '../tools/mcpConfig';
-import { McpPool, toolTimeoutMs } from '../tools/mcpPool';
+import { McpPool, toolEntry, toolTimeoutMs } from '../tools/mcpPool';
 import { formatOption, one, parseArgs, UsageError, type Command, type Group } from './args';
 import { recordLine } from './caseFiles';
 import { groupCommand, positionals } from './common';
@@ -91,11 +91,7 @@ export async function runMcp(argv: string[], io: CliIo, cwd = process.cwd()): Pr
         subbed.type === 'stdio' ? { cwd: workspaceFolder, ...subbed } : subbed,
         signal,
       );
-      const entries = tools.map(t => ({
-        name: t.name,
-        ...(t.description ? { description: t.description } : {}),
-        input_schema: schemaOf(t.inputSchema),
-      }));
+      const entries = tools.map(toolEntry);
       io.stdout.write(
         outputFormat === 'json'
           ? `${JSON.stringify(entries, null, 2)}\n`
@@ -110,11 +106,4 @@ export async function runMcp(argv: string[], io: CliIo, cwd = process.cwd()): Pr
       await pool.close();
     }
   });
-}
-
-/** A tool's input schema as a request file gives it: without the JSON Schema dialect a server may name. */
-function schemaOf(schema: Record<string, unknown> | undefined): Record<string, unknown> {
-  if (!schema) return { type: 'object' };
-  const { $schema: _dialect, ...rest } = schema;
-  return rest;
 }

@@ -163,8 +163,6 @@ export function runTest(args: string[], io: CliIo, cwd = process.cwd()): Promise
     requireService(io);
     const report = { format: outputFormat, outputs };
     if (batch) {
-      if (cells.some(c => c.tools))
-        throw new UsageError('--batch sends one request per cell: run the tool-use loops of these files without it');
       const noWait = p.switches.has('no-wait');
       const again = ['test', ...args.filter(a => a !== '--no-wait')];
       const o = { ...report, noWait, again, args: runArgs(p), ...(chosen ? { chosen } : {}) };

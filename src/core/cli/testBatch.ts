@@ -13,8 +13,9 @@ import { realPacer } from '../api/pacer';
 import { sleep } from '../api/retry';
 import { POLL_PACE, type PollPace } from '../batches/poll';
 import { customIds, RequestTooLarge } from '../batches/requests';
-import { BatchSession, RunNotFound, type BatchJob, type SessionEvent } from '../batches/session';
-import { BatchStore, type RunArgs, type SentCell } from '../batches/store';
+import { BatchRounds } from '../batches/rounds';
+import { BatchSession, RunNotFound, type BatchJob, type SessionEvent, type SessionOptions } from '../batches/session';
+import { BatchStore, type RoundOf, type RunArgs, type SentCell } from '../batches/store';
 import { batchTransport } from '../batches/transport';
 import { countsText, progressLine } from '../batches/view';
 import { sampleJobs } from '../cases/engine';
@@ -27,6 +28,7 @@ import { rewriteLine, type CliIo } from './io';
 import { pricesOption } from './prices';
 import { outputsOf } from './testOutputs';
 import { endOfRun, printRun, runTestCells, type ReportTo, type RunSettings, type TestCell } from './testRun';
+import { RunTools } from './testTools';
 
 export interface BatchRunOptions extends ReportTo {
   noWait: boolean;
@@ -107,32 +109,44 @@ export async function testAsBatch(
   cwd: string,
   o: BatchRunOptions,
 ): Promise<number> {
-  const { batch: jobs, idOf, sent } = batchJobs(cells, o.collect?.idOf);
-  // the judge's requests (rubrics) go direct, paced by the rate-limit headers
+  // the judge's requests (rubrics) and the simulated tools go direct, paced by the rate-limit headers
   const client = clientFromEnv(io, realPacer(sleep, waitNotice(io)).hooks());
   const progress = progressPrinter(io, statusEveryMs(io.env));
   const files = [...new Set(cells.map(c => c.file))];
-  const session = new BatchSession({
-    client: new BatchesClient(client.http),
-    store: batchStoreFromEnv(io.env),
-    jobs,
-    cells: sent,
-    run: { cwd, files, args: o.args },
-    pace: paceFromEnv(io.env),
-    onEvent: e => progress.event(e),
-    ...(o.collect ? { collect: { runKey: o.collect.runKey, batchIds: o.collect.batchIds } } : {}),
-  });
+  const store = batchStoreFromEnv(io.env);
+  const sessionOf = (jobs: BatchJob[], extra: Pick<SessionOptions, 'cells' | 'collect'> & { rounds?: RoundOf }) =>
+    new BatchSession({
+      client: new BatchesClient(client.http),
+      store,
+      jobs,
+      run: { cwd, files, args: o.args, ...(extra.rounds ? { rounds: extra.rounds } : {}) },
+      pace: paceFromEnv(io.env),
+      onEvent: e => progress.event(e),
+      ...(extra.cells ? { cells: extra.cells } : {}),
+      ...(extra.collect ? { collect: extra.collect } : {}),
+    });
+  // a suite of tool-use loops goes a round at a time (core/batches/rounds.ts); any other, as one submission
+  const tools = cells.some(c => c.tools) ? new RunTools(io, client, { record: false }) : undefined;
+  const rounds = tools && roundsOf(cells, tools, store, io, sessionOf);
+  const single = rounds ? undefined : singleRun(cells, o, sessionOf);
+  const session = () => (rounds ? rounds.session : single!.session);
   const resume = () => {
-    const ids = session.batchIds;
+    const ids = session()?.batchIds ?? [];
     const command = o.again.map(shellWord).join(' ');
     const lines = [`promptwright test: the batch goes on at the service; resume with: promptwright ${command}`];
-    if (ids.length === 1) lines.push(`  (or: promptwright batch collect ${ids[0]})`);
+    if (ids.length === 1 && !rounds) lines.push(`  (or: promptwright batch collect ${ids[0]})`);
     return `${lines.join('\n')}\n`;
   };
 
   try {
     try {
-      await session.submit(io.signal);
+      await rounds?.open();
+      await (rounds ? rounds.submit(io.signal) : single!.session.submit(io.signal));
+      // --no-wait: the rounds that have ended are read and the next sent, until one is still processing
+      while (o.noWait && rounds?.session && !io.signal?.aborted && (await allEnded(rounds.session, io))) {
+        await rounds.advance(io.signal ?? new AbortController().signal);
+        await rounds.submit(io.signal);
+      }
     } catch (e) {
       if (e instanceof RequestTooLarge) {
         io.stderr.write(`promptwright test: nothing sent: ${e.message}\n`);
@@ -140,7 +154,7 @@ export async function testAsBatch(
       }
       if (e instanceof RunNotFound) throw new UsageError(e.message);
       // a batch made before the failure is kept: running the command again sends only the rest
-      if (session.batchIds.length) io.stderr.write(resume());
+      if (session()?.batchIds.length) io.stderr.write(resume());
       throw e;
     }
     if (io.signal?.aborted) {
@@ -148,28 +162,41 @@ export async function testAsBatch(
       io.stderr.write(resume());
       return EXIT.cancelled;
     }
-    if (o.noWait && !(await allEnded(session, io))) {
-      for (const id of session.batchIds) io.stdout.write(`${id}\n`);
+    const waiting = session();
+    if (o.noWait && waiting && !(await allEnded(waiting, io))) {
+      for (const id of waiting.batchIds) io.stdout.write(`${id}\n`);
+      const again = `promptwright ${o.again.map(shellWord).join(' ')}`;
+      const batches = count(waiting.batchIds.length, 'batch', 'batches');
+      const one = waiting.batchIds.length === 1 ? ` (or: promptwright batch collect ${waiting.batchIds[0]})` : '';
       io.stderr.write(
-        `promptwright test: ${count(jobs.length, 'request')} in ${count(session.batchIds.length, 'batch', 'batches')}` +
-          `, processing; collect the cells with: promptwright ${o.again.map(shellWord).join(' ')}` +
-          `${session.batchIds.length === 1 ? ` (or: promptwright batch collect ${session.batchIds[0]})` : ''}\n`,
+        rounds
+          ? `promptwright test: round ${rounds.round} of the tool-use loops in ${batches}, processing; ` +
+              `go on with: ${again}\n`
+          : `promptwright test: ${count(single!.jobs, 'request')} in ${batches}, processing; collect the cells ` +
+              `with: ${again}${one}\n`,
       );
       return EXIT.ok;
     }
 
-    const transport = batchTransport({
-      session,
-      idOf: job => idOf.get(`${job.cell}:${job.sample}`)!,
-      concurrency: settings.concurrency,
-      onEnded: () => progress.ended(session.batchIds.map(id => session.batches.get(id)).filter(b => !!b)),
-    });
+    const ended = () => {
+      const current = session();
+      progress.ended((current?.batchIds ?? []).map(id => current!.batches.get(id)).filter(b => !!b));
+    };
+    const transport = rounds
+      ? rounds.transport({ concurrency: settings.concurrency, onEnded: ended })
+      : batchTransport({
+          session: single!.session,
+          idOf: job => single!.idOf.get(`${job.cell}:${job.sample}`)!,
+          concurrency: settings.concurrency,
+          onEnded: ended,
+        });
     // after a Ctrl-C the cells not yet read are not cancelled: their batch goes on, and they are not printed
     const ran = await printRun(cells, o.format, io, onUpdate =>
       runTestCells(cells, settings, io, client, cwd, {
         onUpdate: (r, u, i) => io.signal?.aborted || onUpdate(r, u, i),
         transport,
         batch: true,
+        ...(tools ? { tools } : {}),
       }),
     );
     progress.done();
@@ -177,11 +204,51 @@ export async function testAsBatch(
       io.stderr.write(resume());
       return EXIT.cancelled;
     }
-    await session.collected();
+    await (rounds ? rounds.collected() : single!.session.collected());
     return endOfRun(ran.results, io, o, cells, ran, o.chosen);
   } finally {
     progress.stop();
+    await tools?.close();
   }
+}
+
+type SessionOf = (
+  jobs: BatchJob[],
+  extra: Pick<SessionOptions, 'cells' | 'collect'> & { rounds?: RoundOf },
+) => BatchSession;
+
+/** A suite without loops: every cell × sample in one submission (split at the caps), or a run to collect. */
+function singleRun(cells: readonly TestCell[], o: BatchRunOptions, sessionOf: SessionOf) {
+  const { batch: jobs, idOf, sent } = batchJobs(cells, o.collect?.idOf);
+  const collect = o.collect ? { runKey: o.collect.runKey, batchIds: o.collect.batchIds } : undefined;
+  return { session: sessionOf(jobs, { cells: sent, ...(collect ? { collect } : {}) }), idOf, jobs: jobs.length };
+}
+
+/** A suite of tool-use loops, a round at a time; each round said on stderr from the second on. */
+function roundsOf(
+  cells: readonly TestCell[],
+  tools: RunTools,
+  store: BatchStore,
+  io: CliIo,
+  sessionOf: SessionOf,
+): BatchRounds<TestCell> {
+  return new BatchRounds<TestCell>({
+    store,
+    cells,
+    refOf: j => {
+      const c = cells[j.cell]!;
+      return { file: c.file, caseName: c.caseName, model: c.model, sample: j.sample, cell: j.cell };
+    },
+    live: cell => tools.live(cell),
+    session: (jobs, rounds) => sessionOf(jobs, { rounds }),
+    onRound: (round, requests) => {
+      if (round > 1)
+        io.stderr.write(
+          `promptwright test: round ${round} of the tool-use loops: ${count(requests, 'request')} of the cells ` +
+            'still calling tools\n',
+        );
+    },
+  });
 }
 
 /** Whether every batch of the run has ended, asking the service once for each that had not. */
@@ -310,6 +377,11 @@ export async function collectBatch(id: string, p: Parsed, io: CliIo): Promise<nu
     );
   // the batches of the same submission: the run's record still names this one unless the suite was sent again
   const run = await store.run(record.run);
+  if (run?.rounds)
+    throw new UsageError(
+      `${id} is round ${run.rounds.round} of a suite of tool-use loops, which goes on a round at a time: ` +
+        `run \`promptwright test ${record.files.map(shellWord).join(' ')} --batch\` in ${record.cwd} to resume it`,
+    );
   const batchIds = run?.batchIds.includes(id) ? run.batchIds : [id];
   const cells: TestCell[] = [];
   const place = new Map<string, number>();

@@ -1,7 +1,7 @@
 // What `promptwright test` prints, shared by a plain run (test.ts) and one against a revision
 // (testBase.ts): each cell's verdict and figures in text, its record in JSON, and JUnit XML.
 import type { AssertionResult, CellKey, CellResult, Outcome, SampleResult } from '../cases/types';
-import { callLabel } from '../tools/answers';
+import { trajectoryLines } from '../tools/loop';
 import { sumCosts } from '../cost/cost';
 import { formatUsd } from '../cost/format';
 import { count } from '../text';
@@ -126,26 +126,6 @@ export function summaryLine(results: readonly CellResult[]): string {
     `${assertions.filter(a => a.pass).length} of ${count(assertions.length, 'assertion')} held · ` +
     `${costSummary(results)}\n`
   );
-}
-
-/**
- * A loop's trajectory in words: the model requests made, then each call answered, with where its answer came
- * from and its first characters (`  turn 1: lookup_order {"order_id":"1234"} → file: {"status":"shipped"}`).
- */
-export function trajectoryLines(o: Outcome): string[] {
-  if (o.turns === undefined) return [];
-  const calls = o.toolCalls ?? [];
-  const lines = [`${count(o.turns, 'model request')}, ${count(calls.length, 'tool call')}`];
-  for (const c of calls) {
-    const text =
-      typeof c.result === 'string'
-        ? c.result
-        : c.result.map(b => (b.type === 'text' ? String(b.text) : `[${b.type}]`)).join(' ');
-    const flat = text.replace(/\s+/g, ' ');
-    const shown = flat.length > 80 ? `${flat.slice(0, 80)}…` : flat;
-    lines.push(`  turn ${c.turn}: ${callLabel(c)} → ${c.source}${c.isError ? ' (is_error)' : ''}: ${shown}`);
-  }
-  return lines;
 }
 
 /** A loop's record fields: its turns and its calls in order (none for a one-turn cell). */

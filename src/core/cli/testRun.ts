@@ -36,6 +36,7 @@ import { betasFromEnv, type CliIo } from './io';
 import { printJsonArray } from './output';
 import { jsonList, writeOutputs, type ReportFile } from './testOutputs';
 import { RunTools } from './testTools';
+import { trajectoryLines } from '../tools/loop';
 import {
   cellName,
   cellRecord,
@@ -43,7 +44,6 @@ import {
   markdownReport,
   summaryLine,
   toJunit,
-  trajectoryLines,
   verdictWord,
   whyLines,
 } from './testReport';

@@ -11,7 +11,7 @@ import { fixturesPathOf } from '../tools/fixtures';
 import { FixtureRecorder } from '../tools/fixturesRecord';
 import { findMcpJson, parseMcpJson, substitute, type McpConfigFile, type McpServerConfig } from '../tools/mcpConfig';
 import { McpPool, toolTimeoutMs } from '../tools/mcpPool';
-import { simulatedText, simulateRequest, toolDefinition } from '../tools/simulate';
+import { simulateCall } from '../tools/simulate';
 import type { CliIo } from './io';
 import { recordLine } from './caseFiles';
 
@@ -89,17 +89,17 @@ export class RunTools {
     const recorder = this.o.record && cell.abs ? this.recorder(cell.abs) : undefined;
     return {
       mcp: (server, call, signal) => this.pool.call(server, this.serverConfig(cell, server), call, signal),
-      simulate: async (instructions, call, signal) => {
-        const model = this.io.env.PROMPTWRIGHT_COAUTHOR_MODEL || cell.model;
-        const body = simulateRequest(model, instructions, call, toolDefinition(cell.body, call.name));
-        try {
-          return simulatedText(await this.client.createMessage(body, { signal }));
-        } catch (e) {
-          if (signal.aborted) throw e;
-          const why = e instanceof Error ? e.message : String(e);
-          throw new NoAnswer(`the model simulating ${call.name} (${model}) failed: ${why}`, 'simulate_error');
-        }
-      },
+      simulate: (instructions, call, signal) =>
+        simulateCall(
+          {
+            model: this.io.env.PROMPTWRIGHT_COAUTHOR_MODEL || cell.model,
+            body: cell.body,
+            create: (request, s) => this.client.createMessage(request, { signal: s }),
+          },
+          instructions,
+          call,
+          signal,
+        ),
       ...(recorder ? { record: (call, answer) => recorder.add(call, answer) } : {}),
     };
   }

@@ -5,8 +5,10 @@
 //
 // `ToolLoop` is the loop's state without its transport: `body` is what to send next, `advance` takes the reply
 // to it and answers its calls. The direct transport drives it a turn at a time (`runToolLoop`); a Message
-// Batches run drives every cell's loop a round at a time. Nothing here sends a request itself.
+// Batches run drives every cell's loop a round at a time, keeping each loop's `state()` between rounds. Nothing
+// here sends a request itself.
 import type { Message, Usage } from '../api/types';
+import { count } from '../text';
 import {
   answerCall,
   callLabel,
@@ -28,6 +30,27 @@ export interface ToolCallRecord {
   source: AnswerSource;
   /** the model request that made it, from 1 */
   turn: number;
+}
+
+/**
+ * A loop's trajectory in words, for the CLI's text output and JUnit and the grid's detail: the model requests
+ * made, then each call answered, with where its answer came from and its first characters
+ * (`  turn 1: lookup_order {"order_id":"1234"} → file: {"status":"shipped"}`).
+ */
+export function trajectoryLines(o: { turns?: number; toolCalls?: readonly ToolCallRecord[] }): string[] {
+  if (o.turns === undefined) return [];
+  const calls = o.toolCalls ?? [];
+  const lines = [`${count(o.turns, 'model request')}, ${count(calls.length, 'tool call')}`];
+  for (const c of calls) {
+    const text =
+      typeof c.result === 'string'
+        ? c.result
+        : c.result.map(b => (b.type === 'text' ? String(b.text) : `[${b.type}]`)).join(' ');
+    const flat = text.replace(/\s+/g, ' ');
+    const shown = flat.length > 80 ? `${flat.slice(0, 80)}…` : flat;
+    lines.push(`  turn ${c.turn}: ${callLabel(c)} → ${c.source}${c.isError ? ' (is_error)' : ''}: ${shown}`);
+  }
+  return lines;
 }
 
 /** One model request of a loop: what it used and how it ended. */
@@ -88,6 +111,17 @@ export function sumUsage(usages: readonly (Usage | undefined)[]): Usage | undefi
   return out;
 }
 
+/** What a loop has done so far, as JSON (kept on disk between the rounds of a batch run): enough to go on. */
+export interface LoopState {
+  /** the messages the loop added to the first request's (each turn's reply and its tool results) */
+  added: unknown[];
+  turns: TurnRecord[];
+  calls: ToolCallRecord[];
+}
+
+const messagesOf = (body: Record<string, unknown>) =>
+  Array.isArray(body.messages) ? (body.messages as unknown[]) : [];
+
 export class ToolLoop {
   /** the request the next turn sends */
   body: Record<string, unknown>;
@@ -95,13 +129,25 @@ export class ToolLoop {
   readonly turns: TurnRecord[] = [];
   /** the last reply */
   last: TurnReply | undefined;
+  private readonly first: number;
 
   constructor(
     body: Record<string, unknown>,
     private readonly tools: CellTools,
     private readonly live: LiveBackends,
+    from?: LoopState,
   ) {
-    this.body = body;
+    this.first = messagesOf(body).length;
+    this.body = from ? { ...body, messages: [...messagesOf(body), ...from.added] } : body;
+    if (from) {
+      this.turns.push(...from.turns);
+      this.calls.push(...from.calls);
+    }
+  }
+
+  /** What the loop has done so far, to go on from with `new ToolLoop(body, tools, live, state)`. */
+  state(): LoopState {
+    return { added: messagesOf(this.body).slice(this.first), turns: this.turns, calls: this.calls };
   }
 
   get maxTurns(): number {
@@ -142,11 +188,10 @@ export class ToolLoop {
         ...(answer.isError ? { is_error: true } : {}),
       });
     }
-    const messages = Array.isArray(this.body.messages) ? (this.body.messages as unknown[]) : [];
     this.body = {
       ...this.body,
       messages: [
-        ...messages,
+        ...messagesOf(this.body),
         { role: 'assistant', content: assistantContent(message) },
         { role: 'user', content: results },
       ],

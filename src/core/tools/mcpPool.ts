@@ -23,6 +23,12 @@ export interface McpTool {
   inputSchema?: Record<string, unknown>;
 }
 
+/** A server's tool as a request file's `tools` entry: name, description, input_schema (without a dialect). */
+export function toolEntry(t: McpTool): { name: string; description?: string; input_schema: Record<string, unknown> } {
+  const { $schema: _dialect, ...schema } = t.inputSchema ?? { type: 'object' };
+  return { name: t.name, ...(t.description ? { description: t.description } : {}), input_schema: schema };
+}
+
 /** An MCP content item (text, image, audio, a resource or a link to one). */
 interface McpContent {
   type: string;

@@ -13,10 +13,10 @@ import {
   onCurrentEnded,
   type CompareUpdate,
 } from '../../core/cases/gridCompare';
-import type { BatchSession } from '../../core/batches/session';
+import type { BatchJob } from '../../core/batches/session';
 import type { PollPace } from '../../core/batches/poll';
-import type { BatchStore } from '../../core/batches/store';
-import type { CellUpdate, Transport } from '../../core/cases/engine';
+import type { BatchStore, RoundOf } from '../../core/batches/store';
+import type { CellUpdate, SampleJob, Transport } from '../../core/cases/engine';
 import type { SavedGrade, SavedResults } from '../../core/cases/results';
 import type { CaseFile, CellKey, CellResult, HumanGrade } from '../../core/cases/types';
 import type { Locate } from '../../core/request/parse/types';
@@ -128,6 +128,17 @@ export interface RunOptions {
    * cells `queued in batch`, then settled as a direct run's; `collect` reads the run of this key, never submits
    */
   batch?: { collect?: string };
+}
+
+/** A run's batches, submitted: the engine's transport, and what the run does with them when it ends. */
+interface SubmittedBatch {
+  transport: Transport;
+  /** the batches it waits for now (a suite of loops: the current round's) */
+  batchIds(): string[];
+  collected(): Promise<void>;
+  batchOf(c: CellKey): string;
+  /** every batch it waited for, for the Batches view to take back when the run ends */
+  waitedFor: Set<string>;
 }
 
 /** Where a batch run keeps its batches and who polls them (the Batches view, vscode/batches/). */
@@ -449,13 +460,6 @@ export class CasesRunner {
     const judgeModel = this.config.casesJudgeModel;
     // the judge's requests go through the client as the cells' do (key, address, retry rules, cancel)
     const judgeClient = await this.api.client();
-    if (o.batch && cells.some(c => c.tools)) {
-      void this.api.showError(
-        'a batch sends one request per cell: run the tool-use loops of this file directly.',
-        'Run as Batch',
-      );
-      return;
-    }
     const batch = o.batch ? await this.submitBatch(caseUri, grid, cells, o.batch, signal) : undefined;
     if (o.batch && (!batch || signal.aborted)) return;
     // the direct transport's requests are paced by the rate-limit headers, one pacer for the run
@@ -502,13 +506,17 @@ export class CasesRunner {
     });
 
     if (batch) {
-      for (const id of batch.session.batchIds) this.waitingFor.delete(id);
+      for (const id of batch.waitedFor) this.waitingFor.delete(id);
       if (signal.aborted) {
-        this.log.info(`Cases: ${fileName(caseUri)} left waiting for ${batch.session.batchIds.join(', ')}`);
-        for (const c of cells) this.inBatch(grid, c, batch.batchOf(c));
+        this.log.info(`Cases: ${fileName(caseUri)} left waiting for ${batch.batchIds().join(', ')}`);
+        // the cells a round of loops has not ended yet (the others have their verdicts) wait in its batch
+        const waiting = new Set(['queued', 'running', 'cancelled']);
+        for (const c of cells)
+          if (waiting.has(grid.cells.get(cellKey(c.caseName, c.model))?.status ?? 'queued'))
+            this.inBatch(grid, c, batch.batchOf(c));
         return;
       }
-      await batch.session.collected();
+      await batch.collected();
       await this.batches?.changedBatch();
     }
     // what changed since the results saved before this run, then this run saved over them: the working
@@ -550,7 +558,9 @@ export class CasesRunner {
 
   /**
    * The cells' requests as a Message Batch: submitted, or found pending (nothing is sent again), or, to collect a
-   * run, found; each cell then shows `queued in batch` until the batch ends. Undefined when nothing can go.
+   * run, found; each cell then shows `queued in batch` until the batch ends. A suite of tool-use loops goes a round
+   * at a time (core/batches/rounds.ts: the cells still calling tools in each), resumed between rounds when run
+   * again. Undefined when nothing can go.
    */
   private async submitBatch(
     caseUri: vscode.Uri,
@@ -558,37 +568,91 @@ export class CasesRunner {
     cells: readonly ReadyCell[],
     o: { collect?: string },
     signal: AbortSignal,
-  ): Promise<{ session: BatchSession; transport: Transport; batchOf: (c: CellKey) => string } | undefined> {
+  ): Promise<SubmittedBatch | undefined> {
     const host = this.batches;
     if (!host || grid.view.compare) return undefined;
     const core = coreBundle();
     const folder = vscode.workspace.getWorkspaceFolder(caseUri)?.uri.fsPath ?? path.dirname(caseUri.fsPath);
     const file = path.relative(folder, caseUri.fsPath);
-    const jobs = core.sampleJobs(cells);
-    const refs = jobs.map(j => ({
+    const client = new core.BatchesClient((await this.api.client()).http);
+    const waitedFor = new Set<string>();
+    const sessionOf = (jobs: BatchJob[], extra: { collect?: { runKey: string }; rounds?: RoundOf } = {}) =>
+      new core.BatchSession({
+        client,
+        store: host.store,
+        jobs,
+        run: { cwd: folder, files: [file], args: {}, ...(extra.rounds ? { rounds: extra.rounds } : {}) },
+        pace: host.pace,
+        ...(extra.collect ? { collect: extra.collect } : {}),
+        onEvent: e => {
+          if (e.kind === 'created') {
+            this.log.info(`Cases: ${file} submitted as ${e.batch.id} (${e.requests} requests)`);
+            this.waitFor(waitedFor, [e.batch.id]);
+          } else if (e.kind === 'resumed') {
+            this.log.info(`Cases: ${file} waits for ${e.batchIds.join(', ')} (no new batch)`);
+            this.waitFor(waitedFor, e.batchIds);
+          } else if (e.kind === 'unmatched') this.log.warn(`Cases: ${e.batchId}: ${e.problem}`);
+        },
+      });
+    const refOf = (j: SampleJob) => ({
       file,
       caseName: cells[j.cell]!.caseName,
       model: cells[j.cell]!.model,
       sample: j.sample,
-    }));
-    const ids = core.customIds(jobs.map((j, i) => ({ ...refs[i]!, body: j.body })));
-    const idOf = new Map(jobs.map((j, i) => [`${j.cell}:${j.sample}`, ids[i]!]));
-    const session = new core.BatchSession({
-      client: new core.BatchesClient((await this.api.client()).http),
-      store: host.store,
-      jobs: jobs.map((j, i) => ({ customId: ids[i]!, ref: refs[i]!, params: j.body })),
-      run: { cwd: folder, files: [file], args: {} },
-      pace: host.pace,
-      ...(o.collect ? { collect: { runKey: o.collect } } : {}),
-      onEvent: e => {
-        if (e.kind === 'created') this.log.info(`Cases: ${file} submitted as ${e.batch.id} (${e.requests} requests)`);
-        else if (e.kind === 'resumed')
-          this.log.info(`Cases: ${file} waits for ${e.batchIds.join(', ')} (no new batch)`);
-        else if (e.kind === 'unmatched') this.log.warn(`Cases: ${e.batchId}: ${e.problem}`);
-      },
     });
+    let made: SubmittedBatch;
     try {
-      await session.submit(signal);
+      if (cells.some(c => c.tools)) {
+        const rounds = new core.BatchRounds<ReadyCell>({
+          store: host.store,
+          cells,
+          refOf,
+          // answered as the direct run's are: by the case file's entries and its recorded fixtures
+          live: () => ({}),
+          session: (jobs, r) => sessionOf(jobs, { rounds: r }),
+          onRound: (round, n) => this.log.info(`Cases: ${file}: round ${round} of its tool-use loops, ${n} requests`),
+        });
+        // collected after a reload: the suite goes on from the round kept, unless its cells have changed since
+        if (o.collect && (await host.store.run(o.collect))?.rounds?.suite !== rounds.key)
+          throw new Error(`${file} has changed since its tool-use loops were sent: run it as a batch again`);
+        await rounds.open();
+        await rounds.submit(signal);
+        made = {
+          transport: rounds.transport({ concurrency: this.config.casesConcurrency }),
+          batchIds: () => rounds.session?.batchIds ?? [],
+          collected: () => rounds.collected(),
+          batchOf: () => rounds.session?.batchIds[0] ?? '',
+          waitedFor,
+        };
+      } else {
+        const jobs = core.sampleJobs(cells);
+        const refs = jobs.map(refOf);
+        const ids = core.customIds(jobs.map((j, i) => ({ ...refs[i]!, body: j.body })));
+        const idOf = new Map(jobs.map((j, i) => [`${j.cell}:${j.sample}`, ids[i]!]));
+        const session = sessionOf(
+          jobs.map((j, i) => ({ customId: ids[i]!, ref: refs[i]!, params: j.body })),
+          o.collect ? { collect: { runKey: o.collect } } : {},
+        );
+        await session.submit(signal);
+        // which batch holds each cell (its first sample's request)
+        const batchOfId = new Map<string, string>();
+        for (const id of session.batchIds)
+          for (const customId of Object.keys((await host.store.cells(id)) ?? {})) batchOfId.set(customId, id);
+        made = {
+          transport: core.batchTransport({
+            session,
+            idOf: job => idOf.get(`${job.cell}:${job.sample}`)!,
+            concurrency: this.config.casesConcurrency,
+          }),
+          batchIds: () => session.batchIds,
+          collected: () => session.collected(),
+          batchOf: c => {
+            const i = cells.findIndex(x => x.caseName === c.caseName && x.model === c.model);
+            return batchOfId.get(idOf.get(`${i}:0`) ?? '') ?? session.batchIds[0] ?? '';
+          },
+          waitedFor,
+        };
+      }
     } catch (e) {
       // nothing went (or what went is kept, and a run again sends only the rest): the cells say why
       const error = { type: errorType(e), message: e instanceof Error ? e.message : String(e) };
@@ -599,26 +663,21 @@ export class CasesRunner {
           status: 'error',
           error: { ...error, ...(requestId ? { requestId } : {}) },
         });
-      if (session.batchIds.length) await host.changedBatch();
+      if (waitedFor.size) await host.changedBatch();
       throw e;
     }
-    for (const id of session.batchIds) this.waitingFor.add(id);
     await host.changedBatch();
-    // which batch holds each cell (its first sample's request)
-    const batchOfId = new Map<string, string>();
-    for (const id of session.batchIds)
-      for (const customId of Object.keys((await host.store.cells(id)) ?? {})) batchOfId.set(customId, id);
-    const batchOf = (c: CellKey) => {
-      const i = cells.findIndex(x => x.caseName === c.caseName && x.model === c.model);
-      return batchOfId.get(idOf.get(`${i}:0`) ?? '') ?? session.batchIds[0] ?? '';
-    };
-    for (const c of cells) this.inBatch(grid, c, batchOf(c));
-    const transport = core.batchTransport({
-      session,
-      idOf: job => idOf.get(`${job.cell}:${job.sample}`)!,
-      concurrency: this.config.casesConcurrency,
-    });
-    return { session, transport, batchOf };
+    for (const c of cells) this.inBatch(grid, c, made.batchOf(c));
+    return made;
+  }
+
+  /** Batches a run of this window waits for itself: the Batches view leaves them to it, and shows them now. */
+  private waitFor(ids: Set<string>, batchIds: readonly string[]): void {
+    for (const id of batchIds) {
+      ids.add(id);
+      this.waitingFor.add(id);
+    }
+    void this.batches?.changedBatch();
   }
 
   /** A cell waiting in its batch: `queued in batch`. */

@@ -9,6 +9,8 @@ import type { RunReporter, RunStart } from './casesRunner';
 export interface Reported {
   state: 'enqueued' | 'started' | 'passed' | 'failed' | 'errored' | 'skipped';
   messages: { message: string; line?: number; expected?: string; actual?: string }[];
+  /** what the cell's output says: each sample's reply (a tool-use loop's after its trajectory) */
+  output?: string;
 }
 
 /** How a file's items are found and made (casesTests.ts): the case file's item, a case's, a cell's. */
@@ -73,25 +75,29 @@ export class CaseFileTestRun implements RunReporter {
   ended(c: CellView): void {
     const item = this.items.cellItem(this.caseUri, c);
     if (!item) return;
-    // each sample's reply (one: the cell's own); no location: output at a location is drawn inline in the case
-    // file, over the line's own text
+    // each sample's reply (one: the cell's own), a tool-use loop's after its trajectory as in JUnit; no location:
+    // output at a location is drawn inline in the case file, over the line's own text
     const samples = c.samples && c.samples.length > 1 ? c.samples : [c];
+    const trajectory = samples.length === 1 ? (c.trajectory ?? []) : [];
+    let output = '';
     samples.forEach((sample, i) => {
-      if (!sample.text) return;
+      if (!sample.text && !trajectory.length) return;
       const which = samples.length > 1 ? `, sample ${i + 1} (${sample.status})` : '';
-      const head = `${c.caseName} on ${c.model}${which}:\r\n`;
-      this.run.appendOutput(`${head}${sample.text.replace(/\r?\n/g, '\r\n')}\r\n\r\n`, undefined, item);
+      const text = [...trajectory, sample.text].filter(Boolean).join('\n');
+      output += `${c.caseName} on ${c.model}${which}:\n${text}\n\n`;
     });
+    if (output) this.run.appendOutput(output.replace(/\r?\n/g, '\r\n'), undefined, item);
+    const record = (r: Reported) => this.items.record(item, output ? { ...r, output } : r);
     const duration = c.latencyMs;
     switch (c.status) {
       case 'passed':
         this.run.passed(item, duration);
-        this.items.record(item, { state: 'passed', messages: [] });
+        record({ state: 'passed', messages: [] });
         return;
       case 'failed': {
         const messages = this.failures(c);
         this.run.failed(item, messages, duration);
-        this.items.record(item, { state: 'failed', messages: messages.map(said) });
+        record({ state: 'failed', messages: messages.map(said) });
         return;
       }
       case 'error': {
@@ -102,20 +108,20 @@ export class CaseFileTestRun implements RunReporter {
           at === undefined ? undefined : this.outline?.cases.find(x => x.name === c.caseName)?.assertions[at];
         m.location = span && this.lines ? new vscode.Location(this.caseUri, this.range(span)) : this.caseLocation(c);
         this.run.errored(item, m, duration);
-        this.items.record(item, { state: 'errored', messages: [said(m)] });
+        record({ state: 'errored', messages: [said(m)] });
         return;
       }
       case 'cancelled':
       case 'skipped':
         this.run.skipped(item);
-        this.items.record(item, { state: 'skipped', messages: [] });
+        record({ state: 'skipped', messages: [] });
         return;
       case 'expired': {
         // its Message Batch expired before the request ran: it did not pass, and nothing was judged
         const m = new vscode.TestMessage(errorText(c));
         m.location = this.caseLocation(c);
         this.run.errored(item, m);
-        this.items.record(item, { state: 'errored', messages: [said(m)] });
+        record({ state: 'errored', messages: [said(m)] });
         return;
       }
       default:

@@ -89,14 +89,32 @@ export class Detail {
     const parts: HTMLElement[] = [head, this.facts(c)];
     if (c.error) parts.push(this.error(c.error));
     if (c.problems?.length) parts.push(this.problems(c.problems));
+    // a loop's trajectory leads to its final reply (a cell of several samples says only which tools they called)
+    const trajectory = (c.samples?.length ?? 1) > 1 ? undefined : c.trajectory;
     if ((c.samples?.length ?? 1) > 1) parts.push(this.samples(c));
     else {
       if (c.assertions.length) parts.push(this.assertions(c));
+      if (trajectory) parts.push(this.trajectory(trajectory));
       parts.push(this.reply(c));
     }
-    if (c.toolCalls?.length) parts.push(el('div', 'muted', `Tool calls: ${c.toolCalls.join(', ')}`));
+    if (!trajectory && c.toolCalls?.length) parts.push(el('div', 'muted', `Tool calls: ${c.toolCalls.join(', ')}`));
     this.root.replaceChildren(...parts);
     if (focusKey) this.root.querySelector<HTMLElement>(`[data-action="${focusKey}"]`)?.focus();
+  }
+
+  /** A tool-use loop's model requests and each call answered, as text (a model's input is never HTML). */
+  private trajectory(lines: readonly string[]): HTMLElement {
+    const box = el('section', 'trajectory');
+    const list = el(
+      'pre',
+      'trajectory-lines',
+      lines
+        .slice(1)
+        .map(l => l.trim())
+        .join('\n'),
+    );
+    box.append(el('h3', '', `Trajectory · ${lines[0] ?? ''}`), list);
+    return box;
   }
 
   /** The reply: rendered Markdown (model output drawn as nodes, never parsed as HTML) or its raw text. */
