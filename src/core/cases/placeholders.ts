@@ -17,7 +17,7 @@ export function scanPlaceholders(
   visit: (start: number, end: number, nameStart: number, nameEnd: number) => void,
 ): void {
   // the shortest placeholder, `{{a}}`, has five characters
-  for (let i = text.indexOf('{{', from); i >= 0 && i + 5 <= to; ) {
+  for (let i = text.indexOf('{{', from); i >= 0 && i + 5 <= to;) {
     let j = i + 2;
     while (j < to && isSpace(text.charCodeAt(j))) j++;
     if (j < to && isNameStart(text.charCodeAt(j))) {
@@ -64,15 +64,6 @@ export function findPlaceholders(text: string): Placeholder[] {
     out.push({ name: text.slice(nameStart, nameEnd), start, end }),
   );
   return out;
-}
-
-/** The names of the placeholders in a text, each once. */
-export function namesIn(text: string): Set<string> {
-  const names = new Set<string>();
-  scanPlaceholders(text, 0, text.length, (_start, _end, nameStart, nameEnd) =>
-    names.add(text.slice(nameStart, nameEnd)),
-  );
-  return names;
 }
 
 /** The placeholder names used in the string values of a parsed request (object keys are not filled). */
