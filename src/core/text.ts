@@ -28,10 +28,18 @@ export class LineIndex {
   private readonly starts: number[] = [0];
 
   constructor(text: string) {
-    for (let i = 0; i < text.length; i++) {
-      const c = text.charCodeAt(i);
-      // \r\n ends one line, as VS Code counts them
-      if (c === 10 || (c === 13 && text.charCodeAt(i + 1) !== 10)) this.starts.push(i + 1);
+    // line ends found with indexOf: a text of long lines is not read character by character
+    let n = text.indexOf('\n');
+    let r = text.indexOf('\r');
+    while (n >= 0 || r >= 0) {
+      if (r >= 0 && (n < 0 || r < n)) {
+        // \r\n ends one line, as VS Code counts them
+        if (r + 1 !== n) this.starts.push(r + 1);
+        r = text.indexOf('\r', r + 1);
+      } else {
+        this.starts.push(n + 1);
+        n = text.indexOf('\n', n + 1);
+      }
     }
   }
 

@@ -7,10 +7,10 @@
 // "did you mean" weighs a bounded set of names. (Pair by pair, 1,000 placeholders and 1,000 cases made a million
 // problems: 22 s and an internal error.)
 import { closest } from '../models/table';
-import { parseRequest, type Locate, type Parsed, type Span } from '../request/parse';
+import { parseRequest, type Locate, type Parsed } from '../request/parse';
 import { MAX_PER_RULE, moreOfRule } from '../request/perRule';
 import type { Format, Path, Problem, RuleId, Severity } from '../request/types';
-import { findPlaceholders, forEachString, namesIn } from './placeholders';
+import { forEachString, scanPlaceholders } from './placeholders';
 import type { CaseFile, TestCase, VarValue } from './types';
 
 export interface CrossCheck {
@@ -22,8 +22,15 @@ export interface CrossCheck {
   requestModel?: string;
 }
 
-/** The placeholder names the request uses, in the order first met, with how many cases give each a value. */
-type Uses = Map<string, { defined: number }>;
+/** A placeholder name the request uses: how many cases give it a value, and the last string whose text shows it. */
+interface Use {
+  defined: number;
+  /** the index of the last string (of `holders`) where it was found as written, -1 before */
+  seen: number;
+}
+
+/** The placeholder names the request uses, in the order first met. */
+type Uses = Map<string, Use>;
 
 /** A string value of the request that holds placeholders: where it is, and the names it uses. */
 interface Holder {
@@ -34,13 +41,18 @@ interface Holder {
 /** How many names of each length a var is compared with for "did you mean": of its length and ±2, 80 at most. */
 const NEAR_PER_LENGTH = 16;
 
+/**
+ * `requestParsed`: the request text as parseRequest reads it, when the caller has it already (parsed once, not
+ * twice).
+ */
 export function crossCheck(
   file: CaseFile,
   caseLocateMany: (paths: readonly Path[]) => Locate,
   requestText: string,
   requestFormat: Format,
+  requestParsed?: Parsed,
 ): CrossCheck {
-  const parsed = parseRequest(requestText, requestFormat);
+  const parsed = requestParsed ?? parseRequest(requestText, requestFormat);
   const model = (parsed.value as { model?: unknown } | null | undefined)?.model;
   const requestModel = typeof model === 'string' && model ? { requestModel: model } : {};
   // a request that cannot be read has its own errors; what it uses is unknown, so nothing is said here
@@ -49,20 +61,37 @@ export function crossCheck(
   const uses: Uses = new Map();
   const holders: Holder[] = [];
   forEachString(parsed.value, (s, pathOf) => {
-    const names = namesIn(s);
-    if (!names.size) return;
+    let names: Set<string> | undefined;
+    scanPlaceholders(s, 0, s.length, (_start, _end, nameStart, nameEnd) =>
+      (names ??= new Set()).add(s.slice(nameStart, nameEnd)),
+    );
+    if (!names) return;
     holders.push({ path: pathOf(), names });
-    for (const name of names) if (!uses.has(name)) uses.set(name, { defined: 0 });
+    for (const name of names) if (!uses.has(name)) uses.set(name, { defined: 0, seen: -1 });
   });
   const cases = file.cases;
-  for (const c of cases) for (const key of Object.keys(c.vars ?? {})) if (uses.has(key)) uses.get(key)!.defined++;
-  const lacking = (name: string) => cases.length - uses.get(name)!.defined;
-  const messageOf = (name: string) =>
-    lacking(name) === cases.length ? noCaseDefines(name) : someCasesLack(name, cases, lacking(name));
-  const inCases = [...lackingInCases(cases, uses), ...unusedVars(cases, uses)];
+  // each case's vars, listed once (a case may have a hundred thousand), and how many of them are placeholders
+  const vars = cases.map(c => (c.vars ? Object.keys(c.vars) : []));
+  const given = vars.map(keys => {
+    let n = 0;
+    for (const key of keys) {
+      const use = uses.get(key);
+      if (use) {
+        use.defined++;
+        n++;
+      }
+    }
+    return n;
+  });
+  const lacks = (use: Use) => use.defined < cases.length;
+  const messageOf = (name: string) => {
+    const lacking = cases.length - uses.get(name)!.defined;
+    return lacking === cases.length ? noCaseDefines(name) : someCasesLack(name, cases, lacking);
+  };
+  const inCases = [...lackingInCases(cases, uses, given), ...unusedVars(cases, uses, vars, given)];
   return {
     caseProblems: placeInCases(inCases, caseLocateMany).sort(byPosition),
-    requestProblems: lackingInRequest(requestText, parsed, holders, name => lacking(name) > 0, messageOf),
+    requestProblems: lackingInRequest(requestText, parsed, holders, uses, lacks, messageOf),
     ...requestModel,
   };
 }
@@ -101,37 +130,60 @@ class Bounded<T extends { code: RuleId; message: string }> {
   }
 }
 
-/** In the request, each `{{name}}` some case gives no value, in the order of the text: each string read once. */
+/**
+ * In the request, each `{{name}}` some case gives no value, in the order of the text: each string's text read
+ * once. A name the value holds but its text does not show as written (JSON `\u007b`, a line folded inside the
+ * braces) is said at the whole string, before those found.
+ */
 function lackingInRequest(
   text: string,
   parsed: Parsed,
   holders: readonly Holder[],
-  lacks: (name: string) => boolean,
+  uses: Uses,
+  lacks: (use: Use) => boolean,
   messageOf: (name: string) => string,
 ): Problem[] {
   const out = new Bounded<Problem>();
   const messages = new Map<string, string>();
   const locate = parsed.locateMany(holders.map(h => h.path));
-  for (const { path, names } of holders) {
-    const lacking = new Set([...names].filter(lacks));
-    if (!lacking.size) continue;
-    for (const { name, span } of occurrences(text, locate(path), lacking)) {
+  holders.forEach(({ path, names }, index) => {
+    let lacking = false;
+    for (const name of names) if ((lacking = lacks(uses.get(name)!))) break;
+    if (!lacking) return;
+    const say = (name: string, start: number, end: number) => {
       const problem = (message: string): Problem => ({
-        ...span,
+        start,
+        end,
         severity: 'error',
         code: 'undefined-placeholder',
         path,
         message,
       });
-      if (out.full) {
-        out.count(1, () => problem(''));
-        continue;
-      }
+      if (out.full) return out.count(1, () => problem(''));
       let message = messages.get(name);
       if (message === undefined) messages.set(name, (message = messageOf(name)));
       out.said.push(problem(message));
+    };
+    // the occurrences in the string's text (a slice of it: what is searched ends with the string)
+    const span = locate(path);
+    const found: { name: string; start: number; end: number }[] = [];
+    if (span) {
+      const source = text.slice(span.start, span.end);
+      scanPlaceholders(source, 0, source.length, (start, end, nameStart, nameEnd) => {
+        const name = source.slice(nameStart, nameEnd);
+        const use = names.has(name) ? uses.get(name)! : undefined;
+        if (!use || !lacks(use)) return;
+        use.seen = index;
+        found.push({ name, start: span.start + start, end: span.start + end });
+      });
     }
-  }
+    const whole = span ?? { start: 0, end: Math.min(1, text.length) };
+    for (const name of names) {
+      const use = uses.get(name)!;
+      if (lacks(use) && use.seen !== index) say(name, whole.start, whole.end);
+    }
+    for (const f of found) say(f.name, f.start, f.end);
+  });
   return out.problems().sort(byPosition);
 }
 
@@ -139,11 +191,10 @@ function lackingInRequest(
  * In the case file, each case at each placeholder it gives no value. What a case lacks is counted from its vars
  * (the names used, less those it gives), so the names are looked through only for the problems said.
  */
-function lackingInCases(cases: readonly TestCase[], uses: Uses): CaseProblem[] {
+function lackingInCases(cases: readonly TestCase[], uses: Uses, given: readonly number[]): CaseProblem[] {
   const out = new Bounded<CaseProblem>();
   cases.forEach((c, i) => {
-    let lacking = uses.size;
-    for (const key of Object.keys(c.vars ?? {})) if (uses.has(key)) lacking--;
+    let lacking = uses.size - given[i]!;
     if (!lacking) return;
     const problem = (message: string): CaseProblem => ({
       path: c.vars ? ['cases', i, 'vars'] : ['cases', i, 'name'],
@@ -169,27 +220,39 @@ function lackingInCases(cases: readonly TestCase[], uses: Uses): CaseProblem[] {
   return out.problems();
 }
 
-/** In the case file, each value no placeholder uses, with the nearest placeholder of about its length. */
-function unusedVars(cases: readonly TestCase[], uses: Uses): CaseProblem[] {
+/**
+ * In the case file, each value no placeholder uses, with the nearest placeholder of about its length. Past the
+ * bound, a case's unused values are counted from its vars (all of them, less those the request uses).
+ */
+function unusedVars(
+  cases: readonly TestCase[],
+  uses: Uses,
+  vars: readonly string[][],
+  given: readonly number[],
+): CaseProblem[] {
   const out = new Bounded<CaseProblem>();
   let byLength: Map<number, string[]> | undefined;
-  cases.forEach((c, i) => {
-    for (const key of Object.keys(c.vars ?? {})) {
+  const problem = (i: number, key: string, message: string): CaseProblem => ({
+    path: ['cases', i, 'vars', key],
+    key: true,
+    severity: 'warning',
+    code: 'unused-var',
+    message,
+  });
+  vars.forEach((keys, i) => {
+    let unused = keys.length - given[i]!;
+    let k = 0;
+    for (; unused && !out.full; k++) {
+      const key = keys[k]!;
       if (uses.has(key)) continue;
-      const problem = (message: string): CaseProblem => ({
-        path: ['cases', i, 'vars', key],
-        key: true,
-        severity: 'warning',
-        code: 'unused-var',
-        message,
-      });
-      if (out.full) {
-        out.count(1, () => problem(''));
-        continue;
-      }
+      unused--;
       byLength ??= namesByLength(uses);
-      out.said.push(problem(`The request has no {{${key}}}: this value is not used.${nearUse(key, byLength)}`));
+      out.said.push(problem(i, key, `The request has no {{${key}}}: this value is not used.${nearUse(key, byLength)}`));
     }
+    out.count(unused, () => {
+      while (uses.has(keys[k]!)) k++;
+      return problem(i, keys[k]!, '');
+    });
   });
   return out.problems();
 }
@@ -237,25 +300,6 @@ function someCasesLack(name: string, cases: readonly TestCase[], lacking: number
     `{{${name}}} has no value in ${lacking} of ${cases.length} cases (${names.join(', ')}${more}): ` +
     'they would send it as written.'
   );
-}
-
-/**
- * The ranges of the `{{name}}` of `names` in the source of one string value, in the order of the text. A string
- * written with escapes (JSON `\u007b`) or folded over lines may not show a placeholder as such: then the whole value
- * is its range.
- */
-function occurrences(text: string, span: Span | undefined, names: Set<string>): { name: string; span: Span }[] {
-  const found: { name: string; span: Span }[] = [];
-  const seen = new Set<string>();
-  if (span)
-    for (const p of findPlaceholders(text.slice(span.start, span.end))) {
-      if (!names.has(p.name)) continue;
-      seen.add(p.name);
-      found.push({ name: p.name, span: { start: span.start + p.start, end: span.start + p.end } });
-    }
-  const whole = span ?? { start: 0, end: Math.min(1, text.length) };
-  const unseen = [...names].filter(name => !seen.has(name)).map(name => ({ name, span: whole }));
-  return unseen.length ? [...unseen, ...found] : found;
 }
 
 /** " Did you mean {{x}}?" when a name the request uses, of about the same length, is one edit or two away. */

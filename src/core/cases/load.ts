@@ -85,7 +85,7 @@ export function loadCaseFileFrom(
   const requestParsed = parseRequest(request.text, format);
   // the request's syntax errors: its other problems depend on the values and model of each cell
   records.push(...toRecords(request.text, requestParsed.problems, requestDisplay));
-  const cross = crossCheck(file, parsed.locateMany, request.text, format);
+  const cross = crossCheck(file, parsed.locateMany, request.text, format, requestParsed);
   records.push(...toRecords(read.text, cross.caseProblems, display));
   records.push(...toRecords(request.text, cross.requestProblems, requestDisplay));
   // the judge prompt of one's own: it must be readable, and use the judge's placeholders only

@@ -6,30 +6,72 @@ import type { Placeholder, VarValue } from './types';
 
 /**
  * A placeholder: `{{name}}`, spaces allowed inside the braces. Names start with a letter or `_` and go on
- * with letters, digits, `_`, `.` and `-`; anything else between double braces is left as text.
+ * with letters, digits, `_`, `.` and `-`; anything else between double braces is left as text. What the regular
+ * expression `/\{\{\s*([A-Za-z_][A-Za-z0-9_.-]*)\s*\}\}/g` finds, found without a match object each: a request
+ * file can hold a hundred thousand of them, and this runs on every check of a case file.
  */
-const PLACEHOLDER = /\{\{\s*([A-Za-z_][A-Za-z0-9_.-]*)\s*\}\}/g;
+export function scanPlaceholders(
+  text: string,
+  from: number,
+  to: number,
+  visit: (start: number, end: number, nameStart: number, nameEnd: number) => void,
+): void {
+  // the shortest placeholder, `{{a}}`, has five characters
+  for (let i = text.indexOf('{{', from); i >= 0 && i + 5 <= to;) {
+    let j = i + 2;
+    while (j < to && isSpace(text.charCodeAt(j))) j++;
+    if (j < to && isNameStart(text.charCodeAt(j))) {
+      const nameStart = j++;
+      while (j < to && isNameChar(text.charCodeAt(j))) j++;
+      const nameEnd = j;
+      while (j < to && isSpace(text.charCodeAt(j))) j++;
+      if (j + 2 <= to && text.charCodeAt(j) === 125 && text.charCodeAt(j + 1) === 125) {
+        visit(i, j + 2, nameStart, nameEnd);
+        i = text.indexOf('{{', j + 2);
+        continue;
+      }
+    }
+    // as the expression does: the next try is one character on (`{{{x}}}` holds `{{x}}`)
+    i = text.indexOf('{{', i + 1);
+  }
+}
+
+/** The regular expression's `\s`: what JavaScript counts as white space and line ends. */
+function isSpace(c: number): boolean {
+  return (
+    c === 32 ||
+    (c >= 9 && c <= 13) ||
+    (c >= 0x80 &&
+      (c === 0xa0 ||
+        c === 0x1680 ||
+        (c >= 0x2000 && c <= 0x200a) ||
+        c === 0x2028 ||
+        c === 0x2029 ||
+        c === 0x202f ||
+        c === 0x205f ||
+        c === 0x3000 ||
+        c === 0xfeff))
+  );
+}
+
+const isNameStart = (c: number) => (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || c === 95;
+const isNameChar = (c: number) => isNameStart(c) || (c >= 48 && c <= 57) || c === 46 || c === 45;
 
 /** Every placeholder in a text, with offsets (UTF-16 code units) that include the braces. */
 export function findPlaceholders(text: string): Placeholder[] {
   const out: Placeholder[] = [];
-  for (const m of text.matchAll(PLACEHOLDER)) out.push({ name: m[1]!, start: m.index, end: m.index + m[0].length });
+  scanPlaceholders(text, 0, text.length, (start, end, nameStart, nameEnd) =>
+    out.push({ name: text.slice(nameStart, nameEnd), start, end }),
+  );
   return out;
-}
-
-/** The names of the placeholders in a text, each once. */
-export function namesIn(text: string): Set<string> {
-  const names = new Set<string>();
-  if (text.includes('{{')) for (const m of text.matchAll(PLACEHOLDER)) names.add(m[1]!);
-  return names;
 }
 
 /** The placeholder names used in the string values of a parsed request (object keys are not filled). */
 export function placeholderNames(value: unknown): Set<string> {
   const names = new Set<string>();
-  forEachString(value, s => {
-    if (s.includes('{{')) for (const m of s.matchAll(PLACEHOLDER)) names.add(m[1]!);
-  });
+  forEachString(value, s =>
+    scanPlaceholders(s, 0, s.length, (_start, _end, nameStart, nameEnd) => names.add(s.slice(nameStart, nameEnd))),
+  );
   return names;
 }
 
@@ -73,15 +115,19 @@ export function fillPlaceholders(
   vars: Record<string, VarValue>,
 ): { value: unknown; missing: string[] } {
   const missing = new Set<string>();
-  const fill = (s: string): string =>
-    s.includes('{{')
-      ? s.replace(PLACEHOLDER, (whole, name: string) => {
-          // own properties only: `{{constructor}}` must not find Object.prototype.constructor
-          if (Object.hasOwn(vars, name)) return String(vars[name]);
-          missing.add(name);
-          return whole;
-        })
-      : s;
+  const fill = (s: string): string => {
+    let filled = '';
+    let copied = 0;
+    scanPlaceholders(s, 0, s.length, (start, end, nameStart, nameEnd) => {
+      const name = s.slice(nameStart, nameEnd);
+      // own properties only: `{{constructor}}` must not find Object.prototype.constructor
+      if (Object.hasOwn(vars, name)) {
+        filled += s.slice(copied, start) + String(vars[name]);
+        copied = end;
+      } else missing.add(name);
+    });
+    return copied ? filled + s.slice(copied) : s;
+  };
   return { value: mapStrings(value, fill), missing: [...missing] };
 }
 

@@ -261,15 +261,33 @@ export function nearestEffort(wanted: Effort, supported: readonly Effort[]): Eff
 
 /** Levenshtein distance, for "did you mean" suggestions and the nearest value of a set. */
 export function editDistance(a: string, b: string): number {
-  const dp = Array.from({ length: b.length + 1 }, (_, j) => j);
+  return distanceUnder(a, b, Number.POSITIVE_INFINITY);
+}
+
+/** One row of the distance table, kept from call to call: "did you mean" weighs up to a hundred names a problem. */
+let row = new Int32Array(64);
+
+/**
+ * The Levenshtein distance of `a` and `b` when it is under `limit`; otherwise some number at least `limit`. Each row
+ * of the table holds a lower bound of the distance, so the work stops at the first row that reaches the limit.
+ */
+function distanceUnder(a: string, b: string, limit: number): number {
+  if (row.length <= b.length) row = new Int32Array(b.length * 2 + 1);
+  const dp = row;
+  for (let j = 0; j <= b.length; j++) dp[j] = j;
   for (let i = 1; i <= a.length; i++) {
     let prev = dp[0]!;
     dp[0] = i;
+    let least = i;
+    const ca = a.charCodeAt(i - 1);
     for (let j = 1; j <= b.length; j++) {
       const tmp = dp[j]!;
-      dp[j] = Math.min(dp[j]! + 1, dp[j - 1]! + 1, prev + (a[i - 1] === b[j - 1] ? 0 : 1));
+      const d = Math.min(tmp + 1, dp[j - 1]! + 1, prev + (ca === b.charCodeAt(j - 1) ? 0 : 1));
+      dp[j] = d;
+      if (d < least) least = d;
       prev = tmp;
     }
+    if (least >= limit) return least;
   }
   return dp[b.length]!;
 }
@@ -280,7 +298,7 @@ export function closest(word: string, candidates: readonly string[], maxDistance
   for (const c of candidates) {
     // the distance is at least the difference in length: no table to fill for a word that far
     if (Math.abs(c.length - word.length) >= bestD) continue;
-    const dd = editDistance(word, c);
+    const dd = distanceUnder(word, c, bestD);
     if (dd < bestD) {
       best = c;
       bestD = dd;

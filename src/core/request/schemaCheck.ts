@@ -12,6 +12,7 @@
 // Values are what a JSON or YAML parser makes: plain objects whose keys are their own enumerable string
 // properties (no getters, no symbols). On those the answer is zod's (test/unit/request/schemaCheck.test.ts).
 import { config, type $ZodIssue, type $ZodType } from 'zod/v4/core';
+import { listedKeys } from './parse/keys';
 import type { Path } from './types';
 
 type Issue = $ZodIssue;
@@ -353,8 +354,24 @@ function objectNode(schema: Schema, def: Def): Node {
       else lines.push(`if (x !== undefined || ${k} in v) p++;`, `if (!(${t})) return false;`);
     });
     if (!strict) lines.push('return true;');
-    else if (countable) lines.push('let n = 0;', 'for (const k in v) n++;', 'return n === p;');
-    else lines.push(`for (const k in v) if (!${gen.ref(keySet)}.has(k)) return false;`, 'return true;');
+    else {
+      // an object of many keys has them listed by the parser (parse/keys.ts): not listed again
+      lines.push(`const listed = ${gen.ref(listedKeys)}(v);`);
+      const known = gen.ref(keySet);
+      if (countable)
+        lines.push(
+          'if (listed) return listed.length === p;',
+          'let n = 0;',
+          'for (const k in v) n++;',
+          'return n === p;',
+        );
+      else
+        lines.push(
+          `if (listed) return listed.every(k => ${known}.has(k));`,
+          `for (const k in v) if (!${known}.has(k)) return false;`,
+          'return true;',
+        );
+    }
     return lines.join('\n');
   });
 
@@ -375,7 +392,7 @@ function objectNode(schema: Schema, def: Def): Node {
     }
     if (!strict) return;
     const unrecognized: string[] = [];
-    for (const k in v) if (!keySet.has(k)) unrecognized.push(k);
+    for (const k of listedKeys(v) ?? Object.keys(v)) if (!keySet.has(k)) unrecognized.push(k);
     if (unrecognized.length) {
       const iss: RawIssue = { code: 'unrecognized_keys', keys: unrecognized, input: v, inst: schema, continue: true };
       iss.path = [...path];

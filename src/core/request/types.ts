@@ -50,5 +50,11 @@ export function formatOf(fileName: string): Format {
 
 /** JSON pointer (RFC 6901) of a path. */
 export function pointer(path: Path): string {
-  return path.map(p => `/${String(p).replace(/~/g, '~0').replace(/\//g, '~1')}`).join('');
+  let out = '';
+  for (const p of path) {
+    const s = String(p);
+    // escaped only where needed: every record of a check has a pointer
+    out += s.includes('~') || s.includes('/') ? `/${s.replace(/~/g, '~0').replace(/\//g, '~1')}` : `/${s}`;
+  }
+  return out;
 }

@@ -61,6 +61,31 @@ describe('problems per rule', function () {
     assert.ok(ms < 15_000, `${ms} ms`);
   });
 
+  it('an object of many keys, its keys listed once: what comes after them is still read and placed', () => {
+    // the keys of an object of 1,000 or more are listed by the parse and used by the later checks; once the parse has
+    // met every object the text can hold, it reads no more values
+    const many = Array.from({ length: 1200 }, (_, i) => `"k${i}": "{[${i}"`).join(', ');
+    const tail = '"messages": [{"role": "user", "content": "hi", "content": "again"}], "temperature": "hot"';
+    const text = `{"model": "model-opus-4-7", "max_tokens": 100, ${many}, ${tail}}`;
+    const { problems } = validateText(text, 'json');
+    const of = (code: string) => problems.filter(p => p.code === code);
+    assert.equal(of('unknown-field').length, MAX_PER_RULE + 1);
+    assert.equal(text.slice(of('unknown-field')[0]!.start, of('unknown-field')[0]!.end), '"k0"');
+    assert.match(of('unknown-field')[1000]!.message, /^200 more unknown-field problems/);
+    const duplicate = of('duplicate-key');
+    assert.equal(duplicate.length, 1);
+    assert.equal(duplicate[0]!.start, text.lastIndexOf('"content"'));
+    const hot = problems.find(p => p.path.join('/') === 'temperature')!;
+    assert.equal(text.slice(hot.start, hot.end), '"hot"');
+    // an integer-like key among many: the engine lists it first, so places are found from the text
+    const integer = validateText(`{"model": "model-opus-4-7", "max_tokens": 100, ${many}, "7": 1, ${tail}}`, 'json');
+    assert.equal(integer.problems.filter(p => p.code === 'unknown-field').length, MAX_PER_RULE + 1);
+    assert.deepEqual(
+      integer.problems.filter(p => p.code === 'duplicate-key').map(p => p.path),
+      [['messages', 0, 'content']],
+    );
+  });
+
   it('a near key among many: the first keys say "did you mean"; a wrong value past the bound costs no fixes', () => {
     const seen = check(
       base({ temperatur: 1, ...Object.fromEntries(Array.from({ length: 3000 }, (_, i) => [`x${i}`, 1])) }),

@@ -2,6 +2,7 @@
 // duplicate keys); broken JSON goes to jsonc-parser, which names every syntax error at its offset.
 import * as jsonc from 'jsonc-parser';
 import type { Path, Problem } from '../types';
+import { keepKeys, MANY_KEYS } from './keys';
 import { locateJson, locateJsonMany, skipString } from './positions';
 import { locateNothing, MAX_DEPTH, type Locate, type Parsed } from './types';
 
@@ -16,8 +17,8 @@ export function parseJson(text: string): Parsed {
   }
   // valid JSON: ranges come from a scanner over the text; the parse tree is never built
   const problems: Problem[] = [];
-  const shape = measure(value);
   const keys = keyOffsets(text);
+  const shape = measure(value, containersIfManyKeys(text, keys.count));
   // JSON.parse keeps the last of duplicate keys silently: fewer keys in the value than in the text
   const duplicates = keys.count !== shape.keys;
   if (duplicates) findDuplicateKeysInText(text, problems);
@@ -337,32 +338,63 @@ function scanKeys(text: string): number {
 
 /**
  * The number of object keys in a value, and whether it nests deeper than MAX_DEPTH. A recursive walk that stops
- * at MAX_DEPTH (so the stack stays small), with for-in rather than Object.keys (nothing allocated); the keys of
- * a value that deep are counted again without recursion.
+ * at MAX_DEPTH (so the stack stays small); the keys of a value that deep are counted again without recursion.
+ * Where the text may hold an object of many keys (`containers`, else Infinity), each object's keys are listed with
+ * Object.keys (for-in over 200,000 keys costs more), a long list is kept for the checks after the parse (keys.ts),
+ * and once the walk has met as many objects and arrays as the text holds, the values left are not read. Elsewhere
+ * for-in: nothing allocated per object (listing the keys of each cost a normal file 15%).
  */
-function measure(root: unknown): { keys: number; tooDeep: boolean } {
+function measure(root: unknown, containers: number): { keys: number; tooDeep: boolean } {
   let keys = 0;
   let tooDeep = false;
+  let met = 0;
   const walk = (v: object, depth: number): void => {
+    met++;
     if (depth > MAX_DEPTH) {
       tooDeep = true;
       return;
     }
     if (Array.isArray(v)) {
-      for (let i = 0; i < v.length; i++) {
+      for (let i = 0; i < v.length && met < containers; i++) {
         const x: unknown = v[i];
         if (x !== null && typeof x === 'object') walk(x, depth + 1);
       }
       return;
     }
-    for (const k in v) {
-      keys++;
-      const x = (v as Record<string, unknown>)[k];
+    if (containers === Infinity) {
+      for (const k in v) {
+        keys++;
+        const x = (v as Record<string, unknown>)[k];
+        if (x !== null && typeof x === 'object') walk(x, depth + 1);
+      }
+      return;
+    }
+    const own = Object.keys(v);
+    keys += own.length;
+    if (own.length >= MANY_KEYS) keepKeys(v, own);
+    for (let i = 0; i < own.length && met < containers; i++) {
+      const x = (v as Record<string, unknown>)[own[i]!];
       if (x !== null && typeof x === 'object') walk(x, depth + 1);
     }
   };
   if (root !== null && typeof root === 'object') walk(root, 1);
   return { keys: tooDeep ? countKeysDeep(root) : keys, tooDeep };
+}
+
+/** Keys per object, on average, from which a text may hold an object of many keys. */
+const KEYS_PER_BRACE = 64;
+
+/**
+ * When a text of `keys` keys may hold an object of MANY_KEYS keys (many keys, few objects): how many `{` and `[` it
+ * has, at least as many as its objects and arrays (strings may hold some). Else Infinity.
+ */
+function containersIfManyKeys(text: string, keys: number): number {
+  if (keys < MANY_KEYS) return Infinity;
+  let n = 0;
+  for (let i = text.indexOf('{'); i >= 0; i = text.indexOf('{', i + 1))
+    if (++n * KEYS_PER_BRACE > keys) return Infinity;
+  for (let i = text.indexOf('['); i >= 0; i = text.indexOf('[', i + 1)) n++;
+  return n;
 }
 
 /** The number of object keys in a value nested past MAX_DEPTH, without recursion. */
