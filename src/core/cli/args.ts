@@ -13,6 +13,7 @@
 //
 // and reads its argv with `parseArgs(argv, RUN)`. An option that takes a value names it (`value: 'N'`); one that
 // takes one of a few (`choices`) is checked here; `repeatable` keeps every value (`all`), otherwise the last counts.
+import { closest as closestIn } from '../models/table';
 
 export interface Option {
   /** the long name, without its dashes: `repeat` for `--repeat` */
@@ -133,32 +134,12 @@ function unknownOption(given: string, command: Command): string {
 }
 
 /**
- * The candidate nearest to `given` by edit distance (an adjacent swap counts as one edit), when it is near enough
- * to be a slip: at most a third of its length, and at most 3.
+ * The candidate nearest to `given` (its case aside), when near enough to be a slip: at most a third of its length
+ * (its leading dashes aside) and at most 3 edits, an adjacent swap counting as one.
  */
 export function closest(given: string, candidates: readonly string[]): string | undefined {
-  let best: string | undefined;
-  let bestDistance = Infinity;
-  for (const c of candidates) {
-    const d = editDistance(given.toLowerCase(), c.toLowerCase());
-    if (d < bestDistance) [best, bestDistance] = [c, d];
-  }
   const bound = Math.min(3, Math.max(1, Math.floor(given.replace(/^-+/, '').length / 3)));
-  return bestDistance <= bound ? best : undefined;
-}
-
-/** Optimal string alignment distance: insertions, deletions, substitutions and adjacent swaps. */
-function editDistance(a: string, b: string): number {
-  const rows = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array<number>(b.length).fill(0)]);
-  for (let j = 1; j <= b.length; j++) rows[0]![j] = j;
-  for (let i = 1; i <= a.length; i++)
-    for (let j = 1; j <= b.length; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let d = Math.min(rows[i - 1]![j]! + 1, rows[i]![j - 1]! + 1, rows[i - 1]![j - 1]! + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d = Math.min(d, rows[i - 2]![j - 2]! + 1);
-      rows[i]![j] = d;
-    }
-  return rows[a.length]![b.length]!;
+  return closestIn(given, candidates, bound, { ignoreCase: true });
 }
 
 export const one = (p: Parsed, name: string): string | undefined => p.values.get(name)?.at(-1);

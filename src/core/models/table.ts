@@ -259,46 +259,64 @@ export function nearestEffort(wanted: Effort, supported: readonly Effort[]): Eff
   return best;
 }
 
-/** Levenshtein distance, for "did you mean" suggestions and the nearest value of a set. */
+/**
+ * Edit distance for "did you mean" suggestions and the nearest value of a set: insertions, deletions, substitutions
+ * and adjacent swaps (`fromat` is one edit from `format`), the optimal string alignment distance.
+ */
 export function editDistance(a: string, b: string): number {
   return distanceUnder(a, b, Number.POSITIVE_INFINITY);
 }
 
-/** One row of the distance table, kept from call to call: "did you mean" weighs up to a hundred names a problem. */
-let row = new Int32Array(64);
+/** Three rows of the distance table, kept from call to call: "did you mean" weighs up to a hundred names a problem. */
+let rows = [new Int32Array(64), new Int32Array(64), new Int32Array(64)] as const;
 
 /**
- * The Levenshtein distance of `a` and `b` when it is under `limit`; otherwise some number at least `limit`. Each row
- * of the table holds a lower bound of the distance, so the work stops at the first row that reaches the limit.
+ * The edit distance of `a` and `b` when it is under `limit`; otherwise some number at least `limit`. Each row of the
+ * table holds a lower bound of the distance, so the work stops at the first row that reaches the limit.
  */
 function distanceUnder(a: string, b: string, limit: number): number {
-  if (row.length <= b.length) row = new Int32Array(b.length * 2 + 1);
-  const dp = row;
+  if (rows[0].length <= b.length) {
+    const n = b.length * 2 + 1;
+    rows = [new Int32Array(n), new Int32Array(n), new Int32Array(n)];
+  }
+  let [before, above, dp] = rows;
   for (let j = 0; j <= b.length; j++) dp[j] = j;
   for (let i = 1; i <= a.length; i++) {
-    let prev = dp[0]!;
+    [before, above, dp] = [above, dp, before];
     dp[0] = i;
     let least = i;
     const ca = a.charCodeAt(i - 1);
     for (let j = 1; j <= b.length; j++) {
-      const tmp = dp[j]!;
-      const d = Math.min(tmp + 1, dp[j - 1]! + 1, prev + (ca === b.charCodeAt(j - 1) ? 0 : 1));
+      const cb = b.charCodeAt(j - 1);
+      let d = Math.min(above[j]! + 1, dp[j - 1]! + 1, above[j - 1]! + (ca === cb ? 0 : 1));
+      // an adjacent swap: ab against ba
+      if (i > 1 && j > 1 && ca === b.charCodeAt(j - 2) && a.charCodeAt(i - 2) === cb)
+        d = Math.min(d, before[j - 2]! + 1);
       dp[j] = d;
       if (d < least) least = d;
-      prev = tmp;
     }
     if (least >= limit) return least;
   }
   return dp[b.length]!;
 }
 
-export function closest(word: string, candidates: readonly string[], maxDistance = 3): string | undefined {
+/**
+ * The candidate nearest to `word` by edit distance, when at most `maxDistance` edits away (ties: the first).
+ * `ignoreCase` compares them in lower case.
+ */
+export function closest(
+  word: string,
+  candidates: readonly string[],
+  maxDistance = 3,
+  { ignoreCase = false }: { ignoreCase?: boolean } = {},
+): string | undefined {
+  const w = ignoreCase ? word.toLowerCase() : word;
   let best: string | undefined;
   let bestD = maxDistance + 1;
   for (const c of candidates) {
     // the distance is at least the difference in length: no table to fill for a word that far
-    if (Math.abs(c.length - word.length) >= bestD) continue;
-    const dd = distanceUnder(word, c, bestD);
+    if (Math.abs(c.length - w.length) >= bestD) continue;
+    const dd = distanceUnder(w, ignoreCase ? c.toLowerCase() : c, bestD);
     if (dd < bestD) {
       best = c;
       bestD = dd;

@@ -10,7 +10,9 @@ const files = fs.readdirSync('examples').map(f => ({
   text: fs.readFileSync(`examples/${f}`, 'utf8'),
 }));
 
-describe('robustness (property tests)', () => {
+describe('robustness (property tests)', function () {
+  // hundreds of files checked a test: a second alone, more on a busy machine (the figures of speed are in bench/)
+  this.timeout(10_000);
   it('every truncation of a valid file returns problems without throwing', () => {
     fc.assert(
       fc.property(fc.constantFrom(...files), fc.nat(), ({ format, text }, n) => {

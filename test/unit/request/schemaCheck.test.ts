@@ -109,7 +109,9 @@ function damage(value: unknown, damages: Damage[]): unknown {
   return v;
 }
 
-describe('the schema walk (schemaCheck.ts) answers as zod does', () => {
+describe('the schema walk (schemaCheck.ts) answers as zod does', function () {
+  // hundreds of files checked a test: a second alone, more on a busy machine (the figures of speed are in bench/)
+  this.timeout(10_000);
   const all = bodies();
   const schemas: [string, Schema][] = [
     ['RequestBody', RequestBody],
