@@ -159,6 +159,9 @@ export function locateJsonMany(text: string, paths: readonly Path[], offsets?: K
   // not before the first question: a check with no problems asks none
   let anchored: boolean | undefined;
   let keys: Int32Array | undefined;
+  // one skipper for every path asked for: a lens a message asks for 2,500 paths of a 50 MB file, and a skipper of
+  // its own each searched the rest of the text for a bracket no message holds (30 s)
+  let skip: ((i: number) => number) | undefined;
   return (path, key = false) => {
     if (anchored === undefined) {
       anchored = !!offsets && anchorWanted(root, offsets.value, wanted);
@@ -171,7 +174,7 @@ export function locateJsonMany(text: string, paths: readonly Path[], offsets?: K
       if (!next) return locateJson(text, path, key);
       nodes.push(next);
     }
-    if (keys) place(text, keys, nodes, path);
+    if (keys) place(text, keys, nodes, path, (skip ??= forwardSkipper(text)));
     const node = nodes[nodes.length - 1]!;
     return key && node.key ? node.key : node.value;
   };
@@ -264,7 +267,7 @@ const INTEGER_KEY = /^(0|[1-9]\d{0,9})$/;
  * Works out where the last of `nodes` (the path's nodes, from the root) is in the text: where each of them
  * starts, then where the last one ends (only that one: a container's end costs a skip over all of it).
  */
-function place(text: string, keys: Int32Array, nodes: Wanted[], path: Path): void {
+function place(text: string, keys: Int32Array, nodes: Wanted[], path: Path, skip: (i: number) => number): void {
   for (let n = 0; n < nodes.length; n++) {
     const w = nodes[n]!;
     if (w.start !== undefined || !w.present) continue;
@@ -293,7 +296,7 @@ function place(text: string, keys: Int32Array, nodes: Wanted[], path: Path): voi
   const last = nodes[nodes.length - 1]!;
   if (last.start === undefined || last.value) return;
   const c = text.charCodeAt(last.start);
-  const end = c === 123 || c === 91 ? forwardSkipper(text)(last.start) : skipValue(text, last.start);
+  const end = c === 123 || c === 91 ? skip(last.start) : skipValue(text, last.start);
   last.value = { start: last.start, end };
 }
 
@@ -367,51 +370,44 @@ function forget(wanted: Wanted): void {
 }
 
 /**
- * `skipValue` for a walk that only moves forward. The next quote and bracket of each kind are found with
- * indexOf and searched for again only once passed, so skipping a container costs a few native scans and
- * a step per string and bracket in it, rather than a step per character.
+ * `skipValue` for a walk that mostly moves forward. The next quote and bracket of each kind are found with indexOf
+ * and searched for again only once passed, or when a skip starts before where that search started (a walk that goes
+ * back: what lies between is unknown), so skipping a container costs a few native scans and a step per string and
+ * bracket in it, rather than a step per character. A mark kept across a step back stays right: none lies between
+ * where its search started and where it was found.
  */
 function forwardSkipper(text: string): (i: number) => number {
   const end = text.length;
-  const after = (mark: string, from: number) => {
-    const at = text.indexOf(mark, from);
-    return at < 0 ? end : at;
+  const MARKS = ['{', '[', '}', ']', '"'];
+  // for each mark: where it is next (end: nowhere), and where the search that found it started
+  const next = [-1, -1, -1, -1, -1];
+  const from = [0, 0, 0, 0, 0];
+  const at = (k: number, j: number): number => {
+    if (next[k]! < j || from[k]! > j) {
+      from[k] = j;
+      const found = text.indexOf(MARKS[k]!, j);
+      next[k] = found < 0 ? end : found;
+    }
+    return next[k]!;
   };
-  // the next of each mark at or after where it was last searched from (-1: search again)
-  let braceOpen = -1;
-  let bracketOpen = -1;
-  let braceClose = -1;
-  let bracketClose = -1;
-  let quote = -1;
-  let reached = 0;
   return i => {
     const c = text.charCodeAt(i);
     if (c !== 123 && c !== 91) return skipValue(text, i); // a string (indexOf already) or a short literal
-    // moved back (the walk never does): what was found ahead may have passed marks in between
-    if (i < reached) braceOpen = bracketOpen = braceClose = bracketClose = quote = -1;
     let depth = 0;
     for (let j = i; ;) {
-      if (braceOpen < j) braceOpen = after('{', j);
-      if (bracketOpen < j) bracketOpen = after('[', j);
-      if (braceClose < j) braceClose = after('}', j);
-      if (bracketClose < j) bracketClose = after(']', j);
-      if (quote < j) quote = after('"', j);
+      const braceOpen = at(0, j);
+      const bracketOpen = at(1, j);
       const open = Math.min(braceOpen, bracketOpen);
-      const bracket = Math.min(open, braceClose, bracketClose);
+      const bracket = Math.min(open, at(2, j), at(3, j));
+      const quote = at(4, j);
       if (quote < bracket) {
         j = skipString(text, quote) + 1;
         continue;
       }
-      if (bracket === end) {
-        reached = end;
-        return end; // not closed: not valid JSON, as with skipValue
-      }
+      if (bracket === end) return end; // not closed: not valid JSON, as with skipValue
       j = bracket + 1;
       if (bracket === open) depth++;
-      else if (--depth === 0) {
-        reached = j;
-        return j;
-      }
+      else if (--depth === 0) return j;
     }
   };
 }
