@@ -68,6 +68,10 @@ export { GitError, GitRepo } from './core/compare/git';
 // A case file at a git revision (the Cases grid's "Compare with…"), read and checked as `test --base` does.
 export { caseFileAt, revisionSource } from './core/compare/versions';
 export { loadCaseFileFrom } from './core/cases/load';
+// the grid's cases from a dataset, and Run Sample…'s choice of them: the same as `test --sample N --seed S`
+export { datasetFormatOf } from './core/cases/caseFile';
+export { scanSuite } from './core/cases/suite';
+export { Chooser } from './core/cases/choose';
 // Generated test cases and improved prompts (Generate Test Cases…, Improve Prompt…): the prompts, the answers
 // read, and the edits of the author's files, which need yaml and jsonc-parser like the rest of this bundle.
 export { casesRequest, generateCases, improvementRequest, improvePrompt, withCases } from './core/coauthor/coauthor';

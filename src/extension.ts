@@ -327,6 +327,10 @@ export function activate(context: vscode.ExtensionContext): PromptwrightApi {
     lazy('promptwright.cancelBatch', (f, n) => f.batches.cancel(batchNode(n))),
     lazy('promptwright.collectBatch', (f, n) => f.batches.collect(batchNode(n))),
     lazy('promptwright.runCases', (f, arg) => f.cases.runCases(uriOf(arg))),
+    // from the palette (the active case file or the grid's) or the grid's toolbar; a string argument answers N
+    lazy('promptwright.runCasesSample', (f, arg, answer) =>
+      f.cases.runSample(uriOf(arg), typeof answer === 'string' ? answer : undefined),
+    ),
     // from the editor's title (its file), the palette (the active case file or the grid's) or the grid's toolbar
     lazy('promptwright.compareCases', (f, arg, ref) =>
       f.cases.compareCases(uriOf(arg), typeof ref === 'string' ? ref : undefined),

@@ -44,6 +44,8 @@ export type FromCasesWebview =
   | { type: 'cancel' }
   /** "Run All as Batch": every cell as a Message Batch, at half the price; the cells fill when it ends */
   | { type: 'run-batch' }
+  /** "Run Sample…": the extension asks how many cases, then runs a seeded sample of them */
+  | { type: 'run-sample' }
   | { type: 'open-case-file' }
   /** "Compare with…": the extension asks which git revision, then runs every cell on both versions */
   | { type: 'compare' }
@@ -91,6 +93,7 @@ export function parseFromCasesWebview(raw: unknown): FromCasesWebview | undefine
     case 'ready':
     case 'cancel':
     case 'run-batch':
+    case 'run-sample':
     case 'open-case-file':
     case 'compare':
     case 'leave-compare':

@@ -120,6 +120,8 @@ export interface GridView {
   /** the request file the case file names, as written there */
   request: string;
   cases: string[];
+  /** each case's vars as text (`name=value …`), by case name: what the grid's filter box searches besides names */
+  caseVars?: Record<string, string>;
   models: string[];
   cells: CellView[];
   running: boolean;

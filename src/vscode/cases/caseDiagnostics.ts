@@ -302,7 +302,7 @@ export function requestUriOf(caseUri: vscode.Uri, request: string): vscode.Uri |
  * A dataset's text in chunks: the editor's when it is open (what is typed is checked), else the file on disk, read
  * 64 KB at a time (a dataset may be far larger than anything the editor should hold).
  */
-function openDataset(uri: vscode.Uri): Iterable<string> | AsyncIterable<Uint8Array> | undefined {
+export function openDataset(uri: vscode.Uri): Iterable<string> | AsyncIterable<Uint8Array> | undefined {
   const doc = vscode.workspace.textDocuments.find(d => key(d.uri) === key(uri));
   if (doc) return [doc.getText()];
   if (uri.scheme !== 'file' || !fs.existsSync(uri.fsPath) || !fs.statSync(uri.fsPath).isFile()) return undefined;

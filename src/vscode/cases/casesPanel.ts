@@ -8,6 +8,7 @@ import {
   type FromCasesWebview,
   type ToCasesWebview,
 } from '../../protocol/cases';
+import { isCaseFile } from '../../core/cases/fileNames';
 import type { GitBase } from '../compare/gitBase';
 import type { Api } from '../platform/api';
 import type { Config } from '../platform/config';
@@ -32,6 +33,9 @@ const BODY = `<header id="toolbar">
 <div id="compare-bar" aria-label="Compare mode" role="region" hidden></div>
 <div id="notice" role="alert" hidden></div>
 <p id="empty" hidden>No cases to show yet.</p>
+<div id="filter-bar" role="search" hidden><label for="filter">Filter rows</label>
+<input id="filter" type="search" spellcheck="false" placeholder="Case name or vars (Escape clears)"
+ aria-controls="grid" aria-describedby="filter-count"><span id="filter-count" class="muted" role="status"></span></div>
 <div id="scroller"><table id="grid" role="grid" aria-label="Cases by model"></table></div>
 <div id="splitter" role="separator" aria-orientation="horizontal" aria-controls="detail" tabindex="0"
  aria-label="Resize the detail pane" hidden></div>
@@ -98,6 +102,11 @@ export class CasesPanel implements vscode.Disposable, GridDisplay {
     return this.runner.runCases(arg);
   }
 
+  /** "Run Sample…" (see CasesRunner.runSample); resolves when the run ends, to the sample's size and seed. */
+  runSample(arg?: unknown, answer?: string): Promise<{ n: number; seed: number } | undefined> {
+    return this.runner.runSample(arg, answer);
+  }
+
   /** "Compare Cases with…" (see CasesRunner.compareCases); resolves when the run ends. */
   compareCases(arg?: unknown, ref?: string): Promise<string | undefined> {
     return this.runner.compareCases(arg, ref);
@@ -110,9 +119,13 @@ export class CasesPanel implements vscode.Disposable, GridDisplay {
 
   /**
    * The status bar item's click: the grid, where it is. From a test item of the Test Explorer (or with a case
-   * file), that file's grid, with its saved results when it is not the one shown.
+   * file, or before any run with a case file in the editor), that file's grid, with its saved results when it is
+   * not the one shown.
    */
   async show(caseUri?: vscode.Uri): Promise<void> {
+    // before any run: the active case file's grid, with its saved results (nothing is sent)
+    const active = vscode.window.activeTextEditor?.document.uri;
+    if (!caseUri && !this.runner.current && active && isCaseFile(active.path)) caseUri = active;
     if (caseUri && this.runner.current?.caseUri.toString() !== caseUri.toString() && !this.runner.isRunning) {
       this.runner.current = undefined;
       await this.runner.restore(caseUri);
@@ -151,6 +164,9 @@ export class CasesPanel implements vscode.Disposable, GridDisplay {
         return;
       case 'leave-compare':
         await this.runner.leaveCompare();
+        return;
+      case 'run-sample':
+        if (current) await this.runner.runSample(current.caseUri);
         return;
       case 'run-batch':
         if (current) await this.runner.run(current.caseUri, { scope: 'all' }, { batch: {} });

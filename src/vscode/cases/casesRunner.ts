@@ -31,7 +31,7 @@ import type { Log } from '../platform/log';
 import { pricesOf } from '../platform/prices';
 import type { Recent } from '../platform/recent';
 import { vscodePrompts, type Prompts } from '../platform/prompts';
-import { readText, requestUriOf, type CaseDiagnostics } from './caseDiagnostics';
+import { openDataset, readText, requestUriOf, type CaseDiagnostics } from './caseDiagnostics';
 import { isCaseFile } from '../../core/cases/fileNames';
 import { askRevision, IMPROVED, readBase, withBaseCells, workingCopyBase, type ReadyCell } from './casesCompare';
 import type { CasesResults } from './casesResults';
@@ -222,6 +222,56 @@ export class CasesRunner {
     if (chosen && 'ref' in chosen) await this.run(caseUri, { scope: 'all' }, { compareWith: chosen.ref });
     if (chosen && 'notInGit' in chosen) void this.api.showError(chosen.notInGit, 'Compare Cases');
     return chosen && 'notInGit' in chosen ? chosen.notInGit : undefined;
+  }
+
+  /**
+   * "Run Sample…": asks how many of the case file's cases to run (1 to all; a seed may follow the number), then
+   * runs that many, chosen as `promptwright test --sample N --seed S` chooses them, and says the seed so that the
+   * same sample can be run again (here or in CI). `answer` answers the question (a command's argument, a test).
+   * Resolves when the run ends, to the sample run.
+   */
+  async runSample(arg?: unknown, answer?: string): Promise<{ n: number; seed: number } | undefined> {
+    const active = vscode.window.activeTextEditor?.document.uri;
+    const uri =
+      arg instanceof vscode.Uri ? arg : active && isCaseFile(active.path) ? active : (this.current?.caseUri ?? active);
+    const caseUri = await this.chooseCaseFile(uri);
+    if (!caseUri) return undefined;
+    const prepared = await this.prepare(caseUri);
+    if (typeof prepared === 'string') {
+      void this.api.showError(prepared, 'Run Sample');
+      return undefined;
+    }
+    // every case with its stable id (a listed case's too), offered in file order as the CLI offers them
+    const suite = prepared.file.dataset ? prepared.file : await datasetCases(caseUri, prepared.file);
+    if (typeof suite === 'string') return undefined;
+    const total = suite.cases.length;
+    const text =
+      answer ??
+      (await this.prompts.input({
+        title: `Run Sample of ${fileName(caseUri)}`,
+        prompt: `How many of its ${count(total, 'case')} to run, chosen at random (a seed after it repeats a sample)`,
+        placeHolder: `1 to ${total.toLocaleString('en-US')}`,
+        validateInput: v => sampleAnswer(v, total).problem,
+      }));
+    if (text === undefined) return undefined;
+    const chosen = sampleAnswer(text, total);
+    if (chosen.problem !== undefined) {
+      void this.api.showError(chosen.problem, 'Run Sample');
+      return undefined;
+    }
+    const { n, seed } = chosen;
+    const chooser = new (coreBundle().Chooser)<{ name: string; id: string }>({ sample: n, seed });
+    for (const c of suite.cases as readonly { name: string; id?: string }[])
+      chooser.offer(c.name, c.id ?? c.name, { name: c.name, id: c.id ?? c.name });
+    const names = new Set(chooser.chosen(c => c.id).map(c => c.name));
+    const cells = prepared.cells.filter(c => names.has(c.caseName));
+    const file = vscode.workspace.asRelativePath(caseUri);
+    void vscode.window.showInformationMessage(
+      `Promptwright: running a sample of ${n.toLocaleString('en-US')} of ${count(total, 'case')}, seed ${seed}. ` +
+        `The same again: Run Sample… "${n} ${seed}", or promptwright test ${file} --sample ${n} --seed ${seed}`,
+    );
+    await this.run(caseUri, { scope: 'cells', cells });
+    return { n, seed };
   }
 
   /**
@@ -727,7 +777,8 @@ export class CasesRunner {
       const first = errors[0] ? ` (first: ${errors[0].message})` : '';
       return `${name} has ${count(errors.length, 'error')}${first}: fix them first; nothing was sent.`;
     }
-    const file = parsed.file;
+    const file = parsed.file.dataset ? await datasetCases(caseUri, parsed.file) : parsed.file;
+    if (typeof file === 'string') return file;
     if (!file.judge?.model && !this.config.casesJudgeModel && file.cases.some(c => c.assert?.some(a => 'rubric' in a)))
       return (
         `${name} has rubric assertions and no judge model: add "judge: { model: … }" to it, or set ` +
@@ -785,9 +836,12 @@ export class CasesRunner {
       sameList([...new Set(shownCells.map(c => c.model))], models)
     ) {
       shown.view.request = p.requestName;
+      shown.view.caseVars = varsTextOf(p.file);
       return shown;
     }
-    return this.newGrid(caseUri, p.requestName, p.cells, saved);
+    const grid = this.newGrid(caseUri, p.requestName, p.cells, saved);
+    grid.view.caseVars = varsTextOf(p.file);
+    return grid;
   }
 
   /** A grid of these cells, each showing its saved result when there is one. */
@@ -917,6 +971,7 @@ export class CasesRunner {
       const request = typeof prepared === 'string' ? '' : prepared.requestName;
       const grid = this.newGrid(caseUri, request, keys, saved);
       grid.view.restored = true;
+      if (typeof prepared !== 'string') grid.view.caseVars = varsTextOf(prepared.file);
       const where = saved && this.results.place(caseUri);
       if (where) Object.assign(grid.view, { savedTo: where.shown, savedPath: where.full });
       if (typeof prepared === 'string') grid.view.notice = prepared;
@@ -937,9 +992,68 @@ export class CasesRunner {
   }
 }
 
+/**
+ * A case file's cases as the CLI's `test` reads them, each with its stable id: the listed ones, then every row of
+ * its dataset (read once); or why nothing can run (the dataset is missing or has errors).
+ */
+async function datasetCases(caseUri: vscode.Uri, file: CaseFile): Promise<CaseFile | string> {
+  const core = coreBundle();
+  const listed = file.cases.map(c => ({ ...c, line: 1 }));
+  const dataset = file.dataset;
+  if (!dataset) return { ...file, cases: (await core.scanSuite({ listed, keep: true })).chosen };
+  const format = core.datasetFormatOf(dataset);
+  const uri = requestUriOf(caseUri, dataset);
+  const chunks = uri && format && openDataset(uri);
+  if (!chunks || !format)
+    return `The dataset "${dataset}" that ${fileName(caseUri)} names cannot be read; nothing was sent.`;
+  const scan = await core.scanSuite({ listed, dataset: { chunks, format }, keep: true });
+  const errors = scan.problems.filter(p => p.severity === 'error');
+  if (errors.length) {
+    const first = `line ${errors[0]!.line}: ${errors[0]!.message}`;
+    return `${dataset} has ${count(errors.length, 'error')} (first: ${first}): fix them first; nothing was sent.`;
+  }
+  return { ...file, cases: scan.chosen };
+}
+
+/**
+ * Run Sample…'s answer: `N` or `N SEED`, N a whole number from 1 to `total`, SEED a whole number (else one is drawn
+ * at random, and said); or what is wrong with it.
+ */
+function sampleAnswer(
+  text: string,
+  total: number,
+): { n: number; seed: number; problem?: undefined } | { problem: string } {
+  const m = /^\s*(\d+)(?:\s+(\d+))?\s*$/.exec(text);
+  const n = m ? Number(m[1]) : NaN;
+  if (!m || n < 1 || n > total)
+    return { problem: `A whole number from 1 to ${total.toLocaleString('en-US')}, then a seed if you like: "50 7".` };
+  const seed = m[2] !== undefined ? Number(m[2]) : Math.floor(Math.random() * 100_000);
+  if (!Number.isSafeInteger(seed) || seed > 0xffffffff)
+    return { problem: 'The seed is a whole number up to 4294967295.' };
+  return { n, seed };
+}
+
+/** Each case's vars as one line of text (`name=value …`), for the grid's filter box. */
+function varsTextOf(file: CaseFile): Record<string, string> {
+  const text = Object.create(null) as Record<string, string>;
+  for (const c of file.cases)
+    text[c.name] = Object.entries(c.vars ?? {})
+      .map(([k, v]) => `${k}=${typeof v === 'string' ? v : JSON.stringify(v)}`)
+      .join(' ');
+  return text;
+}
+
+/** The keys of a target's cells, made once per list (a sample of a large dataset asks of every cell). */
+const targetKeys = new WeakMap<readonly CellKey[], Set<string>>();
+function keysOf(cells: readonly CellKey[]): Set<string> {
+  let keys = targetKeys.get(cells);
+  if (!keys) targetKeys.set(cells, (keys = new Set(cells.map(c => cellKey(c.caseName, c.model)))));
+  return keys;
+}
+
 function inTarget(c: CellKey, t: RunTarget): boolean {
   if (t.scope === 'all') return true;
-  if (t.scope === 'cells') return t.cells.some(x => x.caseName === c.caseName && x.model === c.model);
+  if (t.scope === 'cells') return keysOf(t.cells).has(cellKey(c.caseName, c.model));
   if (t.scope === 'row') return c.caseName === t.caseName;
   return c.caseName === t.caseName && c.model === t.model;
 }

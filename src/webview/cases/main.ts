@@ -51,8 +51,9 @@ const table = new Grid($<HTMLTableElement>('grid'), {
   select: (caseName, model) => select(cellKey(caseName, model)),
   rerun,
   openLink,
+  view: viewOf,
 });
-const navigation = new GridNavigation($<HTMLTableElement>('grid'), {
+const navigation = new GridNavigation($<HTMLTableElement>('grid'), table, {
   open: cell => select(cell.dataset.key),
   // with the pane open, it follows the keyboard: the arrow keys read cell after cell
   moved: cell => detail.isOpen && select(cell.dataset.key),
@@ -88,6 +89,10 @@ const runBatch = button('Run All as Batch', 'layers', 'btn');
 runBatch.id = 'run-batch';
 runBatch.title = 'Every cell as a Message Batch: half the price, within 24 hours; the cells fill when it ends';
 runBatch.addEventListener('click', () => post({ type: 'run-batch' }));
+const runSample = button('Run Sample…', undefined, 'btn');
+runSample.id = 'run-sample';
+runSample.title = 'Run N cases chosen at random, as `promptwright test --sample N --seed S` chooses them';
+runSample.addEventListener('click', () => post({ type: 'run-sample' }));
 const cancelAll = button('Cancel All', 'debug-stop');
 cancelAll.id = 'cancel-all';
 cancelAll.addEventListener('click', () => post({ type: 'cancel' }));
@@ -97,7 +102,27 @@ compareWith.title = 'Run every cell on the case file at a git revision too, and 
 compareWith.addEventListener('click', () => post({ type: 'compare' }));
 const openFile = button('Open Case File', 'go-to-file');
 openFile.addEventListener('click', () => post({ type: 'open-case-file' }));
-$('actions').append(runAll, runBatch, cancelAll, compareWith, openFile);
+$('actions').append(runAll, runBatch, runSample, cancelAll, compareWith, openFile);
+// ---- the filter box: rows whose case name or vars hold what is typed -----------------------------------
+
+const filterBox = $<HTMLInputElement>('filter');
+function applyFilter(): void {
+  const shown = table.filter(filterBox.value);
+  const total = table.totalRows;
+  $('filter-count').textContent = filterBox.value.trim()
+    ? `${shown.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} rows`
+    : `${total.toLocaleString('en-US')} rows`;
+  navigation.reset();
+}
+filterBox.addEventListener('input', applyFilter);
+filterBox.addEventListener('keydown', e => {
+  if (e.key !== 'Escape' || !filterBox.value) return;
+  e.preventDefault();
+  e.stopPropagation();
+  filterBox.value = '';
+  applyFilter();
+});
+
 const compareBar = new CompareBar($('compare-bar'), () => post({ type: 'leave-compare' }));
 
 function save(): void {
@@ -153,6 +178,7 @@ function drawSummary(): void {
   $('saved').title = grid.savedPath ?? '';
   runAll.disabled = grid.running;
   runBatch.disabled = grid.running || !!grid.compare;
+  runSample.disabled = grid.running;
   cancelAll.disabled = !grid.running;
   compareWith.disabled = grid.running;
   compareBar.show(grid.compare, [...pairs.values()], grid.running);
@@ -194,7 +220,13 @@ function showGrid(g: GridView): void {
   notice.hidden = !g.notice;
   notice.textContent = g.notice ?? '';
   $('empty').hidden = !!g.cases.length || !!g.notice;
+  // how long drawing the grid takes, to its first frame (the DOM suite prints it for a 10,000-row dataset)
+  performance.mark('cases-grid-start');
   table.render(g);
+  $('filter-bar').hidden = !g.cases.length;
+  if (filterBox.value) applyFilter();
+  else $('filter-count').textContent = `${g.cases.length.toLocaleString('en-US')} rows`;
+  requestAnimationFrame(() => performance.measure('cases-grid-drawn', 'cases-grid-start'));
   if (!selected || !viewOf(selected)) selected = firstFailing();
   navigation.reset(selected);
   select(selected);

@@ -14,12 +14,26 @@ export interface NavigationActions {
 
 const PAGE_ROWS = 5;
 
+/**
+ * The grid as the keyboard sees it: rows and columns, drawn or not (a large grid draws only the rows in view,
+ * grid.ts), and a cell's element once its row is drawn and scrolled into view.
+ */
+export interface GridLayout {
+  readonly rowCount: number;
+  readonly columnCount: number;
+  place(key: string): { row: number; column: number } | undefined;
+  reveal(row: number, column: number): HTMLElement | undefined;
+  /** the held cell, by key: its element has tabindex 0 whenever its row is drawn */
+  hold(key: string | undefined): void;
+}
+
 export class GridNavigation {
-  /** the cell that holds the grid's one tab stop */
-  private current: HTMLElement | undefined;
+  /** the key of the cell that holds the grid's one tab stop */
+  private current: string | undefined;
 
   constructor(
     private readonly table: HTMLTableElement,
+    private readonly layout: GridLayout,
     private readonly actions: NavigationActions,
   ) {
     table.addEventListener('keydown', e => this.onKey(e));
@@ -31,46 +45,41 @@ export class GridNavigation {
 
   /** The grid was drawn anew: the tab stop stays on the same cell (by key), else the first. */
   reset(key?: string): void {
-    const cells = this.cells();
-    for (const c of cells) c.tabIndex = -1;
-    const keep = key ?? this.current?.dataset.key;
-    const cell = cells.find(c => c.dataset.key === keep) ?? cells[0];
-    this.current = undefined;
-    if (cell) this.hold(cell);
+    const keep = key ?? this.current;
+    const held = keep && this.layout.place(keep) ? keep : undefined;
+    const first = this.table.querySelector<HTMLElement>('td[data-key]')?.dataset.key;
+    this.current = held ?? first;
+    this.layout.hold(this.current);
   }
 
   /** Puts the tab stop (and, with `focus`, the keyboard) on a cell. */
   hold(cell: HTMLElement, focus = false): void {
-    if (this.current && this.current !== cell) this.current.tabIndex = -1;
-    this.current = cell;
+    if (this.current !== cell.dataset.key) {
+      this.current = cell.dataset.key;
+      this.layout.hold(this.current);
+    }
     cell.tabIndex = 0;
     if (focus) cell.focus();
-  }
-
-  private cells(): HTMLElement[] {
-    return Array.from(this.table.querySelectorAll<HTMLElement>('td[data-key]'));
   }
 
   private onKey(e: KeyboardEvent): void {
     const cell = cellOf(e.target);
     // keys typed on a button inside a cell are the button's
     if (!cell || (e.target as HTMLElement).closest('button')) return;
-    const row = cell.parentElement as HTMLTableRowElement;
-    const rows = Array.from(this.table.tBodies[0]?.rows ?? []);
-    const r = rows.indexOf(row);
-    const cellsOfRow = (i: number): HTMLElement[] =>
-      Array.from(rows[i]?.querySelectorAll<HTMLElement>('td[data-key]') ?? []);
-    const c = cellsOfRow(r).indexOf(cell);
+    const at = this.layout.place(cell.dataset.key ?? '');
+    if (!at) return;
+    const { row: r, column: c } = at;
     const go = (ri: number, ci: number) => {
       e.preventDefault();
-      const rowAt = Math.max(0, Math.min(rows.length - 1, ri));
-      const inRow = cellsOfRow(rowAt);
-      const next = inRow[Math.max(0, Math.min(inRow.length - 1, ci))];
-      if (!next || next === cell) return;
+      const row = Math.max(0, Math.min(this.layout.rowCount - 1, ri));
+      const column = Math.max(0, Math.min(this.layout.columnCount - 1, ci));
+      if (row === r && column === c) return;
+      const next = this.layout.reveal(row, column);
+      if (!next) return;
       this.hold(next, true);
       this.actions.moved(next);
     };
-    const last = rows.length - 1;
+    const last = this.layout.rowCount - 1;
     switch (e.key) {
       case 'ArrowDown':
         return go(r + 1, c);
