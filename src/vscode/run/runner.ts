@@ -357,13 +357,14 @@ export class Runner implements vscode.Disposable {
    */
   async appendConversation(): Promise<boolean> {
     const r = this.run;
-    if (!r?.message?.content.length) {
+    // a turn cancelled before its first event leaves the earlier ones
+    const m = r?.message?.content.length ? r.message : undefined;
+    const turns = [...((r?.conversation?.loop.state().added ?? []) as object[]), ...(m ? [assistantTurn(m)] : [])];
+    if (!r || !turns.length) {
       void vscode.window.showInformationMessage('Promptwright: there is no reply to append.');
       return false;
     }
-    const added = (r.conversation?.loop.state().added ?? []) as object[];
-    const turns: object[] = [...added, assistantTurn(r.message)];
-    const results = r.message.stop_reason === 'tool_use' ? toolResultTurn(r.message) : undefined;
+    const results = m?.stop_reason === 'tool_use' ? toolResultTurn(m) : undefined;
     if (results) {
       const answers = new Map((r.view.calls ?? []).map(c => [c.id, c.answer]));
       const content = results.content.map(b => ({ ...b, content: answers.get(String(b.tool_use_id)) ?? b.content }));

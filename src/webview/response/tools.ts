@@ -43,8 +43,8 @@ export function renderHistory(view: RunView | undefined, openLink: (url: string)
 export function renderCalls(view: RunView | undefined, post: Post): void {
   const root = $('calls');
   root.replaceChildren();
-  if (!view || view.outcome !== 'done') return;
-  const calls = view.calls ?? [];
+  if (!view || view.outcome === 'running') return;
+  const calls = view.outcome === 'done' ? (view.calls ?? []) : [];
   if (!calls.length && !view.history?.length) return;
   if (calls.length)
     root.appendChild(
