@@ -2,7 +2,9 @@
 // extension's bytes, and the core work that reads files with them (checks, language features, the case and compare
 // engines). It is loaded when a request file is first checked, not when the extension activates (VS Code activates
 // Promptwright for every JSON file). It is dist/core.js.
-export { appendReply } from './core/run/append';
+export { appendItems, appendReply } from './core/run/append';
+export { callLabel, MAX_ANSWER_CHARS } from './core/tools/answers';
+export { ToolLoop } from './core/tools/loop';
 export { fixEdits } from './core/request/fixes';
 export { validateText } from './core/request/validate';
 export { cacheViewOf, checkRequestText, requestProblems } from './core/request/diagnostics';

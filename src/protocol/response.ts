@@ -28,6 +28,20 @@ interface Timings {
 
 type RunOutcome = 'running' | 'done' | 'error' | 'cancelled';
 
+/** A tool call of a reply that stopped on tool_use, and the answer given to it (Answer…), once there is one. */
+export interface ToolCallView {
+  id: string;
+  name: string;
+  input: unknown;
+  answer?: string;
+}
+
+/** An earlier turn of a tool-use conversation (Continue): its reply, and its calls with their answers. */
+export interface TurnView {
+  message: Message;
+  calls: ToolCallView[];
+}
+
 /** Everything the panel shows for one run; the webview keeps it (setState) so a reload restores it. */
 export interface RunView {
   runId: number;
@@ -47,6 +61,10 @@ export interface RunView {
   retry?: { inMs: number; attempt: number; maxAttempts: number; error: ErrorInfo; at: number };
   /** what the reply cost once it ended (US dollars; null: no price for the model, `why` says so) */
   cost?: RunCost;
+  /** the reply's tool calls, once it stopped on tool_use: each with its Answer… */
+  calls?: ToolCallView[];
+  /** the turns of the conversation before this reply, when Continue sent it */
+  history?: TurnView[];
 }
 
 /** A run's cost, priced by the extension (core/cost): the page only shows it. */
@@ -71,10 +89,19 @@ export type ToResponseWebview =
       timings: Timings;
       cost?: RunCost;
     }
+  | { type: 'calls'; runId: number; calls: ToolCallView[] }
   | { type: 'flash'; text: string };
 
-/** The page's links open in the browser; its actions are commands in the panel's title bar. */
-export type FromResponseWebview = Ready | { type: 'open-link'; url: string };
+/**
+ * The page's links open in the browser; its actions are commands in the panel's title bar, but for a tool call's
+ * Answer… (the call's id), and Continue and Append Conversation below the calls.
+ */
+export type FromResponseWebview =
+  | Ready
+  | { type: 'open-link'; url: string }
+  | { type: 'answer'; id: string }
+  | { type: 'continue' }
+  | { type: 'append-conversation' };
 
 /** Checks a message from the webview (it is untrusted input). */
 export function parseFromResponseWebview(m: unknown): FromResponseWebview | undefined {
@@ -83,6 +110,8 @@ export function parseFromResponseWebview(m: unknown): FromResponseWebview | unde
   if (o.type === 'ready') return { type: 'ready' };
   if (o.type === 'open-link' && typeof o.url === 'string' && /^https?:\/\//i.test(o.url) && o.url.length < 4096)
     return { type: 'open-link', url: o.url };
+  if (o.type === 'answer' && typeof o.id === 'string' && o.id.length < 1024) return { type: 'answer', id: o.id };
+  if (o.type === 'continue' || o.type === 'append-conversation') return { type: o.type };
   return undefined;
 }
 

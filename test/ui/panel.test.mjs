@@ -2,7 +2,7 @@
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { ui } from './context.mjs';
-import { openFile, runCommand, workbenchSession } from './drive.mjs';
+import { answerInput, editorText, openFile, runCommand, workbenchSession } from './drive.mjs';
 
 const panel = page => page.frameLocator('iframe.webview').last().frameLocator('iframe#active-frame');
 
@@ -129,6 +129,60 @@ describe('response panel (DOM)', function () {
       'every delta, in order',
     );
     console.log(`      (20,000 deltas rendered in ${Date.now() - t0} ms including the round trip)`);
+  });
+
+  it('a tool call answered in the panel: Continue streams the next turn, Append Conversation undoes', async () => {
+    const { page } = session;
+    await openFile(page, 'agent.prompt.yaml');
+    const before = await editorText(page);
+    await runCommand(page, 'Promptwright: Send Request');
+    const p = await waitRun(page, 'agent.prompt.yaml', 'done');
+    const call = p.locator('#calls .tool-call');
+    assert.equal(await call.count(), 1);
+    assert.match(await call.locator('.tool-name').innerText(), /^lookup_order$/);
+    assert.deepEqual(JSON.parse(await call.locator('.tool-input').innerText()), { order_id: '1234' });
+    const go = p.locator('#calls .btn.continue');
+    assert.ok(await go.isDisabled(), 'Continue waits for every answer');
+    // Answer…: type the answer (a quick pick offers the workspace's files too)
+    await call.locator('.btn.answer').click();
+    await page.locator('.quick-input-widget .monaco-list-row', { hasText: 'Type the answer' }).waitFor();
+    await answerInput(page, 'Type the answer');
+    await page.locator('.quick-input-widget .quick-input-title', { hasText: 'lookup_order' }).waitFor();
+    await answerInput(page, '<b>shipped</b> yesterday');
+    await call.locator('.tool-answer', { hasText: '<b>shipped</b> yesterday' }).waitFor({ timeout: 10000 });
+    assert.equal(await p.locator('#calls b').count(), 0, 'the answer is text, not markup');
+    const sent = ui.fake.requests.length;
+    await go.click();
+    await p.locator('.block-text', { hasText: 'Here is what I found: <b>shipped</b> yesterday.' }).waitFor();
+    await p.locator('#meta-status', { hasText: 'done' }).waitFor();
+    // the second turn's request: the reply, then a user turn of the tool_result for its call (ids matching)
+    const second = ui.fake.requests.slice(sent).filter(r => r.path === '/v1/messages');
+    assert.equal(second.length, 1);
+    const messages = second[0].body.messages;
+    assert.equal(messages.length, 3);
+    const use = messages[1].content.find(b => b.type === 'tool_use');
+    assert.deepEqual(use.input, { order_id: '1234' });
+    assert.deepEqual(messages[2], {
+      role: 'user',
+      content: [{ type: 'tool_result', tool_use_id: use.id, content: '<b>shipped</b> yesterday' }],
+    });
+    // the trajectory: the first turn with its call and answer above the final reply
+    assert.equal(await p.locator('#history .turn').count(), 1);
+    assert.match(await p.locator('#history .turn .tool-answer').innerText(), /shipped/);
+    assert.equal(await p.locator('#calls .tool-call').count(), 0);
+    await page.screenshot({ path: path.join(ui.results, 'panel-tools-dark.png') });
+    await p.locator('#calls .btn.append-conversation').click();
+    await page.locator('.editor-group-container.active .view-lines', { hasText: 'Here is what I found' }).waitFor();
+    const after = await editorText(page);
+    assert.match(after, /tool_use_id: toolu_fake_1_1/);
+    assert.match(after, /content: "?<b>shipped<\/b> yesterday"?/);
+    await page.keyboard.press('Control+z');
+    await page.waitForFunction(
+      b =>
+        document.querySelector('.editor-group-container.active .view-lines')?.innerText.replace(/\u00a0/g, ' ') === b,
+      before,
+      { timeout: 10000 },
+    );
   });
 
   it('looks at home in a light theme too', async () => {

@@ -2,6 +2,9 @@
 // file's), the recorded fixtures file, then the tool's live backend (an MCP server, or a model that simulates
 // the tool). First match wins; no match is the cell's error, naming the tool and its input.
 //
+// In the response panel, the answers typed or picked for the calls of a reply (`given`, by tool_use id) come
+// before all of these.
+//
 // An entry matches when every key of its `when` equals the call's input at that key (a deep subset: objects
 // compared key by key, lists and values whole); an entry without `when` matches any input. A `result` that
 // is an object or a list goes as its JSON text, a string as it is.
@@ -21,8 +24,8 @@ interface ToolEntry {
 /** Each tool's entries, in the order they are tried. */
 export type ToolsSpec = Record<string, ToolEntry[]>;
 
-/** Where an answer came from, in the order they are tried. */
-export type AnswerSource = 'case' | 'file' | 'recorded' | 'mcp' | 'simulated';
+/** Where an answer came from, in the order they are tried (`given`: typed or picked in the response panel). */
+export type AnswerSource = 'given' | 'case' | 'file' | 'recorded' | 'mcp' | 'simulated';
 
 /** A tool_result's content: text, or blocks (an MCP server's text and images). */
 export type ToolResultContent = string | ContentBlock[];
@@ -65,6 +68,8 @@ export interface LiveBackends {
 
 /** What a cell's calls are answered from, most specific first. */
 export interface CellTools {
+  /** answers given by hand (the response panel's Answer…), by the call's tool_use id: tried first */
+  given?: ReadonlyMap<string, string>;
   /** the case's own `tools:` (replacing the file's for each tool it names) */
   case?: ToolsSpec;
   /** the case file's `tools:` */
@@ -153,6 +158,8 @@ export async function answerCall(
       );
     return a;
   };
+  const given = tools.given?.get(call.id);
+  if (given !== undefined) return sized({ content: given, isError: false, source: 'given' });
   for (const e of entries)
     if (e.result !== undefined && matches(e, call.input))
       return sized({ content: resultContent(e.result), isError: e.is_error === true, source });

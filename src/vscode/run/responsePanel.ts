@@ -11,7 +11,9 @@ import { WebviewHost } from '../platform/webviewHost';
 /** The page's skeleton (static markup of ours; everything from the service is set as text by the script). */
 const BODY = `<div id="meta" role="status" aria-label="The run"></div>
 <div id="banner" aria-live="assertive"></div>
+<div id="history"></div>
 <main id="blocks" aria-label="The reply"></main>
+<section id="calls" aria-label="The tool calls"></section>
 <div id="usage"></div>
 <p id="empty">Run "Promptwright: Send Request" on a request file to see the reply here.</p>
 <div id="flash" aria-live="polite"></div>`;

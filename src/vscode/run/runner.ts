@@ -10,11 +10,13 @@ import {
   type PromptwrightError,
 } from '../../core/api/errors';
 import type { Message } from '../../core/api/types';
-import { assistantTurn, curlCommand } from '../../core/run/turns';
+import { assistantTurn, curlCommand, toolResultTurn } from '../../core/run/turns';
+import type { ToolLoop } from '../../core/tools/loop';
+import type { AppendResult } from '../../core/run/append';
 import { EventBatcher } from '../../core/run/batcher';
 import { MessageAccumulator } from '../../core/api/accumulator';
 import { formatOf } from '../../core/request/types';
-import type { ErrorInfo, FromResponseWebview, RunView } from '../../protocol/response';
+import type { ErrorInfo, FromResponseWebview, RunView, ToolCallView, TurnView } from '../../protocol/response';
 import type { Api } from '../platform/api';
 import { Config, endpointOf } from '../platform/config';
 import { coreBundle } from '../platform/lazy';
@@ -38,6 +40,20 @@ interface Run {
    */
   posted: MessageAccumulator;
   done: Promise<void>;
+  /** the tool-use conversation this run goes on with (Continue), from its second turn */
+  conversation?: Conversation;
+  /** Continue sent this reply's answers (a second click sends nothing) */
+  continued?: boolean;
+}
+
+/**
+ * A tool-use conversation in the panel: the loop the cases run (core/tools/loop), its calls answered by hand. It
+ * makes each next request and keeps the turns Append Conversation writes.
+ */
+interface Conversation {
+  loop: ToolLoop;
+  /** the answers given so far (Answer…), by tool_use id */
+  given: Map<string, string>;
 }
 
 /** "Send Request": streams the reply of the active request file into the response panel. */
@@ -70,7 +86,11 @@ export class Runner implements vscode.Disposable {
   }
 
   /** Sends the request file (the active editor, or `uri`). Resolves when the run ends. */
-  async send(uri?: vscode.Uri, bodyOverride?: Record<string, unknown>): Promise<void> {
+  async send(
+    uri?: vscode.Uri,
+    bodyOverride?: Record<string, unknown>,
+    from?: { conversation: Conversation; history: TurnView[] },
+  ): Promise<void> {
     const doc = uri ? await vscode.workspace.openTextDocument(uri) : vscode.window.activeTextEditor?.document;
     const endpoint = doc && endpointOf(doc, this.config);
     if (!doc || !endpoint) {
@@ -119,6 +139,7 @@ export class Runner implements vscode.Disposable {
       outcome: 'running',
       service: addressShown(this.config.baseUrl),
       timings: {},
+      ...(from ? { history: from.history } : {}),
     };
     const ctl = new AbortController();
     let resolveDone!: () => void;
@@ -128,6 +149,7 @@ export class Runner implements vscode.Disposable {
       body,
       ctl,
       posted: new MessageAccumulator(),
+      ...(from ? { conversation: from.conversation } : {}),
       done: new Promise<void>(r => {
         resolveDone = r;
       }),
@@ -219,6 +241,12 @@ export class Runner implements vscode.Disposable {
       timings: v.timings,
       ...(v.cost ? { cost: v.cost } : {}),
     });
+    if (outcome === 'done' && run.message?.stop_reason === 'tool_use') {
+      v.calls = run.message.content
+        .filter(b => b.type === 'tool_use')
+        .map(b => ({ id: String(b.id), name: String(b.name), input: b.input ?? {} }));
+      if (v.calls.length) this.panel.post({ type: 'calls', runId: v.runId, calls: v.calls });
+    }
     if (this.run === run) {
       void vscode.commands.executeCommand('setContext', 'promptwright.running', false);
       this.updateContext(run);
@@ -244,6 +272,20 @@ export class Runner implements vscode.Disposable {
 
   private async onMessage(m: FromResponseWebview): Promise<void> {
     if (m.type === 'open-link') await vscode.env.openExternal(vscode.Uri.parse(m.url));
+    else if (m.type === 'answer') await this.answer(m.id);
+    else if (m.type === 'continue') await this.continueRun();
+    else if (m.type === 'append-conversation') await this.appendConversation();
+  }
+
+  /** Answer…: the text of a tool call's result, typed or read from a file the user picks. */
+  async answer(id: string): Promise<void> {
+    const r = this.run;
+    const call = r?.view.calls?.find(c => c.id === id);
+    if (!r || !call) return;
+    const answer = await askAnswer(call, this.api);
+    if (answer === undefined || this.run !== r) return;
+    call.answer = answer;
+    this.panel.post({ type: 'calls', runId: r.view.runId, calls: r.view.calls! });
   }
 
   async rerun(): Promise<void> {
@@ -251,12 +293,16 @@ export class Runner implements vscode.Disposable {
     return this.send(this.run.uri);
   }
 
-  /** pause_turn: send the conversation with the paused reply appended as-is (doc1 §2.7). */
+  /**
+   * pause_turn: send the conversation with the paused reply appended as-is (doc1 §2.7). tool_use: send it with the
+   * reply and a user turn of the answers given to its calls, streaming the next turn below this one.
+   */
   async continueRun(): Promise<void> {
     const r = this.run;
+    if (r?.message?.stop_reason === 'tool_use' && r.view.calls?.length) return this.continueTools(r, r.message);
     if (!r?.message || r.message.stop_reason !== 'pause_turn') {
       void vscode.window.showInformationMessage(
-        'Promptwright: "Continue" applies to a reply that stopped with pause_turn.',
+        'Promptwright: "Continue" applies to a reply that stopped with pause_turn or tool_use.',
       );
       return;
     }
@@ -265,6 +311,79 @@ export class Runner implements vscode.Disposable {
       { role: 'assistant', content: r.message.content.map(({ partial_json: _p, ...b }) => b) },
     ];
     return this.send(r.uri, { ...r.body, messages });
+  }
+
+  private async continueTools(r: Run, message: Message): Promise<void> {
+    const calls = r.view.calls ?? [];
+    const unanswered = calls.filter(c => c.answer === undefined).map(c => c.name);
+    if (unanswered.length) {
+      void vscode.window.showInformationMessage(`Promptwright: answer ${unanswered.join(', ')} first (Answer…).`);
+      return;
+    }
+    // the loop answers from the given answers alone: one too long is said here, before the loop takes the turn
+    const { MAX_ANSWER_CHARS } = coreBundle();
+    const long = calls.find(c => c.answer!.length > MAX_ANSWER_CHARS);
+    if (long) {
+      void this.api.showError(
+        `the answer to ${long.name} holds ${long.answer!.length.toLocaleString('en-US')} characters, over the ` +
+          `${MAX_ANSWER_CHARS.toLocaleString('en-US')} a tool answer may hold: shorten it (Change Answer…).`,
+        'Continue',
+      );
+      return;
+    }
+    if (r.continued) return;
+    r.continued = true;
+    let conversation = r.conversation;
+    if (!conversation) {
+      const given = new Map<string, string>();
+      const loop = new (coreBundle().ToolLoop)(r.body, { given, maxTurns: Number.MAX_SAFE_INTEGER }, {});
+      conversation = { loop, given };
+    }
+    for (const c of calls) conversation.given.set(c.id, c.answer!);
+    const reply = { message, usage: message.usage, stopReason: message.stop_reason, requestId: r.view.requestId };
+    const step = await conversation.loop.advance(reply, r.ctl.signal);
+    if (step.kind !== 'continue') {
+      const why = step.kind === 'error' ? step.error.message : step.kind === 'limit' ? step.message : 'nothing to send';
+      void this.api.showError(why, 'Continue');
+      return;
+    }
+    const history = [...(r.view.history ?? []), { message, calls }];
+    return this.send(r.uri, conversation.loop.body, { conversation, history });
+  }
+
+  /**
+   * Append Conversation: every turn of the tool-use conversation so far (each reply and the answers given to its
+   * calls, then the last reply) at the end of the request file's messages, as one undoable edit.
+   */
+  async appendConversation(): Promise<boolean> {
+    const r = this.run;
+    // a turn cancelled before its first event leaves the earlier ones
+    const m = r?.message?.content.length ? r.message : undefined;
+    const turns = [...((r?.conversation?.loop.state().added ?? []) as object[]), ...(m ? [assistantTurn(m)] : [])];
+    if (!r || !turns.length) {
+      void vscode.window.showInformationMessage('Promptwright: there is no reply to append.');
+      return false;
+    }
+    const results = m?.stop_reason === 'tool_use' ? toolResultTurn(m) : undefined;
+    if (results) {
+      const answers = new Map((r.view.calls ?? []).map(c => [c.id, c.answer]));
+      const content = results.content.map(b => ({ ...b, content: answers.get(String(b.tool_use_id)) ?? b.content }));
+      turns.push({ ...results, content });
+    }
+    const doc = await vscode.workspace.openTextDocument(r.uri);
+    let edit;
+    try {
+      edit = coreBundle().appendItems(doc.getText(), formatOf(doc.fileName), 'messages', turns);
+    } catch (e) {
+      void this.api.showError(e, 'Append Conversation');
+      return false;
+    }
+    if (!(await appendToFile(doc, { edit }))) return false;
+    this.panel.post({
+      type: 'flash',
+      text: `Appended ${turns.length} turns to ${vscode.workspace.asRelativePath(doc.uri)} (Undo takes them out).`,
+    });
+    return true;
   }
 
   async copyText(): Promise<void> {
@@ -300,25 +419,7 @@ export class Runner implements vscode.Disposable {
       void this.api.showError(e, 'Append Reply to File');
       return false;
     }
-    const edit = new vscode.WorkspaceEdit();
-    edit.replace(
-      doc.uri,
-      new vscode.Range(doc.positionAt(result.edit.start), doc.positionAt(result.edit.end)),
-      result.edit.newText,
-    );
-    if (!(await vscode.workspace.applyEdit(edit))) return false;
-    const editor = await vscode.window.showTextDocument(doc, {
-      viewColumn: vscode.window.visibleTextEditors.find(e => e.document === doc)?.viewColumn ?? vscode.ViewColumn.One,
-    });
-    if (result.cursor) {
-      const sel = new vscode.Selection(doc.positionAt(result.cursor.start), doc.positionAt(result.cursor.end));
-      editor.selection = sel;
-      editor.revealRange(sel);
-    } else {
-      const end = doc.positionAt(result.edit.start + result.edit.newText.length);
-      editor.revealRange(new vscode.Range(end, end));
-    }
-    return true;
+    return appendToFile(doc, result);
   }
 
   /** Saves request, response, usage and timings as JSON beside the file or in the configured folder. */
@@ -357,6 +458,69 @@ export class Runner implements vscode.Disposable {
     this.cancel();
     for (const d of this.disposables) d.dispose();
   }
+}
+
+/** Applies an append as one undoable edit and shows it in the file's editor (the cursor where it says). */
+async function appendToFile(doc: vscode.TextDocument, result: AppendResult): Promise<boolean> {
+  const edit = new vscode.WorkspaceEdit();
+  edit.replace(
+    doc.uri,
+    new vscode.Range(doc.positionAt(result.edit.start), doc.positionAt(result.edit.end)),
+    result.edit.newText,
+  );
+  if (!(await vscode.workspace.applyEdit(edit))) return false;
+  const editor = await vscode.window.showTextDocument(doc, {
+    viewColumn: vscode.window.visibleTextEditors.find(e => e.document === doc)?.viewColumn ?? vscode.ViewColumn.One,
+  });
+  if (result.cursor) {
+    const sel = new vscode.Selection(doc.positionAt(result.cursor.start), doc.positionAt(result.cursor.end));
+    editor.selection = sel;
+    editor.revealRange(sel);
+  } else {
+    const end = doc.positionAt(result.edit.start + result.edit.newText.length);
+    editor.revealRange(new vscode.Range(end, end));
+  }
+  return true;
+}
+
+/** A tool call's answer: typed in an input box, or the text of a workspace file picked from a list. */
+async function askAnswer(call: ToolCallView, api: Api): Promise<string | undefined> {
+  const type = { label: '$(edit) Type the answer…', alwaysShow: true };
+  const files = vscode.workspace
+    .findFiles('**/*', '**/{node_modules,.git}/**', 2000)
+    .then(uris => [
+      type,
+      { label: 'Files', kind: vscode.QuickPickItemKind.Separator },
+      ...uris.map(uri => ({ label: vscode.workspace.asRelativePath(uri), uri })),
+    ]);
+  const { callLabel, MAX_ANSWER_CHARS } = coreBundle();
+  const title = `Answer ${callLabel(call)}`;
+  const pick = await vscode.window.showQuickPick<vscode.QuickPickItem & { uri?: vscode.Uri }>(files, {
+    title,
+    placeHolder: 'Type the answer, or pick a file whose text is the answer',
+    matchOnDescription: true,
+  });
+  if (!pick) return undefined;
+  if (!pick.uri)
+    return vscode.window.showInputBox({
+      title,
+      prompt: 'The text of the tool_result the model reads',
+      ...(call.answer !== undefined ? { value: call.answer } : {}),
+      ignoreFocusOut: true,
+      validateInput: v =>
+        v.trim() ? undefined : 'Type what the tool returned (an empty answer tells the model nothing).',
+    });
+  // a file too large to send is not read whole (Continue says so of one that is a little over)
+  const { size } = await vscode.workspace.fs.stat(pick.uri);
+  if (size > MAX_ANSWER_CHARS * 4) {
+    void api.showError(
+      `${pick.label} is ${(size / 1e6).toFixed(1)} MB: a tool answer holds at most ` +
+        `${MAX_ANSWER_CHARS.toLocaleString('en-US')} characters. Pick a shorter file.`,
+      'Answer',
+    );
+    return undefined;
+  }
+  return new TextDecoder().decode(await vscode.workspace.fs.readFile(pick.uri));
 }
 
 function errorInfo(e: unknown): ErrorInfo {

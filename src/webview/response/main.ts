@@ -1,6 +1,7 @@
 // The response panel's script. It talks to the extension only through the typed protocol, builds every
 // node with textContent (model output is never parsed as HTML), and applies event batches once per frame.
-// Its actions (Cancel, Re-run, Continue, Append, Copy, Save) are in the panel's title bar, not in the page.
+// Its actions (Cancel, Re-run, Continue, Append, Copy, Save) are in the panel's title bar, not in the page, but for
+// a tool-use reply's: each call's Answer…, Continue and Append Conversation below the calls (tools.ts).
 import {
   parseResponseWebviewState,
   type FromResponseWebview,
@@ -12,6 +13,7 @@ import { Page } from '../common/page';
 import { Reply } from '../common/reply';
 import { Banner } from './banner';
 import { renderMeta } from './meta';
+import { renderCalls, renderHistory } from './tools';
 
 const page = new Page<ToResponseWebview, FromResponseWebview, RunView>(parseResponseWebviewState);
 const openLink = (url: string) => page.post({ type: 'open-link', url });
@@ -19,6 +21,7 @@ const openLink = (url: string) => page.post({ type: 'open-link', url });
 const reply = new Reply($('blocks'), openLink, { thinkingOpen: true });
 const banner = new Banner();
 let view: RunView | undefined;
+const post = (m: FromResponseWebview) => page.post(m);
 
 function reset(v: RunView): void {
   view = v;
@@ -29,6 +32,8 @@ function reset(v: RunView): void {
   if (v.retry) banner.showRetry(v.retry);
   if (v.error) banner.showError(v);
   renderMeta(view, reply.message);
+  renderHistory(v, openLink);
+  renderCalls(v, post);
 }
 
 function save(): void {
@@ -70,6 +75,12 @@ function handle(msg: ToResponseWebview): void {
       if (view.error) banner.showError(view);
       else banner.clear();
       renderMeta(view, reply.message);
+      renderCalls(view, post);
+      break;
+    case 'calls':
+      if (!view || msg.runId !== view.runId) return;
+      view.calls = msg.calls;
+      renderCalls(view, post);
       break;
     case 'flash': {
       const f = $('flash');

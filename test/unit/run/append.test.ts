@@ -123,6 +123,11 @@ describe('webview protocol', () => {
     assert.deepEqual(parseFromResponseWebview({ type: 'ready' }), { type: 'ready' });
     // the actions are title-bar commands: the page has no message for them
     assert.equal(parseFromResponseWebview({ type: 'action', action: 'append' }), undefined);
+    // but for a tool call's Answer… (by its id), Continue and Append Conversation below the calls
+    assert.deepEqual(parseFromResponseWebview({ type: 'answer', id: 'toolu_1' }), { type: 'answer', id: 'toolu_1' });
+    assert.equal(parseFromResponseWebview({ type: 'answer', id: 7 }), undefined);
+    assert.deepEqual(parseFromResponseWebview({ type: 'continue', x: 1 }), { type: 'continue' });
+    assert.deepEqual(parseFromResponseWebview({ type: 'append-conversation' }), { type: 'append-conversation' });
     assert.equal(parseFromResponseWebview({ type: 'open-link', url: 'javascript:alert(1)' }), undefined);
     assert.equal(parseFromResponseWebview({ type: 'open-link', url: 'command:workbench.action.quit' }), undefined);
     assert.deepEqual(parseFromResponseWebview({ type: 'open-link', url: 'https://e.org' }), {

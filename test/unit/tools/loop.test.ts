@@ -20,6 +20,37 @@ function reply(content: Message['content'], stop: string, usage = { input_tokens
 const use = (id: string, name: string, input: unknown) => ({ type: 'tool_use', id, name, input });
 
 describe('the tool-use loop', () => {
+  it('answers given by hand (the panel) go by tool_use id, before any entry; the state holds the turns', async () => {
+    const given = new Map<string, string>();
+    const first = { model: 'm', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] };
+    const loop = new ToolLoop(first, { given, file: { a: [{ result: 'from the file' }] }, maxTurns: 10 }, {});
+    // the same call twice in one turn: each gets its own answer
+    given.set('t1', 'one').set('t2', 'two');
+    const step = await loop.advance(reply([use('t1', 'a', { x: 1 }), use('t2', 'a', { x: 1 })], 'tool_use'), signal);
+    assert.equal(step.kind, 'continue');
+    assert.deepEqual(loop.state().added, [
+      { role: 'assistant', content: [use('t1', 'a', { x: 1 }), use('t2', 'a', { x: 1 })] },
+      {
+        role: 'user',
+        content: [
+          { type: 'tool_result', tool_use_id: 't1', content: 'one' },
+          { type: 'tool_result', tool_use_id: 't2', content: 'two' },
+        ],
+      },
+    ]);
+    assert.deepEqual(
+      loop.calls.map(c => [c.id, c.source, c.result, c.turn]),
+      [
+        ['t1', 'given', 'one', 1],
+        ['t2', 'given', 'two', 1],
+      ],
+    );
+    // a call with no answer given falls back to the entries
+    await loop.advance(reply([use('t3', 'a', {})], 'tool_use'), signal);
+    assert.deepEqual(loop.calls[2]!.source, 'file');
+    assert.equal((loop.body.messages as unknown[]).length, 5);
+  });
+
   it('answers every call of a turn in one user message of tool_results, in order; ends on end_turn', async () => {
     const loop = new ToolLoop(
       { model: 'm', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] },
