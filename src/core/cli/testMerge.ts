@@ -26,22 +26,23 @@ interface Merged {
   r: CellResult;
 }
 
+/** The reply part of a cell's or a sample's record, read back. */
+function outcomeOf(
+  r: Pick<CellRecord['samples'][number], 'text' | 'usage' | 'stop_reason' | 'latency_ms' | 'request_id' | 'error'>,
+): SampleResult['outcome'] {
+  return {
+    text: r.text,
+    ...(r.usage ? { usage: r.usage } : {}),
+    ...(r.stop_reason !== null ? { stopReason: r.stop_reason } : {}),
+    ...(r.latency_ms !== null ? { latencyMs: r.latency_ms } : {}),
+    ...(r.request_id ? { requestId: r.request_id } : {}),
+    ...(r.error ? { error: r.error } : {}),
+  };
+}
+
 /** A sample's record read back. */
 function sampleOf(s: CellRecord['samples'][number]): SampleResult {
-  return {
-    status: s.status,
-    pass: s.pass,
-    assertions: s.assertions,
-    outcome: {
-      text: s.text,
-      ...(s.usage ? { usage: s.usage } : {}),
-      ...(s.stop_reason !== null ? { stopReason: s.stop_reason } : {}),
-      ...(s.latency_ms !== null ? { latencyMs: s.latency_ms } : {}),
-      ...(s.request_id ? { requestId: s.request_id } : {}),
-      ...(s.error ? { error: s.error } : {}),
-    },
-    costUsd: s.cost_usd,
-  };
+  return { status: s.status, pass: s.pass, assertions: s.assertions, outcome: outcomeOf(s), costUsd: s.cost_usd };
 }
 
 /** A cell record (`--format json` / `jsonl`) read back as the result it was printed from. */
@@ -53,15 +54,7 @@ function resultOf(x: CellRecord): CellResult {
     status: x.status,
     pass: x.pass,
     assertions: x.assertions,
-    outcome: {
-      text: x.text,
-      ...(x.usage ? { usage: x.usage } : {}),
-      ...(x.stop_reason !== null ? { stopReason: x.stop_reason } : {}),
-      ...(x.latency_ms !== null ? { latencyMs: x.latency_ms } : {}),
-      ...(x.request_id ? { requestId: x.request_id } : {}),
-      ...(x.error ? { error: x.error } : {}),
-      ...(x.batch_id ? { batchId: x.batch_id } : {}),
-    },
+    outcome: { ...outcomeOf(x), ...(x.batch_id ? { batchId: x.batch_id } : {}) },
     ...(samples ? { samples } : {}),
     passedSamples: x.passed_samples,
     minPass: x.min_pass,

@@ -305,7 +305,7 @@ export function requestUriOf(caseUri: vscode.Uri, request: string): vscode.Uri |
 export function openDataset(uri: vscode.Uri): Iterable<string> | AsyncIterable<Uint8Array> | undefined {
   const doc = vscode.workspace.textDocuments.find(d => key(d.uri) === key(uri));
   if (doc) return [doc.getText()];
-  if (uri.scheme !== 'file' || !fs.existsSync(uri.fsPath) || !fs.statSync(uri.fsPath).isFile()) return undefined;
+  if (uri.scheme !== 'file' || !fs.statSync(uri.fsPath, { throwIfNoEntry: false })?.isFile()) return undefined;
   return fs.createReadStream(uri.fsPath, { highWaterMark: 65_536 });
 }
 
