@@ -35,17 +35,35 @@ export const connectMcp: McpConnect = async (config: McpServerConfig, o) => {
       stderr = (stderr + chunk.toString('utf8')).slice(-STDERR_TAIL);
     });
   const client = new Client({ name: 'promptwright', version }, { capabilities: {} });
-  const closing = () => void client.close().catch(() => undefined);
+  const pidOf = () => (transport instanceof StdioClientTransport ? (transport.pid ?? undefined) : undefined);
+  // Closed once, whoever asks first (Ctrl-C, the run's end, a failed start). The SDK ends the server's stdin and
+  // waits 2 s before it sends SIGTERM: a server busy with a call (or deaf to its stdin) would hold the end that
+  // long (Ctrl-C took 3.8 s), so it gets SIGTERM after a short grace.
+  let shutting: Promise<void> | undefined;
+  const shutDown = (): Promise<void> =>
+    (shutting ??= (async () => {
+      const pid = pidOf(); // before close(): the transport forgets its process then
+      const closed = client.close().catch(() => undefined);
+      const grace = new Promise<boolean>(resolve => setTimeout(() => resolve(false), CLOSE_GRACE_MS).unref());
+      if (!(await Promise.race([closed.then(() => true), grace])) && pid !== undefined)
+        try {
+          process.kill(pid, 'SIGTERM');
+        } catch {
+          // gone meanwhile
+        }
+      await closed;
+    })());
+  const closing = () => void shutDown();
   o.signal.addEventListener('abort', closing, { once: true });
   try {
     await client.connect(transport, { timeout: o.timeoutMs, signal: o.signal });
   } catch (e) {
-    await client.close().catch(() => undefined);
+    await shutDown();
     const said = stderr.trim() ? ` Its last words: ${stderr.trim().split('\n').slice(-3).join(' / ')}` : '';
     const why = e instanceof Error ? e.message : String(e);
     throw new Error(`${why}.${said}`, { cause: e });
   }
-  const pid = transport instanceof StdioClientTransport ? (transport.pid ?? undefined) : undefined;
+  const pid = pidOf();
   const connection: McpConnection = {
     ...(pid !== undefined ? { pid } : {}),
     async listTools({ signal, timeoutMs }) {
@@ -72,17 +90,7 @@ export const connectMcp: McpConnect = async (config: McpServerConfig, o) => {
     },
     async close() {
       o.signal.removeEventListener('abort', closing);
-      // the SDK ends the server's stdin and waits 2 s before it sends SIGTERM: a server busy with a call (or deaf
-      // to its stdin) would hold the run's end that long, so it gets SIGTERM after a short grace
-      const closed = client.close();
-      const grace = new Promise<boolean>(resolve => setTimeout(() => resolve(false), CLOSE_GRACE_MS).unref());
-      if (!(await Promise.race([closed.then(() => true), grace])) && pid !== undefined)
-        try {
-          process.kill(pid, 'SIGTERM');
-        } catch {
-          // gone meanwhile
-        }
-      await closed;
+      await shutDown();
     },
   };
   return connection;
