@@ -16,6 +16,8 @@ async function write(name: string, text: string): Promise<vscode.TextDocument> {
   const uri = workspaceUri('models-test', name);
   await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(text));
   const doc = await vscode.workspace.openTextDocument(uri);
+  // a document another test left open with this name takes the new text from disk a moment later
+  await waitFor(`${name} to hold what was written`, () => doc.getText() === text);
   await vscode.window.showTextDocument(doc);
   return doc;
 }
