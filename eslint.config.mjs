@@ -22,6 +22,20 @@ export default tseslint.config(
       '@typescript-eslint/no-require-imports': ['error', { allow: ['^\\./(core|editor|features|lsp|mcp)\\.js$'] }],
     },
   },
+  {
+    // one way to write 2,000 in the product (tests spell their expectations out): core/text's thousands() keeps one
+    // formatter; toLocaleString makes one a call
+    files: ['src/**/*.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.property.name='toLocaleString'][arguments.0.value='en-US']",
+          message: "Use thousands() from src/core/text.ts: toLocaleString('en-US') builds a formatter each call.",
+        },
+      ],
+    },
+  },
   // The layering (see docs/architecture.md): core is pure TypeScript that never sees VS Code, the protocol is
   // shared by both sides, and a webview runs in a browser, without Node or VS Code.
   {

@@ -6,16 +6,27 @@ export function asText(v: unknown): string {
   return JSON.stringify(v);
 }
 
+let enUs: Intl.NumberFormat | undefined;
+
+/**
+ * 2,000 rather than 2000: numbers are read at a glance, the same on every machine. One formatter, made when first
+ * asked for: `toLocaleString('en-US')` makes one for each call (0.1 to 0.7 ms: a hundred counts in a check's
+ * messages cost it more than the check). The lint forbids the other way.
+ */
+export function thousands(n: number): string {
+  return (enUs ??= new Intl.NumberFormat('en-US')).format(n);
+}
+
 /** A count with its noun, singular for one: "1 chat", "2,000 records" (`many` for irregular plurals). */
 export function count(n: number, one: string, many = `${one}s`): string {
-  return `${n.toLocaleString('en-US')} ${n === 1 ? one : many}`;
+  return `${thousands(n)} ${n === 1 ? one : many}`;
 }
 
 /** A token limit for people: 1,000,000 as "1M", 200,000 as "200k", anything else in full. */
 export function tokensShort(n: number): string {
   if (n >= 1_000_000 && n % 1_000_000 === 0) return `${n / 1_000_000}M`;
   if (n >= 1000 && n % 1000 === 0) return `${n / 1000}k`;
-  return n.toLocaleString('en-US');
+  return thousands(n);
 }
 
 /**

@@ -1,7 +1,7 @@
 // A reply's usage in words (doc1 §2.7), the same in the response panel, the CLI's `run` summary and the
 // Cases grid: the tokens in and out, and what the prompt cache did (reads, and writes for 5 minutes and for an
 // hour apart), with the share of the input read from the cache.
-import { count } from '../text';
+import { count, thousands } from '../text';
 import type { Usage } from './types';
 
 const n = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) ? v : 0);
@@ -9,7 +9,7 @@ const n = (v: unknown): number => (typeof v === 'number' && Number.isFinite(v) ?
 /** "1,024 in · 512 out": the tokens of a reply, for a one-line strip. */
 export function tokensInOut(u: Usage | undefined): string | undefined {
   if (!u) return undefined;
-  return `${totalInput(u).toLocaleString('en-US')} in · ${n(u.output_tokens).toLocaleString('en-US')} out`;
+  return `${thousands(totalInput(u))} in · ${thousands(n(u.output_tokens))} out`;
 }
 
 /** Every input token of the request: uncached, written to the cache, and read from it (doc1 §2.7). */
@@ -25,7 +25,7 @@ export function cacheShort(u: Usage | undefined): string | undefined {
   if (!read && !written) return undefined;
   const parts: string[] = [];
   if (read) parts.push(`${percent(read, totalInput(u))} from cache`);
-  if (written) parts.push(`wrote ${written.toLocaleString('en-US')}`);
+  if (written) parts.push(`wrote ${thousands(written)}`);
   return parts.join(', ');
 }
 
@@ -39,15 +39,15 @@ export function usageWords(u: Usage | undefined): string {
   const written = n(u.cache_creation_input_tokens);
   const total = totalInput(u);
   const cache: string[] = [];
-  if (read) cache.push(`${read.toLocaleString('en-US')} read from the cache: ${percent(read, total)} of the input`);
+  if (read) cache.push(`${thousands(read)} read from the cache: ${percent(read, total)} of the input`);
   if (written) {
     const c = u.cache_creation;
     const split =
       c && (c.ephemeral_5m_input_tokens !== undefined || c.ephemeral_1h_input_tokens !== undefined)
-        ? `, ${n(c.ephemeral_5m_input_tokens).toLocaleString('en-US')} for 5 minutes and ` +
-          `${n(c.ephemeral_1h_input_tokens).toLocaleString('en-US')} for 1 hour`
+        ? `, ${thousands(n(c.ephemeral_5m_input_tokens))} for 5 minutes and ` +
+          `${thousands(n(c.ephemeral_1h_input_tokens))} for 1 hour`
         : '';
-    cache.push(`${written.toLocaleString('en-US')} written to it${split}`);
+    cache.push(`${thousands(written)} written to it${split}`);
   }
   const input = count(total, 'input token');
   const withCache = cache.length ? `${input} (${cache.join('; ')})` : `${input} (no cache read or written)`;

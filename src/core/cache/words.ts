@@ -1,19 +1,17 @@
 // Breakpoints in words: the CodeLens title, the hover, and the warning for a prefix under the model's minimum.
 import type { Parsed } from '../request/parse';
 import type { Path, Problem } from '../request/types';
-import { count, markdownCode, markdownText } from '../text';
+import { count, markdownCode, markdownText, thousands } from '../text';
 import { MINIMUMS_AS_OF } from './minimums';
 import { reaches, type Breakpoint, type Prefix } from './report';
 
 type Obj = Record<string, unknown>;
-const n = (v: number) => v.toLocaleString('en-US');
-
 /** "cache breakpoint 2 of 3 · prefix 4,210 tokens · ttl 1h · caches from 1,024 ✓" */
 export function lensTitle(b: Breakpoint, p: Prefix): string {
   const which = `cache breakpoint ${b.index} of ${b.total}${b.marker.automatic ? ' (automatic)' : ''}`;
   const ok = reaches(b, p);
   const min = b.minimum
-    ? `caches from ${n(b.minimum.tokens)}${ok === undefined ? '' : ok ? ' ✓' : ' ✗'}`
+    ? `caches from ${thousands(b.minimum.tokens)}${ok === undefined ? '' : ok ? ' ✓' : ' ✗'}`
     : 'minimum not known for this model';
   return [which, prefixWords(p), `ttl ${b.marker.ttl}`, min].join(' · ');
 }
@@ -39,8 +37,8 @@ export function belowMinimumMessage(b: Breakpoint, p: Prefix, model: string): st
         })`;
   return (
     `Nothing will be cached at this breakpoint, and the service returns no error: its prefix is ${size}, under ` +
-    `the ${n(b.minimum.tokens)} tokens ${model} caches from. Move the breakpoint to a later block, so that its ` +
-    'prefix is longer, or remove it.'
+    `the ${thousands(b.minimum.tokens)} tokens ${model} caches from. Move the breakpoint to a later block, so ` +
+    'that its prefix is longer, or remove it.'
   );
 }
 

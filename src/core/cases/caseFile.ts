@@ -470,7 +470,7 @@ function convert(iss: z.core.$ZodIssue, p: Path, root: unknown, out: PathProblem
       return;
     }
     case 'unrecognized_keys':
-      for (const key of iss.keys) unknownKey(p, key, root, out, tally);
+      unknownKeys(p, iss.keys, root, out, tally);
       return;
     case 'too_small': {
       const empty =
@@ -493,22 +493,33 @@ function convert(iss: z.core.$ZodIssue, p: Path, root: unknown, out: PathProblem
   }
 }
 
-/** An unknown key: in an assertion, an unknown kind (an error: it would assert nothing); elsewhere a warning. */
-function unknownKey(p: Path, key: string, root: unknown, out: PathProblem[], tally: RuleTally): void {
+/**
+ * The unknown keys of one object: in an assertion, an unknown kind (an error: it would assert nothing); elsewhere
+ * a warning. Past the bound of the rule the others are counted together, not one by one.
+ */
+function unknownKeys(p: Path, keys: readonly string[], root: unknown, out: PathProblem[], tally: RuleTally): void {
   // a JSON case file names its schema for the editor (`promptwright schema --cases`): nothing reads it but the editor
-  if (p.length === 0 && key === '$schema') return;
-  const at = [...p, key];
+  const unknown = p.length === 0 ? keys.filter(k => k !== '$schema') : keys;
   const code = isAssertionPath(p) ? 'unknown-assertion' : 'case-unknown-field';
-  if (!tally.said(code)) {
-    out.push({
-      path: at,
-      anchor: 'key',
-      code,
-      severity: code === 'unknown-assertion' ? 'error' : 'warning',
-      message: '',
-    });
-    return;
+  const severity: Severity = code === 'unknown-assertion' ? 'error' : 'warning';
+  for (let i = 0; i < unknown.length; i++) {
+    const key = unknown[i]!;
+    if (tally.said(code)) unknownKey(p, key, root, out);
+    else {
+      const left = unknown.length - i;
+      return tally.leftOut<PathProblem>(
+        code,
+        out,
+        () => ({ path: [...p, key], anchor: 'key', code, severity, message: '' }),
+        left,
+      );
+    }
   }
+}
+
+/** An unknown key, said in full. */
+function unknownKey(p: Path, key: string, root: unknown, out: PathProblem[]): void {
+  const at = [...p, key];
   const here = getAt(root, p);
   const candidates = keysAt(p).filter(k => !(isObject(here) && k in here));
   const near = closest(key, candidates, 2);

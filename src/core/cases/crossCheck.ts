@@ -25,6 +25,8 @@ export interface CrossCheck {
 /** A placeholder name the request uses: how many cases give it a value, and the last string whose text shows it. */
 interface Use {
   defined: number;
+  /** the index of the last string (of `holders`) whose value holds it */
+  in: number;
   /** the index of the last string (of `holders`) where it was found as written, -1 before */
   seen: number;
 }
@@ -32,10 +34,10 @@ interface Use {
 /** The placeholder names the request uses, in the order first met. */
 type Uses = Map<string, Use>;
 
-/** A string value of the request that holds placeholders: where it is, and the names it uses. */
+/** A string value of the request that holds placeholders: where it is, and the names it uses (each once). */
 interface Holder {
   path: Path;
-  names: Set<string>;
+  names: string[];
 }
 
 /** How many names of each length a var is compared with for "did you mean": of its length and ±2, 80 at most. */
@@ -61,13 +63,17 @@ export function crossCheck(
   const uses: Uses = new Map();
   const holders: Holder[] = [];
   forEachString(parsed.value, (s, pathOf) => {
-    let names: Set<string> | undefined;
-    scanPlaceholders(s, 0, s.length, (_start, _end, nameStart, nameEnd) =>
-      (names ??= new Set()).add(s.slice(nameStart, nameEnd)),
-    );
-    if (!names) return;
-    holders.push({ path: pathOf(), names });
-    for (const name of names) if (!uses.has(name)) uses.set(name, { defined: 0, seen: -1 });
+    const index = holders.length;
+    let names: string[] | undefined;
+    scanPlaceholders(s, 0, s.length, (_start, _end, nameStart, nameEnd) => {
+      const name = s.slice(nameStart, nameEnd);
+      let use = uses.get(name);
+      if (!use) uses.set(name, (use = { defined: 0, in: -1, seen: -1 }));
+      if (use.in === index) return;
+      use.in = index;
+      (names ??= []).push(name);
+    });
+    if (names) holders.push({ path: pathOf(), names });
   });
   const cases = file.cases;
   // each case's vars, listed once (a case may have a hundred thousand), and how many of them are placeholders
@@ -148,33 +154,43 @@ function lackingInRequest(
   const locate = parsed.locateMany(holders.map(h => h.path));
   holders.forEach(({ path, names }, index) => {
     let lacking = false;
-    for (const name of names) if ((lacking = lacks(uses.get(name)!))) break;
+    for (const name of names) {
+      const use = uses.get(name)!;
+      use.in = index; // as the first pass left it for the last string that holds it
+      lacking ||= lacks(use);
+    }
     if (!lacking) return;
+    const problem = (start: number, end: number, message: string): Problem => ({
+      start,
+      end,
+      severity: 'error',
+      code: 'undefined-placeholder',
+      path,
+      message,
+    });
     const say = (name: string, start: number, end: number) => {
-      const problem = (message: string): Problem => ({
-        start,
-        end,
-        severity: 'error',
-        code: 'undefined-placeholder',
-        path,
-        message,
-      });
-      if (out.full) return out.count(1, () => problem(''));
+      if (out.full) return out.count(1, () => problem(start, end, ''));
       let message = messages.get(name);
       if (message === undefined) messages.set(name, (message = messageOf(name)));
-      out.said.push(problem(message));
+      out.said.push(problem(start, end, message));
     };
-    // the occurrences in the string's text (a slice of it: what is searched ends with the string)
+    // the occurrences in the string's text (what is searched ends with the string): the places of as many as can
+    // be said, and one more (the first left out), kept; the others only counted
     const span = locate(path);
-    const found: { name: string; start: number; end: number }[] = [];
+    const room = MAX_PER_RULE - out.said.length + 1;
+    const found: string[] = [];
+    const at: number[] = [];
+    let more = 0;
     if (span) {
       const source = text.slice(span.start, span.end);
       scanPlaceholders(source, 0, source.length, (start, end, nameStart, nameEnd) => {
-        const name = source.slice(nameStart, nameEnd);
-        const use = names.has(name) ? uses.get(name)! : undefined;
-        if (!use || !lacks(use)) return;
+        const use = uses.get(source.slice(nameStart, nameEnd));
+        if (use?.in !== index || !lacks(use)) return;
         use.seen = index;
-        found.push({ name, start: span.start + start, end: span.start + end });
+        if (found.length < room) {
+          found.push(source.slice(nameStart, nameEnd));
+          at.push(span.start + start, span.start + end);
+        } else more++;
       });
     }
     const whole = span ?? { start: 0, end: Math.min(1, text.length) };
@@ -182,7 +198,8 @@ function lackingInRequest(
       const use = uses.get(name)!;
       if (lacks(use) && use.seen !== index) say(name, whole.start, whole.end);
     }
-    for (const f of found) say(f.name, f.start, f.end);
+    found.forEach((name, k) => say(name, at[2 * k]!, at[2 * k + 1]!));
+    out.count(more, () => problem(whole.start, whole.end, ''));
   });
   return out.problems().sort(byPosition);
 }

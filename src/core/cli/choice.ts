@@ -1,7 +1,7 @@
 // `--filter REGEX`, `--limit N`, `--sample N [--seed S]` and `--shard K/N`: which cases a `test` run takes from its
 // case files (core/cases/choose.ts), and the line that says how many it took of how many.
 import { choiceText, choosesSome, compileNameFilter, type CaseChoice } from '../cases/choose';
-import { count } from '../text';
+import { count, thousands } from '../text';
 import { one, UsageError, type Option, type Parsed } from './args';
 
 /** The options that choose cases, as `test` declares them. */
@@ -62,5 +62,5 @@ export function choiceOption(p: Parsed): CaseChoice | undefined {
 /** "cases: 250 of 10,000 chosen (--shard 1/4)", or undefined when every case runs and none comes from data. */
 export function chosenLine(cases: { chosen: number; of: number }, choice: CaseChoice | undefined): string | undefined {
   if (!choice) return undefined;
-  return `cases: ${cases.chosen.toLocaleString('en-US')} of ${count(cases.of, 'case')} chosen (${choiceText(choice)})`;
+  return `cases: ${thousands(cases.chosen)} of ${count(cases.of, 'case')} chosen (${choiceText(choice)})`;
 }

@@ -8,7 +8,7 @@ import { PrefixCounter } from '../cache/counter';
 import { breakpointsOf, shownAt } from '../cache/report';
 import { pickCountFields } from '../request/count';
 import { pointer } from '../request/types';
-import { count } from '../text';
+import { count, thousands } from '../text';
 import type { Counted } from './counting';
 import type { CliIo } from './io';
 import { printJsonArray, table } from './output';
@@ -71,7 +71,7 @@ export async function printBreakpoints(
     );
     if (!f.breakpoints.length) continue;
     const rows = f.breakpoints.map((b, k) => ({ ...b, n: k + 1 }));
-    const num = (v: number | null) => (v === null ? '-' : v.toLocaleString('en-US'));
+    const num = (v: number | null) => (v === null ? '-' : thousands(v));
     const lines = table(rows, [
       ['#', r => String(r.n)],
       ['PATH', r => r.path + (r.automatic ? ' (automatic)' : '')],

@@ -7,10 +7,10 @@ import {
   limitWords,
   signedPercent,
   signedTokens,
-  thousands,
   type IncreaseLimit,
 } from '../compare/deltas';
 import { markdownCode, markdownText } from './markdown';
+import { thousands } from '../text';
 
 /** One count at the base and now (`--format json` prints these as they are). */
 export interface DeltaRow {

@@ -10,7 +10,7 @@ import { OTHER_TOOL_FILE } from '../request/otherTools';
 import { formatOf } from '../request/parse';
 import { validateText } from '../request/validate';
 import { bodyHash } from '../request/hash';
-import { count } from '../text';
+import { count, thousands } from '../text';
 import type { IncreaseLimit } from '../compare/deltas';
 import { prepareCaseFile, readText, recordLine, type FileSource, type LoadedCaseFile } from './caseFiles';
 import type { CliIo } from './io';
@@ -180,10 +180,9 @@ export function overBudget(
     if (r.input_tokens === null || r.input_tokens <= budget) continue;
     over = true;
     const what = `${r.file}${r.case !== undefined ? ` (case "${r.case}")` : ''}`;
-    const by = (r.input_tokens - budget).toLocaleString('en-US');
+    const by = thousands(r.input_tokens - budget);
     io.stderr.write(
-      `${what}: ${count(r.input_tokens, 'input token')}, over the budget of ` +
-        `${budget.toLocaleString('en-US')} by ${by}\n`,
+      `${what}: ${count(r.input_tokens, 'input token')}, over the budget of ` + `${thousands(budget)} by ${by}\n`,
     );
   }
   return over;

@@ -12,6 +12,7 @@ import { httpFromEnv } from './env';
 import { CTRL_C, EXIT, guarded } from './guard';
 import type { CliIo } from './io';
 import { day, printPages, type Column } from './output';
+import { thousands } from '../text';
 
 export const MODELS: Command = {
   name: 'models',
@@ -29,7 +30,7 @@ export const MODELS: Command = {
   },
 };
 
-const tokens = (n: number | null | undefined) => (typeof n === 'number' ? n.toLocaleString('en-US') : '');
+const tokens = (n: number | null | undefined) => (typeof n === 'number' ? thousands(n) : '');
 
 const COLUMNS: Column<ServiceModel>[] = [
   ['ID', m => m.id],

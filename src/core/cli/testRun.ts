@@ -27,7 +27,7 @@ import type { CaseFile, CellResult, OutcomeError } from '../cases/types';
 import { DirectoryVerdictCache } from '../cases/verdictCache';
 import type { PriceTable } from '../cost/prices';
 import { DEFAULT_MAX_REQUESTS } from '../settings';
-import { count } from '../text';
+import { count, thousands } from '../text';
 import { one, UsageError, type Parsed } from './args';
 import { prepareSuiteFile, type LoadedCaseFile } from './caseFiles';
 import { cacheDir } from './env';
@@ -118,7 +118,7 @@ export async function overRequestLimit(
   if (n.samples + n.judge <= limit) return undefined;
   const would = `this run would send ${requestCountWords(n)}`;
   if (settings.maxRequests === undefined && io.interactive && io.confirm && !inCi(io.env)) {
-    if (await confirmed(io, false, `promptwright test: ${would}, over ${limit.toLocaleString('en-US')}. Send them?`))
+    if (await confirmed(io, false, `promptwright test: ${would}, over ${thousands(limit)}. Send them?`))
       return undefined;
     io.stderr.write('Not confirmed: nothing was sent.\n');
     return EXIT.refused;

@@ -1,6 +1,7 @@
 // Token counts before and after a change: the difference in tokens and in percent, said the same way in the
 // CLI's reports, the status bar and the Token Breakdown's CodeLenses; and the `--max-increase` limit.
 import type { Part } from '../tokens/breakdown';
+import { thousands } from '../text';
 
 /** A count at the base revision and now; null where there is none (a new file has no "before"). */
 export interface Delta {
@@ -18,8 +19,6 @@ export function deltaOf(before: number | null | undefined, after: number | null 
   const delta = a !== null && b !== null ? a - b : null;
   return { before: b, after: a, delta, percent: delta !== null && b ? (100 * delta) / b : null };
 }
-
-export const thousands = (n: number): string => n.toLocaleString('en-US');
 
 /** "+56", "-12", "±0": a change in tokens with its sign. */
 export function signedTokens(n: number): string {

@@ -10,7 +10,7 @@ import { estimatePrefix, type PrefixRequest } from '../cache/prefix';
 import { hoverMarkdown, lensTitle } from '../cache/words';
 import type { Parsed } from '../request/parse';
 import type { Path } from '../request/types';
-import { count } from '../text';
+import { count, thousands } from '../text';
 import type { HoverData } from './types';
 
 type Obj = Record<string, unknown>;
@@ -163,7 +163,7 @@ function tokensLens(
   counting: boolean,
   noun = 'token',
 ): Omit<LensData, 'start'> {
-  const words = (n: number) => (noun === 'token' ? count(n, 'token') : `${n.toLocaleString('en-US')} ${noun}`);
+  const words = (n: number) => (noun === 'token' ? count(n, 'token') : `${thousands(n)} ${noun}`);
   if (tokens !== undefined)
     return { title: words(tokens), tooltip: `${label}: input tokens counted by the service (count_tokens).` };
   const why = counting ? 'estimate, counting…' : 'estimate';

@@ -5,7 +5,7 @@ import { capabilityLines, ModelCatalog, type CatalogEntry } from '../models/cata
 import type { ModelInfo } from '../models/table';
 import type { Parsed } from '../request/parse';
 import type { FixData, Format } from '../request/types';
-import { markdownCode, markdownText } from '../text';
+import { markdownCode, markdownText, thousands } from '../text';
 import type { CompletionData, HoverData } from './types';
 
 /** The model list in use, and where it comes from. */
@@ -33,8 +33,6 @@ export interface ModelValueAt {
   /** the model id the file holds now */
   id?: string;
 }
-
-const fmt = (n: number) => n.toLocaleString('en-US');
 
 /**
  * The top-level `model` value at `offset`, or where one is being typed after `"model":` / `model:`. `parsed`: the
@@ -116,12 +114,16 @@ export function chooseModelFix(current: unknown, id: string): Exclude<FixData, {
 /** "1M context · max_tokens up to 128,000" */
 export function modelLimits(info: ModelInfo): string {
   const max =
-    info.maxOutputTokens !== undefined ? `max_tokens up to ${fmt(info.maxOutputTokens)}` : 'max_tokens: no limit known';
-  return `${fmt(info.contextWindow)} context · ${max}`;
+    info.maxOutputTokens !== undefined
+      ? `max_tokens up to ${thousands(info.maxOutputTokens)}`
+      : 'max_tokens: no limit known';
+  return `${thousands(info.contextWindow)} context · ${max}`;
 }
 
 /** Where the facts come from, in a sentence. */
 export function modelsSource(loaded: LoadedModels): string {
+  // a date and time, once a hover: not a number (thousands() is for those)
+  // eslint-disable-next-line no-restricted-syntax
   const when = loaded.fetchedAt ? new Date(loaded.fetchedAt).toLocaleString('en-US') : '';
   if (loaded.source === 'service') return `From the service's model list, fetched ${when}.`;
   if (loaded.source === 'file') return `From the saved model list ${loaded.file ?? ''}.`.replace(' .', '.');
@@ -155,7 +157,7 @@ function describeModel(id: string, info: ModelInfo, loaded: LoadedModels, aliasO
       : 'From the built-in table: the service does not list it.';
   return [
     `${title}${alias}${status}`,
-    `Context window: **${fmt(info.contextWindow)}** tokens · ${modelLimits(info).split(' · ')[1]}`,
+    `Context window: **${thousands(info.contextWindow)}** tokens · ${modelLimits(info).split(' · ')[1]}`,
     caps,
     `*${markdownText(from)}*`,
   ].join('\n\n');

@@ -5,6 +5,7 @@
 //  3. org_limit is the organization's value for the same limiter (or null when it has none);
 //  4. the default workspace cannot have overrides and has no entry.
 import type { RateLimitEntry } from '../api/types';
+import { thousands } from '../text';
 
 export interface LimiterView {
   type: string;
@@ -90,9 +91,9 @@ const LIMITER_WORDS: Record<string, string> = {
 /** A limiter in words: "4,000 requests/min", with where its value comes from. */
 export function limiterText(l: LimiterView): { label: string; description: string } {
   const what = LIMITER_WORDS[l.type] ?? l.type.replace(/_/g, ' ');
-  const label = l.value === null ? `no limit set: ${what}` : `${l.value.toLocaleString('en-US')} ${what}`;
+  const label = l.value === null ? `no limit set: ${what}` : `${thousands(l.value)} ${what}`;
   if (l.source === 'override') {
-    const org = l.orgValue == null ? 'none set' : l.orgValue.toLocaleString('en-US');
+    const org = l.orgValue == null ? 'none set' : thousands(l.orgValue);
     return { label, description: `override · organization: ${org}` };
   }
   if (l.source === 'inherited') return { label, description: 'inherited' };

@@ -4,10 +4,11 @@ import { changeToFixes } from './enumFixes';
 import { closest } from '../models/table';
 import type { RuleContext } from './rules';
 import { RuleTally } from './perRule';
-import { refusedKey } from './rules/keys';
+import { refusedKey, type KeyVerdict } from './rules/keys';
 import { describe } from './schema';
 import { defOf, schemaAt, type Def, type Schema } from './schemaPath';
 import type { FixData, Path, PathProblem, RuleId } from './types';
+import { thousands } from '../text';
 
 type Issue = z.core.$ZodIssue;
 
@@ -134,7 +135,7 @@ function convert(iss: Issue, path: Path, c: Context): void {
       return;
     }
     case 'unrecognized_keys':
-      for (const k of iss.keys) unknownField(path, k, c);
+      unknownFields(path, iss.keys, c);
       return;
     case 'invalid_value': {
       if (absentKey(path, input, c)) {
@@ -158,7 +159,13 @@ function convert(iss: Issue, path: Path, c: Context): void {
       }
       // a value's "change to" fixes weigh it against each allowed one: only for problems that are said
       if (!c.tally.said('invalid-value')) {
-        push('invalid-value', '');
+        c.tally.leftOut<PathProblem>('invalid-value', c.out, () => ({
+          path,
+          anchor: 'value',
+          severity: 'error',
+          code: 'invalid-value',
+          message: '',
+        }));
         return;
       }
       const fixes = changeToFixes(path, input, iss.values);
@@ -239,36 +246,61 @@ function sizeProblem(
   if (isMessages) {
     push(
       'too-many-messages',
-      `At most ${bound.toLocaleString('en-US')} messages per request (this one has ` +
-        `${(input as unknown[]).length.toLocaleString('en-US')}).`,
+      `At most ${thousands(bound)} messages per request (this one has ` + `${thousands((input as unknown[]).length)}).`,
     );
     return;
   }
   const most = small ? 'least' : 'most';
   const what =
     iss.origin === 'array'
-      ? `at ${most} ${bound.toLocaleString('en-US')} items`
+      ? `at ${most} ${thousands(bound)} items`
       : iss.origin === 'string'
         ? `at ${most} ${bound} characters`
         : `${small ? '≥' : '≤'} ${bound}`;
-  const has = Array.isArray(input) ? ` (it has ${input.length.toLocaleString('en-US')})` : '';
+  const has = Array.isArray(input) ? ` (it has ${thousands(input.length)})` : '';
   push('out-of-range', `${cap(fieldName(path))} must be ${what}${has}.`);
 }
 
 /**
- * An unknown key: a warning (the service documents more than the spec), with "did you mean" when near; an
- * error where the service is known to refuse it (rules/keys.ts).
+ * The unknown keys of one object. Each a warning (the service documents more than the spec), with "did you mean"
+ * when near; an error where the service is known to refuse it (rules/keys.ts). Past a rule's bound, counted.
  */
-function unknownField(path: Path, key: string, c: Context): void {
-  const at = [...path, key];
+function unknownFields(path: Path, keys: readonly string[], c: Context): void {
   const container = getAt(c.root, path);
-  const refused = refusedKey(c.root, container, path, key);
+  const leftOut = (key: string, verdict: KeyVerdict | undefined, n = 1) =>
+    c.tally.leftOut<PathProblem>(
+      verdict?.code ?? 'unknown-field',
+      c.out,
+      () => ({
+        path: [...path, key],
+        anchor: 'key',
+        severity: verdict?.severity ?? 'warning',
+        code: verdict?.code ?? 'unknown-field',
+        message: '',
+      }),
+      n,
+    );
+  // once the plain unknown keys are past their bound, the others are counted here and left out together
+  let plainLeftOut = 0;
+  let firstLeftOut = '';
+  for (const key of keys) {
+    const refused = refusedKey(c.root, container, path, key);
+    if (!refused && plainLeftOut) plainLeftOut++;
+    else if (c.tally.said(refused?.code ?? 'unknown-field')) unknownField(path, container, key, refused, c);
+    else if (refused) leftOut(key, refused);
+    else {
+      plainLeftOut = 1;
+      firstLeftOut = key;
+    }
+  }
+  if (plainLeftOut) leftOut(firstLeftOut, undefined, plainLeftOut);
+}
+
+/** An unknown key said in full: "did you mean", its fixes. */
+function unknownField(path: Path, container: unknown, key: string, refused: KeyVerdict | undefined, c: Context) {
   const severity = refused?.severity ?? 'warning';
   const code = refused?.code ?? 'unknown-field';
-  if (!c.tally.said(code)) {
-    c.out.push({ path: at, anchor: 'key', severity, code, message: '' });
-    return;
-  }
+  const at = [...path, key];
   const known = knownKeys(schemaAt(c.schema, c.root, path));
   const near = known
     ? closest(
@@ -333,7 +365,7 @@ function numberRange(s: Schema | undefined): string {
   const max = checks.find(c => c.check === 'less_than')?.value ?? (int ? Number.MAX_SAFE_INTEGER : undefined);
   const what = int ? 'an integer' : 'a finite number';
   if (min === undefined || max === undefined) return what;
-  return `${what} between ${min.toLocaleString('en-US')} and ${max.toLocaleString('en-US')}`;
+  return `${what} between ${thousands(min)} and ${thousands(max)}`;
 }
 
 const cap = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);

@@ -4,7 +4,7 @@
 // message and request-id) is set in as text or code, never as Markdown of its own.
 import { changeWords, deltaOf, signedTokens } from '../compare/deltas';
 import type { CountState } from './scheduler';
-import { addressShown, count, markdownCode, markdownText, tokensShort } from '../text';
+import { addressShown, count, markdownCode, markdownText, thousands, tokensShort } from '../text';
 
 export interface StatusView {
   text: string;
@@ -46,7 +46,7 @@ function baseLine(base: BaseCount | undefined, tokens: number): string[] {
   switch (base.kind) {
     case 'count':
       return [
-        `${ref}: **${fmt(base.tokens)}** input tokens · now **${fmt(tokens)}** ` +
+        `${ref}: **${thousands(base.tokens)}** input tokens · now **${thousands(tokens)}** ` +
           `(${changeWords(deltaOf(base.tokens, tokens))})`,
       ];
     case 'new':
@@ -57,8 +57,6 @@ function baseLine(base: BaseCount | undefined, tokens: number): string[] {
       return [`The version in ${ref} was not counted: ${markdownText(base.message)}`];
   }
 }
-
-const fmt = (n: number) => n.toLocaleString('en-US');
 
 /** The standard context window (doc1 §8), for a model whose window is not known. */
 const STANDARD_WINDOW = 200_000;
@@ -77,9 +75,9 @@ export function renderStatus(s: CountState, meta: StatusMeta): StatusView {
     if (meta.model) out.push(`Model: ${markdownCode(meta.model)}`);
     if (tokens !== undefined) {
       const share = ((100 * tokens) / window).toFixed(tokens / window < 0.01 ? 2 : 1);
-      out.push(`Input tokens: **${fmt(tokens)}** — ${share}% of the ${tokensShort(window)} context window`);
+      out.push(`Input tokens: **${thousands(tokens)}** — ${share}% of the ${tokensShort(window)} context window`);
     }
-    if (meta.maxTokens !== undefined) out.push(`max_tokens: ${fmt(meta.maxTokens)}`);
+    if (meta.maxTokens !== undefined) out.push(`max_tokens: ${thousands(meta.maxTokens)}`);
     return out;
   };
   const tip = (...parts: string[]) => [...parts, LINKS].join('\n\n');

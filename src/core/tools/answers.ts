@@ -9,6 +9,7 @@
 // compared key by key, lists and values whole); an entry without `when` matches any input. A `result` that
 // is an object or a list goes as its JSON text, a string as it is.
 import type { ContentBlock } from '../api/types';
+import { thousands } from '../text';
 
 /** One way a tool answers, as a case file writes it (the shorthand `tool: "text"` is `[{ result: "text" }]`). */
 interface ToolEntry {
@@ -152,7 +153,7 @@ export async function answerCall(
     if (chars > MAX_ANSWER_CHARS)
       throw new NoAnswer(
         `the answer for ${callLabel(call)} (${a.source}) is ${(chars / 1_000_000).toFixed(1)} million characters, ` +
-          `over the ${MAX_ANSWER_CHARS.toLocaleString('en-US')} a tool answer may hold: a model reads a few hundred ` +
+          `over the ${thousands(MAX_ANSWER_CHARS)} a tool answer may hold: a model reads a few hundred ` +
           'thousand tokens at most. Shorten the answer (a summary, the first page of a list)',
         'tool_answer_too_large',
       );

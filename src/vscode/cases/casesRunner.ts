@@ -21,7 +21,7 @@ import type { SavedGrade, SavedResults } from '../../core/cases/results';
 import type { CaseFile, CellKey, CellResult, HumanGrade } from '../../core/cases/types';
 import type { Locate } from '../../core/request/parse/types';
 import { formatOf } from '../../core/request/types';
-import { count } from '../../core/text';
+import { count, thousands } from '../../core/text';
 import type { CellPatch, RerunTarget } from '../../protocol/cases';
 import type { GitBase } from '../compare/gitBase';
 import type { Api } from '../platform/api';
@@ -250,7 +250,7 @@ export class CasesRunner {
       (await this.prompts.input({
         title: `Run Sample of ${fileName(caseUri)}`,
         prompt: `How many of its ${count(total, 'case')} to run, chosen at random (a seed after it repeats a sample)`,
-        placeHolder: `1 to ${total.toLocaleString('en-US')}`,
+        placeHolder: `1 to ${thousands(total)}`,
         validateInput: v => sampleAnswer(v, total).problem,
       }));
     if (text === undefined) return undefined;
@@ -267,7 +267,7 @@ export class CasesRunner {
     const cells = prepared.cells.filter(c => names.has(c.caseName));
     const file = vscode.workspace.asRelativePath(caseUri);
     void vscode.window.showInformationMessage(
-      `Promptwright: running a sample of ${n.toLocaleString('en-US')} of ${count(total, 'case')}, seed ${seed}. ` +
+      `Promptwright: running a sample of ${thousands(n)} of ${count(total, 'case')}, seed ${seed}. ` +
         `The same again: Run Sample… "${n} ${seed}", or promptwright test ${file} --sample ${n} --seed ${seed}`,
     );
     await this.run(caseUri, { scope: 'cells', cells });
@@ -599,7 +599,7 @@ export class CasesRunner {
     return this.prompts.confirm(
       `Send ${count(total, 'request')}?`,
       `This run would send ${core.requestCountWords(n)}, more than promptwright.cases.maxRequests ` +
-        `(${limit.toLocaleString('en-US')}). Nothing is sent unless you agree.`,
+        `(${thousands(limit)}). Nothing is sent unless you agree.`,
       `Send ${count(total, 'Request')}`,
     );
   }
@@ -1026,7 +1026,7 @@ function sampleAnswer(
   const m = /^\s*(\d+)(?:\s+(\d+))?\s*$/.exec(text);
   const n = m ? Number(m[1]) : NaN;
   if (!m || n < 1 || n > total)
-    return { problem: `A whole number from 1 to ${total.toLocaleString('en-US')}, then a seed if you like: "50 7".` };
+    return { problem: `A whole number from 1 to ${thousands(total)}, then a seed if you like: "50 7".` };
   const seed = m[2] !== undefined ? Number(m[2]) : Math.floor(Math.random() * 100_000);
   if (!Number.isSafeInteger(seed) || seed > 0xffffffff)
     return { problem: 'The seed is a whole number up to 4294967295.' };

@@ -4,6 +4,7 @@
 // again, from the same cursor). How to add a paged tree: docs/architecture.md, "A paged tree".
 import * as vscode from 'vscode';
 import { Pager, type Loaded } from '../../core/api/pager';
+import { thousands } from '../../core/text';
 
 /** The command of a "Load more…" row and of a failed page's row. Older ids stay as aliases (extension.ts). */
 const LOAD_MORE_COMMAND = 'promptwright.loadMore';
@@ -59,7 +60,7 @@ export class PagedTree<N> {
   /** The tree item of a "Load more…" or error row. */
   item(row: PageRow<N>): vscode.TreeItem {
     if (row.kind === 'more') {
-      const it = new vscode.TreeItem(`Load more… (${row.loaded.toLocaleString('en-US')} loaded)`);
+      const it = new vscode.TreeItem(`Load more… (${thousands(row.loaded)} loaded)`);
       it.tooltip = 'The next page. "Load All" in the context menu loads every page.';
       it.iconPath = new vscode.ThemeIcon('ellipsis');
       it.contextValue = 'more';

@@ -20,7 +20,7 @@ import type { ErrorInfo, FromResponseWebview, RunView, ToolCallView, TurnView } 
 import type { Api } from '../platform/api';
 import { Config, endpointOf } from '../platform/config';
 import { coreBundle } from '../platform/lazy';
-import { addressShown, asText } from '../../core/text';
+import { addressShown, asText, thousands } from '../../core/text';
 import type { Log } from '../platform/log';
 import { pricesOf } from '../platform/prices';
 import type { Recent } from '../platform/recent';
@@ -325,8 +325,8 @@ export class Runner implements vscode.Disposable {
     const long = calls.find(c => c.answer!.length > MAX_ANSWER_CHARS);
     if (long) {
       void this.api.showError(
-        `the answer to ${long.name} holds ${long.answer!.length.toLocaleString('en-US')} characters, over the ` +
-          `${MAX_ANSWER_CHARS.toLocaleString('en-US')} a tool answer may hold: shorten it (Change Answer…).`,
+        `the answer to ${long.name} holds ${thousands(long.answer!.length)} characters, over the ` +
+          `${thousands(MAX_ANSWER_CHARS)} a tool answer may hold: shorten it (Change Answer…).`,
         'Continue',
       );
       return;
@@ -515,7 +515,7 @@ async function askAnswer(call: ToolCallView, api: Api): Promise<string | undefin
   if (size > MAX_ANSWER_CHARS * 4) {
     void api.showError(
       `${pick.label} is ${(size / 1e6).toFixed(1)} MB: a tool answer holds at most ` +
-        `${MAX_ANSWER_CHARS.toLocaleString('en-US')} characters. Pick a shorter file.`,
+        `${thousands(MAX_ANSWER_CHARS)} characters. Pick a shorter file.`,
       'Answer',
     );
     return undefined;

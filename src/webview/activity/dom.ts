@@ -1,9 +1,6 @@
 // Small DOM helpers of the Activity Feed webview, on top of the shared ones (../dom).
 export { $, button, el, icon } from '../common/dom';
 
-/** 2,000 rather than 2000: counts are read at a glance. */
-export const count = (n: number): string => n.toLocaleString('en-US');
-
 /** "1 record", "2,000 records" (core/text's count, through the protocol module the webview may import) */
 export { count as plural } from '../../protocol/activity';
 

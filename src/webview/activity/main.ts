@@ -12,7 +12,8 @@ import {
 } from '../../protocol/activity';
 import { Page } from '../common/page';
 import { RecordPane } from './detail';
-import { $, button, count, el, icon, plural } from './dom';
+import { thousands } from '../../core/text';
+import { $, button, el, icon, plural } from './dom';
 import { FilterBar } from './filterBar';
 import { FeedTable } from './table';
 
@@ -102,10 +103,10 @@ function statusText(s: FeedStatus): string {
   const key = s.keyKind === 'admin' ? ' · Admin key (reads the Activity Feed only)' : '';
   if (s.loading === 'first') return 'Loading the Activity Feed…';
   if (error) return `${plural(s.loaded, 'record')} loaded${key}`;
-  if (s.loading === 'more') return `${count(s.loaded)} loaded · loading more…${key}`;
-  if (s.loading === 'newer') return `${count(s.loaded)} loaded · checking for newer…${key}`;
+  if (s.loading === 'more') return `${thousands(s.loaded)} loaded · loading more…${key}`;
+  if (s.loading === 'newer') return `${thousands(s.loaded)} loaded · checking for newer…${key}`;
   if (s.end) return s.loaded ? `End of feed · ${plural(s.loaded, 'record')}${key}` : `No records${key}`;
-  return `${count(s.loaded)} loaded · more as you scroll${key}`;
+  return `${thousands(s.loaded)} loaded · more as you scroll${key}`;
 }
 
 function renderStatus(): void {

@@ -28,6 +28,7 @@ import { Grid } from './grid';
 import { GridNavigation } from './navigation';
 import { Splitter } from './splitter';
 import { CellTip } from './tip';
+import { thousands } from '../../core/text';
 
 const page = new Page<ToCasesWebview, FromCasesWebview, CasesWebviewState>(parseCasesWebviewState);
 const post = (m: FromCasesWebview) => page.post(m);
@@ -110,8 +111,8 @@ function applyFilter(): void {
   const shown = table.filter(filterBox.value);
   const total = table.totalRows;
   $('filter-count').textContent = filterBox.value.trim()
-    ? `${shown.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} rows`
-    : `${total.toLocaleString('en-US')} rows`;
+    ? `${thousands(shown)} of ${thousands(total)} rows`
+    : `${thousands(total)} rows`;
   navigation.reset();
 }
 filterBox.addEventListener('input', applyFilter);
@@ -225,7 +226,7 @@ function showGrid(g: GridView): void {
   table.render(g);
   $('filter-bar').hidden = !g.cases.length;
   if (filterBox.value) applyFilter();
-  else $('filter-count').textContent = `${g.cases.length.toLocaleString('en-US')} rows`;
+  else $('filter-count').textContent = `${thousands(g.cases.length)} rows`;
   requestAnimationFrame(() => performance.measure('cases-grid-drawn', 'cases-grid-start'));
   if (!selected || !viewOf(selected)) selected = firstFailing();
   navigation.reset(selected);

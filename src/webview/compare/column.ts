@@ -6,6 +6,7 @@ import { totalInput, usageWords } from '../../core/api/usage';
 import type { ColumnView, Message, StreamEvent } from '../../protocol/compare';
 import { el } from '../common/dom';
 import { Reply } from '../common/reply';
+import { thousands } from '../../core/text';
 
 const STATUS: Record<ColumnView['status'], string> = {
   queued: 'queued',
@@ -15,8 +16,6 @@ const STATUS: Record<ColumnView['status'], string> = {
   cancelled: 'cancelled',
   'not-sent': 'not sent',
 };
-
-const fmt = (n: number) => n.toLocaleString('en-US');
 
 export class Column {
   readonly root: HTMLElement;
@@ -102,19 +101,19 @@ export class Column {
     const usage = this.reply.message?.usage;
     if (usage) {
       const input = totalInput(usage);
-      fact(`${fmt(input)} in`, 'col-in', 'Input tokens (cached ones included)');
+      fact(`${thousands(input)} in`, 'col-in', 'Input tokens (cached ones included)');
       const base = first?.usage ? totalInput(first.usage) : undefined;
       if (v.index > 0 && base !== undefined) {
         const d = input - base;
         const sign = d > 0 ? '+' : d < 0 ? '-' : '±';
         const pct = base && d ? ` (${sign}${Math.abs((100 * d) / base).toFixed(1)}%)` : '';
         fact(
-          `${sign}${fmt(Math.abs(d))}${pct} vs 1`,
+          `${sign}${thousands(Math.abs(d))}${pct} vs 1`,
           `col-delta ${d > 0 ? 'up' : d < 0 ? 'down' : 'same'}`,
           'Input tokens against column 1',
         );
       }
-      if (v.status !== 'running') fact(`${fmt(usage.output_tokens ?? 0)} out`, 'col-out', 'Output tokens');
+      if (v.status !== 'running') fact(`${thousands(usage.output_tokens ?? 0)} out`, 'col-out', 'Output tokens');
     }
     const sample = el('div', 'col-sample-line');
     if (v.sample > 1) {

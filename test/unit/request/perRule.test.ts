@@ -2,7 +2,7 @@
 // is: for request files (syntax, schema and rules) and case files alike, in time linear in the file.
 import * as assert from 'node:assert/strict';
 import { parseCaseFile } from '../../../src/core/cases/caseFile';
-import { boundPerRule, MAX_PER_RULE } from '../../../src/core/request/perRule';
+import { boundPerRule, MAX_PER_RULE, RuleTally } from '../../../src/core/request/perRule';
 import type { PathProblem } from '../../../src/core/request/types';
 import { validateText } from '../../../src/core/request/validate';
 import { base, check } from './helpers';
@@ -43,6 +43,32 @@ describe('problems per rule', function () {
       /^1 more unknown-field problem in this file from here on is not shown/,
     );
     assert.equal(boundPerRule(list.slice(0, 1000)).length, 1000);
+  });
+
+  it('past the bound a check keeps one problem of a rule, which the bound counts as all it stands for', () => {
+    const tally = new RuleTally();
+    const out: PathProblem[] = [];
+    let made = 0;
+    for (let n = 0; n < 5000; n++) {
+      if (tally.said('unknown-field')) out.push(problem('unknown-field', n));
+      else tally.leftOut('unknown-field', out, () => (made++, { ...problem('unknown-field', n), message: '' }));
+    }
+    assert.equal(made, 1, 'one problem made for the 4,000 left out');
+    assert.equal(out.length, MAX_PER_RULE + 1);
+    const bounded = boundPerRule([...out, problem('invalid-value', 0)]);
+    assert.equal(bounded.length, MAX_PER_RULE + 2);
+    assert.deepEqual(bounded[MAX_PER_RULE], {
+      path: ['k1000'],
+      anchor: 'key',
+      severity: 'warning',
+      code: 'unknown-field',
+      message:
+        '4,000 more unknown-field problems in this file from here on are not shown: Promptwright shows the first ' +
+        '1,000 of each rule.',
+    });
+    // and where problems of the rule come after it one by one, they are counted with it
+    const later = boundPerRule([...out, problem('unknown-field', 9000)]);
+    assert.match(later[MAX_PER_RULE]!.message, /^4,001 more unknown-field problems/);
   });
 
   it('a request with 100,000 unknown keys: 1,001 problems, in about the time of a clean file of that size', () => {

@@ -5,6 +5,7 @@ import { imageSize, pdfPageCount, readerOf, scanBase64, sniff } from '../media';
 import type { ModelInfo } from '../../models/table';
 import type { FixData, Path, PathProblem } from '../types';
 import { isObj, type Obj, type RuleContext } from './common';
+import { thousands } from '../../text';
 
 /** 5 MiB: the service's message says "5 MB maximum: … bytes > 5242880 bytes". */
 const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
@@ -165,8 +166,8 @@ function imageRules(m: Medium, out: PathProblem[]): number | undefined {
   if (scan.bytes > MAX_IMAGE_BYTES) {
     error(
       'image-too-large-bytes',
-      `The image is ${scan.bytes.toLocaleString('en-US')} bytes; the service takes images of at most 5 MB ` +
-        `(${MAX_IMAGE_BYTES.toLocaleString('en-US')} bytes). Compress or scale it down.`,
+      `The image is ${thousands(scan.bytes)} bytes; the service takes images of at most 5 MB ` +
+        `(${thousands(MAX_IMAGE_BYTES)} bytes). Compress or scale it down.`,
     );
   }
   const r = readerOf(data, scan.spaced);

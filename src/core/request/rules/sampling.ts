@@ -4,6 +4,7 @@ import type { ModelInfo } from '../../models/table';
 import type { FixData, PathProblem } from '../types';
 import { given, type Obj, type RuleContext } from './common';
 import { thinkingOf } from './thinking';
+import { thousands } from '../../text';
 
 /** The least budget_tokens the service takes ("Input should be greater than or equal to 1024"). */
 const MIN_BUDGET = 1024;
@@ -62,7 +63,7 @@ export function samplingRules(body: Obj, info: ModelInfo | undefined, ctx: RuleC
       severity: 'error',
       code: 'max-tokens-above-model-limit',
       message:
-        `max_tokens ${max.toLocaleString('en-US')} is above ${limit.toLocaleString('en-US')}, the most output ` +
+        `max_tokens ${thousands(max)} is above ${thousands(limit)}, the most output ` +
         `tokens ${info.base ?? info.resolved ?? info.id} generates${from}.`,
       fixes: [{ kind: 'replace-value', title: `Set max_tokens to ${limit}`, path: ['max_tokens'], value: limit }],
     });
