@@ -1,7 +1,7 @@
 // core/text: the helpers both the extension and the CLI (and the webviews) use.
 import * as assert from 'node:assert/strict';
 import { lineColumn } from '../../src/core/request/records';
-import { count, LineIndex } from '../../src/core/text';
+import { count, LineIndex, thousands } from '../../src/core/text';
 
 describe('LineIndex', () => {
   it('turns offsets into lines and characters, for \\n, \\r\\n and \\r', () => {
@@ -37,5 +37,25 @@ describe('count', () => {
     assert.equal(count(1, 'record'), '1 record');
     assert.equal(count(2000, 'record'), '2,000 records');
     assert.equal(count(2, 'ox', 'oxen'), '2 oxen');
+  });
+});
+
+describe('thousands', () => {
+  it('writes numbers as en-US does on every machine, with one formatter: a thousand of them in well under 50 ms', () => {
+    const samples = [0, 7, 999, 1000, 12_345, -2_500_000, 1234.5678, 9_007_199_254_740_991];
+    assert.deepEqual(samples.map(thousands), [
+      '0',
+      '7',
+      '999',
+      '1,000',
+      '12,345',
+      '-2,500,000',
+      '1,234.568',
+      '9,007,199,254,740,991',
+    ]);
+    const t0 = performance.now();
+    for (let n = 0; n < 1000; n++) thousands(n * 1001);
+    // toLocaleString('en-US') builds a formatter each call: 0.1 to 0.7 ms, 100 to 700 ms for these
+    assert.ok(performance.now() - t0 < 50, `${performance.now() - t0} ms`);
   });
 });
