@@ -136,16 +136,22 @@ describe('response panel: fixtures and Run to End (DOM)', function () {
     await page.screenshot({ path: path.join(ui.results, 'panel-run-to-end-dark.png') });
   });
 
-  it('Run to End stops at a call no entry answers, naming the tool and its input, and sends nothing', async () => {
+  it('Run to End stops at a call nothing answers, naming the tool and input; one recorded since counts', async () => {
     const { page } = s;
     const p = await send(page, 'lost.prompt.yaml');
     const since = ui.fake.requests.length;
     await p.locator('#calls .btn.run-to-end').click();
     await notification(page, 'no answer for lookup_order {"order_id":"999"} in lost.cases.yaml');
     assert.equal(messages(since).length, 0);
-    // the call waits for an answer, its buttons back
-    await p.locator('#calls .btn.run-to-end:not([disabled])').waitFor();
+    // the call waits for an answer, its buttons back; an answer recorded since is read on the next try
     await runCommand(page, 'Notifications: Clear All Notifications');
+    fs.writeFileSync(
+      path.join(s.folder, 'lost.fixtures.yaml'),
+      'tools:\n  lookup_order:\n    - when: { order_id: "999" }\n      result: "no such order"\n      is_error: true\n',
+    );
+    await p.locator('#calls .btn.run-to-end:not([disabled])').click();
+    await p.locator('#blocks .block-text', { hasText: 'I could not finish: no such order.' }).waitFor();
+    assert.equal(messages(since).length, 1);
   });
 
   it("Run to End stops at the case file's max-turns when the model keeps calling", async () => {

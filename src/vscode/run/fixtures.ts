@@ -16,14 +16,15 @@ export interface FixtureSource {
 }
 
 /**
- * The fixtures to answer from: the only case file with tool answers that names the request, or the one picked.
- * Undefined when there is none (said why) or the pick is dismissed.
+ * The fixtures to answer from: the only case file with tool answers that names the request, the one `chosen`
+ * before, or the one picked. Undefined when there is none (said why) or the pick is dismissed.
  */
 export async function chooseFixtures(
   cases: CaseDiagnostics,
   requestUri: vscode.Uri,
   api: Api,
   what: string,
+  chosen?: string,
 ): Promise<FixtureSource | undefined> {
   await cases.ready;
   const items: (vscode.QuickPickItem & { source: FixtureSource })[] = [];
@@ -40,6 +41,8 @@ export async function chooseFixtures(
         source: { label, tools: coreBundle().cellToolsOf({ file: e.file, ...(recorded ? { recorded } : {}) }) },
       });
   }
+  const again = items.find(i => i.label === chosen);
+  if (again) return again.source;
   if (items.length < 2) {
     if (!items.length) void api.showError(`no case file with tools: names ${path.basename(requestUri.path)}`, what);
     return items[0]?.source;

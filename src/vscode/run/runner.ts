@@ -309,10 +309,11 @@ export class Runner implements vscode.Disposable {
     if (why) void this.api.showError(why, 'Use Fixture');
   }
 
-  /** The case file whose fixtures a conversation answers from: chosen once, the first time one is needed. */
+  /** The fixtures a conversation answers from: its case file chosen once, read each time (an entry added counts). */
   private async fixturesOf(r: Run, what: string): Promise<FixtureSource | undefined> {
     const conversation = this.conversationOf(r);
-    conversation.fixtures ??= await chooseFixtures(this.cases, r.uri, this.api, what);
+    const chosen = conversation.fixtures?.label;
+    conversation.fixtures = await chooseFixtures(this.cases, r.uri, this.api, what, chosen);
     return conversation.fixtures;
   }
 
