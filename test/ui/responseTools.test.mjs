@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { ui } from './context.mjs';
-import { openFile, openWorkbench, runCommand, screenshotOnFailure, setApiKey } from './drive.mjs';
+import { openFile, runCommand, workbenchSession } from './drive.mjs';
 
 const panel = page => page.frameLocator('iframe.webview').last().frameLocator('iframe#active-frame');
 const messages = since => ui.fake.requests.slice(since).filter(r => r.method === 'POST' && r.path === '/v1/messages');
@@ -48,10 +48,10 @@ async function notification(page, text) {
 }
 
 describe('response panel: fixtures and Run to End (DOM)', function () {
-  const s = {};
-  before(async () => {
-    const folder = ui.freshWorkspace();
-    const write = (name, lines) => fs.writeFileSync(path.join(folder, name), lines.join('\n'));
+  const s = workbenchSession('agent.prompt.yaml', { withApiKey: true });
+  // the workspace's files, written once it is open: the case files are found as they appear
+  before(() => {
+    const write = (name, lines) => fs.writeFileSync(path.join(s.folder, name), lines.join('\n'));
     // Use Fixture: the case file's own entry for get_weather, the recorded one (with is_error) for lookup_order
     write('failing.prompt.yaml', request('#script=once Where is order 1234?'));
     write('failing.cases.yaml', caseFile('failing', ['tools:', '  get_weather: "Sunny"']));
@@ -79,14 +79,6 @@ describe('response panel: fixtures and Run to End (DOM)', function () {
     write('circles.cases.yaml', caseFile('circles', ['max-turns: 3', 'tools:', '  lookup_order: "not yet"']));
     write('slowloop.prompt.yaml', request('#script=forever #slow=150 Where is order 5?'));
     write('slowloop.cases.yaml', caseFile('slowloop', ['tools:', '  lookup_order: "not yet"']));
-    Object.assign(s, await openWorkbench(folder, 'trip.prompt.yaml'));
-    await setApiKey(s.page, ui.fake.apiKey);
-  });
-  afterEach(async function () {
-    await screenshotOnFailure(this, s.page);
-  });
-  after(async () => {
-    await s.close?.();
   });
 
   it('Use Fixture answers a call from the recorded fixtures, and their is_error reaches the tool_result', async () => {
