@@ -3,7 +3,7 @@
 // engines). It is loaded when a request file is first checked, not when the extension activates (VS Code activates
 // Promptwright for every JSON file). It is dist/core.js.
 export { appendItems, appendReply } from './core/run/append';
-export { callLabel, MAX_ANSWER_CHARS } from './core/tools/answers';
+export { answerCall, answerText, callLabel, DEFAULT_MAX_TURNS, MAX_ANSWER_CHARS } from './core/tools/answers';
 export { ToolLoop } from './core/tools/loop';
 export { fixEdits } from './core/request/fixes';
 export { validateText } from './core/request/validate';
@@ -30,7 +30,15 @@ export { CaseFileSchema, parseCaseFile, requestNotFound } from './core/cases/cas
 export { crossCheck, valuesByCase } from './core/cases/crossCheck';
 export { cellsOf, prepareCell, runCell, samplingOf } from './core/cases/runner';
 // the case-run engine: samples, the judge and cost, the same as the CLI's
-export { directTransport, requestCount, requestCountWords, runCellOf, runCells, sampleJobs } from './core/cases/engine';
+export {
+  cellToolsOf,
+  directTransport,
+  requestCount,
+  requestCountWords,
+  runCellOf,
+  runCells,
+  sampleJobs,
+} from './core/cases/engine';
 export { withToolLoops } from './core/cases/loops';
 export { fixturesPathOf, parseFixtures } from './core/tools/fixtures';
 // its second transport, Message Batches: custom ids, a resumable run, the transport (the CLI's, the same)

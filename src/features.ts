@@ -91,7 +91,8 @@ export interface Features {
 export function createFeatures(host: Host): Features {
   const { context, log, config, keys, api, diagnostics } = host;
   const panel = new ResponsePanel(context.extensionUri, log);
-  const runner = new Runner(config, api, diagnostics, panel, log, host.recent);
+  const caseDiagnostics = new CaseDiagnostics(config, log);
+  const runner = new Runner(config, api, diagnostics, panel, log, caseDiagnostics, host.recent);
   const breakdown = new TokenBreakdown(config, api, diagnostics, host.git);
   const sessions = new SessionsTree(context.workspaceState, api, () => config.resourcePageSize, host.sessionsView);
   const resourceDocs = new ResourceDocuments(api);
@@ -111,7 +112,6 @@ export function createFeatures(host: Host): Features {
   const activity = new ActivityPanel(context.extensionUri, access, json, log, config, () => complianceTree.refresh());
   const compliance = new ComplianceCommands(access, complianceTree, json, log);
   const demo = new DemoBackend(config, keys, log, { sessions, rateLimits });
-  const caseDiagnostics = new CaseDiagnostics(config, log);
   const caseLanguage = new CaseLanguage(caseDiagnostics);
   const storage = { workspace: context.storageUri, global: context.globalStorageUri };
   const cases = new CasesPanel(context.extensionUri, config, api, caseDiagnostics, log, storage, host.git, host.recent);

@@ -28,18 +28,24 @@ interface Timings {
 
 type RunOutcome = 'running' | 'done' | 'error' | 'cancelled';
 
-/** A tool call of a reply that stopped on tool_use, and the answer given to it (Answer…), once there is one. */
+/** A tool call of a reply that stopped on tool_use, and the answer given to it, once there is one. */
 export interface ToolCallView {
   id: string;
   name: string;
   input: unknown;
+  /** the answer's text (Answer…, or Use Fixture's) */
   answer?: string;
+  /** the answer goes as a tool_result with is_error */
+  isError?: boolean;
+  /** where a fixture's answer came from: `agent.cases.yaml (recorded)` */
+  from?: string;
 }
 
-/** An earlier turn of a tool-use conversation (Continue): its reply, and its calls with their answers. */
+/** An earlier turn of a tool-use conversation (Continue): its reply and cost, and its calls with their answers. */
 export interface TurnView {
   message: Message;
   calls: ToolCallView[];
+  cost?: RunCost;
 }
 
 /** Everything the panel shows for one run; the webview keeps it (setState) so a reload restores it. */
@@ -94,14 +100,13 @@ export type ToResponseWebview =
 
 /**
  * The page's links open in the browser; its actions are commands in the panel's title bar, but for a tool call's
- * Answer… (the call's id), and Continue and Append Conversation below the calls.
+ * Answer… and Use Fixture (the call's id), and Continue, Run to End and Append Conversation below the calls.
  */
 export type FromResponseWebview =
   | Ready
   | { type: 'open-link'; url: string }
-  | { type: 'answer'; id: string }
-  | { type: 'continue' }
-  | { type: 'append-conversation' };
+  | { type: 'answer' | 'use-fixture'; id: string }
+  | { type: 'continue' | 'run-to-end' | 'append-conversation' };
 
 /** Checks a message from the webview (it is untrusted input). */
 export function parseFromResponseWebview(m: unknown): FromResponseWebview | undefined {
@@ -110,8 +115,9 @@ export function parseFromResponseWebview(m: unknown): FromResponseWebview | unde
   if (o.type === 'ready') return { type: 'ready' };
   if (o.type === 'open-link' && typeof o.url === 'string' && /^https?:\/\//i.test(o.url) && o.url.length < 4096)
     return { type: 'open-link', url: o.url };
-  if (o.type === 'answer' && typeof o.id === 'string' && o.id.length < 1024) return { type: 'answer', id: o.id };
-  if (o.type === 'continue' || o.type === 'append-conversation') return { type: o.type };
+  if ((o.type === 'answer' || o.type === 'use-fixture') && typeof o.id === 'string' && o.id.length < 1024)
+    return { type: o.type, id: o.id };
+  if (o.type === 'continue' || o.type === 'run-to-end' || o.type === 'append-conversation') return { type: o.type };
   return undefined;
 }
 

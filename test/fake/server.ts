@@ -484,7 +484,9 @@ function planReply(
       stop_sequence: null,
       usage: { ...cache, output_tokens: Math.max(1, Math.ceil(out / 4)), service_tier: 'standard' },
     };
-    return { message, deltasPerText: deltas };
+    // #slow=MS in the first user message: a scripted loop's every turn streams slowly (Cancel mid-loop)
+    const slow = Number(/#slow=(\d+)/.exec(JSON.stringify((b.messages as unknown[])[0]))?.[1]);
+    return { message, deltasPerText: deltas, ...(slow ? { delayMs: slow } : {}) };
   }
   const said = lastUserText(b);
   const words = (said.match(/#\w+(=\d+)?/g) ?? []).map(w => w.slice(1));

@@ -6,6 +6,7 @@
 //   $1 in a call's input: the first number in the first user message ("Where is order 1234?" → "1234").
 //   A text turn says every tool result of the conversation, in order: "Here is what I found: shipped; Sunny."
 //   After a tool_result with is_error, the model gives up: "I could not finish: <the error's text>."
+//   `#slow=MS` in the first user message: every turn streams with MS between events.
 
 /** A request that defines the tools the scripts call (without its messages). */
 export const AGENT_REQUEST = {

@@ -72,6 +72,21 @@ export interface RunCell extends CellKey {
 }
 
 /**
+ * What a case's tool calls are answered from (the case's own entries, the file's, the recorded ones) and its
+ * max-turns; without a case, the file's for every case (the response panel's Use Fixture and Run to End).
+ */
+export function cellToolsOf(loaded: { file: CaseFile; recorded?: ToolsSpec }, caseName?: string): CellTools {
+  const { file } = loaded;
+  const own = caseName === undefined ? undefined : caseNamed(file, caseName)?.tools;
+  return {
+    ...(own ? { case: own } : {}),
+    ...(file.tools ? { file: file.tools } : {}),
+    ...(loaded.recorded ? { recorded: loaded.recorded } : {}),
+    maxTurns: file.maxTurns ?? DEFAULT_MAX_TURNS,
+  };
+}
+
+/**
  * A case file's cell as the engine runs it: its body, its case's assertions, the file's samples (or the run's
  * `sampling`) and judge (`judgePrompt`: the text its `judge.prompt` names).
  */
@@ -87,12 +102,7 @@ export function runCellOf(
   };
   const testCase = caseNamed(file, cell.caseName);
   const loops = !!file.tools || !!testCase?.tools;
-  const tools: CellTools = {
-    ...(testCase?.tools ? { case: testCase.tools } : {}),
-    ...(file.tools ? { file: file.tools } : {}),
-    ...(loaded.recorded ? { recorded: loaded.recorded } : {}),
-    maxTurns: file.maxTurns ?? DEFAULT_MAX_TURNS,
-  };
+  const tools = cellToolsOf(loaded, cell.caseName);
   return {
     caseName: cell.caseName,
     model: cell.model,

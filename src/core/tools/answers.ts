@@ -2,8 +2,8 @@
 // file's), the recorded fixtures file, then the tool's live backend (an MCP server, or a model that simulates
 // the tool). First match wins; no match is the cell's error, naming the tool and its input.
 //
-// In the response panel, the answers typed or picked for the calls of a reply (`given`, by tool_use id) come
-// before all of these.
+// In the response panel, the answers given to the calls of a reply (`given`, by tool_use id: typed, a file's
+// text, or a case file's fixture the person chose with Use Fixture) come before all of these.
 //
 // An entry matches when every key of its `when` equals the call's input at that key (a deep subset: objects
 // compared key by key, lists and values whole); an entry without `when` matches any input. A `result` that
@@ -67,10 +67,13 @@ export interface LiveBackends {
   record?(call: ToolCall, answer: ToolAnswer): void;
 }
 
+/** An answer given to one call in the response panel: typed or a file's text (`given`), or a fixture's. */
+export type GivenAnswer = Omit<ToolAnswer, 'source'> & { source?: AnswerSource };
+
 /** What a cell's calls are answered from, most specific first. */
 export interface CellTools {
-  /** answers given by hand (the response panel's Answer…), by the call's tool_use id: tried first */
-  given?: ReadonlyMap<string, string>;
+  /** answers given in the response panel (Answer…, Use Fixture), by the call's tool_use id: tried first */
+  given?: ReadonlyMap<string, GivenAnswer>;
   /** the case's own `tools:` (replacing the file's for each tool it names) */
   case?: ToolsSpec;
   /** the case file's `tools:` */
@@ -87,6 +90,13 @@ export const DEFAULT_MAX_TURNS = 10;
 export function callLabel(call: { name: string; input?: unknown }): string {
   const input = JSON.stringify(call.input ?? {}) ?? '{}';
   return `${call.name} ${input.length > 200 ? `${input.slice(0, 200)}…` : input}`;
+}
+
+/** An answer as people read it: its text, an image as `[image]`. */
+export function answerText(content: ToolResultContent): string {
+  return typeof content === 'string'
+    ? content
+    : content.map(b => (b.type === 'text' ? String(b.text) : `[${b.type}]`)).join(' ');
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -160,7 +170,7 @@ export async function answerCall(
     return a;
   };
   const given = tools.given?.get(call.id);
-  if (given !== undefined) return sized({ content: given, isError: false, source: 'given' });
+  if (given !== undefined) return sized({ source: 'given', ...given });
   for (const e of entries)
     if (e.result !== undefined && matches(e, call.input))
       return sized({ content: resultContent(e.result), isError: e.is_error === true, source });

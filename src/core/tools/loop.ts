@@ -11,6 +11,7 @@ import type { Message, Usage } from '../api/types';
 import { count } from '../text';
 import {
   answerCall,
+  answerText,
   callLabel,
   NoAnswer,
   type AnswerSource,
@@ -42,11 +43,7 @@ export function trajectoryLines(o: { turns?: number; toolCalls?: readonly ToolCa
   const calls = o.toolCalls ?? [];
   const lines = [`${count(o.turns, 'model request')}, ${count(calls.length, 'tool call')}`];
   for (const c of calls) {
-    const text =
-      typeof c.result === 'string'
-        ? c.result
-        : c.result.map(b => (b.type === 'text' ? String(b.text) : `[${b.type}]`)).join(' ');
-    const flat = text.replace(/\s+/g, ' ');
+    const flat = answerText(c.result).replace(/\s+/g, ' ');
     const shown = flat.length > 80 ? `${flat.slice(0, 80)}…` : flat;
     lines.push(`  turn ${c.turn}: ${callLabel(c)} → ${c.source}${c.isError ? ' (is_error)' : ''}: ${shown}`);
   }

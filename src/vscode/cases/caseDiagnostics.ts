@@ -1,6 +1,7 @@
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
 import type { CaseFile } from '../../core/cases/types';
+import type { ToolsSpec } from '../../core/tools/answers';
 import type { Locate } from '../../core/request/parse';
 import { ruleUrl } from '../../core/request/catalog';
 import type { Problem, Severity } from '../../core/request/types';
@@ -307,6 +308,17 @@ export function openDataset(uri: vscode.Uri): Iterable<string> | AsyncIterable<U
   if (doc) return [doc.getText()];
   if (uri.scheme !== 'file' || !fs.statSync(uri.fsPath, { throwIfNoEntry: false })?.isFile()) return undefined;
   return fs.createReadStream(uri.fsPath, { highWaterMark: 65_536 });
+}
+
+/** The answers NAME.fixtures.yaml beside a case file records, none when there is no such file, or its error. */
+export async function readFixtures(caseUri: vscode.Uri): Promise<ToolsSpec | string | undefined> {
+  const uri = caseUri.with({ path: coreBundle().fixturesPathOf(caseUri.path) });
+  const text = await readText(uri);
+  if (text === undefined) return undefined;
+  const read = coreBundle().parseFixtures(text, uri.path.split('/').pop() ?? uri.path);
+  const error = read.records.find(r => r.severity === 'error');
+  if (error) return `${error.file}:${error.line}:${error.column}: ${error.message}; nothing was sent.`;
+  return read.tools;
 }
 
 /** A file's text: the editor's when it is open (unsaved edits count), else what is on disk. */

@@ -31,7 +31,7 @@ import type { Log } from '../platform/log';
 import { pricesOf } from '../platform/prices';
 import type { Recent } from '../platform/recent';
 import { vscodePrompts, type Prompts } from '../platform/prompts';
-import { openDataset, readText, requestUriOf, type CaseDiagnostics } from './caseDiagnostics';
+import { openDataset, readFixtures, readText, requestUriOf, type CaseDiagnostics } from './caseDiagnostics';
 import { isCaseFile } from '../../core/cases/fileNames';
 import { askRevision, IMPROVED, readBase, withBaseCells, workingCopyBase, type ReadyCell } from './casesCompare';
 import type { CasesResults } from './casesResults';
@@ -796,7 +796,7 @@ export class CasesRunner {
     const cells = core.cellsOf(file, model);
     if (!cells.length) return `${name} names no models and "${file.request}" has no model: nothing to run.`;
     // a suite of tool-use loops: the answers recorded beside it (`promptwright test --record`)
-    const fixtures = file.tools || file.cases.some(c => c.tools) ? await this.fixturesOf(caseUri) : undefined;
+    const fixtures = file.tools || file.cases.some(c => c.tools) ? await readFixtures(caseUri) : undefined;
     if (typeof fixtures === 'string') return fixtures;
     return {
       ...(fixtures ? { recorded: fixtures } : {}),
@@ -809,17 +809,6 @@ export class CasesRunner {
       requestName: file.request,
       ...(judgePrompt !== undefined ? { judgePrompt } : {}),
     };
-  }
-
-  /** The answers NAME.fixtures.yaml beside a case file records, none when there is no such file, or its error. */
-  private async fixturesOf(caseUri: vscode.Uri): Promise<ToolsSpec | string | undefined> {
-    const uri = caseUri.with({ path: coreBundle().fixturesPathOf(caseUri.path) });
-    const text = await readText(uri);
-    if (text === undefined) return undefined;
-    const read = coreBundle().parseFixtures(text, fileName(uri));
-    const error = read.records.find(r => r.severity === 'error');
-    if (error) return `${error.file}:${error.line}:${error.column}: ${error.message}; nothing was sent.`;
-    return read.tools;
   }
 
   /** The grid to run in: the one shown when it is this file's with the same rows and columns, else a new one. */

@@ -11,6 +11,7 @@ import {
 } from '../../core/api/errors';
 import type { Message } from '../../core/api/types';
 import { assistantTurn, curlCommand, toolResultTurn } from '../../core/run/turns';
+import type { GivenAnswer } from '../../core/tools/answers';
 import type { ToolLoop } from '../../core/tools/loop';
 import type { AppendResult } from '../../core/run/append';
 import { EventBatcher } from '../../core/run/batcher';
@@ -25,6 +26,8 @@ import type { Log } from '../platform/log';
 import { pricesOf } from '../platform/prices';
 import type { Recent } from '../platform/recent';
 import type { RequestDiagnostics } from '../request/requestDiagnostics';
+import type { CaseDiagnostics } from '../cases/caseDiagnostics';
+import { chooseFixtures, type FixtureSource } from './fixtures';
 import type { ResponsePanel } from './responsePanel';
 
 interface Run {
@@ -40,26 +43,30 @@ interface Run {
    */
   posted: MessageAccumulator;
   done: Promise<void>;
-  /** the tool-use conversation this run goes on with (Continue), from its second turn */
+  /** the tool-use conversation this run goes on with (Continue), once a call of its reply has an answer */
   conversation?: Conversation;
   /** Continue sent this reply's answers (a second click sends nothing) */
   continued?: boolean;
 }
 
 /**
- * A tool-use conversation in the panel: the loop the cases run (core/tools/loop), its calls answered by hand. It
- * makes each next request and keeps the turns Append Conversation writes.
+ * A tool-use conversation in the panel: the loop the cases run (core/tools/loop), its calls answered in the panel.
+ * It makes each next request and keeps the turns Append Conversation writes.
  */
 interface Conversation {
   loop: ToolLoop;
-  /** the answers given so far (Answer…), by tool_use id */
-  given: Map<string, string>;
+  /** the answers given so far (Answer…, Use Fixture), by tool_use id */
+  given: Map<string, GivenAnswer>;
+  /** the case file Use Fixture and Run to End answer from, once chosen */
+  fixtures?: FixtureSource;
 }
 
 /** "Send Request": streams the reply of the active request file into the response panel. */
 export class Runner implements vscode.Disposable {
   private run: Run | undefined;
   private nextId = 1;
+  /** Run to End, while it goes: Cancel stops it between turns too */
+  private toEnd: AbortController | undefined;
   private readonly disposables: vscode.Disposable[] = [];
 
   constructor(
@@ -68,6 +75,7 @@ export class Runner implements vscode.Disposable {
     private readonly diagnostics: RequestDiagnostics,
     private readonly panel: ResponsePanel,
     private readonly log: Log,
+    private readonly cases: CaseDiagnostics,
     private readonly recent?: Recent,
   ) {
     this.disposables.push(panel.onMessage(m => void this.onMessage(m)));
@@ -129,7 +137,8 @@ export class Runner implements vscode.Disposable {
     }
     // no service address or key: asked for here (the offline demo first), not a failed run
     if (!(await this.api.ready('Send Request'))) return;
-    this.cancel();
+    // the run before this one ends (Run to End's loop, which sends this one, goes on)
+    if (this.run?.view.outcome === 'running') this.run.ctl.abort();
     const runId = this.nextId++;
     const view: RunView = {
       runId,
@@ -255,6 +264,7 @@ export class Runner implements vscode.Disposable {
   }
 
   cancel(): void {
+    this.toEnd?.abort();
     if (this.run && this.run.view.outcome === 'running') this.run.ctl.abort();
   }
 
@@ -273,7 +283,9 @@ export class Runner implements vscode.Disposable {
   private async onMessage(m: FromResponseWebview): Promise<void> {
     if (m.type === 'open-link') await vscode.env.openExternal(vscode.Uri.parse(m.url));
     else if (m.type === 'answer') await this.answer(m.id);
+    else if (m.type === 'use-fixture') await this.useFixture(m.id);
     else if (m.type === 'continue') await this.continueRun();
+    else if (m.type === 'run-to-end') await this.runToEnd();
     else if (m.type === 'append-conversation') await this.appendConversation();
   }
 
@@ -284,8 +296,106 @@ export class Runner implements vscode.Disposable {
     if (!r || !call) return;
     const answer = await askAnswer(call, this.api);
     if (answer === undefined || this.run !== r) return;
-    call.answer = answer;
+    this.give(r, call, { content: answer, isError: false });
+  }
+
+  /** Use Fixture: a call answered as a case file naming the request answers it in its cells. */
+  async useFixture(id: string): Promise<void> {
+    const r = this.run;
+    const call = r?.view.calls?.find(c => c.id === id);
+    const fixtures = r && call && (await this.fixturesOf(r, 'Use Fixture'));
+    if (!r || !call || !fixtures || this.run !== r) return;
+    const why = await this.fromFixtures(r, [call], fixtures);
+    if (why) void this.api.showError(why, 'Use Fixture');
+  }
+
+  /** The fixtures a conversation answers from: its case file chosen once, read each time (an entry added counts). */
+  private async fixturesOf(r: Run, what: string): Promise<FixtureSource | undefined> {
+    const conversation = this.conversationOf(r);
+    const chosen = conversation.fixtures?.label;
+    conversation.fixtures = await chooseFixtures(this.cases, r.uri, this.api, what, chosen);
+    return conversation.fixtures;
+  }
+
+  /** Answers calls from fixtures (first match wins, as in the cells); the first call without one says why. */
+  private async fromFixtures(r: Run, calls: ToolCallView[], fixtures: FixtureSource): Promise<string | undefined> {
+    const core = coreBundle();
+    for (const call of calls)
+      try {
+        const answer = await core.answerCall(fixtures.tools, {}, call, r.ctl.signal);
+        this.give(r, call, answer);
+      } catch (e) {
+        return `${e instanceof Error ? e.message : String(e)} in ${fixtures.label}`;
+      }
+    return undefined;
+  }
+
+  /** Keeps a call's answer for the next request, and shows it under the call. */
+  private give(r: Run, call: ToolCallView, answer: GivenAnswer): void {
+    this.conversationOf(r).given.set(call.id, answer);
+    call.answer = coreBundle().answerText(answer.content);
+    call.isError = answer.isError;
+    const from = answer.source && this.conversationOf(r).fixtures?.label;
+    if (from) call.from = `${from} (${answer.source})`;
+    else delete call.from;
     this.panel.post({ type: 'calls', runId: r.view.runId, calls: r.view.calls! });
+  }
+
+  private conversationOf(r: Run): Conversation {
+    if (!r.conversation) {
+      const given = new Map<string, GivenAnswer>();
+      const loop = new (coreBundle().ToolLoop)(r.body, { given, maxTurns: Number.MAX_SAFE_INTEGER }, {});
+      r.conversation = { loop, given };
+    }
+    return r.conversation;
+  }
+
+  /**
+   * Run to End: answers each turn's calls (those not answered in the panel from the case file's fixtures) and
+   * sends again, until the reply stops on anything but tool_use, the case file's max-turns, a call with no answer,
+   * or Cancel.
+   */
+  async runToEnd(): Promise<void> {
+    const first = this.run;
+    if (first?.view.outcome !== 'done' || first.message?.stop_reason !== 'tool_use') return;
+    const stop = (this.toEnd = new AbortController());
+    try {
+      const fixtures = await this.fixturesOf(first, 'Run to End');
+      const conversation = first.conversation;
+      if (!fixtures || !conversation || this.run !== first) return;
+      const max = fixtures.tools.maxTurns;
+      for (let r = this.run; !stop.signal.aborted && r?.conversation === conversation; r = this.run) {
+        const m = r.message;
+        if (r.view.outcome !== 'done' || m?.stop_reason !== 'tool_use' || !r.view.calls?.length) return;
+        const { callLabel } = coreBundle();
+        // the reply to request N: a cell ends when request max-turns still calls tools
+        if (conversation.loop.turns.length + 1 >= max) {
+          const asked = r.view.calls.map(callLabel).join(', ');
+          void this.api.showError(
+            `max-turns ${max} (${fixtures.label}) reached: the model still calls ${asked}`,
+            'Run to End',
+          );
+          return;
+        }
+        const why = await this.fromFixtures(
+          r,
+          r.view.calls.filter(c => c.answer === undefined),
+          fixtures,
+        );
+        if (why) {
+          void this.api.showError(`${why}: answer it (Answer…) and Continue`, 'Run to End');
+          return;
+        }
+        if (stop.signal.aborted) return;
+        await this.continueTools(r, m);
+        if (this.run === r) return; // nothing was sent: Continue said why
+      }
+    } finally {
+      if (this.toEnd === stop) this.toEnd = undefined;
+      // the page disabled its buttons when Run to End was clicked: where it stopped, they are back
+      const r = this.run;
+      if (r?.view.calls) this.panel.post({ type: 'calls', runId: r.view.runId, calls: r.view.calls });
+    }
   }
 
   async rerun(): Promise<void> {
@@ -320,26 +430,9 @@ export class Runner implements vscode.Disposable {
       void vscode.window.showInformationMessage(`Promptwright: answer ${unanswered.join(', ')} first (Answer…).`);
       return;
     }
-    // the loop answers from the given answers alone: one too long is said here, before the loop takes the turn
-    const { MAX_ANSWER_CHARS } = coreBundle();
-    const long = calls.find(c => c.answer!.length > MAX_ANSWER_CHARS);
-    if (long) {
-      void this.api.showError(
-        `the answer to ${long.name} holds ${thousands(long.answer!.length)} characters, over the ` +
-          `${thousands(MAX_ANSWER_CHARS)} a tool answer may hold: shorten it (Change Answer…).`,
-        'Continue',
-      );
-      return;
-    }
     if (r.continued) return;
     r.continued = true;
-    let conversation = r.conversation;
-    if (!conversation) {
-      const given = new Map<string, string>();
-      const loop = new (coreBundle().ToolLoop)(r.body, { given, maxTurns: Number.MAX_SAFE_INTEGER }, {});
-      conversation = { loop, given };
-    }
-    for (const c of calls) conversation.given.set(c.id, c.answer!);
+    const conversation = this.conversationOf(r);
     const reply = { message, usage: message.usage, stopReason: message.stop_reason, requestId: r.view.requestId };
     const step = await conversation.loop.advance(reply, r.ctl.signal);
     if (step.kind !== 'continue') {
@@ -347,7 +440,7 @@ export class Runner implements vscode.Disposable {
       void this.api.showError(why, 'Continue');
       return;
     }
-    const history = [...(r.view.history ?? []), { message, calls }];
+    const history = [...(r.view.history ?? []), { message, calls, ...(r.view.cost ? { cost: r.view.cost } : {}) }];
     return this.send(r.uri, conversation.loop.body, { conversation, history });
   }
 
@@ -366,8 +459,11 @@ export class Runner implements vscode.Disposable {
     }
     const results = m?.stop_reason === 'tool_use' ? toolResultTurn(m) : undefined;
     if (results) {
-      const answers = new Map((r.view.calls ?? []).map(c => [c.id, c.answer]));
-      const content = results.content.map(b => ({ ...b, content: answers.get(String(b.tool_use_id)) ?? b.content }));
+      const answers = r.conversation?.given;
+      const content = results.content.map(b => {
+        const a = answers?.get(String(b.tool_use_id));
+        return a ? { ...b, content: a.content, ...(a.isError ? { is_error: true } : {}) } : b;
+      });
       turns.push({ ...results, content });
     }
     const doc = await vscode.workspace.openTextDocument(r.uri);
@@ -510,17 +606,16 @@ async function askAnswer(call: ToolCallView, api: Api): Promise<string | undefin
       validateInput: v =>
         v.trim() ? undefined : 'Type what the tool returned (an empty answer tells the model nothing).',
     });
-  // a file too large to send is not read whole (Continue says so of one that is a little over)
+  // a file too large to send is not read whole
   const { size } = await vscode.workspace.fs.stat(pick.uri);
-  if (size > MAX_ANSWER_CHARS * 4) {
-    void api.showError(
-      `${pick.label} is ${(size / 1e6).toFixed(1)} MB: a tool answer holds at most ` +
-        `${thousands(MAX_ANSWER_CHARS)} characters. Pick a shorter file.`,
-      'Answer',
-    );
-    return undefined;
-  }
-  return new TextDecoder().decode(await vscode.workspace.fs.readFile(pick.uri));
+  const text =
+    size > MAX_ANSWER_CHARS * 4 ? '' : new TextDecoder().decode(await vscode.workspace.fs.readFile(pick.uri));
+  if (text && text.length <= MAX_ANSWER_CHARS) return text;
+  void api.showError(
+    `${pick.label} is empty or over the ${thousands(MAX_ANSWER_CHARS)} characters a tool answer may hold`,
+    'Answer',
+  );
+  return undefined;
 }
 
 function errorInfo(e: unknown): ErrorInfo {

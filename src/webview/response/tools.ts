@@ -1,7 +1,9 @@
-// A tool-use conversation in the panel: the earlier turns above the reply (each reply and the answers given to
-// its calls), and below it the reply's calls with Answer…, then Continue and Append Conversation. A call's input
-// and its answer are set as text, never as markup.
-import type { FromResponseWebview, RunView, ToolCallView } from '../../protocol/response';
+// A tool-use conversation in the panel: the earlier turns above the reply (each reply with its usage and cost, and
+// the answers given to its calls), and below it the reply's calls with Answer… and Use Fixture, then Continue, Run
+// to End and Append Conversation. A call's input and its answer are set as text, never as markup.
+import type { FromResponseWebview, RunView, ToolCallView, TurnView } from '../../protocol/response';
+import { tokensInOut } from '../../core/api/usage';
+import { formatUsd } from '../../core/cost/format';
 import { $, button, el } from '../common/dom';
 import { Reply } from '../common/reply';
 
@@ -14,10 +16,19 @@ function callBox(call: ToolCallView, withInput = true): HTMLElement {
   box.appendChild(el('strong', 'tool-name', call.name));
   if (withInput) box.appendChild(el('pre', 'tool-input', JSON.stringify(call.input, null, 2)));
   if (call.answer !== undefined) {
-    box.appendChild(el('div', 'muted', 'Answer'));
-    box.appendChild(el('pre', 'tool-answer', call.answer));
+    const said = ['Answer', call.from && `from ${call.from}`, call.isError && 'is_error'].filter(Boolean);
+    box.appendChild(el('div', 'muted tool-from', said.join(' · ')));
+    box.appendChild(el('pre', `tool-answer${call.isError ? ' is-error' : ''}`, call.answer));
   }
   return box;
+}
+
+/** `Turn 1 · 120 in · 30 out · $0.0004`: a turn, its tokens in and out, and what it cost. */
+function title(i: number, { message, cost }: TurnView): string {
+  const usd = cost?.usd;
+  return [`Turn ${i + 1}`, tokensInOut(message.usage), typeof usd === 'number' && formatUsd(usd)]
+    .filter(Boolean)
+    .join(' · ');
 }
 
 /** The turns before this reply, each with its calls and their answers. */
@@ -26,7 +37,7 @@ export function renderHistory(view: RunView | undefined, openLink: (url: string)
   root.replaceChildren();
   (view?.history ?? []).forEach((turn, i) => {
     const section = el('section', 'turn');
-    section.appendChild(el('h3', 'turn-title', `Turn ${i + 1}`));
+    section.appendChild(el('h3', 'turn-title', title(i, turn)));
     const blocks = el('div', 'turn-reply');
     section.appendChild(blocks);
     new Reply(blocks, openLink, { thinkingOpen: false }).show(turn.message);
@@ -37,8 +48,8 @@ export function renderHistory(view: RunView | undefined, openLink: (url: string)
 }
 
 /**
- * The reply's calls, each with Answer…; Continue once every one has an answer; Append Conversation while there is
- * a conversation (calls to answer, or earlier turns).
+ * The reply's calls, each with Answer… and Use Fixture; Continue once every one has an answer, and Run to End;
+ * Append Conversation while there is a conversation (calls to answer, or earlier turns).
  */
 export function renderCalls(view: RunView | undefined, post: Post): void {
   const root = $('calls');
@@ -54,7 +65,9 @@ export function renderCalls(view: RunView | undefined, post: Post): void {
     const box = callBox(call);
     const answer = button(call.answer === undefined ? 'Answer…' : 'Change Answer…', undefined, 'btn answer');
     answer.addEventListener('click', () => post({ type: 'answer', id: call.id }));
-    box.appendChild(answer);
+    const fixture = button('Use Fixture', undefined, 'btn use-fixture');
+    fixture.addEventListener('click', () => post({ type: 'use-fixture', id: call.id }));
+    box.append(answer, ' ', fixture);
     root.appendChild(box);
   }
   const actions = el('div', 'tool-actions');
@@ -67,7 +80,12 @@ export function renderCalls(view: RunView | undefined, post: Post): void {
       go.disabled = true;
       post({ type: 'continue' });
     });
-    actions.appendChild(go);
+    const toEnd = button('Run to End', undefined, 'btn run-to-end');
+    toEnd.addEventListener('click', () => {
+      toEnd.disabled = go.disabled = true;
+      post({ type: 'run-to-end' });
+    });
+    actions.append(go, toEnd);
   }
   const append = button('Append Conversation', undefined, 'btn append-conversation');
   append.title = "Write the turns so far into the request file's messages (one undoable edit)";

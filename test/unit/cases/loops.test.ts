@@ -3,7 +3,7 @@
 import * as assert from 'node:assert/strict';
 import { evaluate } from '../../../src/core/cases/assertions';
 import { parseCaseFile } from '../../../src/core/cases/caseFile';
-import { directTransport, runCellOf, runCells, type SendJob } from '../../../src/core/cases/engine';
+import { cellToolsOf, directTransport, runCellOf, runCells, type SendJob } from '../../../src/core/cases/engine';
 import { withToolLoops } from '../../../src/core/cases/loops';
 import { toolsCheck } from '../../../src/core/cases/toolsCheck';
 import type { Outcome } from '../../../src/core/cases/types';
@@ -59,6 +59,19 @@ describe('cases: tool-use loops', () => {
       assert.deepEqual(file!.mcpServers, { docs: { type: 'stdio', command: 'node', args: ['server.js'] } });
       assert.deepEqual(file!.cases[0]!.tools, { get_weather: [{ simulate: 'a weather API' }] });
       assert.equal(file!.cases[0]!.assert!.length, 4);
+    });
+
+    it("the panel's fixtures: a case's own entries, the file's, the recorded ones, and max-turns (cellToolsOf)", () => {
+      const { file } = parseCaseFile(text, 'yaml');
+      const recorded = { lookup_order: [{ result: 'recorded' }] };
+      const whole = cellToolsOf({ file: file!, recorded });
+      assert.deepEqual(Object.keys(whole), ['file', 'recorded', 'maxTurns']);
+      assert.equal(whole.maxTurns, 4);
+      assert.deepEqual(cellToolsOf({ file: file! }, 'a').case, { get_weather: [{ simulate: 'a weather API' }] });
+      // the engine's cell reads the same
+      const cell = runCellOf({ file: file!, recorded }, { caseName: 'a', model: 'm', body: {} });
+      assert.deepEqual(cell.tools, cellToolsOf({ file: file!, recorded }, 'a'));
+      assert.equal(cellToolsOf({ file: { ...file!, maxTurns: undefined } }).maxTurns, 10);
     });
 
     it('an undefined tool is an error at its name; a server none defines, a warning at its value', () => {

@@ -128,6 +128,10 @@ describe('webview protocol', () => {
     assert.equal(parseFromResponseWebview({ type: 'answer', id: 7 }), undefined);
     assert.deepEqual(parseFromResponseWebview({ type: 'continue', x: 1 }), { type: 'continue' });
     assert.deepEqual(parseFromResponseWebview({ type: 'append-conversation' }), { type: 'append-conversation' });
+    // Use Fixture (by the call's id) and Run to End
+    assert.deepEqual(parseFromResponseWebview({ type: 'use-fixture', id: 't' }), { type: 'use-fixture', id: 't' });
+    assert.equal(parseFromResponseWebview({ type: 'use-fixture' }), undefined);
+    assert.deepEqual(parseFromResponseWebview({ type: 'run-to-end' }), { type: 'run-to-end' });
     assert.equal(parseFromResponseWebview({ type: 'open-link', url: 'javascript:alert(1)' }), undefined);
     assert.equal(parseFromResponseWebview({ type: 'open-link', url: 'command:workbench.action.quit' }), undefined);
     assert.deepEqual(parseFromResponseWebview({ type: 'open-link', url: 'https://e.org' }), {

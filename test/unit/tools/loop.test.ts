@@ -1,5 +1,6 @@
 import * as assert from 'node:assert/strict';
 import type { Message } from '../../../src/core/api/types';
+import type { GivenAnswer } from '../../../src/core/tools/answers';
 import { runToolLoop, sumUsage, ToolLoop, type TurnReply } from '../../../src/core/tools/loop';
 
 const signal = new AbortController().signal;
@@ -20,12 +21,14 @@ function reply(content: Message['content'], stop: string, usage = { input_tokens
 const use = (id: string, name: string, input: unknown) => ({ type: 'tool_use', id, name, input });
 
 describe('the tool-use loop', () => {
-  it('answers given by hand (the panel) go by tool_use id, before any entry; the state holds the turns', async () => {
-    const given = new Map<string, string>();
+  it('answers given in the panel go by tool_use id, before any entry; the state holds the turns', async () => {
+    const given = new Map<string, GivenAnswer>();
     const first = { model: 'm', max_tokens: 10, messages: [{ role: 'user', content: 'hi' }] };
     const loop = new ToolLoop(first, { given, file: { a: [{ result: 'from the file' }] }, maxTurns: 10 }, {});
-    // the same call twice in one turn: each gets its own answer
-    given.set('t1', 'one').set('t2', 'two');
+    // the same call twice in one turn: each gets its own answer; a fixture's (Use Fixture) keeps is_error and source
+    given
+      .set('t1', { content: 'one', isError: false })
+      .set('t2', { content: 'two', isError: true, source: 'recorded' });
     const step = await loop.advance(reply([use('t1', 'a', { x: 1 }), use('t2', 'a', { x: 1 })], 'tool_use'), signal);
     assert.equal(step.kind, 'continue');
     assert.deepEqual(loop.state().added, [
@@ -34,7 +37,7 @@ describe('the tool-use loop', () => {
         role: 'user',
         content: [
           { type: 'tool_result', tool_use_id: 't1', content: 'one' },
-          { type: 'tool_result', tool_use_id: 't2', content: 'two' },
+          { type: 'tool_result', tool_use_id: 't2', content: 'two', is_error: true },
         ],
       },
     ]);
@@ -42,7 +45,7 @@ describe('the tool-use loop', () => {
       loop.calls.map(c => [c.id, c.source, c.result, c.turn]),
       [
         ['t1', 'given', 'one', 1],
-        ['t2', 'given', 'two', 1],
+        ['t2', 'recorded', 'two', 1],
       ],
     );
     // a call with no answer given falls back to the entries
