@@ -27,6 +27,7 @@ import { pricesOf } from '../platform/prices';
 import type { Recent } from '../platform/recent';
 import type { RequestDiagnostics } from '../request/requestDiagnostics';
 import type { ResponsePanel } from './responsePanel';
+import { Disposable } from '../platform/lifecycle';
 
 interface Run {
   view: RunView;
@@ -58,10 +59,9 @@ interface Conversation {
 }
 
 /** "Send Request": streams the reply of the active request file into the response panel. */
-export class Runner implements vscode.Disposable {
+export class Runner extends Disposable {
   private run: Run | undefined;
   private nextId = 1;
-  private readonly disposables: vscode.Disposable[] = [];
 
   constructor(
     private readonly config: Config,
@@ -71,7 +71,8 @@ export class Runner implements vscode.Disposable {
     private readonly log: Log,
     private readonly recent?: Recent,
   ) {
-    this.disposables.push(panel.onMessage(m => void this.onMessage(m)));
+    super();
+    this.register(panel.onMessage(m => void this.onMessage(m)));
     panel.setSnapshot(() => {
       const r = this.run;
       if (!r) return undefined;
@@ -455,9 +456,9 @@ export class Runner implements vscode.Disposable {
     return target;
   }
 
-  dispose(): void {
+  override dispose(): void {
     this.cancel();
-    for (const d of this.disposables) d.dispose();
+    super.dispose();
   }
 }
 
