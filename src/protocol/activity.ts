@@ -5,7 +5,7 @@ import { BOUNDS, ORG_MEMBERSHIP_TYPES, type ActivityFilter } from '../core/compl
 export { count } from '../core/text';
 export { activityLabel } from '../core/compliance/types';
 import { activityLabel, activityType, type Activity } from '../core/compliance/types';
-import { boundedString, record, type Ready } from './common';
+import { boundedString, record, type ErrorInfo, type Ready } from './common';
 
 export const ACTIVITY_VIEW_TYPE = 'promptwright.activity';
 
@@ -30,13 +30,9 @@ export interface ActivityRow {
   membership: boolean;
 }
 
-/** An error as the banner shows it: what the service said, and what it means for this key. */
-export interface FeedError {
-  /** `error.type`, or a name of ours (configuration, invalid_filter, connection_error, …) */
-  type: string;
-  message: string;
-  status?: number;
-  requestId?: string;
+/** An error as the banner shows it: what the service said (its `type` may be one of ours: configuration,
+ * invalid_filter), and what it means for this key. */
+export interface FeedError extends ErrorInfo {
   /** what the key lacks, or that it is the wrong kind of key (compliance/scopes.ts) */
   explanation?: string;
   /** no key at all, or one that was refused: the banner offers to set one */

@@ -10,6 +10,17 @@ export function boundedString(v: unknown, max: number, nonEmpty = false): string
   return typeof v === 'string' && v.length <= max && (!nonEmpty || v.length > 0) ? v : undefined;
 }
 
+/** An error as every page shows it: what the service (or the connection) said, and what to do about it. */
+export interface ErrorInfo {
+  /** `error.type` (or connection_error, idle_timeout, aborted, …) */
+  type: string;
+  message: string;
+  status?: number;
+  requestId?: string;
+  /** what to do about it, when there is something (the same hint the notification and the CLI give) */
+  hint?: string;
+}
+
 /** Every webview says this first; its host posts nothing before it. */
 export interface Ready {
   type: 'ready';

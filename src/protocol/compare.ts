@@ -2,8 +2,7 @@
 // side (columns: a model and a version each), streaming at once. Neither side imports `vscode` or the DOM
 // here. The webview posts `ready` first; the extension posts nothing before that, and answers every `ready`
 // with the whole comparison as it is now. Stream events come batched, at most one message per frame.
-import type { ErrorInfo } from './response';
-import { boundedString, finite, keptError, keptMessage, record, type Ready } from './common';
+import { boundedString, finite, keptError, keptMessage, record, type ErrorInfo, type Ready } from './common';
 import type { Message, StreamEvent } from '../core/api/types';
 import type { ColumnStatus } from '../core/compare/runner';
 import type { DiffPart } from '../core/compare/wordDiff';

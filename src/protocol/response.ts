@@ -2,23 +2,13 @@
 // `vscode` or the DOM here. The webview posts `ready` first; the extension posts nothing before that.
 import type { Message, StreamEvent } from '../core/api/types';
 
-import { finite, keptError, keptMessage, record, type Ready } from './common';
+import { finite, keptError, keptMessage, record, type ErrorInfo, type Ready } from './common';
 
 export const RESPONSE_VIEW_TYPE = 'promptwright.response';
 
 // The event and message shapes; the page draws them with the one reply renderer (webview/common/reply.ts),
 // which builds the message with the accumulator the API client uses, so both sides agree exactly.
 export type { Message, StreamEvent } from '../core/api/types';
-
-export interface ErrorInfo {
-  /** `error.type` (or connection_error, idle_timeout, aborted, …) */
-  type: string;
-  message: string;
-  status?: number;
-  requestId?: string;
-  /** what to do about it, when there is something (the same hint the notification and the CLI give) */
-  hint?: string;
-}
 
 interface Timings {
   /** ms from sending to the first content delta */

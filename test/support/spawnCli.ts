@@ -2,7 +2,7 @@
 // how long after the fake's last response it exited (a leaked timer or socket keeps a process alive). The one
 // way every test (and the UI suite's pull-request comment) starts the CLI.
 import * as assert from 'node:assert/strict';
-import { spawn, type ChildProcessByStdio } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcessByStdio, type SpawnSyncReturns } from 'node:child_process';
 import * as path from 'node:path';
 import type { Readable } from 'node:stream';
 import type { Fake } from '../fake/server';
@@ -59,6 +59,22 @@ export function spawnCli(args: string[], o: SpawnOptions): Spawned {
     exited: new Promise(resolve => child.on('exit', resolve)),
     closed: new Promise(resolve => child.on('close', () => resolve())),
   };
+}
+
+/**
+ * Runs `promptwright ARGS` to its end and returns what it printed and its exit status, for a test that only reads its
+ * output (no fake to answer, nothing to signal). The environment is this process's unless `env` says otherwise.
+ */
+export function runCliSync(
+  args: string[],
+  o: { cwd?: string; env?: Record<string, string | undefined>; maxBuffer?: number } = {},
+): SpawnSyncReturns<string> {
+  return spawnSync(process.execPath, [path.resolve('dist/cli.js'), ...args], {
+    encoding: 'utf8',
+    ...(o.cwd ? { cwd: o.cwd } : {}),
+    ...(o.maxBuffer ? { maxBuffer: o.maxBuffer } : {}),
+    ...(o.env ? { env: o.env } : {}),
+  });
 }
 
 export interface RunOptions extends SpawnOptions {

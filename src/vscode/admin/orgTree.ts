@@ -8,6 +8,7 @@ import type { Api } from '../platform/api';
 import type { Config } from '../platform/config';
 import { PagedTree, type ErrorView, type ErrorRow, type MoreRow, type PagedList } from '../platform/pagedTree';
 import type { Keys } from '../platform/secrets';
+import { Disposable } from '../platform/lifecycle';
 
 export type Group = 'workspaces' | 'users' | 'invites';
 
@@ -30,11 +31,10 @@ const GROUP_ICON: Record<Group, string> = { workspaces: 'folder-library', users:
  * The "Organization" view (Admin key): the organization, then its workspaces, users and invites, each a
  * page at a time with "Load more". A key that cannot use the interface gets one message, not one per list.
  */
-export class OrgTree implements vscode.TreeDataProvider<AdminNode>, vscode.Disposable {
-  private readonly changed = new vscode.EventEmitter<AdminNode | undefined>();
+export class OrgTree extends Disposable implements vscode.TreeDataProvider<AdminNode> {
+  private readonly changed = this.register(new vscode.EventEmitter<AdminNode | undefined>());
   readonly onDidChangeTreeData = this.changed.event;
   private readonly dimmed = new DimmedItems(DIM_SCHEME);
-  private readonly disposables: vscode.Disposable[] = [this.changed];
   private org: Promise<Organization> | undefined;
   private readonly pages = new PagedTree<AdminNode>({
     viewId: 'promptwright.organization',
@@ -58,7 +58,8 @@ export class OrgTree implements vscode.TreeDataProvider<AdminNode>, vscode.Dispo
     private readonly keys: Keys,
     private readonly config: Config,
   ) {
-    this.disposables.push(
+    super();
+    this.register(
       keys.onDidChange(k => {
         if (k === 'admin') this.refresh();
       }),
@@ -220,10 +221,6 @@ export class OrgTree implements vscode.TreeDataProvider<AdminNode>, vscode.Dispo
       case 'error':
         return this.pages.item(n);
     }
-  }
-
-  dispose(): void {
-    for (const d of this.disposables) d.dispose();
   }
 }
 

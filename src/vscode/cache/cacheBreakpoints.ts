@@ -16,17 +16,17 @@ import { coreBundle } from '../platform/lazy';
 import type { Log } from '../platform/log';
 import type { Keys } from '../platform/secrets';
 import type { DocumentState, RequestDiagnostics } from '../request/requestDiagnostics';
+import { Disposable } from '../platform/lifecycle';
 
 type View = CacheView;
 
 const SELECTOR: vscode.DocumentSelector = [{ language: 'json' }, { language: 'yaml' }, { language: 'jsonc' }];
 
-export class CacheBreakpoints implements vscode.CodeLensProvider, vscode.HoverProvider, vscode.Disposable {
+export class CacheBreakpoints extends Disposable implements vscode.CodeLensProvider, vscode.HoverProvider {
   private readonly counter: PrefixCounter;
   private readonly timers = new Map<string, NodeJS.Timeout>();
-  private readonly changed = new vscode.EventEmitter<void>();
+  private readonly changed = this.register(new vscode.EventEmitter<void>());
   readonly onDidChangeCodeLenses = this.changed.event;
-  private readonly disposables: vscode.Disposable[] = [this.changed];
   private hasKey = false;
   /** documents whose prefixes are being counted now */
   private readonly counting = new Set<string>();
@@ -44,6 +44,7 @@ export class CacheBreakpoints implements vscode.CodeLensProvider, vscode.HoverPr
     private readonly diagnostics: RequestDiagnostics,
     private readonly log: Log,
   ) {
+    super();
     this.counter = new PrefixCounter(
       async (body, signal) => {
         const client = await this.api.client();
@@ -58,7 +59,7 @@ export class CacheBreakpoints implements vscode.CodeLensProvider, vscode.HoverPr
       for (const ed of vscode.window.visibleTextEditors) this.update(ed.document);
       this.changed.fire();
     };
-    this.disposables.push(
+    this.register(
       vscode.languages.registerCodeLensProvider(SELECTOR, this),
       vscode.languages.registerHoverProvider(SELECTOR, this),
       diagnostics.onDidValidate(doc => this.update(doc)),
@@ -222,8 +223,8 @@ export class CacheBreakpoints implements vscode.CodeLensProvider, vscode.HoverPr
     this.explicit.delete(uri.toString());
   }
 
-  dispose(): void {
+  override dispose(): void {
     for (const t of this.timers.values()) clearTimeout(t);
-    for (const d of this.disposables) d.dispose();
+    super.dispose();
   }
 }

@@ -10,6 +10,7 @@ import { coreBundle } from '../platform/lazy';
 import type { Log } from '../platform/log';
 import { CASE_FILE_EXCLUDE, CASE_FILE_GLOB, isCaseFile } from '../../core/cases/fileNames';
 import { LineIndex } from '../../core/text';
+import { Disposable } from '../platform/lifecycle';
 
 const SEVERITY: Record<Severity, vscode.DiagnosticSeverity> = {
   error: vscode.DiagnosticSeverity.Error,
@@ -51,8 +52,8 @@ const key = (uri: vscode.Uri) => uri.toString();
  * as you type, re-run when either file changes (in the editor or on disk), never throw, and one file that
  * cannot be checked never costs the others.
  */
-export class CaseDiagnostics implements vscode.Disposable {
-  readonly collection = vscode.languages.createDiagnosticCollection('promptwright-cases');
+export class CaseDiagnostics extends Disposable {
+  readonly collection = this.register(vscode.languages.createDiagnosticCollection('promptwright-cases'));
   private readonly entries = new Map<string, CaseEntry>();
   private readonly timers = new Map<string, NodeJS.Timeout>();
   /** the latest check started for each case file: an older one that ends later is dropped */
@@ -62,10 +63,9 @@ export class CaseDiagnostics implements vscode.Disposable {
    * more
    */
   private readonly requestsShown = new Set<string>();
-  private readonly changed = new vscode.EventEmitter<CaseEntry | undefined>();
+  private readonly changed = this.register(new vscode.EventEmitter<CaseEntry | undefined>());
   /** fires after a case file was checked (undefined: one was forgotten) */
   readonly onDidCheck = this.changed.event;
-  private readonly disposables: vscode.Disposable[] = [this.collection, this.changed];
   /** resolves once the workspace's case files have been found and checked the first time */
   readonly ready: Promise<void>;
 
@@ -73,8 +73,9 @@ export class CaseDiagnostics implements vscode.Disposable {
     private readonly config: Config,
     private readonly log: Log,
   ) {
+    super();
     const watcher = vscode.workspace.createFileSystemWatcher('**/*.{json,yaml,yml,csv,tsv,jsonl}');
-    this.disposables.push(
+    this.register(
       watcher,
       watcher.onDidCreate(uri => this.onDisk(uri)),
       watcher.onDidChange(uri => this.onDisk(uri)),
@@ -285,9 +286,9 @@ export class CaseDiagnostics implements vscode.Disposable {
     this.changed.fire(undefined);
   }
 
-  dispose(): void {
+  override dispose(): void {
     for (const t of this.timers.values()) clearTimeout(t);
-    for (const d of this.disposables) d.dispose();
+    super.dispose();
   }
 }
 

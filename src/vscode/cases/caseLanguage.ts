@@ -4,6 +4,7 @@ import { coreBundle } from '../platform/lazy';
 import type { CaseDiagnostics } from './caseDiagnostics';
 import { CASE_FILE_GLOB, isCaseFile } from '../../core/cases/fileNames';
 import { CaseQuickFixes } from './caseQuickFixes';
+import { Disposable } from '../platform/lifecycle';
 
 const SELECTOR: vscode.DocumentSelector = [{ language: 'json' }, { language: 'jsonc' }, { language: 'yaml' }];
 const CASE_FILES: vscode.DocumentSelector = [{ pattern: CASE_FILE_GLOB }];
@@ -16,13 +17,16 @@ const fileName = (uri: vscode.Uri) => uri.path.split('/').pop() ?? uri.path;
  * case, and completion of the request's placeholder names at the keys of a case's `vars`. Completion and
  * hover of the case file's own fields come from the zod schema (vscode/request/schemaAssist.ts).
  */
-export class CaseLanguage implements vscode.CodeLensProvider, vscode.HoverProvider, vscode.CompletionItemProvider {
-  private readonly lensesChanged = new vscode.EventEmitter<void>();
+export class CaseLanguage
+  extends Disposable
+  implements vscode.CodeLensProvider, vscode.HoverProvider, vscode.CompletionItemProvider
+{
+  private readonly lensesChanged = this.register(new vscode.EventEmitter<void>());
   readonly onDidChangeCodeLenses = this.lensesChanged.event;
-  private readonly disposables: vscode.Disposable[] = [this.lensesChanged];
 
   constructor(private readonly cases: CaseDiagnostics) {
-    this.disposables.push(
+    super();
+    this.register(
       cases.onDidCheck(() => this.lensesChanged.fire()),
       vscode.languages.registerCodeLensProvider(SELECTOR, this),
       vscode.languages.registerHoverProvider(SELECTOR, this),
@@ -75,9 +79,5 @@ export class CaseLanguage implements vscode.CodeLensProvider, vscode.HoverProvid
     const request = { text: entry.requestText, name: fileName(entry.requestUri) };
     const found = coreBundle().varsCompletions(doc.getText(), doc.offsetAt(pos), pos, yaml, request);
     return found?.map(c => completionItem(doc, c));
-  }
-
-  dispose(): void {
-    for (const d of this.disposables) d.dispose();
   }
 }

@@ -8,6 +8,7 @@ import type { CaseDiagnostics, CaseEntry } from './caseDiagnostics';
 import type { CasesRunner, RunReporter, RunReporters, RunStart, RunTarget } from './casesRunner';
 import type { CasesTestController, CasesTestHandlers } from './casesTestController';
 import { CaseFileTestRun, type Reported, type TestItems } from './casesTestRun';
+import { Disposable } from '../platform/lifecycle';
 
 /** What an item stands for: a case file, one of its cases, or a case on a model. */
 type Level = { kind: 'file' } | { kind: 'case'; caseName: string } | { kind: 'cell'; caseName: string; model: string };
@@ -34,11 +35,10 @@ const fileName = (uri: vscode.Uri) => uri.path.split('/').pop() ?? uri.path;
  *
  * For extension-host tests: `reported()` is what the Test Explorer was last told of each item.
  */
-export class CasesTests implements vscode.Disposable, CasesTestHandlers, RunReporters, TestItems {
+export class CasesTests extends Disposable implements CasesTestHandlers, RunReporters, TestItems {
   readonly controller: vscode.TestController;
   readonly runProfile: vscode.TestRunProfile;
   readonly batchProfile: vscode.TestRunProfile;
-  private readonly disposables: vscode.Disposable[] = [];
   private readonly said = new Map<string, Reported>();
 
   constructor(
@@ -47,11 +47,12 @@ export class CasesTests implements vscode.Disposable, CasesTestHandlers, RunRepo
     private readonly runner: CasesRunner,
     private readonly log: Log,
   ) {
+    super();
     this.controller = testController.controller;
     this.runProfile = testController.runProfile;
     this.batchProfile = testController.batchProfile;
     runner.reporters = this;
-    this.disposables.push(cases.onDidCheck(e => (e ? this.sync(fromEntry(e)) : this.prune())));
+    this.register(cases.onDidCheck(e => (e ? this.sync(fromEntry(e)) : this.prune())));
     for (const e of cases.all()) this.sync(fromEntry(e));
   }
 
@@ -231,9 +232,9 @@ export class CasesTests implements vscode.Disposable, CasesTestHandlers, RunRepo
     return Object.fromEntries(this.said);
   }
 
-  dispose(): void {
+  override dispose(): void {
     if (this.runner.reporters === this) this.runner.reporters = undefined;
-    for (const d of this.disposables) d.dispose();
+    super.dispose();
   }
 }
 

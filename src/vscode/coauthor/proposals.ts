@@ -7,6 +7,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { TextEdit } from '../../core/request/fixes';
 import { notificationText } from '../../core/text';
+import { Disposable } from '../platform/lifecycle';
 
 /** How a proposal ended: applied, declined (or abandoned), or a further action the notification offered. */
 export type Outcome = 'accepted' | 'declined' | { action: string };
@@ -35,19 +36,19 @@ interface Pending {
 /** The context key set while a proposal's diff is open: its title bar shows Accept and Decline. */
 const OPEN_KEY = 'promptwright.proposalOpen';
 
-export class Proposals implements vscode.TextDocumentContentProvider, vscode.Disposable {
+export class Proposals extends Disposable implements vscode.TextDocumentContentProvider {
   static readonly scheme = 'promptwright-proposal';
   private readonly texts = new Map<string, string>();
   private pending: Pending | undefined;
   private next = 0;
-  private readonly disposables: vscode.Disposable[];
   private readonly shown = new vscode.EventEmitter<vscode.Uri>();
   /** fires when a proposal's diff is open and its question asked (the extension-host tests wait for it) */
   readonly onDidShow = this.shown.event;
 
   /** `fail` shows a failure (the extension's error display) */
   constructor(private readonly fail: (e: unknown, what: string) => Promise<void>) {
-    this.disposables = [
+    super();
+    this.register(
       this.shown,
       vscode.workspace.registerTextDocumentContentProvider(Proposals.scheme, this),
       // closing the diff is declining it
@@ -59,7 +60,7 @@ export class Proposals implements vscode.TextDocumentContentProvider, vscode.Dis
         )
           this.pending?.settle('declined');
       }),
-    ];
+    );
   }
 
   provideTextDocumentContent(uri: vscode.Uri): string {
@@ -166,8 +167,8 @@ export class Proposals implements vscode.TextDocumentContentProvider, vscode.Dis
     if (!doc.isClosed) await vscode.window.showTextDocument(doc, { preview: false });
   }
 
-  dispose(): void {
+  override dispose(): void {
     this.pending?.settle('declined');
-    for (const d of this.disposables) d.dispose();
+    super.dispose();
   }
 }

@@ -7,13 +7,14 @@ import { COMPLIANCE_KEY_PREFIX, explainComplianceError, parseScopeError, SCOPES 
 import { sleep } from '../../core/api/retry';
 import type { Api } from '../platform/api';
 import type { Keys } from '../platform/secrets';
+import { Disposable } from '../platform/lifecycle';
 
 /**
  * Access to the compliance interface: the Compliance Access Key, or the Admin key for the Activity Feed
  * only (doc3 §5 rule 4). Every call of this window waits on one rate limiter, the 600-a-minute budget the
  * whole parent organization shares (doc3 §8), and a 429's wait pauses it for every caller.
  */
-export class ComplianceAccess implements vscode.Disposable {
+export class ComplianceAccess extends Disposable {
   readonly limiter = new RateLimiter(COMPLIANCE_BUDGET.limit, COMPLIANCE_BUDGET.windowMs, {
     now: () => Date.now(),
     sleep,
@@ -24,20 +25,17 @@ export class ComplianceAccess implements vscode.Disposable {
   /** fires when what the key may do became known (or unknown again, with a new key) */
   readonly onDidLearnScopes = this.learnt.event;
 
-  private readonly subscription: vscode.Disposable;
-
   constructor(
     private readonly api: Api,
     private readonly keys: Keys,
   ) {
-    this.subscription = keys.onDidChange(k => {
-      if (k === 'compliance') this.learn(undefined);
-    });
-  }
-
-  dispose(): void {
-    this.subscription.dispose();
-    this.learnt.dispose();
+    super();
+    this.register(
+      keys.onDidChange(k => {
+        if (k === 'compliance') this.learn(undefined);
+      }),
+      this.learnt,
+    );
   }
 
   private learn(scopes: string[] | undefined): void {

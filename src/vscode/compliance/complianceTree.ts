@@ -17,6 +17,7 @@ import type { Config } from '../platform/config';
 import { PagedTree, type ErrorView, type ErrorRow, type MoreRow, type PagedList } from '../platform/pagedTree';
 import type { Keys } from '../platform/secrets';
 import type { ComplianceAccess } from './access';
+import { Disposable } from '../platform/lifecycle';
 
 /** A list of chats the person asked for: chats are listed per user (doc3 §4: `user_ids[]` is required). */
 export interface ChatQuery {
@@ -59,11 +60,10 @@ const queryKey = (users: readonly string[], projects: readonly string[]) => `${u
  * shown follows the key: an Admin key reads the Activity Feed only (doc3 §5 rule 4), and a 403 that names
  * the key's scopes hides what it cannot do. The lists asked for are remembered per workspace.
  */
-export class ComplianceTree implements vscode.TreeDataProvider<ComplianceNode>, vscode.Disposable {
-  private readonly changed = new vscode.EventEmitter<ComplianceNode | undefined>();
+export class ComplianceTree extends Disposable implements vscode.TreeDataProvider<ComplianceNode> {
+  private readonly changed = this.register(new vscode.EventEmitter<ComplianceNode | undefined>());
   readonly onDidChangeTreeData = this.changed.event;
   private readonly dimmed = new DimmedItems(DIM_SCHEME);
-  private readonly disposables: vscode.Disposable[] = [this.changed];
   private readonly pages = new PagedTree<ComplianceNode>({
     viewId: 'promptwright.compliance',
     changed: this.changed,
@@ -88,10 +88,11 @@ export class ComplianceTree implements vscode.TreeDataProvider<ComplianceNode>, 
     private readonly config: Config,
     private readonly state: vscode.Memento,
   ) {
+    super();
     for (const q of state.get<{ users: string[]; projects: string[] }[]>(QUERIES_STATE, []))
       this.queries.push(this.newQuery(q.users, q.projects));
     for (const id of state.get<string[]>(PROJECTS_STATE, [])) this.projects.push(this.newProject(id));
-    this.disposables.push(
+    this.register(
       keys.onDidChange(k => {
         if (k === 'compliance' || k === 'admin') this.refresh();
       }),
@@ -384,10 +385,6 @@ export class ComplianceTree implements vscode.TreeDataProvider<ComplianceNode>, 
     else if (group === 'organizations') it.description = 'linked, up to 1,000';
     else if (group === 'chats') it.description = 'per user';
     return it;
-  }
-
-  dispose(): void {
-    for (const d of this.disposables) d.dispose();
   }
 }
 

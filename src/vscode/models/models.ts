@@ -17,6 +17,7 @@ import { coreBundle } from '../platform/lazy';
 import type { Log } from '../platform/log';
 import type { Keys } from '../platform/secrets';
 import type { RequestDiagnostics } from '../request/requestDiagnostics';
+import { Disposable } from '../platform/lifecycle';
 
 /**
  * Where kept lists live in the global state: this prefix, then a hash of the service address and key (the
@@ -41,16 +42,15 @@ interface Owner {
   stateKey: string;
 }
 
-export class Models implements vscode.Disposable {
+export class Models extends Disposable {
   private owner: string | undefined;
   private loaded: LoadedModels | undefined;
   private pending: Promise<LoadedModels> | undefined;
   private failedAt = 0;
   private readonly aborts = new Set<AbortController>();
-  private readonly changed = new vscode.EventEmitter<LoadedModels>();
+  private readonly changed = this.register(new vscode.EventEmitter<LoadedModels>());
   /** fires when the list in use changes */
   readonly onDidChange = this.changed.event;
-  private readonly disposables: vscode.Disposable[] = [this.changed];
 
   constructor(
     private readonly state: vscode.Memento,
@@ -60,7 +60,8 @@ export class Models implements vscode.Disposable {
     private readonly diagnostics: RequestDiagnostics,
     private readonly log: Log,
   ) {
-    this.disposables.push(
+    super();
+    this.register(
       keys.onDidChange(k => {
         if (k === 'api') this.reset();
       }),
@@ -232,8 +233,8 @@ export class Models implements vscode.Disposable {
     await this.state.update(owner.stateKey, kept);
   }
 
-  dispose(): void {
+  override dispose(): void {
     for (const a of this.aborts) a.abort();
-    for (const d of this.disposables) d.dispose();
+    super.dispose();
   }
 }

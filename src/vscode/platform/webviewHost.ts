@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { Log } from './log';
+import { DisposableStore } from './lifecycle';
 
 /**
  * A webview's page: its script (src/webview/<script>/main.ts, run from the webviews' one bundle
@@ -88,7 +89,8 @@ ${page.body}
 export class WebviewHost<To, From extends { type: string }> implements vscode.Disposable {
   private panel: vscode.WebviewPanel | undefined;
   private ready = false;
-  private subscriptions: vscode.Disposable[] = [];
+  /** what listens to the current panel: released when it closes */
+  private readonly panelListeners = new DisposableStore();
 
   constructor(
     private readonly extensionUri: vscode.Uri,
@@ -132,10 +134,11 @@ export class WebviewHost<To, From extends { type: string }> implements vscode.Di
     panel.iconPath = vscode.Uri.joinPath(this.extensionUri, 'media', 'icon.png');
     panel.webview.options = webviewOptions(this.extensionUri);
     panel.webview.html = webviewHtml(panel.webview, this.extensionUri, panel.title || this.spec.title, this.spec.page);
-    this.subscriptions = [
+    this.panelListeners.clear();
+    this.panelListeners.add(
       panel.webview.onDidReceiveMessage(raw => this.receive(raw)),
       panel.onDidDispose(() => this.closed(panel)),
-    ];
+    );
   }
 
   setTitle(title: string): void {
@@ -167,8 +170,7 @@ export class WebviewHost<To, From extends { type: string }> implements vscode.Di
 
   private closed(panel: vscode.WebviewPanel): void {
     if (this.panel !== panel) return;
-    for (const s of this.subscriptions) s.dispose();
-    this.subscriptions = [];
+    this.panelListeners.clear();
     this.panel = undefined;
     this.ready = false;
     this.spec.onClose?.();

@@ -3,6 +3,7 @@ import { count, markdownText } from '../../core/text';
 import { CASE_FILE_EXCLUDE, CASE_FILE_GLOB } from '../../core/cases/fileNames';
 import { Config } from '../platform/config';
 import type { Recent } from '../platform/recent';
+import { Disposable } from '../platform/lifecycle';
 
 type FileKind = 'request' | 'count' | 'cases';
 
@@ -20,18 +21,18 @@ const MAX_FILES = 1000;
  * outcome of its last run, so the daily work is one click away. A click opens the file; Send and Run Cases
  * are inline.
  */
-export class PromptFilesTree implements vscode.TreeDataProvider<PromptFileNode>, vscode.Disposable {
-  private readonly changed = new vscode.EventEmitter<PromptFileNode | undefined>();
+export class PromptFilesTree extends Disposable implements vscode.TreeDataProvider<PromptFileNode> {
+  private readonly changed = this.register(new vscode.EventEmitter<PromptFileNode | undefined>());
   readonly onDidChangeTreeData = this.changed.event;
-  private readonly disposables: vscode.Disposable[] = [this.changed];
   private files: Promise<PromptFileNode[]> | undefined;
 
   constructor(
     private readonly config: Config,
     private readonly recent: Recent,
   ) {
+    super();
     const watcher = vscode.workspace.createFileSystemWatcher('**/*.{prompt,count,cases}.{json,yaml,yml}');
-    this.disposables.push(
+    this.register(
       watcher,
       watcher.onDidCreate(() => this.refresh()),
       watcher.onDidDelete(() => this.refresh()),
@@ -100,10 +101,6 @@ export class PromptFilesTree implements vscode.TreeDataProvider<PromptFileNode>,
       tip.appendMarkdown(`\n\nLast cases run: ${record.cases.summary}, ${new Date(record.cases.at).toLocaleString()}.`);
     it.tooltip = tip;
     return it;
-  }
-
-  dispose(): void {
-    for (const d of this.disposables) d.dispose();
   }
 }
 

@@ -13,6 +13,7 @@ import {
 } from '../../core/rateLimits/limits';
 import type { Api } from '../platform/api';
 import type { Keys } from '../platform/secrets';
+import { Disposable } from '../platform/lifecycle';
 
 const WORKSPACES_KEY = 'promptwright.rateLimitWorkspaces';
 
@@ -26,10 +27,9 @@ export type RateLimitNode =
 type Node = RateLimitNode;
 
 /** The "Rate Limits" view (Admin key): the organization's limits and workspace overrides. */
-export class RateLimitsTree implements vscode.TreeDataProvider<Node>, vscode.Disposable {
-  private readonly changed = new vscode.EventEmitter<Node | undefined>();
+export class RateLimitsTree extends Disposable implements vscode.TreeDataProvider<Node> {
+  private readonly changed = this.register(new vscode.EventEmitter<Node | undefined>());
   readonly onDidChangeTreeData = this.changed.event;
-  private readonly disposables: vscode.Disposable[] = [this.changed];
   private org: Promise<RateLimitEntry[]> | undefined;
 
   constructor(
@@ -37,7 +37,8 @@ export class RateLimitsTree implements vscode.TreeDataProvider<Node>, vscode.Dis
     private readonly api: Api,
     private readonly keys: Keys,
   ) {
-    this.disposables.push(
+    super();
+    this.register(
       keys.onDidChange(k => {
         if (k === 'admin') this.refresh();
       }),
@@ -195,9 +196,5 @@ export class RateLimitsTree implements vscode.TreeDataProvider<Node>, vscode.Dis
     }
     if (n.kind === 'group') return n.group.limiters.map(l => ({ kind: 'limiter' as const, ...limiterText(l) }));
     return [];
-  }
-
-  dispose(): void {
-    for (const d of this.disposables) d.dispose();
   }
 }

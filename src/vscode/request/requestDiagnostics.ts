@@ -6,6 +6,7 @@ import type { Problem, Severity } from '../../core/request/types';
 import { Config, endpointOf, isRequestFile } from '../platform/config';
 import { coreBundle } from '../platform/lazy';
 import type { Log } from '../platform/log';
+import { Disposable } from '../platform/lifecycle';
 
 const SEVERITY: Record<Severity, vscode.DiagnosticSeverity> = {
   error: vscode.DiagnosticSeverity.Error,
@@ -28,13 +29,12 @@ export interface DocumentState extends RequestCheck {
  * and the cache breakpoints under the model's minimum, from the service's counts where the cache breakpoints have
  * them (`counts`), else the local estimate.
  */
-export class RequestDiagnostics implements vscode.Disposable {
-  readonly collection = vscode.languages.createDiagnosticCollection('promptwright');
+export class RequestDiagnostics extends Disposable {
+  readonly collection = this.register(vscode.languages.createDiagnosticCollection('promptwright'));
   private readonly states = new Map<string, DocumentState>();
   /** the version of each document whose check threw: asked again, it is not checked again (see current) */
   private readonly failed = new Map<string, number>();
   private readonly timers = new Map<string, NodeJS.Timeout>();
-  private readonly disposables: vscode.Disposable[] = [this.collection];
   private readonly changed = new vscode.EventEmitter<vscode.TextDocument>();
   /** fires after a document's diagnostics were updated */
   readonly onDidValidate = this.changed.event;
@@ -43,7 +43,8 @@ export class RequestDiagnostics implements vscode.Disposable {
     private readonly config: Config,
     private readonly log: Log,
   ) {
-    this.disposables.push(
+    super();
+    this.register(
       this.changed,
       vscode.workspace.onDidOpenTextDocument(d => this.schedule(d, 0)),
       vscode.workspace.onDidChangeTextDocument(e => {
@@ -187,8 +188,8 @@ export class RequestDiagnostics implements vscode.Disposable {
     this.failed.delete(uri.toString());
   }
 
-  dispose(): void {
+  override dispose(): void {
     for (const t of this.timers.values()) clearTimeout(t);
-    for (const d of this.disposables) d.dispose();
+    super.dispose();
   }
 }

@@ -17,7 +17,8 @@ import type { AppendResult } from '../../core/run/append';
 import { EventBatcher } from '../../core/run/batcher';
 import { MessageAccumulator } from '../../core/api/accumulator';
 import { formatOf } from '../../core/request/types';
-import type { ErrorInfo, FromResponseWebview, RunView, ToolCallView, TurnView } from '../../protocol/response';
+import type { ErrorInfo } from '../../protocol/common';
+import type { FromResponseWebview, RunView, ToolCallView, TurnView } from '../../protocol/response';
 import type { Api } from '../platform/api';
 import { Config, endpointOf } from '../platform/config';
 import { coreBundle } from '../platform/lazy';
@@ -29,6 +30,7 @@ import type { RequestDiagnostics } from '../request/requestDiagnostics';
 import type { CaseDiagnostics } from '../cases/caseDiagnostics';
 import { chooseFixtures, type FixtureSource } from './fixtures';
 import type { ResponsePanel } from './responsePanel';
+import { Disposable } from '../platform/lifecycle';
 
 interface Run {
   view: RunView;
@@ -62,12 +64,11 @@ interface Conversation {
 }
 
 /** "Send Request": streams the reply of the active request file into the response panel. */
-export class Runner implements vscode.Disposable {
+export class Runner extends Disposable {
   private run: Run | undefined;
   private nextId = 1;
   /** Run to End, while it goes: Cancel stops it between turns too */
   private toEnd: AbortController | undefined;
-  private readonly disposables: vscode.Disposable[] = [];
 
   constructor(
     private readonly config: Config,
@@ -78,7 +79,8 @@ export class Runner implements vscode.Disposable {
     private readonly cases: CaseDiagnostics,
     private readonly recent?: Recent,
   ) {
-    this.disposables.push(panel.onMessage(m => void this.onMessage(m)));
+    super();
+    this.register(panel.onMessage(m => void this.onMessage(m)));
     panel.setSnapshot(() => {
       const r = this.run;
       if (!r) return undefined;
@@ -550,9 +552,9 @@ export class Runner implements vscode.Disposable {
     return target;
   }
 
-  dispose(): void {
+  override dispose(): void {
     this.cancel();
-    for (const d of this.disposables) d.dispose();
+    super.dispose();
   }
 }
 

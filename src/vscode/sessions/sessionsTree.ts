@@ -6,6 +6,7 @@ import type { SessionResource } from '../../core/api/types';
 import { checkAttachInput, defaultMountPath, describeResource } from '../../core/sessions/resources';
 import type { Api } from '../platform/api';
 import { PagedTree, type ErrorView, type ErrorRow, type MoreRow, type PagedList } from '../platform/pagedTree';
+import { Disposable } from '../platform/lifecycle';
 
 const SESSIONS_KEY = 'promptwright.sessions';
 
@@ -18,20 +19,21 @@ export type SessionNode =
 type Node = SessionNode;
 
 /** The "Session Resources" view: session ids the author added, their resources a page at a time. */
-export class SessionsTree implements vscode.TreeDataProvider<Node>, vscode.Disposable {
-  private readonly changed = new vscode.EventEmitter<Node | undefined>();
+export class SessionsTree extends Disposable implements vscode.TreeDataProvider<Node> {
+  private readonly changed = this.register(new vscode.EventEmitter<Node | undefined>());
   readonly onDidChangeTreeData = this.changed.event;
   private readonly pages = new PagedTree<Node>({ viewId: 'promptwright.sessions', changed: this.changed, explain });
   private readonly pagers = new Map<string, PagedList<SessionResource, Node>>();
   private readonly nodes = new Map<string, Node>();
-  private readonly disposables: vscode.Disposable[] = [this.changed];
 
   constructor(
     private readonly state: vscode.Memento,
     private readonly api: Api,
     private readonly limit: () => number,
     private readonly view?: vscode.TreeView<Node>,
-  ) {}
+  ) {
+    super();
+  }
 
   /** the offline demo's session while the demo runs: shown first, never saved */
   private demoSession: string | undefined;
@@ -200,10 +202,6 @@ export class SessionsTree implements vscode.TreeDataProvider<Node>, vscode.Dispo
     const out: Node[] = await this.pager(n.id).rows(resource => ({ kind: 'resource', sessionId: n.id, resource }));
     if (!out.length) out.push({ kind: 'empty', text: 'No resources attached.' });
     return out;
-  }
-
-  dispose(): void {
-    for (const d of this.disposables) d.dispose();
   }
 }
 

@@ -8,17 +8,17 @@ import { Config, endpointOf, isRequestFile } from '../platform/config';
 import { coreBundle } from '../platform/lazy';
 import type { RequestDiagnostics } from '../request/requestDiagnostics';
 import { count } from '../../core/text';
+import { Disposable } from '../platform/lifecycle';
 
 /** Each part's change against the same part of the file at the base revision. */
 type BaseChange = { ref: string; deltas: Map<string, number | null> } | { ref: string; isNew: true };
 
 /** "Promptwright: Token Breakdown": counts per part, shown as CodeLenses above each part. */
-export class TokenBreakdown implements vscode.CodeLensProvider, vscode.Disposable {
+export class TokenBreakdown extends Disposable implements vscode.CodeLensProvider {
   private readonly results = new Map<string, { version: number; parts: Part[]; base?: BaseChange }>();
   private readonly cache = new Map<string, number>();
-  private readonly changed = new vscode.EventEmitter<void>();
+  private readonly changed = this.register(new vscode.EventEmitter<void>());
   readonly onDidChangeCodeLenses = this.changed.event;
-  private readonly disposables: vscode.Disposable[] = [this.changed];
 
   constructor(
     private readonly config: Config,
@@ -26,7 +26,8 @@ export class TokenBreakdown implements vscode.CodeLensProvider, vscode.Disposabl
     private readonly diagnostics: RequestDiagnostics,
     private readonly git?: GitBase,
   ) {
-    this.disposables.push(
+    super();
+    this.register(
       vscode.languages.registerCodeLensProvider([{ language: 'json' }, { language: 'yaml' }], this),
       vscode.workspace.onDidChangeTextDocument(e => {
         if (this.results.has(e.document.uri.toString())) this.changed.fire();
@@ -156,9 +157,5 @@ export class TokenBreakdown implements vscode.CodeLensProvider, vscode.Disposabl
       );
     }
     return lenses;
-  }
-
-  dispose(): void {
-    for (const d of this.disposables) d.dispose();
   }
 }

@@ -12,15 +12,17 @@ import type { RequestDiagnostics } from '../request/requestDiagnostics';
 import type { Recent } from '../platform/recent';
 import type { Keys } from '../platform/secrets';
 import { coreBundle } from '../platform/lazy';
+import { Disposable } from '../platform/lifecycle';
 
 /** How long a base revision's count is trusted before git is asked again (a save, or the window's focus, asks now). */
 const BASE_RECHECK_MS = 5000;
 
 /** The status bar item with the active request file's input token count, drawn from one state. */
-export class TokenStatus implements vscode.Disposable {
-  readonly item = vscode.window.createStatusBarItem('promptwright.tokens', vscode.StatusBarAlignment.Right, 100);
+export class TokenStatus extends Disposable {
+  readonly item = this.register(
+    vscode.window.createStatusBarItem('promptwright.tokens', vscode.StatusBarAlignment.Right, 100),
+  );
   private readonly scheduler: TokenCountScheduler;
-  private readonly disposables: vscode.Disposable[] = [this.item];
   private doc: vscode.TextDocument | undefined;
   private meta: StatusMeta = {};
   private body: Record<string, unknown> | undefined;
@@ -46,6 +48,7 @@ export class TokenStatus implements vscode.Disposable {
     private readonly recent?: Recent,
     git?: GitBase,
   ) {
+    super();
     this.item.name = 'Promptwright Token Count';
     // a click shows where the tokens go (the walkthrough says so); "Count now" is in the tooltip
     this.item.command = 'promptwright.tokenBreakdown';
@@ -65,7 +68,7 @@ export class TokenStatus implements vscode.Disposable {
       },
     });
     this.baseCounter = git && new BaseCounter(git, config, (body, signal) => this.scheduler.countCached(body, signal));
-    this.disposables.push(
+    this.register(
       this.changed,
       vscode.window.onDidChangeActiveTextEditor(() => this.follow()),
       // a commit (after a save, or in a terminal while the window was away) may move the base
@@ -270,9 +273,9 @@ export class TokenStatus implements vscode.Disposable {
     return this.scheduler.calls;
   }
 
-  dispose(): void {
+  override dispose(): void {
     this.forgetBase();
     this.scheduler.dispose();
-    for (const d of this.disposables) d.dispose();
+    super.dispose();
   }
 }

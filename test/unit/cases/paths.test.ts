@@ -3,7 +3,6 @@
 // from there or sent. The check itself, then `check` and `test` as processes against the fake, then the language
 // server over its protocol, which must say what `check` says.
 import * as assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -12,7 +11,7 @@ import { parseCaseFile } from '../../../src/core/cases/caseFile';
 import type { CheckRecord } from '../../../src/core/request/records';
 import { cliEnv, useFake } from '../../support/fake';
 import { LspClient } from '../../support/lspClient';
-import { assertPrompt, runCli } from '../../support/spawnCli';
+import { assertPrompt, runCli, runCliSync } from '../../support/spawnCli';
 
 const REQUEST = 'model: model-sonnet-4-6\nmax_tokens: 50\nmessages:\n  - role: user\n    content: "{{question}}"\n';
 /** What lies outside the repository: a request whose text would show if it were read (its placeholder is unknown). */
@@ -187,11 +186,7 @@ describe('check, test and the language server refuse a case file naming a file o
 
   it('the language server publishes the same error as check, at the same place', async () => {
     const file = at.caseFile('up.cases.yaml', '../../outside/secret.prompt.yaml');
-    const check = spawnSync(process.execPath, [path.resolve('dist/cli.js'), 'check', '--format', 'json', file], {
-      cwd: at.repo,
-      encoding: 'utf8',
-      env: { PATH: process.env.PATH },
-    });
+    const check = runCliSync(['check', '--format', 'json', file], { cwd: at.repo, env: { PATH: process.env.PATH } });
     const want = (JSON.parse(check.stdout) as CheckRecord[]).map(r => [r.line, r.column, r.code, r.message]);
     assert.deepEqual(
       want.map(w => w[2]),

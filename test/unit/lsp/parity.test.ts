@@ -6,7 +6,6 @@
 // betas, a saved model list and a key set in the environment both read. With a key and a service, the server counts
 // the cache prefixes: then its diagnostics are the same function's with the service's counts.
 import * as assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -17,6 +16,7 @@ import { checkRequestText, requestProblems, type PrefixCounts } from '../../../s
 import { toRecords, type CheckRecord } from '../../../src/core/request/records';
 import { clientOf, withFake } from '../../support/fake';
 import { LspClient, type Published } from '../../support/lspClient';
+import { runCliSync } from '../../support/spawnCli';
 
 const SEVERITY = ['', 'error', 'warning', 'info', 'hint'];
 
@@ -47,8 +47,7 @@ const EVERY_FILE = { requestFilePatterns: ['**/*.json', '**/*.yaml', '**/*.yml']
 
 /** `check --format json` of every file, as a process with `env`: each file's records. */
 function checkAll(env: Record<string, string>): Map<string, Seen[]> {
-  const check = spawnSync(process.execPath, ['dist/cli.js', 'check', '--format', 'json', ...files], {
-    encoding: 'utf8',
+  const check = runCliSync(['check', '--format', 'json', ...files], {
     maxBuffer: 64 * 1024 * 1024,
     env: { PATH: process.env.PATH, ...env },
   });
@@ -183,15 +182,10 @@ describe('parity: promptwright lsp --stdio gives what check --format json gives'
         path.join(dir, 'ask.cases.yaml'),
         'request: ask.prompt.yaml\ncases:\n  - name: one\n    vars: { question: hi }\n',
       );
-      const check = spawnSync(
-        process.execPath,
-        [path.resolve('dist/cli.js'), 'check', '--format', 'json', 'ask.cases.yaml', 'ask.prompt.yaml'],
-        {
-          cwd: dir,
-          encoding: 'utf8',
-          env: { PATH: process.env.PATH },
-        },
-      );
+      const check = runCliSync(['check', '--format', 'json', 'ask.cases.yaml', 'ask.prompt.yaml'], {
+        cwd: dir,
+        env: { PATH: process.env.PATH },
+      });
       const want = (JSON.parse(check.stdout) as CheckRecord[])
         .filter(r => r.file === 'ask.prompt.yaml')
         .map(({ file: _f, path: _p, ...r }) => r);

@@ -3,13 +3,13 @@
 // lenses estimated and counted against the fake service, settings from the client, and the key kept out of
 // everything the server says.
 import * as assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { startFake, type Fake } from '../../fake/server';
 import { LspClient, type Published } from '../../support/lspClient';
+import { runCliSync } from '../../support/spawnCli';
 
 type Pos = { line: number; character: number };
 interface Edit {
@@ -48,10 +48,7 @@ function apply(text: string, edits: readonly Edit[]): string {
 function checkText(dir: string, name: string, text: string, env: NodeJS.ProcessEnv = {}) {
   const file = path.join(dir, `check-${name}`);
   fs.writeFileSync(file, text);
-  const r = spawnSync(process.execPath, [path.resolve('dist/cli.js'), 'check', '--format', 'json', file], {
-    encoding: 'utf8',
-    env: { PATH: process.env.PATH, ...env },
-  });
+  const r = runCliSync(['check', '--format', 'json', file], { env: { PATH: process.env.PATH, ...env } });
   fs.rmSync(file);
   return (JSON.parse(r.stdout) as { line: number; column: number; code: string; message: string }[]).map(
     r => `${r.line}:${r.column} ${r.code} ${r.message}`,
@@ -359,7 +356,7 @@ describe('promptwright lsp --stdio (a whole process)', function () {
   });
 
   it('says how it is run (--stdio, or a usage line and exit 2), and ends with its client', async () => {
-    const bad = spawnSync(process.execPath, [path.resolve('dist/cli.js'), 'lsp'], { encoding: 'utf8' });
+    const bad = runCliSync(['lsp']);
     assert.equal(bad.status, 2);
     assert.match(bad.stderr, /--stdio/);
     // a client that goes away (its end of the pipe closed) ends the server at once
@@ -369,7 +366,7 @@ describe('promptwright lsp --stdio (a whole process)', function () {
     client.child.stdin.end();
     assert.notEqual(await client.exited, null);
     assert.ok(Date.now() - t0 < 2000, `exited ${Date.now() - t0} ms after its client went away`);
-    const help = spawnSync(process.execPath, [path.resolve('dist/cli.js'), 'lsp', '--help'], { encoding: 'utf8' });
+    const help = runCliSync(['lsp', '--help']);
     assert.equal(help.status, 0);
     assert.match(help.stdout, /usage: promptwright lsp --stdio/);
   });

@@ -1,13 +1,13 @@
 // `promptwright schema`: the validating JSON Schema other tools read. It must never refuse a body the service
 // accepted (the accepted corpus), must refuse what the schema says is required, and is its own for count_tokens.
 import * as assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { Validator } from '@cfworker/json-schema';
 import { parse as parseYaml } from 'yaml';
 import { parseCaseFile } from '../../../src/core/cases/caseFile';
 import { toolJsonSchema } from '../../../src/core/request/toolSchema';
+import { runCliSync } from '../../support/spawnCli';
 
 const validator = (kind: 'messages' | 'count_tokens' | 'cases') => new Validator(toolJsonSchema(kind), '7', false);
 const errors = (v: Validator, body: unknown) => v.validate(body).errors.map(e => e.error);
@@ -98,8 +98,7 @@ describe('promptwright schema: the JSON Schema for every YAML and JSON tool', ()
   it('the command: --endpoint and --cases, JSON on stdout; a wrong option is a usage error (exit 2)', function () {
     // seven processes of the CLI, on a machine that may be busy
     this.timeout(30_000);
-    const run = (...args: string[]) =>
-      spawnSync(process.execPath, ['dist/cli.js', 'schema', ...args], { encoding: 'utf8' });
+    const run = (...args: string[]) => runCliSync(['schema', ...args]);
     const m = run();
     assert.equal(m.status, 0);
     assert.deepEqual(JSON.parse(m.stdout), toolJsonSchema('messages'));
