@@ -19,7 +19,7 @@ export default tseslint.config(
         { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' },
       ],
       // the lazy bundles are loaded with require() of a sibling file (src/vscode/platform/lazy.ts, src/cli.ts)
-      '@typescript-eslint/no-require-imports': ['error', { allow: ['^\\./(core|editor|features|lsp|mcp)\\.js$'] }],
+      '@typescript-eslint/no-require-imports': ['error', { allow: ['^\\./(core|editor|features|csv|lsp|mcp)\\.js$'] }],
     },
   },
   {

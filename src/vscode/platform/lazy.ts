@@ -15,7 +15,7 @@ import type * as CoreBundleModule from '../../core';
 export type CoreBundle = typeof CoreBundleModule;
 
 /** The bundles loaded on first use: dist/<name>.js, or dist/<name>.js.br in the production build. */
-export type BundleName = 'core' | 'editor' | 'features';
+export type BundleName = 'core' | 'editor' | 'features' | 'csv';
 
 /** Set by the build (scripts/bundles.mjs): whether the bundles loaded on first use ship brotli-compressed. */
 declare const PROMPTWRIGHT_COMPRESSED_BUNDLES: boolean;
@@ -68,7 +68,7 @@ export function loadBundle<T>(name: BundleName): T {
   m.filename = file;
   m.paths = Module._nodeModulePaths(__dirname);
   m.require = id => {
-    const sibling = /^\.\/(core|editor|features)\.js$/.exec(id)?.[1] as BundleName | undefined;
+    const sibling = /^\.\/(core|editor|features|csv)\.js$/.exec(id)?.[1] as BundleName | undefined;
     return sibling ? loadBundle(sibling) : Module.prototype.require.call(m, id);
   };
   // known before it runs, as Node's own cache does, so a bundle that requires it back gets its exports
@@ -97,6 +97,8 @@ function requirePlain(name: BundleName): unknown {
       return require('./editor.js');
     case 'features':
       return require('./features.js');
+    case 'csv':
+      return require('./csv.js');
   }
 }
 
