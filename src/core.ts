@@ -7,7 +7,7 @@ export { callLabel, MAX_ANSWER_CHARS } from './core/tools/answers';
 export { ToolLoop } from './core/tools/loop';
 export { fixEdits } from './core/request/fixes';
 export { validateText } from './core/request/validate';
-export { cacheViewOf, checkRequestText, requestProblems } from './core/request/diagnostics';
+export { cacheViewOf, checkRequestText, requestProblems } from './core/language/diagnostics';
 // the language features both front ends share (core/language): they read the file with the same parsers
 export { caseFixActions, fixActions } from './core/language/fixActions';
 export { templateCompletions } from './core/language/templateCompletion';
@@ -66,9 +66,9 @@ export { lookupModel } from './core/models/table';
 // The compare runner sends through the cases' engine: it shares this bundle for the same reason.
 export { runColumns, sampleDifferences, sendWith } from './core/compare/runner';
 // Reading git revisions spawns processes: loaded with the first check, never at activation.
-export { GitError, GitRepo } from './core/compare/git';
+export { GitError, GitRepo } from './core/git/git';
 // A case file at a git revision (the Cases grid's "Compare with…"), read and checked as `test --base` does.
-export { caseFileAt, revisionSource } from './core/compare/versions';
+export { caseFileAt, revisionSource } from './core/cases/versions';
 export { loadCaseFileFrom } from './core/cases/load';
 // the grid's cases from a dataset, and Run Sample…'s choice of them: the same as `test --sample N --seed S`
 export { datasetFormatOf } from './core/cases/caseFile';

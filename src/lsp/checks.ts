@@ -1,5 +1,5 @@
 // Diagnostics: each request, count and case file the client opens is checked as `promptwright check` checks it
-// (core/request/diagnostics.ts, core/language/caseCheck.ts), after a pause in typing, and its problems published
+// (core/language/diagnostics.ts, core/language/caseCheck.ts), after a pause in typing, and its problems published
 // with the same code, severity, range and message (where the service counted a cache prefix, its count is used).
 // A case file also speaks about the request file it names (a placeholder some case gives no value): those problems
 // join the request file's own, each said once. A check that fails is one problem at the top of its file; the other
@@ -13,7 +13,7 @@ import { isCaseFile } from '../core/cases/fileNames';
 import { walk } from '../core/cli/files';
 import { checkCaseText, couldNotCheck, type CaseCheck } from '../core/language/caseCheck';
 import type { ModelFacts } from '../core/models/table';
-import { checkRequestText, requestProblems, type PrefixCounts, type RequestCheck } from '../core/request/diagnostics';
+import { checkRequestText, requestProblems, type PrefixCounts, type RequestCheck } from '../core/language/diagnostics';
 import type { Problem } from '../core/request/types';
 import type { ServerConfig } from './config';
 import { datasetDiagnostic, diagnostic, positionsOf, type Positions } from './convert';

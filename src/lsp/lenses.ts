@@ -20,7 +20,7 @@ import {
 } from '../core/language/lenses';
 import type { HoverData } from '../core/language/types';
 import { pickCountFields } from '../core/request/count';
-import { cacheViewOf, type PrefixCounts } from '../core/request/diagnostics';
+import { cacheViewOf, type PrefixCounts } from '../core/language/diagnostics';
 import type { ServerConfig } from './config';
 import { COUNT_TOKENS } from './convert';
 import type { RequestState } from './checks';

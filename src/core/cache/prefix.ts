@@ -15,7 +15,7 @@ const MINIMAL_MESSAGE = { role: 'user', content: 'x' };
 export type PrefixRequest = { kind: 'whole'; body: Obj } | { kind: 'difference'; body: Obj; base: Obj; extra: Obj };
 
 /**
- * The count_tokens request(s) that measure the prefix ending with `block` (a path from core/cache/breakpoints:
+ * The count_tokens request(s) that measure the prefix ending with `block` (a path from core/request/breakpoints:
  * `['tools', i]`, `['system', j]` or `['system']`, `['messages', i, 'content', j]` or `['messages', i,
  * 'content']`). Undefined when the request has no message to measure against, or the block is not there.
  */

@@ -1,7 +1,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { isCountFileName } from '../request/count';
-import { requestDiagnostics } from '../request/diagnostics';
+import { requestDiagnostics } from '../language/diagnostics';
 import type { Endpoint } from '../request/validate';
 import { count } from '../text';
 import { isCaseFile } from '../cases/fileNames';

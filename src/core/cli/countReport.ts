@@ -9,7 +9,7 @@ import {
   signedTokens,
   thousands,
   type IncreaseLimit,
-} from '../compare/deltas';
+} from '../tokens/deltas';
 import { markdownCode, markdownText } from './markdown';
 
 /** One count at the base and now (`--format json` prints these as they are). */

@@ -11,7 +11,7 @@ import { formatOf } from '../request/parse';
 import { validateText } from '../request/validate';
 import { bodyHash } from '../request/hash';
 import { count } from '../text';
-import type { IncreaseLimit } from '../compare/deltas';
+import type { IncreaseLimit } from '../tokens/deltas';
 import { prepareCaseFile, readText, recordLine, type FileSource, type LoadedCaseFile } from './caseFiles';
 import type { CliIo } from './io';
 import { toRecords } from '../request/records';

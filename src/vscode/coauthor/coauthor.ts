@@ -11,7 +11,7 @@ import { tokensInOut } from '../../core/api/usage';
 import type { Answer } from '../../core/coauthor/answer';
 import type { RequestFile } from '../../core/coauthor/coauthor';
 import type { Change } from '../../core/coauthor/improve';
-import { deltaLine } from '../../core/compare/deltas';
+import { deltaLine } from '../../core/tokens/deltas';
 import { count, notificationText } from '../../core/text';
 import { isCaseFile } from '../../core/cases/fileNames';
 import type { CaseDiagnostics } from '../cases/caseDiagnostics';

@@ -12,7 +12,7 @@ import { MessageAccumulator } from '../../core/api/accumulator';
 import type { StreamEvent } from '../../core/api/types';
 import type { Outcome } from '../../core/cases/types';
 import type { ColumnResult } from '../../core/compare/runner';
-import { diffWords } from '../../core/compare/wordDiff';
+import { diffWords } from '../../core/diff/wordDiff';
 import { formatOf } from '../../core/request/types';
 import { EventBatcher } from '../../core/run/batcher';
 import {

@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { ruleUrl } from '../../core/request/catalog';
 import type { ModelFacts } from '../../core/models/table';
-import type { checkRequestText, PrefixCounts, RequestCheck } from '../../core/request/diagnostics';
+import type { checkRequestText, PrefixCounts, RequestCheck } from '../../core/language/diagnostics';
 import type { Problem, Severity } from '../../core/request/types';
 import { Config, endpointOf, isRequestFile } from '../platform/config';
 import { coreBundle } from '../platform/lazy';
@@ -24,7 +24,7 @@ export interface DocumentState extends RequestCheck {
 
 /**
  * Validates request files on open and as the author types (debounced; stale runs are dropped), and shows what
- * `promptwright check` and the language server say of them (core/request/diagnostics.ts): the validator's problems
+ * `promptwright check` and the language server say of them (core/language/diagnostics.ts): the validator's problems
  * and the cache breakpoints under the model's minimum, from the service's counts where the cache breakpoints have
  * them (`counts`), else the local estimate.
  */

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { partDeltas, signedTokens } from '../../core/compare/deltas';
+import { partDeltas, signedTokens } from '../../core/tokens/deltas';
 import { tokenBreakdown, type Count, type Part } from '../../core/tokens/breakdown';
 import { formatOf } from '../../core/request/types';
 import type { GitBase } from '../compare/gitBase';

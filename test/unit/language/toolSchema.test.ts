@@ -7,7 +7,7 @@ import * as path from 'node:path';
 import { Validator } from '@cfworker/json-schema';
 import { parse as parseYaml } from 'yaml';
 import { parseCaseFile } from '../../../src/core/cases/caseFile';
-import { toolJsonSchema } from '../../../src/core/request/toolSchema';
+import { toolJsonSchema } from '../../../src/core/language/toolSchema';
 
 const validator = (kind: 'messages' | 'count_tokens' | 'cases') => new Validator(toolJsonSchema(kind), '7', false);
 const errors = (v: Validator, body: unknown) => v.validate(body).errors.map(e => e.error);
