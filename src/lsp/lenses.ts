@@ -19,7 +19,7 @@ import {
   type LensData,
 } from '../core/language/lenses';
 import type { HoverData } from '../core/language/types';
-import { pickCountFields } from '../core/request/count';
+import { pickCountFields } from '../core/api/countFields';
 import { cacheViewOf, type PrefixCounts } from '../core/language/diagnostics';
 import type { ServerConfig } from './config';
 import { COUNT_TOKENS } from './convert';

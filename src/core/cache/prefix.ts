@@ -3,7 +3,7 @@
 // tools or system is not (count_tokens needs a message), so it is measured as the Token Breakdown measures
 // those parts: the difference they make to a minimal request, the model and one short user message. That request
 // does not depend on the conversation, so an edit of the messages never recounts a tools or system prefix.
-import { pickCountFields } from '../request/count';
+import { pickCountFields } from '../api/countFields';
 import type { Path } from '../request/types';
 
 type Obj = Record<string, unknown>;

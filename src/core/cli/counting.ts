@@ -5,7 +5,7 @@ import * as path from 'node:path';
 import type { ApiClient } from '../api/client';
 import { isCaseFile } from '../cases/fileNames';
 import type { CellKey } from '../cases/types';
-import { pickCountFields } from '../request/count';
+import { pickCountFields } from '../api/countFields';
 import { OTHER_TOOL_FILE } from '../request/otherTools';
 import { formatOf } from '../request/parse';
 import { validateText } from '../request/validate';

@@ -4,7 +4,7 @@ import * as assert from 'node:assert/strict';
 import { cacheMarkers, lastCacheableBlock } from '../../../src/core/request/breakpoints';
 import { PrefixCounter } from '../../../src/core/cache/counter';
 import { estimatePrefix, jsonLength, prefixRequest } from '../../../src/core/cache/prefix';
-import { pickCountFields } from '../../../src/core/request/count';
+import { pickCountFields } from '../../../src/core/api/countFields';
 import { estimateTokens } from '../../../src/core/tokens/estimate';
 
 const cc = (ttl?: string) => ({ cache_control: { type: 'ephemeral', ...(ttl ? { ttl } : {}) } });
