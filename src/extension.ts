@@ -11,7 +11,7 @@ import { ACTIVITY_VIEW_TYPE } from './protocol/activity';
 import { CASES_VIEW_TYPE } from './protocol/cases';
 import { COMPARE_VIEW_TYPE } from './protocol/compare';
 import { RESPONSE_VIEW_TYPE } from './protocol/response';
-import { CASE_FILE_EXCLUDE, CASE_FILE_GLOB, isCaseFile } from './core/cases/fileNames';
+import { CASE_FILE_EXCLUDE, CASE_FILE_GLOB, isCaseFile } from './core/fileNames';
 import { createCasesTestController } from './vscode/cases/casesTestController';
 import { addBeta, newRequestFile } from './vscode/request/requestCommands';
 import { Config, endpointOf, isRequestFile } from './vscode/platform/config';

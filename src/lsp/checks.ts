@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import type { Connection, Diagnostic } from 'vscode-languageserver/node';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { TextDocuments } from 'vscode-languageserver/node';
-import { isCaseFile } from '../core/cases/fileNames';
+import { isCaseFile } from '../core/fileNames';
 import { walk } from '../core/cli/files';
 import { checkCaseText, couldNotCheck, type CaseCheck } from '../core/language/caseCheck';
 import type { ModelFacts } from '../core/models/table';

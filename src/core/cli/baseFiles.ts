@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import { GitError, GitRepo, type FileChange } from '../git/git';
 import { caseFileAt, revisionSource, textsAt, type RevisionText } from '../cases/versions';
 import { parseCaseFile } from '../cases/caseFile';
-import { CASE_FILE_PATTERNS, isCaseFile } from '../cases/fileNames';
+import { CASE_FILE_PATTERNS, isCaseFile } from '../fileNames';
 import { COUNT_FILE_PATTERNS } from '../request/count';
 import { formatOf } from '../request/types';
 import { UsageError } from './args';

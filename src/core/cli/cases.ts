@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { InputError } from '../api/errors';
 import { parseCaseFile, requestPathOf } from '../cases/caseFile';
-import { isCaseFile } from '../cases/fileNames';
+import { isCaseFile } from '../fileNames';
 import type { TestCase } from '../cases/types';
 import { generateCases, withCases } from '../coauthor/coauthor';
 import { DEFAULT_CASES, MAX_CASES } from '../coauthor/generate';

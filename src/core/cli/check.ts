@@ -4,7 +4,7 @@ import { isCountFileName } from '../request/count';
 import { requestDiagnostics } from '../language/diagnostics';
 import type { Endpoint } from '../request/validate';
 import { count } from '../text';
-import { isCaseFile } from '../cases/fileNames';
+import { isCaseFile } from '../fileNames';
 import type { ModelFacts } from '../models/table';
 import { loadSuite } from '../cases/load';
 import { formatOption, one, parseArgs, UsageError, type Command, type Parsed } from './args';

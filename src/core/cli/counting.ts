@@ -3,7 +3,7 @@
 // sent to POST /v1/messages/count_tokens once, however many files hold it.
 import * as path from 'node:path';
 import type { ApiClient } from '../api/client';
-import { isCaseFile } from '../cases/fileNames';
+import { isCaseFile } from '../fileNames';
 import type { CellKey } from '../cases/types';
 import { pickCountFields } from '../api/countFields';
 import { OTHER_TOOL_FILE } from '../request/otherTools';

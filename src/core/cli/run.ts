@@ -2,7 +2,7 @@
 // (Ctrl-C cancels; --format json: the message object, jsonl: each event), and its usage, cost and stop reason at
 // the end. A file with errors is not sent unless --force; one that does not parse, never.
 import * as fs from 'node:fs';
-import { isCaseFile } from '../cases/fileNames';
+import { isCaseFile } from '../fileNames';
 import { fillPlaceholders, placeholderNames } from '../cases/placeholders';
 import { OTHER_TOOL_FILE } from '../request/otherTools';
 import { ConfigError, StreamError } from '../api/errors';

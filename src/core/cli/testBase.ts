@@ -28,7 +28,7 @@ import {
   stopLines,
   type RunSettings,
 } from './testRun';
-import { isCaseFile } from '../cases/fileNames';
+import { isCaseFile } from '../fileNames';
 
 export interface TestBaseOptions {
   base: string;

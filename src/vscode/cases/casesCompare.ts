@@ -10,7 +10,7 @@ import type { BaseVersionCells } from '../../core/cases/gridCompare';
 import type { RunCell } from '../../core/cases/engine';
 import type { CaseFile, CellKey } from '../../core/cases/types';
 import type { GitRef } from '../../core/git/git';
-import type { GitBase } from '../compare/gitBase';
+import type { GitBase } from '../git/gitBase';
 import { coreBundle } from '../platform/lazy';
 import type { Prompts } from '../platform/prompts';
 

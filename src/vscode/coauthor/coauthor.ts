@@ -13,7 +13,7 @@ import type { RequestFile } from '../../core/coauthor/coauthor';
 import type { Change } from '../../core/coauthor/improve';
 import { deltaLine } from '../../core/tokens/deltas';
 import { count, notificationText } from '../../core/text';
-import { isCaseFile } from '../../core/cases/fileNames';
+import { isCaseFile } from '../../core/fileNames';
 import type { CaseDiagnostics } from '../cases/caseDiagnostics';
 import type { CasesPanel } from '../cases/casesPanel';
 import type { Api } from '../platform/api';

@@ -11,7 +11,7 @@ import { MAX_COLUMNS } from '../../protocol/compare';
 import type { Config } from '../platform/config';
 import { coreBundle } from '../platform/lazy';
 import type { Prompts } from '../platform/prompts';
-import type { GitBase } from './gitBase';
+import type { GitBase } from '../git/gitBase';
 
 type VersionSpec = { kind: 'working' } | { kind: 'ref'; ref: string } | { kind: 'file'; uri: vscode.Uri };
 

@@ -31,7 +31,7 @@ import type { Log } from '../platform/log';
 import { vscodePrompts, type Prompts } from '../platform/prompts';
 import { WebviewHost } from '../platform/webviewHost';
 import { chooseColumns, resolveColumns, type ColumnSpec, type ResolvedColumn } from './compareColumns';
-import type { GitBase } from './gitBase';
+import type { GitBase } from '../git/gitBase';
 
 /** The page's skeleton (static markup of ours; everything from the service is set as text by the script). */
 const BODY = `<header id="toolbar">

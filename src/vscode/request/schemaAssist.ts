@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { isCaseFile } from '../../core/cases/fileNames';
+import { isCaseFile } from '../../core/fileNames';
 import { formatOf } from '../../core/request/types';
 import { Config, endpointOf } from '../platform/config';
 import { completionItem, hover } from '../platform/language';

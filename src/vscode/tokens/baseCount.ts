@@ -8,7 +8,7 @@ import type { BaseCount } from '../../core/tokens/status';
 import { formatOf } from '../../core/request/types';
 import { endpointOf, type Config } from '../platform/config';
 import { coreBundle } from '../platform/lazy';
-import type { BaseText, GitBase } from './gitBase';
+import type { BaseText, GitBase } from '../git/gitBase';
 
 export class BaseCounter {
   /** the parsed body of each base text (texts are kept by GitBase, so this follows them) */
