@@ -35,13 +35,13 @@ export { withToolLoops } from './core/cases/loops';
 export { fixturesPathOf, parseFixtures } from './core/tools/fixtures';
 // its second transport, Message Batches: custom ids, a resumable run, the transport (the CLI's, the same)
 export { customIds } from './core/batches/requests';
-export { BatchRounds } from './core/batches/rounds';
+export { BatchRounds } from './core/cases/batchRounds';
 export { BatchSession } from './core/batches/session';
 // the Batches view's store, poller and client: one copy, with the runs' (vscode/batches/batchesView.ts)
 export { BatchesClient } from './core/api/batches';
 export { waitUntilEnded } from './core/batches/poll';
 export { BatchStore } from './core/batches/store';
-export { batchTransport } from './core/batches/transport';
+export { batchTransport } from './core/cases/batchTransport';
 export { judgePromptCheck } from './core/cases/judge';
 export { outsideProblems } from './core/cases/paths';
 export { DirectoryVerdictCache } from './core/cases/verdictCache';

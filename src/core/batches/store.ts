@@ -7,8 +7,8 @@
 //   <dir>/<batch id>.cells.json    its cell map: custom_id → case file, case, model, sample (and its cell below)
 //   <dir>/<batch id>.sent.json     the cells it sent as they were: each one's request, assertions, samples, judge
 //   <dir>/runs/<run key>.json      a run: its batches, and how to run it again (files, models, samples)
-//   <dir>/rounds/<suite key>.json  a suite of tool-use loops sent a round at a time (rounds.ts): each loop's turns
-//                                  so far, until the suite's last round is collected
+//   <dir>/rounds/<suite key>.json  a suite of tool-use loops sent a round at a time (core/cases/batchRounds.ts): each
+//                                  loop's turns so far, until the suite's last round is collected
 //
 // `batch collect ID` reads a batch back from its own files: its results are matched by its own custom_ids and
 // judged by the assertions it was sent with, whatever the case files say now or whichever run came since.
@@ -76,7 +76,7 @@ export interface RunArgs {
   minPass?: number;
 }
 
-/** The round of a suite of tool-use loops a run is (rounds.ts): the suite's key, and which round. */
+/** The round of a suite of tool-use loops a run is (core/cases/batchRounds.ts): the suite's key, and which round. */
 export interface RoundOf {
   suite: string;
   round: number;
@@ -258,7 +258,7 @@ export class BatchStore {
     return path.join(this.dir, 'rounds', `${key}.json`);
   }
 
-  /** What a suite of tool-use loops has done so far (rounds.ts), or undefined when nothing is kept. */
+  /** What a suite of tool-use loops has done so far (core/cases/batchRounds.ts), or undefined when nothing is kept. */
   async rounds<T extends { version: number; key: string }>(key: string): Promise<T | undefined> {
     const r = await readJson<T>(this.roundsFile(key));
     return r && r.version === VERSION && r.key === key ? r : undefined;

@@ -13,10 +13,10 @@ import { realPacer } from '../api/pacer';
 import { sleep } from '../api/retry';
 import { POLL_PACE, type PollPace } from '../batches/poll';
 import { customIds, RequestTooLarge } from '../batches/requests';
-import { BatchRounds } from '../batches/rounds';
+import { BatchRounds } from '../cases/batchRounds';
 import { BatchSession, RunNotFound, type BatchJob, type SessionEvent, type SessionOptions } from '../batches/session';
 import { BatchStore, type RoundOf, type RunArgs, type SentCell } from '../batches/store';
-import { batchTransport } from '../batches/transport';
+import { batchTransport } from '../cases/batchTransport';
 import { countsText, progressLine } from '../batches/view';
 import { sampleJobs } from '../cases/engine';
 import { count } from '../text';
@@ -125,7 +125,7 @@ export async function testAsBatch(
       ...(extra.cells ? { cells: extra.cells } : {}),
       ...(extra.collect ? { collect: extra.collect } : {}),
     });
-  // a suite of tool-use loops goes a round at a time (core/batches/rounds.ts); any other, as one submission
+  // a suite of tool-use loops goes a round at a time (core/cases/batchRounds.ts); any other, as one submission
   const tools = cells.some(c => c.tools) ? new RunTools(io, client, { record: false }) : undefined;
   const rounds = tools && roundsOf(cells, tools, store, io, sessionOf);
   const single = rounds ? undefined : singleRun(cells, o, sessionOf);

@@ -609,7 +609,7 @@ export class CasesRunner {
   /**
    * The cells' requests as a Message Batch: submitted, or found pending (nothing is sent again), or, to collect a
    * run, found; each cell then shows `queued in batch` until the batch ends. A suite of tool-use loops goes a round
-   * at a time (core/batches/rounds.ts: the cells still calling tools in each), resumed between rounds when run
+   * at a time (core/cases/batchRounds.ts: the cells still calling tools in each), resumed between rounds when run
    * again. Undefined when nothing can go.
    */
   private async submitBatch(
