@@ -19,7 +19,6 @@ import * as crypto from 'node:crypto';
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import type { BatchRequestCounts, MessageBatch } from '../api/batches';
-import type { Assertion } from '../cases/types';
 
 /** The version of every file kept here. */
 export const VERSION = 1;
@@ -35,14 +34,17 @@ export interface CellRef {
   cell?: number;
 }
 
-/** A cell as a batch sent it: what `batch collect` judges its results by. */
-export interface SentCell {
+/**
+ * A cell as a batch sent it: what `batch collect` judges its results by. `A` is an assertion as the case engine
+ * has it (core/cases/types.ts), which the store keeps as it was given.
+ */
+export interface SentCell<A = unknown> {
   file: string;
   caseName: string;
   model: string;
   /** the request each of its samples sent */
   body: Record<string, unknown>;
-  assertions: readonly Assertion[];
+  assertions: readonly A[];
   repeat: number;
   minPass: number;
   judge?: { model?: string; prompt?: string };
@@ -150,8 +152,8 @@ export class BatchStore {
   }
 
   /** The cells a batch sent, as they were (none for a batch kept before they were). */
-  async sent(id: string): Promise<SentCell[] | undefined> {
-    const kept = await readJson<{ version: number; cells: SentCell[] }>(this.batchFile(id, '.sent'));
+  async sent<A>(id: string): Promise<SentCell<A>[] | undefined> {
+    const kept = await readJson<{ version: number; cells: SentCell<A>[] }>(this.batchFile(id, '.sent'));
     return kept?.version === VERSION && Array.isArray(kept.cells) ? kept.cells : undefined;
   }
 

@@ -3,7 +3,7 @@
 // revision, so a case runs on the request of its own time.
 import { parseCaseFile, requestPathOf } from './caseFile';
 import { fileRecord, type FileSource } from './load';
-import { formatOf } from '../request/types';
+import { formatOf } from '../fileNames';
 import type { GitRepo } from '../git/git';
 
 /** A file's text at a revision; undefined when it is not there; `invalidUtf8` when its bytes are not UTF-8. */

@@ -11,7 +11,7 @@ import { isCaseFile } from '../fileNames';
 import type { TestCase } from '../cases/types';
 import { generateCases, withCases } from '../coauthor/coauthor';
 import { DEFAULT_CASES, MAX_CASES } from '../coauthor/generate';
-import { formatOf } from '../request/parse';
+import { formatOf } from '../fileNames';
 import { count } from '../text';
 import { one, parseArgs, UsageError, type Command, type Group } from './args';
 import { clientFromEnv, requireService } from './api';

@@ -7,7 +7,7 @@ import { isCaseFile } from '../fileNames';
 import type { CellKey } from '../cases/types';
 import { pickCountFields } from '../api/countFields';
 import { OTHER_TOOL_FILE } from '../request/otherTools';
-import { formatOf } from '../request/parse';
+import { formatOf } from '../fileNames';
 import { validateText } from '../request/validate';
 import { bodyHash } from '../request/hash';
 import { count } from '../text';

@@ -8,7 +8,7 @@ import { OTHER_TOOL_FILE } from '../request/otherTools';
 import { ConfigError, StreamError } from '../api/errors';
 import type { Message } from '../api/types';
 import { isCountFileName } from '../request/count';
-import { formatOf } from '../request/parse';
+import { formatOf } from '../fileNames';
 import { validateText, type Endpoint } from '../request/validate';
 import { count } from '../text';
 import { usageWords } from '../api/usage';

@@ -10,7 +10,8 @@ import type { PrefixRequest } from '../cache/prefix';
 import { underMinimumWarnings } from '../cache/words';
 import type { CacheView } from './lenses';
 import type { ModelFacts } from '../models/table';
-import { formatOf, type Problem } from '../request/types';
+import { formatOf } from '../fileNames';
+import type { Problem } from '../request/types';
 import { validateText, type Endpoint, type Validation } from '../request/validate';
 
 /** The settings a file's diagnostics depend on, by the names of `core/settings.ts` (the CLI: its options). */

@@ -5,7 +5,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { pointer } from '../../core/request/types';
-import { formatOf } from '../../core/request/types';
+import { formatOf } from '../../core/fileNames';
 import { MODELS } from '../../core/models/table';
 import { MAX_COLUMNS } from '../../protocol/compare';
 import type { Config } from '../platform/config';

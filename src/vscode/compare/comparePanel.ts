@@ -13,7 +13,7 @@ import type { StreamEvent } from '../../core/api/types';
 import type { Outcome } from '../../core/cases/types';
 import type { ColumnResult } from '../../core/compare/runner';
 import { diffWords } from '../../core/diff/wordDiff';
-import { formatOf } from '../../core/request/types';
+import { formatOf } from '../../core/fileNames';
 import { EventBatcher } from '../../core/run/batcher';
 import {
   COMPARE_VIEW_TYPE,

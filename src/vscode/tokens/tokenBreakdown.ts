@@ -1,7 +1,7 @@
 import * as vscode from 'vscode';
 import { partDeltas, signedTokens } from '../../core/tokens/deltas';
 import { tokenBreakdown, type Count, type Part } from '../../core/tokens/breakdown';
-import { formatOf } from '../../core/request/types';
+import { formatOf } from '../../core/fileNames';
 import type { GitBase } from '../git/gitBase';
 import type { Api } from '../platform/api';
 import { Config, endpointOf, isRequestFile } from '../platform/config';
