@@ -14,6 +14,7 @@ import { walk } from '../core/cli/files';
 import { checkCaseText, couldNotCheck, type CaseCheck } from '../core/language/caseCheck';
 import type { ModelFacts } from '../core/models/table';
 import { checkRequestText, requestProblems, type PrefixCounts, type RequestCheck } from '../core/language/diagnostics';
+import { checkDelay } from '../core/language/workspace';
 import type { Problem } from '../core/request/types';
 import type { ServerConfig } from './config';
 import { datasetDiagnostic, diagnostic, positionsOf, type Positions } from './convert';
@@ -61,12 +62,7 @@ export class Checks {
   schedule(uri: string, delay?: number): void {
     this.timers.get(uri)?.cancel();
     const doc = this.documents.get(uri);
-    const s = this.config.settings;
-    // bigger files wait a little longer after the last keystroke, so typing never queues work
-    const wait =
-      delay ??
-      (s.validationDebounceMs &&
-        s.validationDebounceMs + Math.min(1000, Math.floor((doc?.getText().length ?? 0) / 20000)));
+    const wait = delay ?? checkDelay(this.config.settings, doc?.getText().length ?? 0);
     const run = () => {
       this.timers.delete(uri);
       void this.check(uri);

@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { ruleUrl } from '../../core/request/catalog';
 import type { ModelFacts } from '../../core/models/table';
 import type { checkRequestText, PrefixCounts, RequestCheck } from '../../core/language/diagnostics';
+import { checkDelay } from '../../core/language/workspace';
 import type { Problem, Severity } from '../../core/request/types';
 import { Config, endpointOf, isRequestFile } from '../platform/config';
 import { coreBundle } from '../platform/lazy';
@@ -161,8 +162,7 @@ export class RequestDiagnostics implements vscode.Disposable {
     if (!isRequestFile(doc, this.config)) return;
     const key = doc.uri.toString();
     clearTimeout(this.timers.get(key));
-    // bigger files wait a little longer after the last keystroke, so typing never queues work
-    const wait = delay ?? this.config.validationDebounceMs + Math.min(1000, Math.floor(doc.getText().length / 20000));
+    const wait = delay ?? checkDelay(this.config, doc.getText().length);
     const version = doc.version;
     this.timers.set(
       key,
