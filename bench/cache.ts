@@ -1,7 +1,7 @@
 // Cache breakpoints: the count_tokens calls the CodeLenses make for a request with 4 markers (tools, system, a
 // message, the top-level one) as the editor makes them (core/cache: breakpoints, prefix cuts, the counter), and
 // the time to find, cut and estimate the breakpoints of a 10 MB request, against JSON.parse of it.
-import { cacheMarkers } from '../src/core/cache/breakpoints';
+import { cacheMarkers } from '../src/core/request/breakpoints';
 import { PrefixCounter } from '../src/core/cache/counter';
 import { breakpointsOf, prefixOf } from '../src/core/cache/report';
 import { ratioCase, type Figure } from './bench';

@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { requestDiagnostics } from '../src/core/request/diagnostics';
+import { requestDiagnostics } from '../src/core/language/diagnostics';
 import { toRecords } from '../src/core/request/records';
 import { LspClient } from '../test/support/lspClient';
 import { ratioAsync, type Figure } from './bench';

@@ -7,7 +7,7 @@ export { answerCall, answerText, callLabel, DEFAULT_MAX_TURNS, MAX_ANSWER_CHARS 
 export { ToolLoop } from './core/tools/loop';
 export { fixEdits } from './core/request/fixes';
 export { validateText } from './core/request/validate';
-export { cacheViewOf, checkRequestText, requestProblems } from './core/request/diagnostics';
+export { cacheViewOf, checkRequestText, requestProblems } from './core/language/diagnostics';
 // the language features both front ends share (core/language): they read the file with the same parsers
 export { caseFixActions, fixActions } from './core/language/fixActions';
 export { templateCompletions } from './core/language/templateCompletion';
@@ -43,13 +43,13 @@ export { withToolLoops } from './core/cases/loops';
 export { fixturesPathOf, parseFixtures } from './core/tools/fixtures';
 // its second transport, Message Batches: custom ids, a resumable run, the transport (the CLI's, the same)
 export { customIds } from './core/batches/requests';
-export { BatchRounds } from './core/batches/rounds';
+export { BatchRounds } from './core/cases/batchRounds';
 export { BatchSession } from './core/batches/session';
 // the Batches view's store, poller and client: one copy, with the runs' (vscode/batches/batchesView.ts)
 export { BatchesClient } from './core/api/batches';
 export { waitUntilEnded } from './core/batches/poll';
 export { BatchStore } from './core/batches/store';
-export { batchTransport } from './core/batches/transport';
+export { batchTransport } from './core/cases/batchTransport';
 export { judgePromptCheck } from './core/cases/judge';
 export { outsideProblems } from './core/cases/paths';
 export { DirectoryVerdictCache } from './core/cases/verdictCache';
@@ -74,9 +74,9 @@ export { lookupModel } from './core/models/table';
 // The compare runner sends through the cases' engine: it shares this bundle for the same reason.
 export { runColumns, sampleDifferences, sendWith } from './core/compare/runner';
 // Reading git revisions spawns processes: loaded with the first check, never at activation.
-export { GitError, GitRepo } from './core/compare/git';
+export { GitError, GitRepo } from './core/git/git';
 // A case file at a git revision (the Cases grid's "Compare with…"), read and checked as `test --base` does.
-export { caseFileAt, revisionSource } from './core/compare/versions';
+export { caseFileAt, revisionSource } from './core/cases/versions';
 export { loadCaseFileFrom } from './core/cases/load';
 // the grid's cases from a dataset, and Run Sample…'s choice of them: the same as `test --sample N --seed S`
 export { datasetFormatOf } from './core/cases/caseFile';

@@ -4,7 +4,7 @@
 // the features bundle needs it (extension.ts), so a workspace without request files never pays for it.
 import type * as vscode from 'vscode';
 import { CacheBreakpoints } from './vscode/cache/cacheBreakpoints';
-import { GitBase } from './vscode/compare/gitBase';
+import { GitBase } from './vscode/git/gitBase';
 import { Api } from './vscode/platform/api';
 import type { Config } from './vscode/platform/config';
 import type { Log } from './vscode/platform/log';

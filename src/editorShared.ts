@@ -9,13 +9,13 @@ import * as errors from './core/api/errors';
 import * as http from './core/api/http';
 import * as paging from './core/api/paging';
 import * as retry from './core/api/retry';
-import * as breakpoints from './core/cache/breakpoints';
 import * as minimums from './core/cache/minimums';
 import * as prefix from './core/cache/prefix';
-import * as deltas from './core/compare/deltas';
 import * as models from './core/models/table';
+import * as breakpoints from './core/request/breakpoints';
 import * as hash from './core/request/hash';
 import * as text from './core/text';
+import * as deltas from './core/tokens/deltas';
 import * as estimate from './core/tokens/estimate';
 import * as scheduler from './core/tokens/scheduler';
 
@@ -27,13 +27,13 @@ export const shared: Record<string, unknown> = {
   'core/api/http': http,
   'core/api/paging': paging,
   'core/api/retry': retry,
-  'core/cache/breakpoints': breakpoints,
   'core/cache/minimums': minimums,
   'core/cache/prefix': prefix,
-  'core/compare/deltas': deltas,
   'core/models/table': models,
+  'core/request/breakpoints': breakpoints,
   'core/request/hash': hash,
   'core/text': text,
+  'core/tokens/deltas': deltas,
   'core/tokens/estimate': estimate,
   'core/tokens/scheduler': scheduler,
 };

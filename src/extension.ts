@@ -8,7 +8,7 @@ import type { Editor, EditorHost } from './editor';
 import type { Features, Host } from './features';
 import type { Api } from './vscode/platform/api';
 import type { CacheBreakpoints } from './vscode/cache/cacheBreakpoints';
-import { CASE_FILE_EXCLUDE, CASE_FILE_GLOB, isCaseFile } from './core/cases/fileNames';
+import { CASE_FILE_EXCLUDE, CASE_FILE_GLOB, isCaseFile } from './core/fileNames';
 import { registerAdmin } from './vscode/admin/register';
 import { registerBatches } from './vscode/batches/register';
 import { registerCache } from './vscode/cache/register';

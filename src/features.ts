@@ -15,7 +15,7 @@ import type { CasesTestController } from './vscode/cases/casesTestController';
 import { CasesTests } from './vscode/cases/casesTests';
 import { Coauthor } from './vscode/coauthor/coauthor';
 import { ComparePanel } from './vscode/compare/comparePanel';
-import type { GitBase } from './vscode/compare/gitBase';
+import type { GitBase } from './vscode/git/gitBase';
 import { ActivityPanel } from './vscode/compliance/activityPanel';
 import { ComplianceAccess } from './vscode/compliance/access';
 import { ComplianceCommands } from './vscode/compliance/complianceCommands';

@@ -4,7 +4,7 @@
 // below: in the other bundles, an import of one of these files becomes a lookup here. Each is one the activation
 // bundle already uses nearly whole, so listing it costs activation nothing (test/unit/architecture.test.ts
 // checks). What the features bundle takes from the editor bundle is listed in src/editorShared.ts.
-import * as caseFileNames from './core/cases/fileNames';
+import * as caseFileNames from './core/fileNames';
 import * as redact from './core/redact';
 import * as config from './vscode/platform/config';
 import * as jsonDocuments from './vscode/platform/jsonDocuments';
@@ -16,7 +16,7 @@ import * as resourceDocuments from './vscode/sessions/resourceDocuments';
 
 /** Each shared module by its path under src/, without the extension. */
 export const shared: Record<string, unknown> = {
-  'core/cases/fileNames': caseFileNames,
+  'core/fileNames': caseFileNames,
   'core/redact': redact,
   'vscode/platform/config': config,
   'vscode/platform/jsonDocuments': jsonDocuments,

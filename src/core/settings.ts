@@ -1,7 +1,11 @@
-// The settings both front ends read, by the names the extension contributes (package.json, under
+// The settings every front end reads, by the names the extension contributes (package.json, under
 // `promptwright.`), with their defaults and their bounds. The extension reads them from VS Code's
 // configuration, the language server from what its client sends (initializationOptions and
-// workspace/didChangeConfiguration): one reader, so a value means the same in every editor.
+// workspace/didChangeConfiguration), and both the CLI and the server from the environment where nothing else
+// says (settingsFromEnv): one reader, so a value means the same in every editor and in a terminal. A client's
+// options are built from them one way (clientOptions).
+import { DEFAULT_API_VERSION, DEFAULT_MAX_RETRIES, DEFAULT_STREAM_IDLE_TIMEOUT_MS } from './api/defaults';
+import type { HttpOptions } from './api/http';
 import { COUNT_FILE_PATTERNS } from './request/count';
 import type { Endpoint } from './request/validate';
 
@@ -10,12 +14,6 @@ export const SETTINGS_SECTION = 'promptwright';
 
 /** Files checked as message requests unless the settings say otherwise. */
 const DEFAULT_REQUEST_FILE_PATTERNS: readonly string[] = ['**/*.prompt.json', '**/*.prompt.yaml', '**/*.prompt.yml'];
-
-/** `apiVersion` when none is set: the `vendor-version` header. */
-export const DEFAULT_API_VERSION = '2023-06-01';
-
-/** `maxRetries` when none is set: retries after a failed attempt. */
-export const DEFAULT_MAX_RETRIES = 2;
 
 /** `cases.concurrency` when none is set (and `promptwright test`'s without `--concurrency`): cells in flight. */
 export const DEFAULT_CASES_CONCURRENCY = 4;
@@ -42,6 +40,54 @@ export const RESTRICTED_SETTINGS: readonly string[] = ['transcripts.folder', 'ca
 
 /** A setting's value by its name under the section (`cache.minimumTokens`); undefined when it is not set. */
 export type SettingSource = (key: string) => unknown;
+
+/** The environment variables that stand in for settings, each by the setting's name. */
+const FROM_ENV: Record<string, (env: Environment) => unknown> = {
+  baseUrl: env => env.PROMPTWRIGHT_BASE_URL,
+  apiVersion: env => env.PROMPTWRIGHT_API_VERSION,
+  // a number as the setting is one (bounded as it is); anything else, or nothing, means the default
+  maxRetries: env => (env.PROMPTWRIGHT_MAX_RETRIES?.trim() ? Number(env.PROMPTWRIGHT_MAX_RETRIES) : undefined),
+  betas: env => env.PROMPTWRIGHT_BETAS?.split(','),
+  modelsFile: env => env.PROMPTWRIGHT_MODELS,
+};
+
+type Environment = Readonly<Record<string, string | undefined>>;
+
+/**
+ * The settings the environment gives (PROMPTWRIGHT_BASE_URL, _API_VERSION, _MAX_RETRIES, _BETAS, _MODELS), read
+ * as the CLI reads them and as the language server does where its client sends nothing: `new
+ * Settings(settingsFromEnv(env))` has each setting's bounds and default, so a value means the same in both.
+ */
+export function settingsFromEnv(env: Environment): SettingSource {
+  return key => FROM_ENV[key]?.(env);
+}
+
+/** The keys a client carries, and the address they go to when the front end pairs them itself. */
+export interface ClientKeys {
+  apiKey?: string | undefined;
+  adminKey?: string | undefined;
+  complianceKey?: string | undefined;
+  /** the address the keys go to; the settings' `baseUrl` when absent (the language server pairs them) */
+  baseUrl?: string;
+}
+
+/**
+ * A client's options from the settings and the keys, the one way every front end builds them: the address,
+ * the keys that are set, the version, the betas, the retries and the stream's idle timeout. A front end adds
+ * only its own log and hooks.
+ */
+export function clientOptions(settings: Settings, keys: ClientKeys): HttpOptions {
+  return {
+    baseUrl: keys.baseUrl ?? settings.baseUrl,
+    ...(keys.apiKey ? { apiKey: keys.apiKey } : {}),
+    ...(keys.adminKey ? { adminKey: keys.adminKey } : {}),
+    ...(keys.complianceKey ? { complianceKey: keys.complianceKey } : {}),
+    apiVersion: settings.apiVersion,
+    betas: settings.betas,
+    maxRetries: settings.maxRetries,
+    streamIdleTimeoutMs: settings.streamIdleTimeoutSeconds * 1000,
+  };
+}
 
 /** Typed access to the settings, read from the source each time (so changes apply at once). */
 export class Settings {
@@ -88,7 +134,7 @@ export class Settings {
     return this.num('maxRetries', DEFAULT_MAX_RETRIES, 0, 10);
   }
   get streamIdleTimeoutSeconds(): number {
-    return this.num('streamIdleTimeoutSeconds', 60, 1, 3600);
+    return this.num('streamIdleTimeoutSeconds', DEFAULT_STREAM_IDLE_TIMEOUT_MS / 1000, 1, 3600);
   }
   get tokenCountLive(): boolean {
     return this.source('tokenCount.live') !== false;

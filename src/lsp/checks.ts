@@ -1,5 +1,5 @@
 // Diagnostics: each request, count and case file the client opens is checked as `promptwright check` checks it
-// (core/request/diagnostics.ts, core/language/caseCheck.ts), after a pause in typing, and its problems published
+// (core/language/diagnostics.ts, core/language/caseCheck.ts), after a pause in typing, and its problems published
 // with the same code, severity, range and message (where the service counted a cache prefix, its count is used).
 // A case file also speaks about the request file it names (a placeholder some case gives no value): those problems
 // join the request file's own, each said once. A check that fails is one problem at the top of its file; the other
@@ -9,11 +9,12 @@ import * as path from 'node:path';
 import type { Connection, Diagnostic } from 'vscode-languageserver/node';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { TextDocuments } from 'vscode-languageserver/node';
-import { isCaseFile } from '../core/cases/fileNames';
+import { isCaseFile } from '../core/fileNames';
 import { walk } from '../core/cli/files';
 import { checkCaseText, couldNotCheck, type CaseCheck } from '../core/language/caseCheck';
 import type { ModelFacts } from '../core/models/table';
-import { checkRequestText, requestProblems, type PrefixCounts, type RequestCheck } from '../core/request/diagnostics';
+import { checkRequestText, requestProblems, type PrefixCounts, type RequestCheck } from '../core/language/diagnostics';
+import { checkDelay } from '../core/language/workspace';
 import type { Problem } from '../core/request/types';
 import type { ServerConfig } from './config';
 import { datasetDiagnostic, diagnostic, positionsOf, type Positions } from './convert';
@@ -61,12 +62,7 @@ export class Checks {
   schedule(uri: string, delay?: number): void {
     this.timers.get(uri)?.cancel();
     const doc = this.documents.get(uri);
-    const s = this.config.settings;
-    // bigger files wait a little longer after the last keystroke, so typing never queues work
-    const wait =
-      delay ??
-      (s.validationDebounceMs &&
-        s.validationDebounceMs + Math.min(1000, Math.floor((doc?.getText().length ?? 0) / 20000)));
+    const wait = delay ?? checkDelay(this.config.settings, doc?.getText().length ?? 0);
     const run = () => {
       this.timers.delete(uri);
       void this.check(uri);

@@ -3,19 +3,11 @@
 // through core/settings.ts; and where the client sends nothing, the CLI's environment variables. The address a
 // request goes to and the key it carries come from the same place (ServerConfig.service): a project's settings
 // file (Zed's, Helix's) can name an address, and the environment's key never follows it there.
-import { Settings, SETTINGS_SECTION } from '../core/settings';
+import type { HttpOptions } from '../core/api/http';
+import { clientOptions, Settings, SETTINGS_SECTION, settingsFromEnv, type SettingSource } from '../core/settings';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);
-
-/** Settings the environment stands in for, as the CLI reads them. */
-const FROM_ENV: Record<string, (env: NodeJS.ProcessEnv) => unknown> = {
-  baseUrl: env => env.PROMPTWRIGHT_BASE_URL,
-  apiVersion: env => env.PROMPTWRIGHT_API_VERSION,
-  maxRetries: env => (env.PROMPTWRIGHT_MAX_RETRIES ? Number(env.PROMPTWRIGHT_MAX_RETRIES) : undefined),
-  betas: env => env.PROMPTWRIGHT_BETAS?.split(','),
-  modelsFile: env => env.PROMPTWRIGHT_MODELS,
-};
 
 /** A setting by its dotted name: `{"cache": {"minimumTokens": …}}` or `{"cache.minimumTokens": …}`. */
 function lookup(values: Obj, key: string): unknown {
@@ -41,7 +33,12 @@ export class ServerConfig {
   private readonly addedBetas = new Set<string>();
   readonly settings = new Settings(key => this.get(key));
 
-  constructor(private readonly env: NodeJS.ProcessEnv) {}
+  /** the settings the environment stands in for, as the CLI reads them */
+  private readonly fromEnv: SettingSource;
+
+  constructor(private readonly env: NodeJS.ProcessEnv) {
+    this.fromEnv = settingsFromEnv(env);
+  }
 
   setInitial(raw: unknown): void {
     this.initial = sectionOf(raw);
@@ -57,7 +54,7 @@ export class ServerConfig {
 
   private get(key: string): unknown {
     const set = lookup(this.current, key) ?? lookup(this.initial, key);
-    return set ?? FROM_ENV[key]?.(this.env);
+    return set ?? this.fromEnv(key);
   }
 
   get betas(): string[] {
@@ -101,6 +98,15 @@ export class ServerConfig {
           'initialization options ("apiKey") with the address'
         : undefined;
     return { baseUrl, ...(refused ? { refused } : {}) };
+  }
+
+  /**
+   * The client's options: the settings (the environment, as the CLI reads it, where the client sends nothing), the
+   * address and its key.
+   */
+  get clientOptions(): HttpOptions {
+    const { baseUrl, apiKey } = this.service;
+    return { ...clientOptions(this.settings, { baseUrl, apiKey }), betas: this.betas };
   }
 
   /** Counting with count_tokens: a service address and its key, and `tokenCount.live` not turned off. */

@@ -3,7 +3,7 @@
 // against the file's path and its path in each workspace folder.
 import * as path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { isCaseFile } from '../core/cases/fileNames';
+import { isCaseFile } from '../core/fileNames';
 import { globMatcher, type Glob } from '../core/cli/files';
 import type { FileKind } from '../core/language/schemaAssist';
 import { endpointByPatterns, type Settings } from '../core/settings';

@@ -6,6 +6,7 @@ import type { CodeLens, Connection } from 'vscode-languageserver/node';
 import { CodeLensRefreshRequest } from 'vscode-languageserver/node';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { ApiClient } from '../core/api/client';
+import { pickCountFields } from '../core/api/countFields';
 import { PrefixCounter } from '../core/cache/counter';
 import { estimatePrefix, type PrefixRequest } from '../core/cache/prefix';
 import { describeForCli } from '../core/cli/env';
@@ -19,8 +20,7 @@ import {
   type LensData,
 } from '../core/language/lenses';
 import type { HoverData } from '../core/language/types';
-import { pickCountFields } from '../core/request/count';
-import { cacheViewOf, type PrefixCounts } from '../core/request/diagnostics';
+import { cacheViewOf, type PrefixCounts } from '../core/language/diagnostics';
 import type { ServerConfig } from './config';
 import { COUNT_TOKENS } from './convert';
 import type { RequestState } from './checks';
@@ -72,20 +72,10 @@ export class Lenses {
 
   /** The service's client for the settings in force (a new one when the address, version or key change). */
   private api(): ApiClient {
-    const s = this.config.settings;
     // the address and its key, together (ServerConfig.service)
-    const { baseUrl, apiKey } = this.config.service;
-    const key = JSON.stringify([baseUrl, s.apiVersion, s.maxRetries, this.config.betas, apiKey]);
-    if (this.client?.key !== key) {
-      const api = new ApiClient({
-        baseUrl,
-        ...(apiKey ? { apiKey } : {}),
-        apiVersion: s.apiVersion,
-        betas: this.config.betas,
-        maxRetries: s.maxRetries,
-      });
-      this.client = { key, api };
-    }
+    const options = this.config.clientOptions;
+    const key = JSON.stringify(options);
+    if (this.client?.key !== key) this.client = { key, api: new ApiClient(options) };
     return this.client.api;
   }
 

@@ -31,7 +31,7 @@ import type { CompletionData, HoverData } from '../core/language/types';
 import { builtinEntries, type ModelCatalog } from '../core/models/catalog';
 import { requestTemplates } from '../core/request/requestTemplates';
 import type { Template } from '../core/request/templates';
-import { formatOf } from '../core/request/types';
+import { formatOf } from '../core/fileNames';
 import { Checks } from './checks';
 import { ServerConfig } from './config';
 import { ADD_BETA, codeAction, completionItem, COUNT_TOKENS, hover } from './convert';

@@ -16,7 +16,7 @@ export type { AssertionResult, HumanGrade } from '../core/cases/types';
 // compare mode: each cell at a git revision beside the working copy's (core/cases/gridCompare.ts)
 export { compareSummary } from '../core/cases/gridCompare';
 export type { ComparedCell, GridCompare } from '../core/cases/grid';
-export type { CellChange } from '../core/compare/cells';
+export type { CellChange } from '../core/diff/cells';
 
 /**
  * A change to one cell: reply text to append, or the whole cell (a new status, the verdict, an error); in

@@ -5,7 +5,7 @@
 import { boundedString, finite, keptError, keptMessage, record, type ErrorInfo, type Ready } from './common';
 import type { Message, StreamEvent } from '../core/api/types';
 import type { ColumnStatus } from '../core/compare/runner';
-import type { DiffPart } from '../core/compare/wordDiff';
+import type { DiffPart } from '../core/diff/wordDiff';
 
 export const COMPARE_VIEW_TYPE = 'promptwright.compare';
 

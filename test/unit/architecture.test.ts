@@ -1,7 +1,8 @@
 // The layering of docs/architecture.md, checked: core never imports `vscode` (nor the DOM), the webview
 // imports only the protocol and pure helpers, no module imports itself back through others (type-only imports
-// included), a feature imports another only where docs/architecture.md lists the link, and every failure a
-// person sees is shown the one way (Api.showError).
+// included), core's folders are stacked one way (no folder loop), a feature imports another only where
+// docs/architecture.md lists the link and no two features import each other, and every failure a person sees is
+// shown the one way (Api.showError).
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -101,6 +102,39 @@ describe('architecture', () => {
     for (const n of graph.keys()) visit(n);
     assert.ok(graph.size > 200, `only ${graph.size} modules seen`);
     assert.deepEqual(cycles, []);
+  });
+
+  it('the folders of src/core form no loop, type-only imports included: core is stacked one way', () => {
+    // a folder imports another when one of its modules does (core/cases/grid.ts → core/diff/cells.ts: cases → diff)
+    const folderOf = (file: string) => {
+      const [, layer, folder, rest] = file.split(path.sep);
+      return layer === 'core' && rest ? folder! : undefined;
+    };
+    const arrows = new Map<string, Set<string>>();
+    for (const [file, imports] of importGraph()) {
+      const from = folderOf(file);
+      for (const to of imports.map(folderOf))
+        if (from && to && to !== from) arrows.set(from, new Set([...(arrows.get(from) ?? []), to]));
+    }
+    assert.ok(arrows.size >= 15, `only ${arrows.size} folders of core seen`);
+    const loops: string[] = [];
+    const done = new Set<string>();
+    const visit = (folder: string, trail: string[]) => {
+      if (trail.includes(folder)) return void loops.push([...trail.slice(trail.indexOf(folder)), folder].join(' -> '));
+      if (done.has(folder)) return;
+      for (const to of arrows.get(folder) ?? []) visit(to, [...trail, folder]);
+      done.add(folder);
+    };
+    for (const folder of arrows.keys()) visit(folder, []);
+    assert.deepEqual(loops, []);
+  });
+
+  it("docs/architecture.md's link table has no two-way row: two features never import each other", () => {
+    const listed = listedLinks();
+    const twoWay = [...listed].flatMap(([from, tos]) =>
+      [...tos].filter(to => from < to && listed.get(to)?.has(from)).map(to => `${from} <-> ${to}`),
+    );
+    assert.deepEqual(twoWay, []);
   });
 
   it('a feature imports another feature only where docs/architecture.md lists the link', () => {
@@ -219,7 +253,8 @@ function importGraph(): Map<string, string[]> {
 /**
  * A module's feature: its folder on its layer (`core/cases/…`, `vscode/cases/…`, `webview/cases/…` and
  * `protocol/cases.ts` are all `cases`). The pages named otherwise are their feature's. The shared folders are
- * `api` (core/api: the service's client) and `platform` (vscode/platform, webview/common, protocol/common);
+ * `api` (core/api: the service's client), `platform` (vscode/platform, webview/common, protocol/common) and
+ * `language` (core/language: the language service every front end calls);
  * core's own files (text.ts, redact.ts) and the composition roots (src/*.ts) belong to no feature.
  */
 function featureOf(file: string): string | undefined {
@@ -232,8 +267,8 @@ function featureOf(file: string): string | undefined {
 
 /** The webview pages (and their protocols) whose name is not their feature's. */
 const PAGE_OF: Record<string, string> = { response: 'run', activity: 'compliance' };
-/** What every feature may import. */
-const SHARED_FEATURES = new Set(['api', 'platform']);
+/** What every feature may import: the service's client, each front end's shared parts, the language service. */
+const SHARED_FEATURES = new Set(['api', 'platform', 'language']);
 
 /** The table "Links between features" of docs/architecture.md: each feature and the features it may import. */
 function listedLinks(): Map<string, Set<string>> {

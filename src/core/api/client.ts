@@ -2,7 +2,7 @@
 // (http.ts): exactly the endpoints, paged lists as async iterators, typed errors. Message Batches have a client of
 // their own on the same transport (batches.ts: `new BatchesClient(client.http)`), so only the bundles that send
 // batches carry it.
-import { pickCountFields } from '../request/count';
+import { pickCountFields } from './countFields';
 import { Http, type CallOptions, type HttpOptions } from './http';
 import { collect, tokenPages, type TokenPage } from './paging';
 import { MessageStream } from './stream';

@@ -5,13 +5,17 @@
 // It is built on the platform's `fetch` (Node's built-in undici): the extension host and the CLI's Node
 // (20 and later) both have it, so the extension ships no HTTP library of its own (undici was 524 KB of
 // the bundle), and in VS Code it honours the editor's proxy settings.
+import {
+  DEFAULT_API_VERSION,
+  DEFAULT_MAX_RETRIES,
+  DEFAULT_REQUEST_TIMEOUT_MS,
+  DEFAULT_STREAM_IDLE_TIMEOUT_MS,
+} from './defaults';
 import { AbortedError, ApiError, ConfigError, ConnectionError, TimeoutError } from './errors';
 import { redactSecrets } from '../redact';
 import { READ_LIMITS, readText, sizeText, type ReadLimits } from './limits';
 import { withRetry, type RetryEvent, type RetryOptions } from './retry';
 import type { RateLimitInfo, RateWindow } from './types';
-
-const API_VERSION = '2023-06-01';
 
 /** Which key a call needs (doc3 §5): the standard API key, the Admin key, or the Compliance Access Key. */
 export type KeyKind = 'api' | 'admin' | 'compliance';
@@ -163,7 +167,7 @@ export class Http {
   retryOptions(spec: RequestSpec, c: CallOptions): RetryOptions {
     const { method, path } = spec;
     return {
-      maxRetries: this.o.maxRetries ?? 2,
+      maxRetries: this.o.maxRetries ?? DEFAULT_MAX_RETRIES,
       ...(c.signal ? { signal: c.signal } : {}),
       ...(this.o.sleep ? { sleep: this.o.sleep } : {}),
       onRetry: (e: RetryEvent) => {
@@ -192,7 +196,7 @@ export class Http {
     for (const b of spec.betas ?? []) if (!betas.includes(b)) betas.push(b);
     const headers: Record<string, string> = {
       'x-api-key': key,
-      'vendor-version': this.o.apiVersion || API_VERSION,
+      'vendor-version': this.o.apiVersion || DEFAULT_API_VERSION,
       accept: spec.accept ?? (spec.stream ? 'text/event-stream' : 'application/json'),
     };
     if (spec.body !== undefined) headers['content-type'] = 'application/json';
@@ -204,7 +208,9 @@ export class Http {
     // the whole address, so the log (and the CLI's PROMPTWRIGHT_DEBUG) says where the key went
     this.o.onLog?.(`→ ${spec.method} ${base}${path}${spec.stream ? ' (stream)' : ''}`);
     const timer = new Deadline(
-      spec.stream ? (this.o.streamIdleTimeoutMs ?? 60_000) : (this.o.requestTimeoutMs ?? 600_000),
+      spec.stream
+        ? (this.o.streamIdleTimeoutMs ?? DEFAULT_STREAM_IDLE_TIMEOUT_MS)
+        : (this.o.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS),
       c.signal,
     );
     let res: Response;

@@ -47,7 +47,7 @@ export interface SessionOptions {
   jobs: readonly BatchJob[];
   /**
    * where the run was started, its case files (as shown), what the command line said of its cells, and which
-   * round of a suite of tool-use loops it is (rounds.ts)
+   * round of a suite of tool-use loops it is (core/cases/batchRounds.ts)
    */
   run: { cwd: string; files: string[]; args: RunArgs; rounds?: RoundOf };
   /** the run's cells as sent, each job's `ref.cell` a place in it: kept with each batch for `batch collect ID` */

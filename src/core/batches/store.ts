@@ -7,8 +7,8 @@
 //   <dir>/<batch id>.cells.json    its cell map: custom_id → case file, case, model, sample (and its cell below)
 //   <dir>/<batch id>.sent.json     the cells it sent as they were: each one's request, assertions, samples, judge
 //   <dir>/runs/<run key>.json      a run: its batches, and how to run it again (files, models, samples)
-//   <dir>/rounds/<suite key>.json  a suite of tool-use loops sent a round at a time (rounds.ts): each loop's turns
-//                                  so far, until the suite's last round is collected
+//   <dir>/rounds/<suite key>.json  a suite of tool-use loops sent a round at a time (core/cases/batchRounds.ts): each
+//                                  loop's turns so far, until the suite's last round is collected
 //
 // `batch collect ID` reads a batch back from its own files: its results are matched by its own custom_ids and
 // judged by the assertions it was sent with, whatever the case files say now or whichever run came since.
@@ -19,7 +19,6 @@ import * as crypto from 'node:crypto';
 import * as fs from 'node:fs/promises';
 import * as path from 'node:path';
 import type { BatchRequestCounts, MessageBatch } from '../api/batches';
-import type { Assertion } from '../cases/types';
 
 /** The version of every file kept here. */
 export const VERSION = 1;
@@ -35,14 +34,17 @@ export interface CellRef {
   cell?: number;
 }
 
-/** A cell as a batch sent it: what `batch collect` judges its results by. */
-export interface SentCell {
+/**
+ * A cell as a batch sent it: what `batch collect` judges its results by. `A` is an assertion as the case engine
+ * has it (core/cases/types.ts), which the store keeps as it was given.
+ */
+export interface SentCell<A = unknown> {
   file: string;
   caseName: string;
   model: string;
   /** the request each of its samples sent */
   body: Record<string, unknown>;
-  assertions: readonly Assertion[];
+  assertions: readonly A[];
   repeat: number;
   minPass: number;
   judge?: { model?: string; prompt?: string };
@@ -76,7 +78,7 @@ export interface RunArgs {
   minPass?: number;
 }
 
-/** The round of a suite of tool-use loops a run is (rounds.ts): the suite's key, and which round. */
+/** The round of a suite of tool-use loops a run is (core/cases/batchRounds.ts): the suite's key, and which round. */
 export interface RoundOf {
   suite: string;
   round: number;
@@ -150,8 +152,8 @@ export class BatchStore {
   }
 
   /** The cells a batch sent, as they were (none for a batch kept before they were). */
-  async sent(id: string): Promise<SentCell[] | undefined> {
-    const kept = await readJson<{ version: number; cells: SentCell[] }>(this.batchFile(id, '.sent'));
+  async sent<A>(id: string): Promise<SentCell<A>[] | undefined> {
+    const kept = await readJson<{ version: number; cells: SentCell<A>[] }>(this.batchFile(id, '.sent'));
     return kept?.version === VERSION && Array.isArray(kept.cells) ? kept.cells : undefined;
   }
 
@@ -258,7 +260,7 @@ export class BatchStore {
     return path.join(this.dir, 'rounds', `${key}.json`);
   }
 
-  /** What a suite of tool-use loops has done so far (rounds.ts), or undefined when nothing is kept. */
+  /** What a suite of tool-use loops has done so far (core/cases/batchRounds.ts), or undefined when nothing is kept. */
   async rounds<T extends { version: number; key: string }>(key: string): Promise<T | undefined> {
     const r = await readJson<T>(this.roundsFile(key));
     return r && r.version === VERSION && r.key === key ? r : undefined;

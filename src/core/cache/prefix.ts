@@ -3,7 +3,7 @@
 // tools or system is not (count_tokens needs a message), so it is measured as the Token Breakdown measures
 // those parts: the difference they make to a minimal request, the model and one short user message. That request
 // does not depend on the conversation, so an edit of the messages never recounts a tools or system prefix.
-import { pickCountFields } from '../request/count';
+import { pickCountFields } from '../api/countFields';
 import type { Path } from '../request/types';
 
 type Obj = Record<string, unknown>;
@@ -15,7 +15,7 @@ const MINIMAL_MESSAGE = { role: 'user', content: 'x' };
 export type PrefixRequest = { kind: 'whole'; body: Obj } | { kind: 'difference'; body: Obj; base: Obj; extra: Obj };
 
 /**
- * The count_tokens request(s) that measure the prefix ending with `block` (a path from core/cache/breakpoints:
+ * The count_tokens request(s) that measure the prefix ending with `block` (a path from core/request/breakpoints:
  * `['tools', i]`, `['system', j]` or `['system']`, `['messages', i, 'content', j]` or `['messages', i,
  * 'content']`). Undefined when the request has no message to measure against, or the block is not there.
  */

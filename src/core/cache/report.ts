@@ -2,7 +2,7 @@
 // the prefix's tokens, from the service or from the local estimate. The CodeLenses, the hover, the warning
 // under the minimum and `count --cache` all say the same from this.
 import type { Path } from '../request/types';
-import { cacheMarkers, type Marker } from './breakpoints';
+import { cacheMarkers, type Marker } from '../request/breakpoints';
 import type { PrefixCount } from './counter';
 import { cacheMinimum, type Minimum, type MinimumSources } from './minimums';
 import { estimatePrefix, prefixRequest, type PrefixRequest } from './prefix';

@@ -119,7 +119,7 @@ function covers(body: Obj, block: Path): string {
 
 /**
  * The under-minimum warnings of a request's breakpoints, each with what is known of its prefix (counted, or the
- * local estimate), placed on each `cache_control` key: every front end's (core/request/diagnostics.ts).
+ * local estimate), placed on each `cache_control` key: every front end's (core/language/diagnostics.ts).
  */
 export function underMinimumWarnings(
   parsed: Pick<Parsed, 'locateMany'>,

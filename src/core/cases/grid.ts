@@ -2,8 +2,8 @@
 // (live or read back from the results file). Pure code over plain values; the extension and the webview share
 // it through the protocol.
 import type { Usage } from '../api/types';
-import type { CellChange } from '../compare/cells';
-import type { DiffPart } from '../compare/wordDiff';
+import type { CellChange } from '../diff/cells';
+import type { DiffPart } from '../diff/wordDiff';
 import { trajectoryLines } from '../tools/loop';
 import type { AssertionResult, CellKey, CellResult, CellStatus, HumanGrade, SampleResult } from './types';
 

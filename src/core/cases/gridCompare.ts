@@ -1,11 +1,11 @@
 // The Cases grid's "Compare with…": every cell run on the case file as it was at a git revision and as it is
-// now, shown as one grid. Each cell pairs its two sides by case and model (core/compare/cells.ts, as
+// now, shown as one grid. Each cell pairs its two sides by case and model (core/diff/cells.ts, as
 // `test --base` pairs them), says what the change did to its verdict once both have ended (same, fixed,
 // broke, new, removed) and how the replies' words differ. Pure code over the grid's plain values; the
 // extension and the webview share it through the protocol.
 import type { StreamEvent } from '../api/types';
-import { CHANGE_ORDER, cellChange, pairCells, type CellChange } from '../compare/cells';
-import { diffWords } from '../compare/wordDiff';
+import { CHANGE_ORDER, cellChange, pairCells, type CellChange } from '../diff/cells';
+import { diffWords } from '../diff/wordDiff';
 import {
   cellKey,
   cellViewOf,

@@ -5,7 +5,8 @@
 // refused before anything is read (paths.ts, which alone looks at the disk here: for `.git` and links). Nothing
 // here talks to the service.
 import * as path from 'node:path';
-import { formatOf, parseRequest, type Locate } from '../request/parse';
+import { formatOf } from '../fileNames';
+import { parseRequest, type Locate } from '../request/parse';
 import { toRecords, type CheckRecord } from '../request/records';
 import { LineIndex } from '../text';
 import { datasetFormatOf, datasetNotFound, parseCaseFile, requestNotFound, requestPathOf } from './caseFile';

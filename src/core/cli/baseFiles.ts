@@ -1,14 +1,13 @@
 // `--base REF` and `--changed` for `count` and `test`: the git repository of the working directory, the
 // commit REF names, what changed since, and each file a command compares with where it was at REF. Git
-// runs as a child process (core/compare/git.ts); outside a repository `--base` is a usage error.
+// runs as a child process (core/git/git.ts); outside a repository `--base` is a usage error.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { GitError, GitRepo, type FileChange } from '../compare/git';
-import { caseFileAt, revisionSource, textsAt, type RevisionText } from '../compare/versions';
+import { GitError, GitRepo, type FileChange } from '../git/git';
+import { caseFileAt, revisionSource, textsAt, type RevisionText } from '../cases/versions';
 import { parseCaseFile } from '../cases/caseFile';
-import { CASE_FILE_PATTERNS, isCaseFile } from '../cases/fileNames';
+import { CASE_FILE_PATTERNS, formatOf, isCaseFile } from '../fileNames';
 import { COUNT_FILE_PATTERNS } from '../request/count';
-import { formatOf } from '../request/types';
 import { UsageError } from './args';
 import { filesOf, readText, type FileSource } from './caseFiles';
 import { globMatcher, walk } from './files';

@@ -4,7 +4,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import * as v8 from 'node:v8';
-import { isCaseFile } from '../cases/fileNames';
+import { isCaseFile } from '../fileNames';
 import type { CaseChoice } from '../cases/choose';
 import {
   fileRecord,

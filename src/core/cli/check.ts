@@ -1,10 +1,10 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { isCountFileName } from '../request/count';
-import { requestDiagnostics } from '../request/diagnostics';
+import { requestDiagnostics } from '../language/diagnostics';
 import type { Endpoint } from '../request/validate';
 import { count } from '../text';
-import { isCaseFile } from '../cases/fileNames';
+import { isCaseFile } from '../fileNames';
 import type { ModelFacts } from '../models/table';
 import { loadSuite } from '../cases/load';
 import { formatOption, one, parseArgs, UsageError, type Command, type Parsed } from './args';

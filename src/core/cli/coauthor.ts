@@ -8,7 +8,7 @@ import type { Answer } from '../coauthor/answer';
 import { costOf, costWords } from '../cost/cost';
 import type { PriceTable } from '../cost/prices';
 import type { RequestFile } from '../coauthor/coauthor';
-import { formatOf } from '../request/parse';
+import { formatOf } from '../fileNames';
 import { decodeUtf8 } from './files';
 
 /** A request file on disk, named as the person gave it; a file that cannot be read is an InputError (exit 2). */

@@ -5,7 +5,7 @@
 // the same file's at a git revision (countBase.ts); with --cache each file's cache breakpoints are shown with
 // what they cache (countCache.ts).
 import { count } from '../text';
-import { parseIncreaseLimit } from '../compare/deltas';
+import { parseIncreaseLimit } from '../tokens/deltas';
 import { inputCostOf } from '../cost/cost';
 import type { PriceTable } from '../cost/prices';
 import { clientFromEnv } from './api';

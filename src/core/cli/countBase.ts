@@ -2,7 +2,7 @@
 // git revision. A file new since REF has no count before, a deleted one none after. The working copies are
 // checked first, as `count` does: one with errors stops everything (exit 2). A base version with errors is
 // not counted (its problems are said, not held against the change). Each distinct body is counted once.
-import { deltaOf, exceeds, limitWords, signedPercent, signedTokens } from '../compare/deltas';
+import { deltaOf, exceeds, limitWords, signedPercent, signedTokens } from '../tokens/deltas';
 import { count } from '../text';
 import { clientFromEnv } from './api';
 import { UsageError } from './args';

@@ -6,7 +6,7 @@
 import type { ApiClient } from '../api/client';
 import { PrefixCounter } from '../cache/counter';
 import { breakpointsOf, shownAt } from '../cache/report';
-import { pickCountFields } from '../request/count';
+import { pickCountFields } from '../api/countFields';
 import { pointer } from '../request/types';
 import { count, thousands } from '../text';
 import type { Counted } from './counting';

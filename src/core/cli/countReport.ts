@@ -8,7 +8,7 @@ import {
   signedPercent,
   signedTokens,
   type IncreaseLimit,
-} from '../compare/deltas';
+} from '../tokens/deltas';
 import { markdownCode, markdownText } from './markdown';
 import { thousands } from '../text';
 

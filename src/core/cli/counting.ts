@@ -3,15 +3,15 @@
 // sent to POST /v1/messages/count_tokens once, however many files hold it.
 import * as path from 'node:path';
 import type { ApiClient } from '../api/client';
-import { isCaseFile } from '../cases/fileNames';
+import { isCaseFile } from '../fileNames';
 import type { CellKey } from '../cases/types';
-import { pickCountFields } from '../request/count';
+import { pickCountFields } from '../api/countFields';
 import { OTHER_TOOL_FILE } from '../request/otherTools';
-import { formatOf } from '../request/parse';
+import { formatOf } from '../fileNames';
 import { validateText } from '../request/validate';
 import { bodyHash } from '../request/hash';
 import { count, thousands } from '../text';
-import type { IncreaseLimit } from '../compare/deltas';
+import type { IncreaseLimit } from '../tokens/deltas';
 import { prepareCaseFile, readText, recordLine, type FileSource, type LoadedCaseFile } from './caseFiles';
 import type { CliIo } from './io';
 import { toRecords } from '../request/records';

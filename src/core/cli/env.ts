@@ -5,23 +5,18 @@ import * as path from 'node:path';
 import { ApiError, ConfigError, describeError, hintFor } from '../api/errors';
 import { Http, type HttpOptions } from '../api/http';
 import { redactKnown } from '../redact';
-import { DEFAULT_API_VERSION, DEFAULT_MAX_RETRIES } from '../settings';
-import { betasFromEnv, terminalText, type CliIo } from './io';
+import { clientOptions, Settings, settingsFromEnv } from '../settings';
+import { terminalText, type CliIo } from './io';
 
+/** The client's options from the environment: its settings (read as the language server reads them) and keys. */
 export function httpOptionsFromEnv(env: CliIo['env'], extra: Partial<HttpOptions> = {}): HttpOptions {
-  const retries = env.PROMPTWRIGHT_MAX_RETRIES;
-  const adminKey = env.PROMPTWRIGHT_ADMIN_KEY || env.PROMPTWRIGHT_ADMIN_API_KEY;
+  const keys = {
+    apiKey: env.PROMPTWRIGHT_API_KEY,
+    adminKey: env.PROMPTWRIGHT_ADMIN_KEY || env.PROMPTWRIGHT_ADMIN_API_KEY,
+    complianceKey: env.PROMPTWRIGHT_COMPLIANCE_KEY,
+  };
   return {
-    baseUrl: env.PROMPTWRIGHT_BASE_URL ?? '',
-    ...(env.PROMPTWRIGHT_API_KEY ? { apiKey: env.PROMPTWRIGHT_API_KEY } : {}),
-    ...(adminKey ? { adminKey } : {}),
-    ...(env.PROMPTWRIGHT_COMPLIANCE_KEY ? { complianceKey: env.PROMPTWRIGHT_COMPLIANCE_KEY } : {}),
-    apiVersion: env.PROMPTWRIGHT_API_VERSION || DEFAULT_API_VERSION,
-    betas: betasFromEnv(env),
-    maxRetries:
-      retries !== undefined && retries !== '' && Number.isFinite(Number(retries))
-        ? Number(retries)
-        : DEFAULT_MAX_RETRIES,
+    ...clientOptions(new Settings(settingsFromEnv(env)), keys),
     ...(env.PROMPTWRIGHT_DEBUG
       ? {
           onLog: (l: string) =>

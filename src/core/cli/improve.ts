@@ -6,9 +6,9 @@
 // (nothing written); 2 a usage error (nothing sent).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { isCaseFile } from '../cases/fileNames';
+import { isCaseFile } from '../fileNames';
 import { improvePrompt } from '../coauthor/coauthor';
-import { deltaLine } from '../compare/deltas';
+import { deltaLine } from '../tokens/deltas';
 import { count } from '../text';
 import { one, parseArgs, UsageError, type Command } from './args';
 import { clientFromEnv, requireService } from './api';

@@ -1,5 +1,6 @@
 // What every CLI command shares: its streams and environment, and the few helpers that read them.
 // Commands import this module, never main.ts, so imports run one way: main -> commands -> io.
+import { Settings, settingsFromEnv } from '../settings';
 import type { McpConnect } from '../tools/mcpPool';
 
 export interface CliIo {
@@ -21,10 +22,7 @@ export interface CliIo {
 
 /** PROMPTWRIGHT_BETAS: comma-separated vendor-beta values. */
 export function betasFromEnv(env: CliIo['env']): string[] {
-  return (env.PROMPTWRIGHT_BETAS ?? '')
-    .split(',')
-    .map(s => s.trim())
-    .filter(Boolean);
+  return new Settings(settingsFromEnv(env)).betas;
 }
 
 /**

@@ -47,7 +47,7 @@ const ENVIRONMENT = `environment:
   PROMPTWRIGHT_COMPLIANCE_RATE compliance requests per window, LIMIT/WINDOW_MS (default 600/60000; a testing knob)
   PROMPTWRIGHT_BETAS     comma-separated vendor-beta values (some rules depend on them)
   PROMPTWRIGHT_MODELS    a saved model list for check, as --models FILE
-  PROMPTWRIGHT_MAX_RETRIES  retries after a failed attempt (default 2)
+  PROMPTWRIGHT_MAX_RETRIES  retries after a failed attempt (default 2, at most 10)
   PROMPTWRIGHT_JUDGE_MODEL  the judge of rubric assertions when a case file names none
   PROMPTWRIGHT_COAUTHOR_MODEL  the model that answers a case file's simulate: tools (default: the cell's)
   PROMPTWRIGHT_TOOL_TIMEOUT_MS  how long an MCP server may take to start or to answer a call (default 30000)

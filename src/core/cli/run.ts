@@ -2,13 +2,13 @@
 // (Ctrl-C cancels; --format json: the message object, jsonl: each event), and its usage, cost and stop reason at
 // the end. A file with errors is not sent unless --force; one that does not parse, never.
 import * as fs from 'node:fs';
-import { isCaseFile } from '../cases/fileNames';
+import { isCaseFile } from '../fileNames';
 import { fillPlaceholders, placeholderNames } from '../cases/placeholders';
 import { OTHER_TOOL_FILE } from '../request/otherTools';
 import { ConfigError, StreamError } from '../api/errors';
 import type { Message } from '../api/types';
 import { isCountFileName } from '../request/count';
-import { formatOf } from '../request/parse';
+import { formatOf } from '../fileNames';
 import { validateText, type Endpoint } from '../request/validate';
 import { count } from '../text';
 import { usageWords } from '../api/usage';

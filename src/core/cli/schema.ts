@@ -1,6 +1,6 @@
 // `promptwright schema`: the JSON Schema of request, count_tokens and case files for any tool that reads JSON
-// Schema (core/request/toolSchema.ts), on stdout.
-import { toolJsonSchema, type SchemaKind } from '../request/toolSchema';
+// Schema (core/language/toolSchema.ts), on stdout.
+import { toolJsonSchema, type SchemaKind } from '../language/toolSchema';
 import { one, parseArgs, UsageError, type Command } from './args';
 import { EXIT } from './guard';
 import type { CliIo } from './io';

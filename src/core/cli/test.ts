@@ -10,7 +10,7 @@
 import { realPacer } from '../api/pacer';
 import { sleep } from '../api/retry';
 import { MAX_REPEAT } from '../cases/caseFile';
-import { CASE_FILE_GLOB } from '../cases/fileNames';
+import { CASE_FILE_GLOB } from '../fileNames';
 import { DEFAULT_CASES_CONCURRENCY } from '../settings';
 import { count } from '../text';
 import { clientFromEnv, requireService, waitNotice } from './api';

@@ -6,7 +6,7 @@
 import { runCellOf, type RunCell } from '../cases/engine';
 import { caseNamed, cellsOf, prepareCell } from '../cases/runner';
 import type { CellResult } from '../cases/types';
-import { cellChange, pairCells, type CellChange } from '../compare/cells';
+import { cellChange, pairCells, type CellChange } from '../diff/cells';
 import { count } from '../text';
 import { clientFromEnv, requireService } from './api';
 import { UsageError } from './args';
@@ -28,7 +28,7 @@ import {
   stopLines,
   type RunSettings,
 } from './testRun';
-import { isCaseFile } from '../cases/fileNames';
+import { isCaseFile } from '../fileNames';
 
 export interface TestBaseOptions {
   base: string;

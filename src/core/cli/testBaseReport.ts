@@ -2,8 +2,8 @@
 // (the changed cells first, each with a word diff of its reply where the reply differs), `markdown` (a table
 // for a pull-request comment, found again by its first line) and `junit` (the working copy, as `test`).
 import type { CellResult } from '../cases/types';
-import { CHANGE_ORDER, type CellChange } from '../compare/cells';
-import { differs, diffWords, plainWordDiff } from '../compare/wordDiff';
+import { CHANGE_ORDER, type CellChange } from '../diff/cells';
+import { differs, diffWords, plainWordDiff } from '../diff/wordDiff';
 import { count } from '../text';
 import { codeBlock, markdownCode, markdownText } from './markdown';
 import { cellRecord, figures, summaryLine, toJunit, verdictWord, whyLines } from './testReport';

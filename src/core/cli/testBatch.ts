@@ -13,12 +13,13 @@ import { realPacer } from '../api/pacer';
 import { sleep } from '../api/retry';
 import { POLL_PACE, type PollPace } from '../batches/poll';
 import { customIds, RequestTooLarge } from '../batches/requests';
-import { BatchRounds } from '../batches/rounds';
 import { BatchSession, RunNotFound, type BatchJob, type SessionEvent, type SessionOptions } from '../batches/session';
 import { BatchStore, type RoundOf, type RunArgs, type SentCell } from '../batches/store';
-import { batchTransport } from '../batches/transport';
 import { countsText, progressLine } from '../batches/view';
+import { BatchRounds } from '../cases/batchRounds';
+import { batchTransport } from '../cases/batchTransport';
 import { sampleJobs } from '../cases/engine';
+import type { Assertion } from '../cases/types';
 import { count } from '../text';
 import { clientFromEnv, requireService, waitNotice } from './api';
 import { one, UsageError, type Parsed } from './args';
@@ -74,7 +75,7 @@ const shellWord = (w: string) => (/^[\w@%+=:,./-]+$/.test(w) ? w : `'${w.replace
 function batchJobs(
   cells: readonly TestCell[],
   given?: Map<string, string>,
-): { batch: BatchJob[]; idOf: Map<string, string>; sent: SentCell[] } {
+): { batch: BatchJob[]; idOf: Map<string, string>; sent: SentCell<Assertion>[] } {
   const jobs = sampleJobs(cells);
   const refs = jobs.map(j => {
     const c = cells[j.cell]!;
@@ -125,7 +126,7 @@ export async function testAsBatch(
       ...(extra.cells ? { cells: extra.cells } : {}),
       ...(extra.collect ? { collect: extra.collect } : {}),
     });
-  // a suite of tool-use loops goes a round at a time (core/batches/rounds.ts); any other, as one submission
+  // a suite of tool-use loops goes a round at a time (core/cases/batchRounds.ts); any other, as one submission
   const tools = cells.some(c => c.tools) ? new RunTools(io, client, { record: false }) : undefined;
   const rounds = tools && roundsOf(cells, tools, store, io, sessionOf);
   const single = rounds ? undefined : singleRun(cells, o, sessionOf);
@@ -387,7 +388,7 @@ export async function collectBatch(id: string, p: Parsed, io: CliIo): Promise<nu
   const place = new Map<string, number>();
   const idOf = new Map<string, string>();
   for (const batchId of batchIds) {
-    const [refs, sent] = [await store.cells(batchId), await store.sent(batchId)];
+    const [refs, sent] = [await store.cells(batchId), await store.sent<Assertion>(batchId)];
     if (!refs || !sent)
       throw new UsageError(
         `${batchId}: its cells were not kept with it (submitted by an earlier version): ` +

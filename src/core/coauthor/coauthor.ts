@@ -5,7 +5,7 @@
 import * as path from 'node:path';
 import type { ApiClient } from '../api/client';
 import { AbortedError, InputError } from '../api/errors';
-import { deltaOf, type Delta } from '../compare/deltas';
+import { deltaOf, type Delta } from '../tokens/deltas';
 import { parseCaseFile } from '../cases/caseFile';
 import { fillPlaceholders } from '../cases/placeholders';
 import { loadCaseFileFrom } from '../cases/load';

@@ -4,7 +4,7 @@
 // The demo lists the built-in table's current models, described as the table describes them; the tests'
 // fake adds models the table does not know.
 import type { ServiceModel } from '../models/types';
-import { EFFORT_LEVELS, MODELS, type ModelInfo } from '../models/table';
+import { EFFORTS, MODELS, type ModelInfo } from '../models/table';
 import { cursorPage, notFound, ok, segment, wrongMethod, type Reply, type Walk } from './admin';
 
 /** When the undated models came out (their dated ids carry their date): the list's order, newest first. */
@@ -39,7 +39,7 @@ function describe(m: ModelInfo): ServiceModel {
   const released = day ? `${day[1]}-${day[2]}-${day[3]}` : (RELEASED[m.id] ?? '2026-01-01');
   const manualOnly = m.thinking === 'manual';
   const adaptiveOnly = m.thinking === 'adaptive-only' || m.thinking === 'adaptive-default';
-  const effort = Object.fromEntries(EFFORT_LEVELS.map(l => [l, yes(!!m.effort?.includes(l))]));
+  const effort = Object.fromEntries(EFFORTS.map(l => [l, yes(!!m.effort?.includes(l))]));
   return {
     type: 'model',
     id: m.id,

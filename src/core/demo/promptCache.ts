@@ -1,11 +1,11 @@
 // A simulation of the service's prompt cache, for the offline demo and the tests' fake of the service: it is
-// not the service's, and says so where it shows. Each breakpoint (core/cache/breakpoints.ts) whose prefix
+// not the service's, and says so where it shows. Each breakpoint (core/request/breakpoints.ts) whose prefix
 // reaches the model's documented minimum is written on a first call (cache_creation_input_tokens, 5-minute and
 // 1-hour writes apart) and read on a later call with the same prefix within its ttl (cache_read_input_tokens);
 // a prefix under the minimum is neither, with no error, as the service does. The three counts add up to the
 // request's input (doc1 §2.7).
 import { createHash } from 'node:crypto';
-import { cacheMarkers } from '../cache/breakpoints';
+import { cacheMarkers } from '../request/breakpoints';
 import { cacheMinimum } from '../cache/minimums';
 import { prefixRequest } from '../cache/prefix';
 

@@ -5,7 +5,7 @@
 // request (a rubric assertion) and the co-author's (generated cases, an improved prompt) are answered by their
 // stand-in's rule (judge.ts, coauthor.ts).
 
-import { cacheMarkers } from '../cache/breakpoints';
+import { cacheMarkers } from '../request/breakpoints';
 import { standInCoauthor } from './coauthor';
 import { standInVerdict } from './judge';
 

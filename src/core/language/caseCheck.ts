@@ -12,7 +12,8 @@ import { toolsCheck } from '../cases/toolsCheck';
 import type { CaseFile } from '../cases/types';
 import { parseRequest, type Locate } from '../request/parse';
 import { parseMcpJson } from '../tools/mcpConfig';
-import { formatOf, type Problem } from '../request/types';
+import { formatOf } from '../fileNames';
+import type { Problem } from '../request/types';
 
 /** The request file a case file names, as the front end knows files: its key (a URI), and its path. */
 export interface RequestTarget<K> {

@@ -3,7 +3,7 @@
 // ceiling of `max_tokens`, effort levels, thinking types and image and PDF input; the table to what the list
 // does not show (retirement, prefill, sampling, how thinking defaults). An alias takes the entry of the model
 // it points to, as the service resolves it; a retired model stays retired whatever the list says.
-import { EFFORT_LEVELS, lookupModel, MODELS, type ModelFacts, type ModelInfo, type ModelLookup } from './table';
+import { EFFORTS, lookupModel, MODELS, type ModelFacts, type ModelInfo, type ModelLookup } from './table';
 import type { ServiceModel } from './types';
 
 /** A model a list offers (completion, Choose Model…): the id to write, and the facts that apply. */
@@ -112,7 +112,7 @@ function merge(id: string, table: ModelInfo | undefined, m: ServiceModel): Model
   else if (effort && offered) {
     // a level the list does not mention keeps what the table says of it (nothing known: not refused)
     const before = table?.effort;
-    info.effort = EFFORT_LEVELS.filter(l => said(effort[l]) ?? (before ? before.includes(l) : true));
+    info.effort = EFFORTS.filter(l => said(effort[l]) ?? (before ? before.includes(l) : true));
   }
   const thinking = isObj(caps.thinking) ? caps.thinking : undefined;
   const thinks = said(thinking);

@@ -4,7 +4,6 @@
 // spec does not name (RULES.md, "Where model facts come from"). The service's own model list, when
 // Promptwright has it, is merged over this table (core/models/catalog.ts).
 import type { ServiceModel } from './types';
-import type { Effort } from '../request/schema';
 
 type ThinkingMode =
   | 'any' // no rule stated
@@ -67,12 +66,12 @@ export interface ModelInfo {
   resolved?: string;
 }
 
-/** The effort levels, lowest first. */
-export const EFFORT_LEVELS: readonly Effort[] = ['low', 'medium', 'high', 'xhigh', 'max'];
+/** The effort levels, lowest first: `output_config.effort`'s values. */
+export const EFFORTS = ['low', 'medium', 'high', 'xhigh', 'max'] as const;
+export type Effort = (typeof EFFORTS)[number];
 
 const STD: readonly Effort[] = ['low', 'medium', 'high'];
 const WITH_MAX: readonly Effort[] = ['low', 'medium', 'high', 'max'];
-const ALL_EFFORTS = EFFORT_LEVELS;
 const K200 = 200_000;
 const M1 = 1_000_000;
 
@@ -125,7 +124,7 @@ const SONNET_4_0 = base('model-sonnet-4-0', { status: 'deprecated', retires: '20
 // model-opus-4-7 does; model-sonnet-5 thinks adaptively unless told not to, and refuses manual thinking, a
 // prefill and a temperature other than 1. Both take every effort level and have a 1M context window.
 const OPUS_4_8 = base('model-opus-4-8', {
-  effort: ALL_EFFORTS,
+  effort: EFFORTS,
   thinking: 'adaptive-only',
   contextWindow: M1,
   maxOutputTokens: 128_000,
@@ -134,7 +133,7 @@ const OPUS_4_8 = base('model-opus-4-8', {
   fastMode: true,
 });
 const SONNET_5 = base('model-sonnet-5', {
-  effort: ALL_EFFORTS,
+  effort: EFFORTS,
   thinking: 'adaptive-default',
   contextWindow: M1,
   prefill: false,
@@ -147,7 +146,7 @@ export const MODELS: readonly ModelInfo[] = [
   OPUS_4_8,
   SONNET_5,
   base('model-opus-4-7', {
-    effort: ALL_EFFORTS,
+    effort: EFFORTS,
     thinking: 'adaptive-only',
     samplingDeprecated: true,
     fastMode: false,
@@ -230,7 +229,7 @@ export function lookupModel(id: string): ModelLookup {
 }
 
 function effortOrder(e: Effort): number {
-  return EFFORT_LEVELS.indexOf(e);
+  return EFFORTS.indexOf(e);
 }
 
 /** The current models (no dated ids) that offer effort, or the given level of it: for messages. */

@@ -11,6 +11,7 @@
 // Features that come with a beta header (betas.ts) are typed loosely here (their shape is not in the spec)
 // and rules.ts warns when no beta that enables them is configured.
 import * as z from 'zod/mini';
+import { EFFORTS } from '../models/table';
 import { BETA_BLOCK_TYPES, BETA_FIELDS, BETA_NESTED, BETA_TOOL_TYPES } from './betas';
 
 type Shape = z.core.$ZodLooseShape;
@@ -674,9 +675,6 @@ const Tool = d(
 );
 
 // ---- 2.1 The request body --------------------------------------------------------------------------------
-export const EFFORTS = ['low', 'medium', 'high', 'xhigh', 'max'] as const;
-export type Effort = (typeof EFFORTS)[number];
-
 const thinkingDisplay = z.nullish(
   d(z.string(), '`omitted` returns thinking blocks with an empty `thinking` field (§2.8).'),
 );

@@ -43,11 +43,6 @@ export interface PathProblem {
 
 export type Format = 'json' | 'yaml';
 
-/** A request file's format by its name: `.yaml`/`.yml` are YAML, everything else JSON. */
-export function formatOf(fileName: string): Format {
-  return /\.ya?ml$/i.test(fileName) ? 'yaml' : 'json';
-}
-
 /** JSON pointer (RFC 6901) of a path. */
 export function pointer(path: Path): string {
   let out = '';

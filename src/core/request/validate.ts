@@ -1,5 +1,5 @@
 // parse -> schema (zod) -> rules -> problems with exact source ranges. Pure: no editor, no I/O.
-import { pickCountFields } from './count';
+import { pickCountFields } from '../api/countFields';
 import { issuesToProblems } from './issues';
 import { emptyFileProblem, locateNothing, parseRequest, type Locate, type Parsed } from './parse';
 import { otherToolFile } from './otherTools';

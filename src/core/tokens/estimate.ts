@@ -1,5 +1,5 @@
 // The count shown without the service (no key, offline, live counting off), and the offline demo's count_tokens.
-import { pickCountFields } from '../request/count';
+import { pickCountFields } from '../api/countFields';
 
 /** An approximate local count (about four characters a token), shown as an estimate, never as the service's number. */
 export function estimateTokens(body: Record<string, unknown>): number {

@@ -2,7 +2,7 @@
 // the call in flight when the text changes, never shows a reply for an older version, and caches by a
 // hash of the exact body sent (so undo, re-open or switching back costs no call). Pure: the clock and
 // the count function are injected, so it is tested with a fake clock.
-import { pickCountFields } from '../request/count';
+import { pickCountFields } from '../api/countFields';
 import { bodyHash } from '../request/hash';
 
 export type CountState =

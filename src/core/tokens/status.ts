@@ -2,7 +2,7 @@
 // tone (normal / warning / error). Pure, so the wording is unit-tested. The tooltip is trusted with those
 // commands, so what comes from the file, the settings or the service (the model, a revision, an error's type,
 // message and request-id) is set in as text or code, never as Markdown of its own.
-import { changeWords, deltaOf, signedTokens } from '../compare/deltas';
+import { changeWords, deltaOf, signedTokens } from './deltas';
 import type { CountState } from './scheduler';
 import { addressShown, count, markdownCode, markdownText, thousands, tokensShort } from '../text';
 

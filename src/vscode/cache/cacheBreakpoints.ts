@@ -4,11 +4,11 @@
 // the prefix is under the minimum: nothing is cached, and the service says nothing). Prefixes are counted with
 // count_tokens where counting is on (the status bar's rules: an address, a key, a trusted workspace,
 // `promptwright.tokenCount.live`), after the author pauses, a few calls at a time and cached by body; otherwise
-// they are local estimates, and say so. The logic is core/cache's and core/request/diagnostics.ts's.
+// they are local estimates, and say so. The logic is core/cache's and core/language/diagnostics.ts's.
 import * as vscode from 'vscode';
 import { PrefixCounter } from '../../core/cache/counter';
 import { cacheHover, cacheLenses, type CacheView } from '../../core/language/lenses';
-import type { PrefixCounts } from '../../core/request/diagnostics';
+import type { PrefixCounts } from '../../core/language/diagnostics';
 import type { Api } from '../platform/api';
 import { Config } from '../platform/config';
 import { hover } from '../platform/language';

@@ -8,7 +8,7 @@ import type { Problem, Severity } from '../../core/request/types';
 import type { Config } from '../platform/config';
 import { coreBundle } from '../platform/lazy';
 import type { Log } from '../platform/log';
-import { CASE_FILE_EXCLUDE, CASE_FILE_GLOB, isCaseFile } from '../../core/cases/fileNames';
+import { CASE_FILE_EXCLUDE, CASE_FILE_GLOB, isCaseFile } from '../../core/fileNames';
 import { LineIndex } from '../../core/text';
 import { Disposable } from '../platform/lifecycle';
 

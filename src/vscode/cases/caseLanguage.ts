@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import { completionItem, hover } from '../platform/language';
 import { coreBundle } from '../platform/lazy';
 import type { CaseDiagnostics } from './caseDiagnostics';
-import { CASE_FILE_GLOB, isCaseFile } from '../../core/cases/fileNames';
+import { CASE_FILE_GLOB, isCaseFile } from '../../core/fileNames';
 import { CaseQuickFixes } from './caseQuickFixes';
 import { Disposable } from '../platform/lifecycle';
 

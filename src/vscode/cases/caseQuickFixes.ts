@@ -1,8 +1,7 @@
 import * as vscode from 'vscode';
-import { formatOf } from '../../core/request/types';
 import { coreBundle } from '../platform/lazy';
 import { codeActions } from '../request/quickFixes';
-import { isCaseFile } from '../../core/cases/fileNames';
+import { formatOf, isCaseFile } from '../../core/fileNames';
 
 /** Quick fixes of a case file's problems (core/language/fixActions.ts: caseFixActions). */
 export class CaseQuickFixes implements vscode.CodeActionProvider {

@@ -1,6 +1,6 @@
 // The Cases grid's "Compare with…": which git revision (a quick pick of HEAD, the branches and tags, or one
 // typed), and the case file as it was there made into cells: the case file and the request it named then,
-// read at that commit (core/compare/versions.ts), checked as the CLI's `test --base` checks them
+// read at that commit (core/cases/versions.ts), checked as the CLI's `test --base` checks them
 // (core/cases/load.ts), each cell's body filled in, or why it cannot be sent. The run itself is the grid's
 // (casesRunner.ts): both versions' cells in one matrix, under one concurrency limit.
 import * as path from 'node:path';
@@ -9,8 +9,8 @@ import { cellKey } from '../../core/cases/grid';
 import type { BaseVersionCells } from '../../core/cases/gridCompare';
 import type { RunCell } from '../../core/cases/engine';
 import type { CaseFile, CellKey } from '../../core/cases/types';
-import type { GitRef } from '../../core/compare/git';
-import type { GitBase } from '../compare/gitBase';
+import type { GitRef } from '../../core/git/git';
+import type { GitBase } from '../git/gitBase';
 import { coreBundle } from '../platform/lazy';
 import type { Prompts } from '../platform/prompts';
 

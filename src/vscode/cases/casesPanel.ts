@@ -8,8 +8,8 @@ import {
   type FromCasesWebview,
   type ToCasesWebview,
 } from '../../protocol/cases';
-import { isCaseFile } from '../../core/cases/fileNames';
-import type { GitBase } from '../compare/gitBase';
+import { isCaseFile } from '../../core/fileNames';
+import type { GitBase } from '../git/gitBase';
 import type { Api } from '../platform/api';
 import type { Config } from '../platform/config';
 import type { Log } from '../platform/log';

@@ -20,10 +20,9 @@ import type { CellUpdate, SampleJob, Transport } from '../../core/cases/engine';
 import type { SavedGrade, SavedResults } from '../../core/cases/results';
 import type { CaseFile, CellKey, CellResult, HumanGrade } from '../../core/cases/types';
 import type { Locate } from '../../core/request/parse/types';
-import { formatOf } from '../../core/request/types';
 import { count, thousands } from '../../core/text';
 import type { CellPatch, RerunTarget } from '../../protocol/cases';
-import type { GitBase } from '../compare/gitBase';
+import type { GitBase } from '../git/gitBase';
 import type { Api } from '../platform/api';
 import type { Config } from '../platform/config';
 import { coreBundle } from '../platform/lazy';
@@ -32,7 +31,7 @@ import { pricesOf } from '../platform/prices';
 import type { Recent } from '../platform/recent';
 import { vscodePrompts, type Prompts } from '../platform/prompts';
 import { openDataset, readFixtures, readText, requestUriOf, type CaseDiagnostics } from './caseDiagnostics';
-import { isCaseFile } from '../../core/cases/fileNames';
+import { formatOf, isCaseFile } from '../../core/fileNames';
 import { askRevision, IMPROVED, readBase, withBaseCells, workingCopyBase, type ReadyCell } from './casesCompare';
 import type { CasesResults } from './casesResults';
 import { CasesStatus } from './casesStatus';
@@ -609,7 +608,7 @@ export class CasesRunner {
   /**
    * The cells' requests as a Message Batch: submitted, or found pending (nothing is sent again), or, to collect a
    * run, found; each cell then shows `queued in batch` until the batch ends. A suite of tool-use loops goes a round
-   * at a time (core/batches/rounds.ts: the cells still calling tools in each), resumed between rounds when run
+   * at a time (core/cases/batchRounds.ts: the cells still calling tools in each), resumed between rounds when run
    * again. Undefined when nothing can go.
    */
   private async submitBatch(

@@ -5,13 +5,13 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { pointer } from '../../core/request/types';
-import { formatOf } from '../../core/request/types';
+import { formatOf } from '../../core/fileNames';
 import { MODELS } from '../../core/models/table';
 import { MAX_COLUMNS } from '../../protocol/compare';
 import type { Config } from '../platform/config';
 import { coreBundle } from '../platform/lazy';
 import type { Prompts } from '../platform/prompts';
-import type { GitBase } from './gitBase';
+import type { GitBase } from '../git/gitBase';
 
 type VersionSpec = { kind: 'working' } | { kind: 'ref'; ref: string } | { kind: 'file'; uri: vscode.Uri };
 

@@ -12,8 +12,8 @@ import { MessageAccumulator } from '../../core/api/accumulator';
 import type { StreamEvent } from '../../core/api/types';
 import type { Outcome } from '../../core/cases/types';
 import type { ColumnResult } from '../../core/compare/runner';
-import { diffWords } from '../../core/compare/wordDiff';
-import { formatOf } from '../../core/request/types';
+import { diffWords } from '../../core/diff/wordDiff';
+import { formatOf } from '../../core/fileNames';
 import { EventBatcher } from '../../core/run/batcher';
 import {
   COMPARE_VIEW_TYPE,
@@ -31,7 +31,7 @@ import type { Log } from '../platform/log';
 import { vscodePrompts, type Prompts } from '../platform/prompts';
 import { WebviewHost } from '../platform/webviewHost';
 import { chooseColumns, resolveColumns, type ColumnSpec, type ResolvedColumn } from './compareColumns';
-import type { GitBase } from './gitBase';
+import type { GitBase } from '../git/gitBase';
 
 /** The page's skeleton (static markup of ours; everything from the service is set as text by the script). */
 const BODY = `<header id="toolbar">

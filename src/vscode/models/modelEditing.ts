@@ -3,13 +3,12 @@
 // writes the choice as an undoable edit.
 import * as vscode from 'vscode';
 import type { LoadedModels } from '../../core/language/modelAssist';
-import { formatOf } from '../../core/request/types';
+import { formatOf } from '../../core/fileNames';
 import { isRequestFile, type Config } from '../platform/config';
 import { completionItem, hover } from '../platform/language';
 import { coreBundle } from '../platform/lazy';
 import { vscodePrompts, type Prompts } from '../platform/prompts';
-import type { RequestDiagnostics } from '../request/requestDiagnostics';
-import type { Models } from './models';
+import type { CheckedRequests, Models } from './models';
 
 export class ModelEditing {
   /** the quick pick of Choose Model… (an extension-host test answers it with a script) */
@@ -18,7 +17,7 @@ export class ModelEditing {
   constructor(
     private readonly models: Models,
     private readonly config: Config,
-    private readonly diagnostics: RequestDiagnostics,
+    private readonly diagnostics: CheckedRequests,
   ) {}
 
   async complete(

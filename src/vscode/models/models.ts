@@ -6,8 +6,10 @@
 import * as crypto from 'node:crypto';
 import * as vscode from 'vscode';
 import { describeError } from '../../core/api/errors';
+import type { RequestCheck } from '../../core/language/diagnostics';
 import type { LoadedModels } from '../../core/language/modelAssist';
 import type { CatalogEntry } from '../../core/models/catalog';
+import type { ModelFacts } from '../../core/models/table';
 import { ModelsClient } from '../../core/models/client';
 import type { ServiceModel } from '../../core/models/types';
 import { count } from '../../core/text';
@@ -16,7 +18,6 @@ import { Config } from '../platform/config';
 import { coreBundle } from '../platform/lazy';
 import type { Log } from '../platform/log';
 import type { Keys } from '../platform/secrets';
-import type { RequestDiagnostics } from '../request/requestDiagnostics';
 import { Disposable } from '../platform/lifecycle';
 
 /**
@@ -34,6 +35,21 @@ interface Kept {
   baseUrl: string;
   fetchedAt: number;
   models: ServiceModel[];
+}
+
+/**
+ * What the model list asks of the request files' checks (vscode/request/requestDiagnostics.ts, which the composition
+ * root passes): each file's check, when one was checked, and the list they are checked against.
+ */
+export interface CheckedRequests {
+  readonly onDidValidate: vscode.Event<vscode.TextDocument>;
+  /** the file's last check, without checking it */
+  state(doc: vscode.TextDocument): RequestCheck | undefined;
+  /** the file's check, checking it now when it has none */
+  current(doc: vscode.TextDocument): RequestCheck | undefined;
+  readonly models: ModelFacts | undefined;
+  /** checks every request file again against another model list */
+  setModels(models: ModelFacts | undefined): void;
 }
 
 /** Whose list: the service address, and the key it is fetched with (for the hash only). */
@@ -57,7 +73,7 @@ export class Models extends Disposable {
     private readonly config: Config,
     private readonly keys: Keys,
     private readonly api: Api,
-    private readonly diagnostics: RequestDiagnostics,
+    private readonly diagnostics: CheckedRequests,
     private readonly log: Log,
   ) {
     super();

@@ -3,6 +3,7 @@ import { AdminClient } from '../../core/admin/client';
 import { ApiClient, type ClientOptions } from '../../core/api/client';
 import { describeError, type PromptwrightError } from '../../core/api/errors';
 import type { RateLimitInfo } from '../../core/api/types';
+import { clientOptions } from '../../core/settings';
 import { notificationText } from '../../core/text';
 import { SECTION, type Config } from './config';
 import type { Log } from './log';
@@ -35,14 +36,7 @@ export class Api implements vscode.Disposable {
       this.keys.get('compliance'),
     ]);
     return {
-      baseUrl: this.config.baseUrl,
-      ...(apiKey ? { apiKey } : {}),
-      ...(adminKey ? { adminKey } : {}),
-      ...(complianceKey ? { complianceKey } : {}),
-      apiVersion: this.config.apiVersion,
-      betas: this.config.betas,
-      maxRetries: this.config.maxRetries,
-      streamIdleTimeoutMs: this.config.streamIdleTimeoutSeconds * 1000,
+      ...clientOptions(this.config, { apiKey, adminKey, complianceKey }),
       onLog: l => this.log.info(l),
       onRateLimit: (i: RateLimitInfo) => {
         if (i.remaining !== undefined)

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { count, markdownText } from '../../core/text';
-import { CASE_FILE_EXCLUDE, CASE_FILE_GLOB } from '../../core/cases/fileNames';
+import { CASE_FILE_EXCLUDE, CASE_FILE_GLOB } from '../../core/fileNames';
 import { Config } from '../platform/config';
 import type { Recent } from '../platform/recent';
 import { Disposable } from '../platform/lifecycle';

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { formatOf } from '../../core/request/types';
+import { formatOf } from '../../core/fileNames';
 import { requestFileName, requestTemplate } from '../../core/request/template';
 import type { Api } from '../platform/api';
 

@@ -1,7 +1,8 @@
 import * as vscode from 'vscode';
 import { ruleUrl } from '../../core/request/catalog';
 import type { ModelFacts } from '../../core/models/table';
-import type { checkRequestText, PrefixCounts, RequestCheck } from '../../core/request/diagnostics';
+import type { checkRequestText, PrefixCounts, RequestCheck } from '../../core/language/diagnostics';
+import { checkDelay } from '../../core/language/workspace';
 import type { Problem, Severity } from '../../core/request/types';
 import { Config, endpointOf, isRequestFile } from '../platform/config';
 import { coreBundle } from '../platform/lazy';
@@ -25,7 +26,7 @@ export interface DocumentState extends RequestCheck {
 
 /**
  * Validates request files on open and as the author types (debounced; stale runs are dropped), and shows what
- * `promptwright check` and the language server say of them (core/request/diagnostics.ts): the validator's problems
+ * `promptwright check` and the language server say of them (core/language/diagnostics.ts): the validator's problems
  * and the cache breakpoints under the model's minimum, from the service's counts where the cache breakpoints have
  * them (`counts`), else the local estimate.
  */
@@ -162,8 +163,7 @@ export class RequestDiagnostics extends Disposable {
     if (!isRequestFile(doc, this.config)) return;
     const key = doc.uri.toString();
     clearTimeout(this.timers.get(key));
-    // bigger files wait a little longer after the last keystroke, so typing never queues work
-    const wait = delay ?? this.config.validationDebounceMs + Math.min(1000, Math.floor(doc.getText().length / 20000));
+    const wait = delay ?? checkDelay(this.config, doc.getText().length);
     const version = doc.version;
     this.timers.set(
       key,

@@ -1,6 +1,5 @@
 import * as vscode from 'vscode';
-import { isCaseFile } from '../../core/cases/fileNames';
-import { formatOf } from '../../core/request/types';
+import { formatOf, isCaseFile } from '../../core/fileNames';
 import { Config, endpointOf } from '../platform/config';
 import { completionItem, hover } from '../platform/language';
 import { coreBundle } from '../platform/lazy';

@@ -1,5 +1,5 @@
 import * as vscode from 'vscode';
-import { formatOf } from '../../core/request/types';
+import { formatOf } from '../../core/fileNames';
 import { Config, isRequestFile } from '../platform/config';
 import { coreBundle } from '../platform/lazy';
 import { completionItem } from '../platform/language';

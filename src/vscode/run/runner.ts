@@ -16,7 +16,7 @@ import type { ToolLoop } from '../../core/tools/loop';
 import type { AppendResult } from '../../core/run/append';
 import { EventBatcher } from '../../core/run/batcher';
 import { MessageAccumulator } from '../../core/api/accumulator';
-import { formatOf } from '../../core/request/types';
+import { formatOf } from '../../core/fileNames';
 import type { ErrorInfo } from '../../protocol/common';
 import type { FromResponseWebview, RunView, ToolCallView, TurnView } from '../../protocol/response';
 import type { Api } from '../platform/api';

@@ -1,8 +1,8 @@
 import * as vscode from 'vscode';
-import { partDeltas, signedTokens } from '../../core/compare/deltas';
+import { partDeltas, signedTokens } from '../../core/tokens/deltas';
 import { tokenBreakdown, type Count, type Part } from '../../core/tokens/breakdown';
-import { formatOf } from '../../core/request/types';
-import type { GitBase } from '../compare/gitBase';
+import { formatOf } from '../../core/fileNames';
+import type { GitBase } from '../git/gitBase';
 import type { Api } from '../platform/api';
 import { Config, endpointOf, isRequestFile } from '../platform/config';
 import { coreBundle } from '../platform/lazy';

@@ -4,7 +4,7 @@
 import * as assert from 'node:assert/strict';
 import { parseCaseFile as parseWithEveryRule } from '../../../src/core/cases/caseFile';
 import { schemaCompletions, schemaHover } from '../../../src/core/language/schemaAssist';
-import { isCaseFile } from '../../../src/core/cases/fileNames';
+import { isCaseFile } from '../../../src/core/fileNames';
 import type { Problem } from '../../../src/core/request/types';
 import { CASE_FILE_FIELDS } from '../../support/caseFields';
 

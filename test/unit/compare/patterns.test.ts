@@ -3,7 +3,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import { COMPARED_FILE_PATTERNS, isComparedFile } from '../../../src/core/cli/baseFiles';
-import { CASE_FILE_GLOB } from '../../../src/core/cases/fileNames';
+import { CASE_FILE_GLOB } from '../../../src/core/fileNames';
 
 describe('compare: the files --changed looks at', () => {
   it('are the editor’s default request, count and case file patterns', () => {

@@ -1,5 +1,5 @@
 // The parity test: a file's diagnostics are one function of the file, the settings and whether a key is there
-// (core/request/diagnostics.ts), whoever shows them. Every request, count and case file of test/fixtures (the
+// (core/language/diagnostics.ts), whoever shows them. Every request, count and case file of test/fixtures (the
 // accepted and rejected corpora, the workspace, the case files) and examples/ is opened in `promptwright lsp --stdio`
 // over pipes, and checked by `promptwright check --format json`, both as processes: each file's diagnostics must be
 // check's records for it (code, range, severity and message, nothing more or less), with the defaults, and with
@@ -12,7 +12,7 @@ import * as path from 'node:path';
 import { PrefixCounter } from '../../../src/core/cache/counter';
 import type { PrefixRequest } from '../../../src/core/cache/prefix';
 import { walk } from '../../../src/core/cli/files';
-import { checkRequestText, requestProblems, type PrefixCounts } from '../../../src/core/request/diagnostics';
+import { checkRequestText, requestProblems, type PrefixCounts } from '../../../src/core/language/diagnostics';
 import { toRecords, type CheckRecord } from '../../../src/core/request/records';
 import { clientOf, withFake } from '../../support/fake';
 import { LspClient, type Published } from '../../support/lspClient';

@@ -4,7 +4,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { pickCountFields } from '../../../src/core/request/count';
+import { pickCountFields } from '../../../src/core/api/countFields';
 import { validateText } from '../../../src/core/request/validate';
 import { NOW } from './helpers';
 

@@ -2,7 +2,7 @@
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import fc from 'fast-check';
-import { formatOf } from '../../../src/core/request/types';
+import { formatOf } from '../../../src/core/fileNames';
 import { validateText } from '../../../src/core/request/validate';
 
 const files = fs.readdirSync('examples').map(f => ({

@@ -10,7 +10,7 @@ import { CaseFileSchema } from '../../../src/core/cases/caseFile';
 import { parseRequest } from '../../../src/core/request/parse';
 import { CountTokensBody, RequestBody } from '../../../src/core/request/schema';
 import { schemaIssues } from '../../../src/core/request/schemaCheck';
-import { formatOf } from '../../../src/core/request/types';
+import { formatOf } from '../../../src/core/fileNames';
 
 type Schema = Parameters<typeof schemaIssues>[0];
 

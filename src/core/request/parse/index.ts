@@ -8,7 +8,6 @@ import { parseJson } from './json';
 import type { Parsed } from './types';
 import { parseYaml } from './yaml';
 
-export { formatOf } from '../types';
 export { locateJson } from './positions';
 export * from './types';
 

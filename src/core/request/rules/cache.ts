@@ -1,7 +1,7 @@
 // Prompt-caching breakpoints (`cache_control`): where a nested block may carry one (doc1 §2.3), and, from
 // reports of the service's own messages, how many a request may have, in which order their ttls may come, and
 // that an empty text block carries none.
-import { cacheMarkers, type Marker } from '../../cache/breakpoints';
+import { cacheMarkers, type Marker } from '../breakpoints';
 import type { FixData, Path, PathProblem } from '../types';
 import type { Obj } from './common';
 
@@ -11,7 +11,7 @@ const MAX_BREAKPOINTS = 4;
 /**
  * Every marker in the order the service processes them, which its message states: `tools`, `system`,
  * `messages` (nested blocks after their parent); the top-level `cache_control` marks the last cacheable
- * block, so it comes last (core/cache/breakpoints.ts reads them).
+ * block, so it comes last (core/request/breakpoints.ts reads them).
  */
 export function cacheRules(body: Obj, out: PathProblem[]): void {
   const markers = cacheMarkers(body);

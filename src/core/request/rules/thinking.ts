@@ -1,7 +1,6 @@
 // Effort and extended thinking: per model (models.ts, or the service's model list merged over it), and with the
 // rest of the request (tool_choice, context editing, the thinking blocks of assistant turns).
-import { effortModels, nearestEffort, type ModelInfo } from '../../models/table';
-import { EFFORTS, type Effort } from '../schema';
+import { EFFORTS, effortModels, nearestEffort, type Effort, type ModelInfo } from '../../models/table';
 import type { FixData, Path, PathProblem } from '../types';
 import { given, isObj, type Obj, type Place } from './common';
 

@@ -6,7 +6,7 @@ import * as path from 'node:path';
 import { Validator } from '@cfworker/json-schema';
 import { parse as parseYaml } from 'yaml';
 import { parseCaseFile } from '../../../src/core/cases/caseFile';
-import { toolJsonSchema } from '../../../src/core/request/toolSchema';
+import { toolJsonSchema } from '../../../src/core/language/toolSchema';
 import { runCliSync } from '../../support/spawnCli';
 
 const validator = (kind: 'messages' | 'count_tokens' | 'cases') => new Validator(toolJsonSchema(kind), '7', false);

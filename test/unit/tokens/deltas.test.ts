@@ -10,7 +10,7 @@ import {
   partDeltas,
   signedPercent,
   signedTokens,
-} from '../../../src/core/compare/deltas';
+} from '../../../src/core/tokens/deltas';
 
 describe('compare: deltas', () => {
   it('a change in tokens and percent, said with its sign', () => {

@@ -1,10 +1,10 @@
 // Breakpoints in the order the service processes them, the block each one's prefix ends with, the prefix cut
 // as count_tokens is asked about it, the local estimate, and the counter that asks as few times as it can.
 import * as assert from 'node:assert/strict';
-import { cacheMarkers, lastCacheableBlock } from '../../../src/core/cache/breakpoints';
+import { cacheMarkers, lastCacheableBlock } from '../../../src/core/request/breakpoints';
 import { PrefixCounter } from '../../../src/core/cache/counter';
 import { estimatePrefix, jsonLength, prefixRequest } from '../../../src/core/cache/prefix';
-import { pickCountFields } from '../../../src/core/request/count';
+import { pickCountFields } from '../../../src/core/api/countFields';
 import { estimateTokens } from '../../../src/core/tokens/estimate';
 
 const cc = (ttl?: string) => ({ cache_control: { type: 'ephemeral', ...(ttl ? { ttl } : {}) } });

@@ -9,7 +9,7 @@
 //   is not one of …, or what is wrong inside that branch), never "matches none of the alternatives".
 import * as z from 'zod/mini';
 import { CaseFileSchema } from '../cases/caseFile';
-import { CountTokensBody, RequestBody } from './schema';
+import { CountTokensBody, RequestBody } from '../request/schema';
 
 type JS = Record<string, unknown>;
 

@@ -4,10 +4,10 @@
 // Results are settled a few at a time (a sample's rubrics call the judge), while the next lines are read.
 import type { BatchResult } from '../api/batches';
 import { batchError } from '../api/batches';
-import { replyText } from '../cases/assertions';
-import { EXPIRED, type SampleJob, type Transport } from '../cases/engine';
-import type { Outcome } from '../cases/types';
-import type { BatchSession } from './session';
+import type { BatchSession } from '../batches/session';
+import { replyText } from './assertions';
+import { EXPIRED, type SampleJob, type Transport } from './engine';
+import type { Outcome } from './types';
 
 /** The error type of a request no result line answered. */
 export const MISSING = 'missing_result';

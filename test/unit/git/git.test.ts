@@ -5,8 +5,8 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { GitError, GitRepo, runGit } from '../../../src/core/compare/git';
-import { caseFileAt, textsAt } from '../../../src/core/compare/versions';
+import { GitError, GitRepo, runGit } from '../../../src/core/git/git';
+import { caseFileAt, textsAt } from '../../../src/core/cases/versions';
 import { tempRepo, type TempRepo } from '../../support/tempRepo';
 
 describe('compare: git', function () {

@@ -9,7 +9,7 @@
 // In Restricted Mode no git runs at all: a repository's files could point it at a program of their own.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { GitRef, GitRepo } from '../../core/compare/git';
+import type { GitRef, GitRepo } from '../../core/git/git';
 import { coreBundle } from '../platform/lazy';
 import type { Log } from '../platform/log';
 
@@ -103,7 +103,7 @@ export class GitBase {
 
   /**
    * The repository that holds `uri` and the commit `ref` names there, for reads of several files at once (a
-   * case file and its request: core/compare/versions.ts). Never throws.
+   * case file and its request: core/cases/versions.ts). Never throws.
    */
   async revision(uri: vscode.Uri, ref: string): Promise<Revision> {
     if (uri.scheme !== 'file') return { kind: 'none' };

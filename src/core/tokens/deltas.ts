@@ -1,6 +1,6 @@
 // Token counts before and after a change: the difference in tokens and in percent, said the same way in the
 // CLI's reports, the status bar and the Token Breakdown's CodeLenses; and the `--max-increase` limit.
-import type { Part } from '../tokens/breakdown';
+import type { Part } from './breakdown';
 import { thousands } from '../text';
 
 /** A count at the base revision and now; null where there is none (a new file has no "before"). */

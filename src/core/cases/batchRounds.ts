@@ -10,16 +10,16 @@
 // round sent twice (a process stopped while it answered a round's calls answers them again). A round found ended
 // and not read is read; one found pending is waited for. The suite's key is its first round's (the custom_ids of
 // its cells unchanged).
-import type { RunCell, SampleJob, Transport } from '../cases/engine';
-import { sampleJobs } from '../cases/engine';
-import { loopOutcome } from '../cases/loops';
-import type { Outcome } from '../cases/types';
+import { customIds } from '../batches/requests';
+import type { BatchJob, BatchSession } from '../batches/session';
+import { runKeyOf, VERSION, type BatchStore, type CellRef, type RoundOf } from '../batches/store';
 import type { LiveBackends } from '../tools/answers';
 import { ToolLoop, type LoopState } from '../tools/loop';
-import { customIds } from './requests';
-import type { BatchJob, BatchSession } from './session';
-import { runKeyOf, VERSION, type BatchStore, type CellRef, type RoundOf } from './store';
-import { MISSING, outcomeOf } from './transport';
+import { MISSING, outcomeOf } from './batchTransport';
+import type { RunCell, SampleJob, Transport } from './engine';
+import { sampleJobs } from './engine';
+import { loopOutcome } from './loops';
+import type { Outcome } from './types';
 
 /** How a cell × sample ended: its last reply (or why it has none), and why max-turns or a call ended its loop. */
 interface End {

@@ -1,10 +1,10 @@
 // Files as they were at a git revision, by their path on disk: what `--base` compares the working copy
 // with. A case file brings its request file along, named relative to where the case file was at that
 // revision, so a case runs on the request of its own time.
-import { parseCaseFile, requestPathOf } from '../cases/caseFile';
-import { fileRecord, type FileSource } from '../cases/load';
-import { formatOf } from '../request/types';
-import type { GitRepo } from './git';
+import { parseCaseFile, requestPathOf } from './caseFile';
+import { fileRecord, type FileSource } from './load';
+import { formatOf } from '../fileNames';
+import type { GitRepo } from '../git/git';
 
 /** A file's text at a revision; undefined when it is not there; `invalidUtf8` when its bytes are not UTF-8. */
 export type RevisionText = string | { invalidUtf8: true } | undefined;

@@ -5,7 +5,7 @@
 // ends with: its own block, a nested block's parent (doc1 §2.3: a marker on the last nested block applies to
 // the parent), or for the top-level marker the last cacheable block of the request. The rules (request/rules/
 // cache.ts), the CodeLenses, `count --cache` and the fake's cache simulation all read this one walk.
-import type { Path } from '../request/types';
+import type { Path } from './types';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => v !== null && typeof v === 'object' && !Array.isArray(v);

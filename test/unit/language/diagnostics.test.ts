@@ -1,4 +1,4 @@
-// A request file's diagnostics as every front end shows them (core/request/diagnostics.ts): the validator's problems
+// A request file's diagnostics as every front end shows them (core/language/diagnostics.ts): the validator's problems
 // and the cache breakpoints under the model's minimum, estimated without a key, counted by the service with one.
 import * as assert from 'node:assert/strict';
 import {
@@ -6,9 +6,9 @@ import {
   requestDiagnostics,
   requestProblems,
   type PrefixCounts,
-} from '../../../src/core/request/diagnostics';
+} from '../../../src/core/language/diagnostics';
 import { validateText } from '../../../src/core/request/validate';
-import { NOW } from './helpers';
+import { NOW } from '../request/helpers';
 
 const body = {
   model: 'model-haiku-4-5',

@@ -2,7 +2,7 @@
 // phrase is one replacement), and bounded on large unrelated texts.
 import * as assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { differs, diffWords, plainWordDiff, type DiffPart } from '../../../src/core/compare/wordDiff';
+import { differs, diffWords, plainWordDiff, type DiffPart } from '../../../src/core/diff/wordDiff';
 
 const side = (parts: readonly DiffPart[], which: 'before' | 'after') =>
   parts

@@ -1,6 +1,6 @@
 // What a change did to a cell's verdict, and the pairing of a run's cells across two versions.
 import * as assert from 'node:assert/strict';
-import { cellChange, changeOf, pairCells } from '../../../src/core/compare/cells';
+import { cellChange, changeOf, pairCells } from '../../../src/core/diff/cells';
 
 describe('compare: cells', () => {
   it('same, fixed, broke, new, removed; a base that could not be sent counts as failing', () => {

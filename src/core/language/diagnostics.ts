@@ -8,10 +8,11 @@ import { breakpointsOf, prefixOf } from '../cache/report';
 import type { PrefixCount } from '../cache/counter';
 import type { PrefixRequest } from '../cache/prefix';
 import { underMinimumWarnings } from '../cache/words';
-import type { CacheView } from '../language/lenses';
+import type { CacheView } from './lenses';
 import type { ModelFacts } from '../models/table';
-import { formatOf, type Problem } from './types';
-import { validateText, type Endpoint, type Validation } from './validate';
+import { formatOf } from '../fileNames';
+import type { Problem } from '../request/types';
+import { validateText, type Endpoint, type Validation } from '../request/validate';
 
 /** The settings a file's diagnostics depend on, by the names of `core/settings.ts` (the CLI: its options). */
 export interface DiagnosticSettings {

@@ -5,10 +5,10 @@
 import * as vscode from 'vscode';
 import type { CountResult } from '../../core/tokens/scheduler';
 import type { BaseCount } from '../../core/tokens/status';
-import { formatOf } from '../../core/request/types';
+import { formatOf } from '../../core/fileNames';
 import { endpointOf, type Config } from '../platform/config';
 import { coreBundle } from '../platform/lazy';
-import type { BaseText, GitBase } from './gitBase';
+import type { BaseText, GitBase } from '../git/gitBase';
 
 export class BaseCounter {
   /** the parsed body of each base text (texts are kept by GitBase, so this follows them) */
