@@ -41,7 +41,7 @@ describe('count', () => {
 });
 
 describe('thousands', () => {
-  it('writes numbers as en-US does on every machine, with one formatter: a thousand of them in well under 50 ms', () => {
+  it('writes numbers as en-US does everywhere, with one formatter: a thousand of them in well under 50 ms', () => {
     const samples = [0, 7, 999, 1000, 12_345, -2_500_000, 1234.5678, 9_007_199_254_740_991];
     assert.deepEqual(samples.map(thousands), [
       '0',
