@@ -160,15 +160,7 @@ export class CasesTests implements vscode.Disposable, CasesTestHandlers, RunRepo
         caseItem.sortText = String(c.index).padStart(6, '0');
         const asserts = s.file!.cases[c.index]?.assert?.length ?? 0;
         caseItem.description = asserts === 1 ? '1 assertion' : `${asserts} assertions`;
-        caseItem.children.replace(
-          outline.models.map((model, m) => {
-            const cell = caseItem.children.get(model) ?? this.controller.createTestItem(model, model, s.uri);
-            // on the case's line: the gutter icon of that line runs the case, its menu each model
-            cell.range = caseItem.range;
-            cell.sortText = String(m).padStart(4, '0');
-            return cell;
-          }),
-        );
+        this.modelItems(caseItem, outline.models);
         return caseItem;
       }),
       ...(dataset ? [dataset] : []),
@@ -238,14 +230,7 @@ export class CasesTests implements vscode.Disposable, CasesTestHandlers, RunRepo
       row.sortText = String(i).padStart(9, '0');
       const vars = varsLine(c.vars).replace(/\s+/g, ' ');
       row.description = vars.length > 80 ? `${vars.slice(0, 79)}…` : vars;
-      row.children.replace(
-        listed.models.map((model, m) => {
-          const cell = row.children.get(model) ?? this.controller.createTestItem(model, model, item.uri);
-          cell.range = row.range;
-          cell.sortText = String(m).padStart(4, '0');
-          return cell;
-        }),
-      );
+      this.modelItems(row, listed.models);
       return row;
     });
     listed.rows = scan.chosen.length;
@@ -263,6 +248,18 @@ export class CasesTests implements vscode.Disposable, CasesTestHandlers, RunRepo
     item.description = scan.more
       ? `${count(listed.rows, 'row')} listed, more when expanded`
       : count(listed.rows, 'row');
+  }
+
+  /** A case's (or row's) item on each model: on its line, where the gutter icon runs the case, its menu each model. */
+  private modelItems(caseItem: vscode.TestItem, models: string[]): void {
+    caseItem.children.replace(
+      models.map((model, m) => {
+        const cell = caseItem.children.get(model) ?? this.controller.createTestItem(model, model, caseItem.uri);
+        cell.range = caseItem.range;
+        cell.sortText = String(m).padStart(4, '0');
+        return cell;
+      }),
+    );
   }
 
   /** Forgets the items of case files no longer known (deleted, renamed). */
