@@ -10,6 +10,8 @@ import type { DatasetFormat } from './types';
 /** One record: its first line (1-based) and its values (by column for CSV and TSV; a JSON value otherwise). */
 interface DatasetRecord {
   line: number;
+  /** its last line (a quoted value or a JSON element may span several) */
+  endLine: number;
   /** CSV/TSV: each column's text; JSON Lines and JSON: the parsed value */
   value: unknown;
   /** JSON Lines and JSON: the record's text as written, and the column it starts at (to place a problem in it) */
@@ -216,7 +218,7 @@ async function* csvItems(text: AsyncIterable<string>, format: 'csv' | 'tsv'): As
           writable: true,
           configurable: true,
         });
-      yield { kind: 'record', line, value };
+      yield { kind: 'record', line, endLine: line + inside, value };
     }
     yield* said();
   } finally {
@@ -265,7 +267,8 @@ async function* jsonItems(text: AsyncIterable<string>, format: 'jsonl' | 'json')
     }
     try {
       const value: unknown = JSON.parse(piece.text);
-      yield { kind: 'record', line: piece.line, column: piece.column, value, text: piece.text };
+      const endLine = format === 'jsonl' ? piece.line : piece.line + newlines(piece.text);
+      yield { kind: 'record', line: piece.line, endLine, column: piece.column, value, text: piece.text };
     } catch (e) {
       const at = jsonErrorAt(e, piece.text);
       const what = format === 'jsonl' ? 'This line is not JSON' : 'This item of the array is not JSON';

@@ -133,31 +133,38 @@ export function fillPlaceholders(
 
 /** A deep copy of a JSON-like value with `f` applied to every string value, without recursion. */
 function mapStrings(value: unknown, f: (s: string) => string): unknown {
-  const copy = (v: unknown): unknown => {
-    if (typeof v === 'string') return f(v);
-    if (Array.isArray(v)) return new Array<unknown>(v.length);
-    if (v !== null && typeof v === 'object') return {};
-    return v;
+  const copy = (v: unknown): unknown =>
+    typeof v === 'string'
+      ? f(v)
+      : Array.isArray(v)
+        ? new Array<unknown>(v.length)
+        : v !== null && typeof v === 'object'
+          ? {}
+          : v;
+  // the containers still to fill, each beside its copy (strings and numbers are done when copied)
+  const sources: object[] = [];
+  const targets: object[] = [];
+  const put = (target: Record<string, unknown>, key: string, v: unknown) => {
+    const c = copy(v);
+    // a key "__proto__" (JSON.parse makes it an own property) must stay a property, not set the prototype
+    if (key === '__proto__')
+      Object.defineProperty(target, key, { value: c, enumerable: true, writable: true, configurable: true });
+    else target[key] = c;
+    if (c !== null && typeof c === 'object') {
+      sources.push(v as object);
+      targets.push(c);
+    }
   };
   const root = copy(value);
-  const stack: { from: unknown; to: unknown }[] = [{ from: value, to: root }];
-  for (let item = stack.pop(); item; item = stack.pop()) {
-    const { from, to } = item;
-    if (Array.isArray(from)) {
-      const target = to as unknown[];
-      from.forEach((v, i) => {
-        target[i] = copy(v);
-        stack.push({ from: v, to: target[i] });
-      });
-    } else if (from !== null && typeof from === 'object') {
-      const target = to as Record<string, unknown>;
-      for (const [k, v] of Object.entries(from)) {
-        const c = copy(v);
-        // a key "__proto__" (JSON.parse makes it an own property) must stay a property, not set the prototype
-        Object.defineProperty(target, k, { value: c, enumerable: true, writable: true, configurable: true });
-        stack.push({ from: v, to: c });
-      }
-    }
+  if (root !== null && typeof root === 'object') {
+    sources.push(value as object);
+    targets.push(root);
+  }
+  while (sources.length) {
+    const source = sources.pop() as Record<string, unknown>;
+    const target = targets.pop() as Record<string, unknown>;
+    if (Array.isArray(source)) for (let i = 0; i < source.length; i++) put(target, String(i), source[i]);
+    else for (const k of Object.keys(source)) put(target, k, source[k]);
   }
   return root;
 }

@@ -21,6 +21,8 @@ export interface SuiteCase extends TestCase {
   from: 'file' | 'dataset';
   /** its first line (1-based) there */
   line: number;
+  /** a dataset row's last line (a quoted value may span lines) */
+  endLine?: number;
 }
 
 /** A problem in the dataset, at a line and column (1-based). */
@@ -51,6 +53,8 @@ export interface SuiteScan {
   chosen: SuiteCase[];
   /** the dataset's rows with no assertion of their own: how many, and the first one's line */
   unasserted: { rows: number; firstLine: number };
+  /** with a `page`: whether rows follow it (the reading stopped at the first of them) */
+  more?: boolean;
 }
 
 /** Row problems said per file at most; the rest are counted. */
@@ -59,7 +63,9 @@ const MAX_ROW_PROBLEMS = 100;
 /**
  * Reads every case of a suite once: the listed cases (`listed`, each with its line in the case file), then the
  * dataset's rows. `placeholders` are the request's (undefined: the request is unknown, nothing is said of
- * columns). With `keep`, the cases `choice` chooses are kept, in order.
+ * columns). With `keep`, the cases `choice` chooses are kept, in order. With `page`, `chosen` is that page of the
+ * dataset's rows (the `from`th row that is a case on, `size` of them), and the reading stops at the row after it:
+ * the Test Explorer lists a dataset a page at a time, the rows named as a run names them.
  */
 export async function scanSuite(o: {
   listed: readonly (TestCase & { line: number })[];
@@ -67,6 +73,7 @@ export async function scanSuite(o: {
   placeholders?: ReadonlySet<string>;
   choice?: CaseChoice;
   keep?: boolean;
+  page?: { from: number; size: number };
 }): Promise<SuiteScan> {
   const problems: DatasetProblem[] = [];
   const chooser = new Chooser<SuiteCase>(o.choice);
@@ -85,6 +92,9 @@ export async function scanSuite(o: {
   }
   let rows = 0;
   const unasserted = { rows: 0, firstLine: 0 };
+  const page: SuiteCase[] = [];
+  let skipped = 0;
+  let more = false;
   if (o.dataset) {
     const checker = new RowChecker(problems, o.placeholders);
     try {
@@ -119,13 +129,20 @@ export async function scanSuite(o: {
         }
         // a name given twice to rows of different content: the later rows are told apart by their line
         const name = row.named && names.add(bitsOf(c.name, false), item.line) !== undefined;
-        offer({
+        const suiteCase: SuiteCase = {
           ...c,
           ...(name ? { name: `${c.name} (line ${item.line})` } : {}),
           id,
           from: 'dataset',
           line: item.line,
-        });
+          endLine: item.endLine,
+        };
+        if (!o.page) offer(suiteCase);
+        else if (page.length === o.page.size) {
+          more = true;
+          break;
+        } else if (skipped < o.page.from) skipped++;
+        else page.push(suiteCase);
       }
     } catch (e) {
       if (!(e instanceof InvalidUtf8)) throw e;
@@ -137,8 +154,9 @@ export async function scanSuite(o: {
     problems,
     total,
     rows,
-    chosen: o.keep ? chooser.chosen(c => c.id) : [],
+    chosen: o.page ? page : o.keep ? chooser.chosen(c => c.id) : [],
     unasserted,
+    ...(o.page ? { more } : {}),
   };
 }
 

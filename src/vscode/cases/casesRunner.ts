@@ -72,8 +72,11 @@ interface Running {
   done: Promise<void>;
 }
 
-/** What a run covers: what the grid asks (a cell, a row, everything), or any cells (the Test Explorer). */
-export type RunTarget = RerunTarget | { scope: 'cells'; cells: readonly CellKey[] };
+/**
+ * What a run covers: what the grid asks (a cell, a row, everything), or any cells (the Test Explorer), with every
+ * row of the dataset (`dataset`: the Test Explorer's dataset item, its rows listed or not).
+ */
+export type RunTarget = RerunTarget | { scope: 'cells'; cells: readonly CellKey[]; dataset?: boolean };
 
 /** A run of a case file's cells, as the Test Explorer is told of it (casesTests.ts). */
 export interface RunStart {
@@ -433,6 +436,12 @@ export class CasesRunner {
       // the Test Explorer says it at the case file's item
       if (reveal) void this.api.showError(prepared, 'Run Cases');
       return;
+    }
+    if (target.scope === 'cells' && target.dataset) {
+      const rows = new Set(
+        prepared.file.cases.filter(c => (c as { from?: string }).from === 'dataset').map(c => c.name),
+      );
+      target = { scope: 'cells', cells: [...target.cells, ...prepared.cells.filter(c => rows.has(c.caseName))] };
     }
     // compare mode: the case file at the revision too, or why there is nothing to compare with (before
     // the service's address and key are asked for: outside git there is nothing to send)
@@ -1024,11 +1033,15 @@ function sampleAnswer(
 /** Each case's vars as one line of text (`name=value …`), for the grid's filter box. */
 function varsTextOf(file: CaseFile): Record<string, string> {
   const text = Object.create(null) as Record<string, string>;
-  for (const c of file.cases)
-    text[c.name] = Object.entries(c.vars ?? {})
-      .map(([k, v]) => `${k}=${typeof v === 'string' ? v : JSON.stringify(v)}`)
-      .join(' ');
+  for (const c of file.cases) text[c.name] = varsLine(c.vars);
   return text;
+}
+
+/** A case's vars as one line of text: `word=hello tone=warm` (the grid's filter, a dataset row's test). */
+export function varsLine(vars: Record<string, unknown> | undefined): string {
+  return Object.entries(vars ?? {})
+    .map(([k, v]) => `${k}=${typeof v === 'string' ? v : JSON.stringify(v)}`)
+    .join(' ');
 }
 
 /** The keys of a target's cells, made once per list (a sample of a large dataset asks of every cell). */

@@ -19,6 +19,8 @@ export interface TestItems {
   itemsFor(run: RunStart): void;
   cellItem(caseUri: vscode.Uri, cell: CellKey): vscode.TestItem | undefined;
   fileItem(caseUri: vscode.Uri): vscode.TestItem | undefined;
+  /** the item of the case file's dataset, whose rows are items only once listed */
+  datasetItem(caseUri: vscode.Uri): vscode.TestItem | undefined;
   record(item: vscode.TestItem, reported: Reported): void;
 }
 
@@ -27,11 +29,14 @@ export interface TestItems {
  * passed, failed (a message at each failing assertion, with what was expected and what came), errored (the
  * service's error.type, message and request-id, or why nothing was sent) or skipped (cancelled). The reply is
  * the item's output. A run the Test Explorer started holds several files and is ended by its handler; a run
- * the grid started is one file's, and ends with it (`ownsRun`).
+ * the grid started is one file's, and ends with it (`ownsRun`). The dataset's item, whose rows may not be listed,
+ * says how many of its rows' cells passed, and names the first that did not.
  */
 export class CaseFileTestRun implements RunReporter {
   private outline: CaseOutline | undefined;
   private lines: LineIndex | undefined;
+  /** the dataset's rows in this run (by name), and how their cells ended */
+  private rows: { names: Set<string>; cells: number; passed: number; notPassed: string[] } | undefined;
 
   constructor(
     private readonly run: vscode.TestRun,
@@ -46,6 +51,16 @@ export class CaseFileTestRun implements RunReporter {
     this.items.itemsFor(start);
     this.outline = caseOutline(start.file, start.locate, start.requestModel);
     this.lines = new LineIndex(start.text);
+    const dataset = this.items.datasetItem(this.caseUri);
+    if (dataset) {
+      const listed = new Set(this.outline.cases.map(c => c.name));
+      const names = new Set(start.cells.filter(c => !listed.has(c.caseName)).map(c => c.caseName));
+      if (names.size) {
+        this.rows = { names, cells: 0, passed: 0, notPassed: [] };
+        this.run.started(dataset);
+        this.items.record(dataset, { state: 'started', messages: [] });
+      }
+    }
     for (const cell of start.cells) {
       const item = this.items.cellItem(this.caseUri, cell);
       if (!item) continue;
@@ -59,7 +74,7 @@ export class CaseFileTestRun implements RunReporter {
     for (const item of at) {
       if (!item) continue;
       const m = new vscode.TestMessage(message);
-      if (item.range) m.location = new vscode.Location(this.caseUri, item.range);
+      if (item.range) m.location = new vscode.Location(item.uri ?? this.caseUri, item.range);
       this.run.errored(item, m);
       this.items.record(item, { state: 'errored', messages: [{ message, line: item.range?.start.line }] });
     }
@@ -73,6 +88,7 @@ export class CaseFileTestRun implements RunReporter {
   }
 
   ended(c: CellView): void {
+    this.tally(c);
     const item = this.items.cellItem(this.caseUri, c);
     if (!item) return;
     // each sample's reply (one: the cell's own), a tool-use loop's after its trajectory as in JUnit; no location:
@@ -95,7 +111,7 @@ export class CaseFileTestRun implements RunReporter {
         record({ state: 'passed', messages: [] });
         return;
       case 'failed': {
-        const messages = this.failures(c);
+        const messages = this.failures(c, item);
         this.run.failed(item, messages, duration);
         record({ state: 'failed', messages: messages.map(said) });
         return;
@@ -106,7 +122,8 @@ export class CaseFileTestRun implements RunReporter {
         const at = uncheckedAssertion(c);
         const span =
           at === undefined ? undefined : this.outline?.cases.find(x => x.name === c.caseName)?.assertions[at];
-        m.location = span && this.lines ? new vscode.Location(this.caseUri, this.range(span)) : this.caseLocation(c);
+        m.location =
+          span && this.lines ? new vscode.Location(this.caseUri, this.range(span)) : this.caseLocation(c, item);
         this.run.errored(item, m, duration);
         record({ state: 'errored', messages: [said(m)] });
         return;
@@ -119,7 +136,7 @@ export class CaseFileTestRun implements RunReporter {
       case 'expired': {
         // its Message Batch expired before the request ran: it did not pass, and nothing was judged
         const m = new vscode.TestMessage(errorText(c));
-        m.location = this.caseLocation(c);
+        m.location = this.caseLocation(c, item);
         this.run.errored(item, m);
         record({ state: 'errored', messages: [said(m)] });
         return;
@@ -129,7 +146,42 @@ export class CaseFileTestRun implements RunReporter {
   }
 
   end(): void {
+    this.endRows();
     if (this.ownsRun) this.run.end();
+  }
+
+  /** A dataset row's cell that ended, counted for the dataset's item. */
+  private tally(c: CellView): void {
+    const rows = this.rows;
+    if (!rows?.names.has(c.caseName)) return;
+    if (c.status === 'cancelled' || c.status === 'skipped') return;
+    rows.cells++;
+    if (c.status === 'passed') rows.passed++;
+    else if (rows.notPassed.length < 5) rows.notPassed.push(`${c.caseName} on ${c.model} (${c.status})`);
+  }
+
+  /** The dataset's item: passed when every row's cell that ran passed, else failed, naming the first that did not. */
+  private endRows(): void {
+    const dataset = this.rows && this.items.datasetItem(this.caseUri);
+    if (!this.rows || !dataset) return;
+    const { cells, passed, notPassed } = this.rows;
+    this.rows = undefined;
+    if (!cells) {
+      this.run.skipped(dataset);
+      this.items.record(dataset, { state: 'skipped', messages: [] });
+    } else if (passed === cells) {
+      this.run.passed(dataset);
+      this.items.record(dataset, { state: 'passed', messages: [] });
+    } else {
+      const more = cells - passed > notPassed.length ? ', …' : '';
+      const message =
+        `${passed.toLocaleString('en-US')} of ${cells.toLocaleString('en-US')} rows' cells passed; not: ` +
+        `${notPassed.join(', ')}${more}`;
+      const m = new vscode.TestMessage(message);
+      if (dataset.uri && dataset.range) m.location = new vscode.Location(dataset.uri, dataset.range);
+      this.run.failed(dataset, m);
+      this.items.record(dataset, { state: 'failed', messages: [said(m)] });
+    }
   }
 
   /**
@@ -137,7 +189,7 @@ export class CaseFileTestRun implements RunReporter {
    * several samples, each message says how many passed and lists the samples where the assertion failed, with
    * why (a rubric's: the judge's reason).
    */
-  private failures(c: CellView): vscode.TestMessage[] {
+  private failures(c: CellView, item: vscode.TestItem): vscode.TestMessage[] {
     const spans = this.outline?.cases.find(x => x.name === c.caseName)?.assertions ?? [];
     const samples = c.samples ?? [{ status: c.status, text: c.text, assertions: c.assertions, costUsd: null }];
     const several = samples.length > 1;
@@ -160,15 +212,18 @@ export class CaseFileTestRun implements RunReporter {
           ? vscode.TestMessage.diff(text, first.expected, first.actual)
           : new vscode.TestMessage(text);
       const span = spans[j];
-      m.location = span && this.lines ? new vscode.Location(this.caseUri, this.range(span)) : this.caseLocation(c);
+      m.location =
+        span && this.lines ? new vscode.Location(this.caseUri, this.range(span)) : this.caseLocation(c, item);
       out.push(m);
     }
     return out;
   }
 
-  private caseLocation(c: CellKey): vscode.Location | undefined {
+  /** Where a case is: a listed case's item in the case file, a dataset row's lines in the dataset (its item's). */
+  private caseLocation(c: CellKey, item: vscode.TestItem): vscode.Location | undefined {
     const span = this.outline?.cases.find(x => x.name === c.caseName)?.span;
-    return span && this.lines ? new vscode.Location(this.caseUri, this.range(span)) : undefined;
+    if (span && this.lines) return new vscode.Location(this.caseUri, this.range(span));
+    return item.uri && item.range ? new vscode.Location(item.uri, item.range) : undefined;
   }
 
   private range(span: { start: number; end: number }): vscode.Range {

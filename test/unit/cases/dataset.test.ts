@@ -235,6 +235,45 @@ describe('cases: datasets', () => {
     });
   });
 
+  describe('a page of rows (the Test Explorer)', () => {
+    it('a page is the rows a run names, each with its lines; the reading stops at the row after it', async () => {
+      const text = 'q,__description\nsame,n\n"two\nlines",n\nsame,n\nd,x\ne,y\n';
+      const page = async (from: number, size: number, chunks: Iterable<Uint8Array> = chunked(text, 7)) => {
+        const s = await scanSuite({ listed: [], dataset: { chunks, format: 'csv' }, page: { from, size } });
+        return { rows: s.chosen.map(c => `${c.name}@${c.line}-${c.endLine}`), more: s.more };
+      };
+      // the duplicate at line 5 is no row; the second "n" is told apart as a run tells it
+      assert.deepEqual(await page(0, 2), { rows: ['n@2-2', 'n (line 3)@3-4'], more: true });
+      assert.deepEqual(await page(2, 2), { rows: ['x@6-6', 'y@7-7'], more: false });
+      assert.deepEqual(await page(4, 2), { rows: [], more: false });
+      // the reading stops after the page (the streams read ahead by their buffers): a file of endless rows gives one
+      let read = 0;
+      function* endless(): Generator<Uint8Array> {
+        yield bytes('q\n');
+        for (let k = 0; ; k++) {
+          read++;
+          yield bytes(Array.from({ length: 100 }, (_, j) => `r${k}-${j}\n`).join(''));
+        }
+      }
+      const first = await page(100, 50, endless());
+      assert.deepEqual(first.rows.slice(0, 2), ['row 102@102-102', 'row 103@103-103']);
+      assert.equal(first.more, true);
+      assert.ok(read < 1000, `${read} chunks of 100 rows read`);
+    });
+
+    it('a JSON element over several lines ends at its last line', async () => {
+      const s = await scanSuite({
+        listed: [],
+        dataset: { chunks: ['[{"q": 1},\n {\n  "q": 2\n }]'], format: 'json' },
+        page: { from: 0, size: 5 },
+      });
+      assert.deepEqual(
+        s.chosen.map(c => `${c.line}-${c.endLine}`),
+        ['1-1', '2-4'],
+      );
+    });
+  });
+
   describe('the case file', () => {
     it('takes dataset and a file-level assert, and cases may be left out (or empty) with a dataset', () => {
       const ok = parseCaseFile('request: r.prompt.yaml\ndataset: d.csv\nassert:\n  - max-output-tokens: 300\n', 'yaml');
