@@ -2,7 +2,7 @@ import * as vscode from 'vscode';
 import type { CellView } from '../../core/cases/grid';
 import { caseOutline, type CaseOutline } from '../../core/cases/outline';
 import type { CellKey } from '../../core/cases/types';
-import { LineIndex } from '../../core/text';
+import { LineIndex, thousands } from '../../core/text';
 import type { RunReporter, RunStart } from './casesRunner';
 
 /** What the Test Explorer was told of an item, in words: kept for the tests that observe it. */
@@ -175,7 +175,7 @@ export class CaseFileTestRun implements RunReporter {
     } else {
       const more = cells - passed > notPassed.length ? ', …' : '';
       const message =
-        `${passed.toLocaleString('en-US')} of ${cells.toLocaleString('en-US')} rows' cells passed; not: ` +
+        `${thousands(passed)} of ${thousands(cells)} rows' cells passed; not: ` +
         `${notPassed.join(', ')}${more}`;
       const m = new vscode.TestMessage(message);
       if (dataset.uri && dataset.range) m.location = new vscode.Location(dataset.uri, dataset.range);
