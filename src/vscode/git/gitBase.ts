@@ -139,16 +139,13 @@ export class GitBase {
 
   /** The file `uri` as it is at `ref`. Never throws. */
   async textAt(uri: vscode.Uri, ref: string): Promise<BaseText> {
-    if (uri.scheme !== 'file') return { kind: 'none' };
-    if (!this.mayRun()) return { kind: 'error', ref, message: GIT_RESTRICTED };
-    const repo = await this.repoOf(path.dirname(uri.fsPath));
-    const repoPath = repo?.repoPath(uri.fsPath);
-    if (!repo || !repoPath) return { kind: 'none' };
+    const at = await this.revision(uri, ref);
+    if (at.kind !== 'commit') return at;
+    const { repo, sha, repoPath } = at;
+    const key = `${sha}:${repoPath}`;
+    const known = this.texts.get(key);
+    if (known) return known;
     try {
-      const sha = await repo.commit(ref);
-      const key = `${sha}:${repoPath}`;
-      const known = this.texts.get(key);
-      if (known) return known;
       const bytes = (await repo.readAt(sha, [repoPath])).get(repoPath);
       let text: BaseText;
       if (!bytes) text = { kind: 'new', ref, sha };
