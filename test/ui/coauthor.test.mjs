@@ -13,6 +13,7 @@ import { ui } from './context.mjs';
 import {
   answerInput,
   editorText,
+  notification,
   openFile,
   openWorkbench,
   runCommand,
@@ -48,13 +49,6 @@ cases:
 `;
 
 const diffEditor = page => page.locator('.editor-group-container.active .monaco-diff-editor').first();
-/** Opens the notifications centre (toasts are hidden in the test workbench) and returns the item saying `text`. */
-async function notification(page, text) {
-  const item = page.locator('.notifications-center .notification-list-item', { hasText: text }).first();
-  if (!(await item.isVisible())) await page.locator('[id="status.notifications"] a').first().click();
-  await item.waitFor({ timeout: 20000 });
-  return item;
-}
 
 /** Clears the notifications, and closes their centre if it is open. */
 async function closeNotifications(page) {

@@ -226,6 +226,21 @@ export async function clearAdminKeys(page) {
   await runCommand(page, 'Promptwright: Clear Compliance Key');
 }
 
+/**
+ * Opens the notifications centre (toasts are hidden in the test workbench) and returns the item saying `text`. The
+ * mouse then rests on the centre's title: left on the bell it clicked, the bell's hover could cover the item's
+ * buttons (a click on Decline waited 30 s behind it).
+ */
+export async function notification(page, text) {
+  const item = page.locator('.notifications-center .notification-list-item', { hasText: text }).first();
+  if (!(await item.isVisible())) {
+    await page.locator('[id="status.notifications"] a').first().click();
+    await page.locator('.notifications-center .notifications-center-header-title').hover();
+  }
+  await item.waitFor({ timeout: 20000 });
+  return item;
+}
+
 /** Types an answer into the open input box or quick pick and presses Enter. */
 export async function answerInput(page, text) {
   const input = page.locator('.quick-input-widget .quick-input-box input');

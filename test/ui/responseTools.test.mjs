@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { ui } from './context.mjs';
-import { openFile, runCommand, workbenchSession } from './drive.mjs';
+import { notification, openFile, runCommand, workbenchSession } from './drive.mjs';
 
 const panel = page => page.frameLocator('iframe.webview').last().frameLocator('iframe#active-frame');
 const messages = since => ui.fake.requests.slice(since).filter(r => r.method === 'POST' && r.path === '/v1/messages');
@@ -37,14 +37,6 @@ async function send(page, file) {
   await p.locator(`#meta[data-file="${file}"]`).waitFor({ timeout: 30000 });
   await p.locator('#meta-status', { hasText: 'done' }).waitFor({ timeout: 30000 });
   return p;
-}
-
-/** Opens the notifications centre (toasts are hidden in the test workbench) and returns the item saying `text`. */
-async function notification(page, text) {
-  const item = page.locator('.notifications-center .notification-list-item', { hasText: text }).first();
-  if (!(await item.isVisible())) await page.locator('[id="status.notifications"] a').first().click();
-  await item.waitFor({ timeout: 20000 });
-  return item;
 }
 
 describe('response panel: fixtures and Run to End (DOM)', function () {
