@@ -2,7 +2,7 @@
 // and Choose Model…; the list itself comes with the features bundle, on first need.
 import * as vscode from 'vscode';
 import type { Activation } from '../platform/activation';
-import { onModelLine, REQUEST_LANGUAGES } from '../request/register';
+import { onModelLine, REQUEST_LANGUAGES } from '../platform/config';
 import type { ModelEditing } from './modelEditing';
 import type { Models } from './models';
 

@@ -57,3 +57,15 @@ export function endpointOf(doc: vscode.TextDocument, config: Config): Endpoint |
 export function isRequestFile(doc: vscode.TextDocument, config: Config): boolean {
   return endpointOf(doc, config) !== undefined;
 }
+
+/** JSON, YAML and JSONC: the languages a request file is written in. */
+export const REQUEST_LANGUAGES: vscode.DocumentSelector = [
+  { language: 'json' },
+  { language: 'yaml' },
+  { language: 'jsonc' },
+];
+
+/** Whether the position is on a request file's `model` line (completion and hover of the model list). */
+export function onModelLine(d: vscode.TextDocument, p: vscode.Position, config: Config): boolean {
+  return isRequestFile(d, config) && /(^|")model["']?\s*:/.test(d.lineAt(p.line).text);
+}

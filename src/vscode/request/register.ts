@@ -4,7 +4,7 @@
 import * as vscode from 'vscode';
 import type { Activation } from '../platform/activation';
 import type { Api } from '../platform/api';
-import { Config, endpointOf, isRequestFile } from '../platform/config';
+import { Config, endpointOf, isRequestFile, onModelLine, REQUEST_LANGUAGES } from '../platform/config';
 import { QuickFixes } from './quickFixes';
 import { addBeta, newRequestFile } from './requestCommands';
 import type { RequestDiagnostics } from './requestDiagnostics';
@@ -14,18 +14,6 @@ import { TemplateCompletion } from './templateCompletion';
 interface RequestEditor {
   diagnostics: RequestDiagnostics;
   api: Api;
-}
-
-/** JSON, YAML and JSONC: the languages a request file is written in. */
-export const REQUEST_LANGUAGES: vscode.DocumentSelector = [
-  { language: 'json' },
-  { language: 'yaml' },
-  { language: 'jsonc' },
-];
-
-/** Whether the position is on a request file's `model` line (completion and hover of the model list). */
-export function onModelLine(d: vscode.TextDocument, p: vscode.Position, config: Config): boolean {
-  return isRequestFile(d, config) && /(^|")model["']?\s*:/.test(d.lineAt(p.line).text);
 }
 
 export function registerRequest(a: Activation<unknown, RequestEditor>): void {
