@@ -47,11 +47,17 @@ export interface HttpOptions {
   readLimits?: Partial<ReadLimits>;
 }
 
-export interface CallOptions {
+export interface CallOptions extends CallHooks {
   signal?: AbortSignal;
   /** each attempt goes out now (after any wait of the client's own: a pacer, a retry's backoff) */
   onSend?: () => void;
 }
+
+/**
+ * Hooks of one call, run after the client's own of the same name: a client shared by many calls (the
+ * extension keeps one per settings) shows a retry's wait on the cell it holds up, and paces a run's requests.
+ */
+export type CallHooks = Pick<HttpOptions, 'onRetry' | 'onRateLimit' | 'beforeAttempt' | 'afterAttempt'>;
 
 export interface RequestSpec {
   method: string;
@@ -175,6 +181,7 @@ export class Http {
         const attempt = `attempt ${e.attempt + 1} of ${e.maxAttempts}`;
         this.o.onLog?.(`retrying ${method} ${path} in ${(e.delayMs / 1000).toFixed(1)} s (${attempt}) after: ${why}`);
         this.o.onRetry?.({ ...e, method, path });
+        c.onRetry?.({ ...e, method, path });
       },
     };
   }
@@ -192,6 +199,14 @@ export class Http {
     const key = kind === 'admin' ? this.o.adminKey : kind === 'compliance' ? this.o.complianceKey : this.o.apiKey;
     if (!key) throw new ConfigError(KEY_HELP[kind].message, KEY_HELP[kind].action);
     await this.o.beforeAttempt?.(c.signal);
+    if (c.beforeAttempt) {
+      try {
+        await c.beforeAttempt(c.signal);
+      } catch (e) {
+        this.o.afterAttempt?.(); // what the client's own hook let go is given back
+        throw e;
+      }
+    }
     const betas = [...(this.o.betas ?? [])];
     for (const b of spec.betas ?? []) if (!betas.includes(b)) betas.push(b);
     const headers: Record<string, string> = {
@@ -228,6 +243,7 @@ export class Http {
       });
     } catch (e) {
       this.o.afterAttempt?.();
+      c.afterAttempt?.();
       timer.clear();
       const err = timer.timedOut
         ? new TimeoutError('No answer in time (the response did not start).')
@@ -240,8 +256,11 @@ export class Http {
       h[k.toLowerCase()] = v;
     });
     const requestId = h['request-id'];
-    this.o.onRateLimit?.(rateLimitInfo(h));
+    const limits = rateLimitInfo(h);
+    this.o.onRateLimit?.(limits);
+    c.onRateLimit?.(limits);
     this.o.afterAttempt?.();
+    c.afterAttempt?.();
     this.o.onLog?.(
       `← ${res.status} ${spec.method} ${path} (${Date.now() - t0} ms)${requestId ? ` request-id=${requestId}` : ''}`,
     );

@@ -4,6 +4,7 @@
 // engine's (engine.ts).
 import type { ApiClient } from '../api/client';
 import { AbortedError, ApiError, ConfigError, ConnectionError, StreamError, TimeoutError } from '../api/errors';
+import type { CallHooks } from '../api/http';
 import type { MessageStream } from '../api/stream';
 import type { Message, StreamEvent } from '../api/types';
 import { pointer } from '../request/types';
@@ -91,7 +92,7 @@ export function prepareCell(
 export async function runCell(
   client: ApiClient,
   body: Record<string, unknown>,
-  o: { signal?: AbortSignal; onEvent?: (ev: StreamEvent) => void; now?: () => number } = {},
+  o: { signal?: AbortSignal; onEvent?: (ev: StreamEvent) => void; now?: () => number; hooks?: CallHooks } = {},
 ): Promise<Outcome> {
   const now = o.now ?? (() => performance.now());
   const t0 = now();
@@ -103,7 +104,7 @@ export async function runCell(
   let stream: MessageStream | undefined;
   try {
     const onSend = () => (sentAt = now());
-    stream = await client.streamMessage(body, { onSend, ...(o.signal ? { signal: o.signal } : {}) });
+    stream = await client.streamMessage(body, { ...o.hooks, onSend, ...(o.signal ? { signal: o.signal } : {}) });
     for await (const ev of stream) o.onEvent?.(ev);
     return outcomeOf(stream.message, timing(), stream.requestId);
   } catch (e) {

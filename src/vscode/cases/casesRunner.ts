@@ -1,6 +1,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { ApiError, errorType } from '../../core/api/errors';
+import type { CallHooks } from '../../core/api/http';
 import { realPacer } from '../../core/api/pacer';
 import { sleep } from '../../core/api/retry';
 import { cellKey, cellViewOf, notSentResult, problemsOf, progressSummary, queuedCell } from '../../core/cases/grid';
@@ -532,12 +533,12 @@ export class CasesRunner {
           // a loop cell's turns one after another, its calls answered by the case file's entries
           send: core.withToolLoops(cells, async (job, jobSignal, onEvent) => {
             const cell = cells[job.cell]!;
-            // a client per request, so that a retry's wait is shown on the cell it holds up
-            const client = await this.api.client({
+            // the shared client; the pacer and a retry's wait (shown on the cell it holds up) are this call's
+            const hooks: CallHooks = {
               ...pacer.hooks(),
               onRetry: e => this.retrying(grid, cell, e.attempt, e.maxAttempts, e.delayMs, e.error),
-            });
-            return core.runCell(client, job.body, { signal: jobSignal, onEvent });
+            };
+            return core.runCell(await this.api.client(), job.body, { signal: jobSignal, onEvent, hooks });
           }),
         }),
       ...(batch ? { batch: true } : {}),

@@ -6,15 +6,40 @@ import type { RateLimitInfo } from '../../core/api/types';
 import { clientOptions } from '../../core/settings';
 import { notificationText } from '../../core/text';
 import { SECTION, type Config } from './config';
+import { Disposable } from './lifecycle';
 import type { Log } from './log';
 import { vscodePrompts, type Prompts } from './prompts';
 import type { Keys } from './secrets';
 
 type Choice = vscode.QuickPickItem & { choice: 'demo' | 'address' | 'key' };
 
-/** Builds API clients from the settings and the keys in SecretStorage; shows errors people can act on. */
-export class Api implements vscode.Disposable {
-  private readonly shown = new vscode.EventEmitter<string>();
+/** The options a client is built from that its behaviour depends on (not its hooks). */
+const SHARED_FIELDS = [
+  'baseUrl',
+  'apiKey',
+  'adminKey',
+  'complianceKey',
+  'apiVersion',
+  'betas',
+  'maxRetries',
+  'streamIdleTimeoutMs',
+  'requestTimeoutMs',
+] as const;
+
+function sameSettings(a: ClientOptions, b: ClientOptions): boolean {
+  return SHARED_FIELDS.every(f => {
+    const x = a[f];
+    const y = b[f];
+    return Array.isArray(x) && Array.isArray(y) ? x.join('\n') === y.join('\n') : x === y;
+  });
+}
+
+/**
+ * Keeps the API client of the settings and the keys in SecretStorage, one for every request (a grid's cells
+ * reuse its connections, as the CLI's and the language server's do); shows errors people can act on.
+ */
+export class Api extends Disposable {
+  private readonly shown = this.register(new vscode.EventEmitter<string>());
   /** fires with the text of every error shown (the extension-host tests read what a person would) */
   readonly onDidShowError = this.shown.event;
   /** the questions `ready` and New Request File ask (an extension-host test answers them with a script) */
@@ -22,11 +47,25 @@ export class Api implements vscode.Disposable {
   /** starts the offline demo (it lives in the features bundle; the composition root sets this) */
   startDemo: () => Promise<void> = () => Promise.resolve();
 
+  /** the shared client and what it was built from; replaced when a setting or a key it holds changes */
+  private shared: { client: ApiClient; options: ClientOptions } | undefined;
+  /** how many clients were built (the extension-host tests read it: a grid's cells share one) */
+  created = 0;
+
   constructor(
     private readonly config: Config,
     private readonly keys: Keys,
     private readonly log: Log,
-  ) {}
+  ) {
+    super();
+    // a changed key or setting drops the client (and the key it held) at once; the next request builds a new one
+    this.register(
+      keys.onDidChange(() => (this.shared = undefined)),
+      vscode.workspace.onDidChangeConfiguration(e => {
+        if (e.affectsConfiguration(SECTION)) this.shared = undefined;
+      }),
+    );
+  }
 
   /** The transport's options from the settings and the keys in SecretStorage. */
   async options(extra: Partial<ClientOptions> = {}): Promise<ClientOptions> {
@@ -46,8 +85,18 @@ export class Api implements vscode.Disposable {
     };
   }
 
-  async client(extra: Partial<ClientOptions> = {}): Promise<ApiClient> {
-    return new ApiClient(await this.options(extra));
+  /**
+   * The client of the current settings and keys, shared by every request. What is one call's (a retry's
+   * notice, a pacer, a signal) goes in that call's options (CallOptions), never in the client. The options are
+   * compared too, so a change no event tells of (the offline demo's address and keys) takes effect as well.
+   */
+  async client(): Promise<ApiClient> {
+    const options = await this.options();
+    if (!this.shared || !sameSettings(this.shared.options, options)) {
+      this.shared = { client: new ApiClient(options), options };
+      this.created++;
+    }
+    return this.shared.client;
   }
 
   /**
@@ -140,7 +189,8 @@ export class Api implements vscode.Disposable {
     return Promise.resolve();
   }
 
-  dispose(): void {
-    this.shown.dispose();
+  override dispose(): void {
+    this.shared = undefined;
+    super.dispose();
   }
 }

@@ -184,7 +184,9 @@ export class Runner extends Disposable {
       this.panel.post({ type: 'events', runId, events, ...(first !== undefined ? { firstTokenMs: first } : {}) });
     });
     try {
-      const client = await this.api.client({
+      const client = await this.api.client();
+      const stream = await client.streamMessage(body, {
+        signal: ctl.signal,
         onRetry: e => {
           const error = errorInfo(e.error);
           this.panel.post({
@@ -194,7 +196,6 @@ export class Runner extends Disposable {
           });
         },
       });
-      const stream = await client.streamMessage(body, { signal: ctl.signal });
       view.requestId = stream.requestId;
       for await (const ev of stream) {
         if (firstToken === undefined && ev.type === 'content_block_delta') firstToken = Date.now() - t0;

@@ -56,14 +56,15 @@ export class TokenStatus extends Disposable {
       debounceMs: config.tokenDebounceMs,
       onState: s => this.show(s),
       count: async (body, signal) => {
-        const client = await this.api.client({
+        const client = await this.api.client();
+        const r = await client.countTokens(body, {
+          signal,
           onRetry: e =>
             this.scheduler.retrying(
               e.delayMs,
               e.error instanceof ApiError ? `${e.error.type} (${e.error.status})` : e.error.message,
             ),
         });
-        const r = await client.countTokens(body, { signal });
         return { tokens: r.input_tokens, ...(r.requestId ? { requestId: r.requestId } : {}) };
       },
     });

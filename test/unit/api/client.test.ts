@@ -174,6 +174,31 @@ describe('API client against the fake service', () => {
       assert.deepEqual(events, [30000]);
       assert.ok(Date.now() - t0 < 1000);
     });
+    it("one client shared by calls: each call's hooks (retry notice, pacer) run for that call only", async () => {
+      const c = client();
+      const seen: string[] = [];
+      const hooks = (name: string) => ({
+        onRetry: (e: { delayMs: number }) => seen.push(`${name} retry ${e.delayMs}`),
+        beforeAttempt: () => Promise.resolve(void seen.push(`${name} before`)),
+        onRateLimit: () => seen.push(`${name} limits`),
+        afterAttempt: () => seen.push(`${name} after`),
+      });
+      fake.fail({ status: 529 });
+      await c.countTokens(req('x'), hooks('a'));
+      await c.countTokens(req('y'), hooks('b'));
+      assert.deepEqual(seen, [
+        'a before',
+        'a limits',
+        'a after',
+        'a retry 1000',
+        'a before',
+        'a limits',
+        'a after',
+        'b before',
+        'b limits',
+        'b after',
+      ]);
+    });
     it('retryDelay follows the table', () => {
       const e = (status: number, h: Record<string, string> = {}, ra?: number) =>
         new ApiError(status, 't', 'm', undefined, h, ra);
