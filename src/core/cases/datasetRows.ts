@@ -151,8 +151,12 @@ const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typ
 const isVarValue = (v: unknown): v is VarValue =>
   typeof v === 'string' || typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v));
 
-const own = (o: Record<string, unknown>, k: string, v: unknown) =>
-  Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
+/** Sets a key by assignment; "__proto__" is defined, so that it stays a key and does not set the prototype. */
+const own = (o: Record<string, unknown>, k: string, v: unknown) => {
+  if (k === '__proto__')
+    Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
+  else o[k] = v;
+};
 
 /** A row of columns (CSV, TSV, or a JSON row without `vars`) as a case. */
 function columnsCase(row: Record<string, unknown>, line: number): RowCase {
