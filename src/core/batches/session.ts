@@ -223,7 +223,7 @@ export class BatchSession {
    * started again, and the lines already handed out are skipped.
    */
   async *results(signal?: AbortSignal): AsyncGenerator<MatchedResult> {
-    const seen = new Set<string>();
+    const seen = new Set<BatchJob>();
     const tries = 1 + (this.o.resultsRetries ?? 3);
     const wait = this.o.sleep ?? realSleep;
     for (const batchId of this.batchIds) {
@@ -234,13 +234,14 @@ export class BatchSession {
             onMalformed: m => this.o.onEvent?.({ kind: 'unmatched', batchId, problem: m.problem }),
           });
           for await (const line of lines) {
-            if (seen.has(line.custom_id)) continue;
             const job = this.byId.get(line.custom_id);
+            if (job && seen.has(job)) continue;
             if (!job) {
               this.o.onEvent?.({ kind: 'unmatched', batchId, problem: `no request of this run is ${line.custom_id}` });
               continue;
             }
-            seen.add(line.custom_id);
+            // the job, not the line's own copy of its id: what is kept per result is an entry, not a string
+            seen.add(job);
             yield { job, batchId, result: line.result };
           }
           break;

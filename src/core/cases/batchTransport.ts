@@ -64,7 +64,7 @@ export function batchTransport(o: BatchTransportOptions): Transport {
       }
       o.onEnded?.();
       const byId = new Map(jobs.map(j => [o.idOf(j), j]));
-      const answered = new Set<string>();
+      const answered = new Set<SampleJob>();
       const settling = new Set<Promise<void>>();
       const limit = Math.max(1, Math.floor(o.concurrency) || 1);
       const settle = async (job: SampleJob, outcome: Outcome) => {
@@ -77,7 +77,7 @@ export function batchTransport(o: BatchTransportOptions): Transport {
         for await (const m of o.session.results(signal)) {
           const job = byId.get(m.job.customId);
           if (!job) continue;
-          answered.add(m.job.customId);
+          answered.add(job);
           await settle(job, outcomeOf(m.result, m.batchId));
         }
       } catch (e) {
@@ -87,7 +87,7 @@ export function batchTransport(o: BatchTransportOptions): Transport {
       }
       const batches = o.session.batchIds.join(', ');
       for (const [id, job] of byId) {
-        if (answered.has(id)) continue;
+        if (answered.has(job)) continue;
         const message = `no result for ${id} in ${batches}: not a request the batch holds (changed since it was sent?)`;
         await settle(job, { text: '', error: { type: MISSING, message } });
       }

@@ -19,7 +19,7 @@ import { countsText, progressLine } from '../batches/view';
 import { BatchRounds } from '../cases/batchRounds';
 import { batchTransport } from '../cases/batchTransport';
 import { sampleJobs } from '../cases/engine';
-import type { Assertion } from '../cases/types';
+import type { Assertion, AssertionResult, CellResult, Outcome } from '../cases/types';
 import { count } from '../text';
 import { clientFromEnv, requireService, waitNotice } from './api';
 import { one, UsageError, type Parsed } from './args';
@@ -192,9 +192,15 @@ export async function testAsBatch(
           onEnded: ended,
         });
     // after a Ctrl-C the cells not yet read are not cancelled: their batch goes on, and they are not printed
+    // JSON Lines with no report file: a cell's record is out as it ends, so the run keeps only its verdict
+    const streamed = o.format === 'jsonl' && !o.outputs.length;
     const ran = await printRun(cells, o.format, io, onUpdate =>
       runTestCells(cells, settings, io, client, cwd, {
-        onUpdate: (r, u, i) => io.signal?.aborted || onUpdate(r, u, i),
+        onUpdate: (r, u, i) => {
+          if (io.signal?.aborted) return;
+          onUpdate(r, u, i);
+          if (streamed && u.kind === 'ended') keepVerdictOnly(r);
+        },
         transport,
         batch: true,
         ...(tools ? { tools } : {}),
@@ -211,6 +217,20 @@ export async function testAsBatch(
     progress.stop();
     await tools?.close();
   }
+}
+
+/**
+ * A printed cell's result cut to what the end of the run reads (its status, pass, model and cost, and the notes
+ * of prices not known): its replies and assertion messages go, so 100,000 cells do not hold 100,000 replies.
+ */
+function keepVerdictOnly(r: CellResult): void {
+  const slim = (x: { outcome: Outcome; assertions: AssertionResult[] }) => {
+    const { error, batchId } = x.outcome;
+    x.outcome = { text: '', ...(error ? { error } : {}), ...(batchId ? { batchId } : {}) };
+    x.assertions = x.assertions.filter(a => a.error?.type === 'no_price');
+  };
+  slim(r);
+  for (const s of r.samples ?? []) slim(s);
 }
 
 type SessionOf = (
