@@ -176,7 +176,8 @@ const lazyCsv = {
   setup(build) {
     build.onResolve({ filter: /^csv-parse$/ }, () => ({ path: 'csv-parse', namespace: 'lazy-csv' }));
     build.onLoad({ filter: /.*/, namespace: 'lazy-csv' }, () => ({
-      contents: "exports.parse = (...args) => require('./csv.js').parse(...args);",
+      // Parser read when first used (a class made on first use extends it: core/cases/dataset.ts)
+      contents: "Object.defineProperty(exports, 'Parser', { get: () => require('./csv.js').Parser });",
       loader: 'js',
     }));
   },

@@ -2,4 +2,4 @@
 // it reads a case file's CSV or TSV dataset (the core bundle's `csv-parse` is a stub that requires this file on first
 // use, through loadBundle; scripts/bundles.mjs).
 // The CLI and the language server bundle csv-parse itself.
-export { parse } from 'csv-parse';
+export { Parser } from 'csv-parse';

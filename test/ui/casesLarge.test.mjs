@@ -110,6 +110,9 @@ describe('Cases grid of a 10,000-row dataset (DOM)', function () {
     await box.fill('WORD123');
     await g.locator('#filter-count', { hasText: '11 of 10,000 rows' }).waitFor({ timeout: 5000 });
     assert.deepEqual(await names(), [123, ...Array.from({ length: 10 }, (_, i) => 1230 + i)].map(rowName));
+    // the README's picture (with UPDATE_DOCS_IMAGES=1 also docs/images/dataset-grid.png)
+    const png = await page.screenshot({ path: path.join(ui.results, 'dataset-grid.png') });
+    if (process.env.UPDATE_DOCS_IMAGES) fs.writeFileSync(path.join(ui.root, 'docs', 'images', 'dataset-grid.png'), png);
     // a case's name
     await box.fill('row 9999');
     await g.locator('#filter-count', { hasText: '1 of 10,000 rows' }).waitFor({ timeout: 5000 });

@@ -117,7 +117,17 @@ describe('response panel: fixtures and Run to End (DOM)', function () {
       'Answer · from trip.cases.yaml (file)',
       'Answer · from trip.cases.yaml (file)',
     ]);
-    await page.screenshot({ path: path.join(ui.results, 'panel-run-to-end-dark.png') });
+    // the README's picture, in the dark theme and the light one (with UPDATE_DOCS_IMAGES=1 also in docs/images/)
+    for (const theme of ['dark', 'light']) {
+      if (theme === 'light') {
+        await runCommand(page, 'Preferences: Toggle between Light/Dark Themes');
+        await page.waitForTimeout(1000);
+      }
+      const png = await page.screenshot({ path: path.join(ui.results, `panel-run-to-end-${theme}.png`) });
+      if (process.env.UPDATE_DOCS_IMAGES)
+        fs.writeFileSync(path.join(ui.root, 'docs', 'images', `agents-${theme}.png`), png);
+    }
+    await runCommand(page, 'Preferences: Toggle between Light/Dark Themes');
   });
 
   it('Run to End stops at a call nothing answers, naming the tool and input; one recorded since counts', async () => {

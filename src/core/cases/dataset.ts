@@ -4,7 +4,7 @@
 // into its elements first, by their brackets and strings, so one element is held at a time). Memory is the
 // record in hand and the chunk being read. Every problem has its line and column: invalid UTF-8, a ragged row,
 // a bad quote, a line that is not JSON. Nothing here reads the disk.
-import { Parser, type CsvError } from 'csv-parse';
+import { Parser, type CsvError, type Options } from 'csv-parse';
 import type { DatasetFormat } from './types';
 
 /** One record: its first line (1-based) and its values (by column for CSV and TSV; a JSON value otherwise). */
@@ -150,30 +150,40 @@ const QUOTE_ERRORS = new Set<string>([
   'INVALID_OPENING_QUOTE',
 ]);
 
-/**
- * csv-parse, noting the line each record ends on as it hands the record out (records come out in that order).
- * Its own `info: true` builds an object of a dozen fields a record for the same number: a sixth of the time of a
- * million-row file.
- */
-class LinedParser extends Parser {
-  /** the last line of each record handed out and not read yet, from `next` on */
-  private readonly lines: number[] = [];
-  private next = 0;
-
-  override push(record: unknown): boolean {
-    if (record !== null) this.lines.push(this.info.lines);
-    return super.push(record);
-  }
-
+/** csv-parse's parser, noting the line each record ends on as it hands the record out (in that order). */
+interface LinedParser extends Parser {
   /** The last line of the next record read. */
-  lineOfNext(): number {
-    const line = this.lines[this.next++]!;
-    if (this.next > 4096 && this.next * 2 > this.lines.length) {
-      this.lines.splice(0, this.next);
-      this.next = 0;
+  lineOfNext(): number;
+}
+
+let linedParserClass: (new (options: Options) => LinedParser) | undefined;
+
+/**
+ * A LinedParser. Its own `info: true` builds an object of a dozen fields a record for the same number: a sixth of
+ * the time of a million-row file. The class is made on first use: in the extension, csv-parse's Parser comes from
+ * the bundle loaded when a dataset is first read (scripts/bundles.mjs), not when this module loads.
+ */
+function linedParser(options: Options): LinedParser {
+  linedParserClass ??= class extends Parser {
+    /** the last line of each record handed out and not read yet, from `next` on */
+    private readonly lines: number[] = [];
+    private next = 0;
+
+    override push(record: unknown): boolean {
+      if (record !== null) this.lines.push(this.info.lines);
+      return super.push(record);
     }
-    return line;
-  }
+
+    lineOfNext(): number {
+      const line = this.lines[this.next++]!;
+      if (this.next > 4096 && this.next * 2 > this.lines.length) {
+        this.lines.splice(0, this.next);
+        this.next = 0;
+      }
+      return line;
+    }
+  };
+  return new linedParserClass(options);
 }
 
 /** Whether a value holds a line end (a quoted value may). */
@@ -183,7 +193,7 @@ async function* csvItems(text: AsyncIterable<string>, format: 'csv' | 'tsv'): As
   /** what csv-parse skipped, said in order with the records around it */
   const skipped: CsvError[] = [];
   let columns: string[] | undefined;
-  const parser = new LinedParser({
+  const parser = linedParser({
     delimiter: format === 'tsv' ? '\t' : ',',
     skip_empty_lines: true,
     skip_records_with_error: true,
