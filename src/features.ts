@@ -37,6 +37,7 @@ import { RateLimitsTree, type RateLimitNode } from './vscode/rateLimits/rateLimi
 import { ResourceDocuments } from './vscode/sessions/resourceDocuments';
 import { SessionsTree, type SessionNode } from './vscode/sessions/sessionsTree';
 import { TokenBreakdown } from './vscode/tokens/tokenBreakdown';
+import { McpTools } from './vscode/tools/mcpServers';
 
 /** What the activation bundle hands over: the services both bundles share. */
 export interface Host {
@@ -86,6 +87,7 @@ export interface Features {
   modelEditing: ModelEditing;
   compare: ComparePanel;
   coauthor: Coauthor;
+  mcpTools: McpTools;
 }
 
 export function createFeatures(host: Host): Features {
@@ -155,5 +157,6 @@ export function createFeatures(host: Host): Features {
     ...{ panel, runner, breakdown, sessions, resourceDocs, rateLimits, json, org, admin },
     ...{ access, activity, complianceTree, compliance, demo, openSample, caseDiagnostics, caseLanguage, cases },
     ...{ casesTests, promptFiles, models, modelEditing, compare, loadMore, coauthor, batches },
+    mcpTools: new McpTools(diagnostics, api),
   };
 }

@@ -90,12 +90,13 @@ export type ToResponseWebview =
 
 /**
  * The page's links open in the browser; its actions are commands in the panel's title bar, but for a tool call's
- * Answer… and Use Fixture (the call's id), and Continue, Run to End and Append Conversation below the calls.
+ * Answer…, Use Fixture and Call MCP Server (the call's id), and Continue, Run to End and Append Conversation below
+ * the calls.
  */
 export type FromResponseWebview =
   | Ready
   | { type: 'open-link'; url: string }
-  | { type: 'answer' | 'use-fixture'; id: string }
+  | { type: 'answer' | 'use-fixture' | 'call-mcp'; id: string }
   | { type: 'continue' | 'run-to-end' | 'append-conversation' };
 
 /** Checks a message from the webview (it is untrusted input). */
@@ -105,7 +106,11 @@ export function parseFromResponseWebview(m: unknown): FromResponseWebview | unde
   if (o.type === 'ready') return { type: 'ready' };
   if (o.type === 'open-link' && typeof o.url === 'string' && /^https?:\/\//i.test(o.url) && o.url.length < 4096)
     return { type: 'open-link', url: o.url };
-  if ((o.type === 'answer' || o.type === 'use-fixture') && typeof o.id === 'string' && o.id.length < 1024)
+  if (
+    (o.type === 'answer' || o.type === 'use-fixture' || o.type === 'call-mcp') &&
+    typeof o.id === 'string' &&
+    o.id.length < 1024
+  )
     return { type: o.type, id: o.id };
   if (o.type === 'continue' || o.type === 'run-to-end' || o.type === 'append-conversation') return { type: o.type };
   return undefined;

@@ -4,8 +4,9 @@ import { RESPONSE_VIEW_TYPE } from '../../protocol/response';
 import { uriOf, type Activation } from '../platform/activation';
 import type { ResponsePanel } from './responsePanel';
 import type { Runner } from './runner';
+import type { McpTools } from '../tools/mcpServers';
 
-export function registerRun(a: Activation<{ runner: Runner; panel: ResponsePanel }>): void {
+export function registerRun(a: Activation<{ runner: Runner; panel: ResponsePanel; mcpTools: McpTools }>): void {
   const { lazy, features } = a;
   a.context.subscriptions.push(
     vscode.window.registerWebviewPanelSerializer(RESPONSE_VIEW_TYPE, {
@@ -19,5 +20,6 @@ export function registerRun(a: Activation<{ runner: Runner; panel: ResponsePanel
     lazy('promptwright.copyReplyText', f => f.runner.copyText()),
     lazy('promptwright.copyAsCurl', f => f.runner.copyCurl()),
     lazy('promptwright.saveTranscript', f => f.runner.saveTranscript()),
+    lazy('promptwright.addToolsFromMcpServer', f => f.mcpTools.add()),
   );
 }

@@ -31,6 +31,7 @@ import type { CaseDiagnostics } from '../cases/caseDiagnostics';
 import { chooseFixtures, type FixtureSource } from './fixtures';
 import type { ResponsePanel } from './responsePanel';
 import { Disposable } from '../platform/lifecycle';
+import { callServerTool, noServer, serverTools } from '../tools/mcpServers';
 
 interface Run {
   view: RunView;
@@ -69,6 +70,8 @@ export class Runner extends Disposable {
   private nextId = 1;
   /** Run to End, while it goes: Cancel stops it between turns too */
   private toEnd: AbortController | undefined;
+  /** Call MCP Server, while it waits: Cancel (or the notification's) stops it */
+  private calling: vscode.CancellationTokenSource | undefined;
 
   constructor(
     private readonly config: Config,
@@ -268,6 +271,7 @@ export class Runner extends Disposable {
 
   cancel(): void {
     this.toEnd?.abort();
+    this.calling?.cancel();
     if (this.run && this.run.view.outcome === 'running') this.run.ctl.abort();
   }
 
@@ -287,6 +291,7 @@ export class Runner extends Disposable {
     if (m.type === 'open-link') await vscode.env.openExternal(vscode.Uri.parse(m.url));
     else if (m.type === 'answer') await this.answer(m.id);
     else if (m.type === 'use-fixture') await this.useFixture(m.id);
+    else if (m.type === 'call-mcp') await this.callMcp(m.id);
     else if (m.type === 'continue') await this.continueRun();
     else if (m.type === 'run-to-end') await this.runToEnd();
     else if (m.type === 'append-conversation') await this.appendConversation();
@@ -312,6 +317,36 @@ export class Runner extends Disposable {
     if (why) void this.api.showError(why, 'Use Fixture');
   }
 
+  /** Call MCP Server: the call answered by the tool of its name on a server VS Code runs (which one, when several). */
+  async callMcp(id: string): Promise<void> {
+    const r = this.run;
+    const call = r?.view.calls?.find(c => c.id === id);
+    if (!r || !call) return;
+    const what = 'Call MCP Server';
+    const tools = serverTools().filter(t => t.name === call.name);
+    if (!tools.length) return this.api.showError(noServer(`a tool ${call.name}`), what);
+    const items = tools.map(t => ({ label: t.server, tool: t }));
+    const title = `Call ${call.name} on which MCP server?`;
+    const tool = items.length > 1 ? (await vscode.window.showQuickPick(items, { title }))?.tool : tools[0];
+    if (!tool || this.run !== r) return;
+    const cts = (this.calling = new vscode.CancellationTokenSource());
+    const where = { location: vscode.ProgressLocation.Notification, cancellable: true };
+    try {
+      const answer = await vscode.window.withProgress({ ...where, title: `${tool.server}: ${call.name}…` }, (_, t) => {
+        t.onCancellationRequested(() => cts.cancel());
+        return callServerTool(tool, call, cts.token);
+      });
+      if (this.run === r) this.give(r, call, answer, `${tool.server} (MCP)`);
+    } catch (e) {
+      if (!cts.token.isCancellationRequested)
+        void this.api.showError(`MCP server "${tool.server}" failed on ${call.name}: ${(e as Error).message}`, what);
+    } finally {
+      if (this.calling === cts) this.calling = undefined;
+      cts.cancel(); // a call that timed out is not left running
+      cts.dispose();
+    }
+  }
+
   /** The fixtures a conversation answers from: its case file chosen once, read each time (an entry added counts). */
   private async fixturesOf(r: Run, what: string): Promise<FixtureSource | undefined> {
     const conversation = this.conversationOf(r);
@@ -334,12 +369,13 @@ export class Runner extends Disposable {
   }
 
   /** Keeps a call's answer for the next request, and shows it under the call. */
-  private give(r: Run, call: ToolCallView, answer: GivenAnswer): void {
+  private give(r: Run, call: ToolCallView, answer: GivenAnswer, server?: string): void {
     this.conversationOf(r).given.set(call.id, answer);
     call.answer = coreBundle().answerText(answer.content);
     call.isError = answer.isError;
-    const from = answer.source && this.conversationOf(r).fixtures?.label;
-    if (from) call.from = `${from} (${answer.source})`;
+    const label = answer.source && this.conversationOf(r).fixtures?.label;
+    const from = server ?? (label && `${label} (${answer.source})`);
+    if (from) call.from = from;
     else delete call.from;
     this.panel.post({ type: 'calls', runId: r.view.runId, calls: r.view.calls! });
   }

@@ -1,6 +1,6 @@
 // A tool-use conversation in the panel: the earlier turns above the reply (each reply with its usage and cost, and
-// the answers given to its calls), and below it the reply's calls with Answer… and Use Fixture, then Continue, Run
-// to End and Append Conversation. A call's input and its answer are set as text, never as markup.
+// the answers given to its calls), and below it the reply's calls with Answer…, Use Fixture and Call MCP Server,
+// then Continue, Run to End and Append Conversation. A call's input and its answer are set as text, never as markup.
 import type { FromResponseWebview, RunView, ToolCallView, TurnView } from '../../protocol/response';
 import { tokensInOut } from '../../core/api/usage';
 import { formatUsd } from '../../core/cost/format';
@@ -48,8 +48,8 @@ export function renderHistory(view: RunView | undefined, openLink: (url: string)
 }
 
 /**
- * The reply's calls, each with Answer… and Use Fixture; Continue once every one has an answer, and Run to End;
- * Append Conversation while there is a conversation (calls to answer, or earlier turns).
+ * The reply's calls, each with Answer…, Use Fixture and Call MCP Server; Continue once every one has an answer, and
+ * Run to End; Append Conversation while there is a conversation (calls to answer, or earlier turns).
  */
 export function renderCalls(view: RunView | undefined, post: Post): void {
   const root = $('calls');
@@ -67,7 +67,9 @@ export function renderCalls(view: RunView | undefined, post: Post): void {
     answer.addEventListener('click', () => post({ type: 'answer', id: call.id }));
     const fixture = button('Use Fixture', undefined, 'btn use-fixture');
     fixture.addEventListener('click', () => post({ type: 'use-fixture', id: call.id }));
-    box.append(answer, ' ', fixture);
+    const mcp = button('Call MCP Server', undefined, 'btn call-mcp');
+    mcp.addEventListener('click', () => post({ type: 'call-mcp', id: call.id }));
+    box.append(answer, ' ', fixture, ' ', mcp);
     root.appendChild(box);
   }
   const actions = el('div', 'tool-actions');

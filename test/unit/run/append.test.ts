@@ -131,6 +131,7 @@ describe('webview protocol', () => {
     // Use Fixture (by the call's id) and Run to End
     assert.deepEqual(parseFromResponseWebview({ type: 'use-fixture', id: 't' }), { type: 'use-fixture', id: 't' });
     assert.equal(parseFromResponseWebview({ type: 'use-fixture' }), undefined);
+    assert.deepEqual(parseFromResponseWebview({ type: 'call-mcp', id: 't' }), { type: 'call-mcp', id: 't' });
     assert.deepEqual(parseFromResponseWebview({ type: 'run-to-end' }), { type: 'run-to-end' });
     assert.equal(parseFromResponseWebview({ type: 'open-link', url: 'javascript:alert(1)' }), undefined);
     assert.equal(parseFromResponseWebview({ type: 'open-link', url: 'command:workbench.action.quit' }), undefined);
