@@ -350,7 +350,9 @@ describe('Cases grid and Test Explorer (DOM)', function () {
     await cellOf(page, 'rainy case', SONNET).click();
     await detail.locator('.trajectory-lines', { hasText: 'get_weather {"city":"Paris"} → case: Rain' }).waitFor();
     await page.mouse.move(5, 790);
-    await shot(page, 'cases-loop.png');
+    const png = await shot(page, 'cases-loop.png');
+    // the README's picture of a loop cell's trajectory
+    if (process.env.UPDATE_DOCS_IMAGES) fs.writeFileSync(path.join(ui.root, 'docs', 'images', 'cases-loop.png'), png);
   });
 
   it('Cancel All: the running cells stop with what arrived, the queued ones never start', async () => {
