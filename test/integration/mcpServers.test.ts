@@ -25,14 +25,17 @@ const EVERYTHING = path.resolve(
 
 const chat = () => vscode.workspace.getConfiguration('chat');
 
-/** Sends a request whose reply (the fake's `echo` script) calls echo with the number given; that call. */
+/**
+ * Sends a request whose reply (the fake's `echo` script) calls echo with the number given; that call. A file of its
+ * own for each number: a document an earlier test left open under one name could still hold that test's text.
+ */
 async function echoCall(n: number) {
   await writeWorkspaceFile(
-    'mcp-call.prompt.yaml',
+    `mcp-call-${n}.prompt.yaml`,
     'model: model-sonnet-4-6\nmax_tokens: 100\ntools:\n  - name: echo\n    input_schema: { type: object }\n' +
       `messages:\n  - role: user\n    content: "#script=echo Say ${n}"\n`,
   );
-  await openEditor('mcp-call.prompt.yaml');
+  await openEditor(`mcp-call-${n}.prompt.yaml`);
   await vscode.commands.executeCommand('promptwright.sendRequest');
   const features = await (await api()).features();
   return features.runner.current!.view.calls![0]!;
