@@ -5,7 +5,7 @@ import * as vscode from 'vscode';
 import type { LoadedModels } from '../../core/language/modelAssist';
 import { formatOf } from '../../core/fileNames';
 import { isRequestFile, type Config } from '../platform/config';
-import { completionItem, hover } from '../platform/language';
+import { completionItem, hover, workspaceEdit } from '../platform/language';
 import { coreBundle } from '../platform/lazy';
 import { vscodePrompts, type Prompts } from '../platform/prompts';
 import type { CheckedRequests, Models } from './models';
@@ -79,10 +79,7 @@ export class ModelEditing {
     });
     if (!pick || pick.label === current) return;
     const fix = v.chooseModelFix(current, pick.label);
-    const edit = new vscode.WorkspaceEdit();
-    for (const e of v.fixEdits(doc.getText(), parsed.format, parsed, fix))
-      edit.replace(doc.uri, new vscode.Range(doc.positionAt(e.start), doc.positionAt(e.end)), e.newText);
-    await vscode.workspace.applyEdit(edit);
+    await vscode.workspace.applyEdit(workspaceEdit(doc, v.fixEdits(doc.getText(), parsed.format, parsed, fix)));
   }
 
   /** The top-level `model` value at a position, or where one is being typed after `"model":` / `model:`. */

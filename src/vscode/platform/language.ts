@@ -1,6 +1,7 @@
 // The language features' answers (core/language, in offsets) as VS Code's types.
 import * as vscode from 'vscode';
 import type { CompletionData, CompletionKind, HoverData } from '../../core/language/types';
+import type { TextEdit } from '../../core/request/fixes';
 
 const KIND: Record<CompletionKind, vscode.CompletionItemKind> = {
   snippet: vscode.CompletionItemKind.Snippet,
@@ -32,4 +33,12 @@ export function completionItem(doc: vscode.TextDocument, c: CompletionData): vsc
 
 export function hover(doc: vscode.TextDocument, h: HoverData): vscode.Hover {
   return new vscode.Hover(markdown(h.markdown), new vscode.Range(doc.positionAt(h.start), doc.positionAt(h.end)));
+}
+
+/** Core's edits of a document (offsets) as one WorkspaceEdit: applied, one undoable step. */
+export function workspaceEdit(doc: vscode.TextDocument, edits: readonly TextEdit[]): vscode.WorkspaceEdit {
+  const edit = new vscode.WorkspaceEdit();
+  for (const e of edits)
+    edit.replace(doc.uri, new vscode.Range(doc.positionAt(e.start), doc.positionAt(e.end)), e.newText);
+  return edit;
 }

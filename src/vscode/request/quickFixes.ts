@@ -1,5 +1,6 @@
 import * as vscode from 'vscode';
 import type { FixAction } from '../../core/language/types';
+import { workspaceEdit } from '../platform/language';
 import { coreBundle } from '../platform/lazy';
 import type { RequestDiagnostics } from './requestDiagnostics';
 
@@ -39,10 +40,7 @@ export function codeActions(doc: vscode.TextDocument, d: vscode.Diagnostic, fixe
       action.command = { command: 'promptwright.addBeta', title: fix.title, arguments: [fix.beta] };
       return action;
     }
-    const edit = new vscode.WorkspaceEdit();
-    for (const e of fix.edits)
-      edit.replace(doc.uri, new vscode.Range(doc.positionAt(e.start), doc.positionAt(e.end)), e.newText);
-    action.edit = edit;
+    action.edit = workspaceEdit(doc, fix.edits);
     action.isPreferred = fix.preferred;
     return action;
   });

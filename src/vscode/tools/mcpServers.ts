@@ -9,6 +9,7 @@ import { toolEntry, toolTimeoutMs, type McpTool } from '../../core/tools/mcpPool
 import { formatOf } from '../../core/fileNames';
 import type { RequestDiagnostics } from '../request/requestDiagnostics';
 import type { Api } from '../platform/api';
+import { workspaceEdit } from '../platform/language';
 import { coreBundle } from '../platform/lazy';
 import { vscodePrompts, type Prompts } from '../platform/prompts';
 
@@ -47,12 +48,13 @@ export async function callServerTool(
 ): Promise<{ content: ToolResultContent; isError: boolean }> {
   const ms = toolTimeoutMs(process.env);
   let timer: NodeJS.Timeout | undefined;
+  let cancelled: vscode.Disposable | undefined;
   try {
     const result = await Promise.race([
       vscode.lm.invokeTool(tool.id, { input: call.input ?? {}, toolInvocationToken: undefined }, token),
       new Promise<never>((_, reject) => {
         timer = setTimeout(() => reject(new Error(`no answer within ${ms} ms (PROMPTWRIGHT_TOOL_TIMEOUT_MS)`)), ms);
-        token.onCancellationRequested(() => reject(new vscode.CancellationError()));
+        cancelled = token.onCancellationRequested(() => reject(new vscode.CancellationError()));
       }),
     ]);
     const content = result.content.flatMap(p =>
@@ -62,6 +64,7 @@ export async function callServerTool(
     return { content: content.length ? content : '', isError: /^MCP error -?\d+:/.test(content[0]?.text ?? '') };
   } finally {
     clearTimeout(timer);
+    cancelled?.dispose();
   }
 }
 
@@ -118,10 +121,7 @@ export class McpTools {
               value: entries,
             })
           : [core.appendItems(text, format, 'tools', entries)];
-      const edit = new vscode.WorkspaceEdit();
-      for (const e of edits)
-        edit.replace(doc.uri, new vscode.Range(doc.positionAt(e.start), doc.positionAt(e.end)), e.newText);
-      await vscode.workspace.applyEdit(edit);
+      await vscode.workspace.applyEdit(workspaceEdit(doc, edits));
     } catch (e) {
       void this.api.showError(e, TITLE);
     }
