@@ -57,10 +57,18 @@ async function runAllAsBatch(page) {
   await button.click();
 }
 
-/** The Promptwright side bar with the Batches view expanded (its icon toggles the side bar: clicked when hidden). */
+/**
+ * The Promptwright side bar with the Batches view expanded. Its icon toggles the side bar, so it is clicked only when
+ * the view has not shown within a while: after a reload the workbench restores the side bar itself, late on a slow
+ * machine, and a click then would close it.
+ */
 async function showBatches(page) {
   const header = page.locator('.part.sidebar .pane-header', { hasText: 'Batches' }).first();
-  if (!(await header.isVisible()))
+  const shown = await header.waitFor({ timeout: 5000 }).then(
+    () => true,
+    () => false,
+  );
+  if (!shown)
     await page.locator('.part.activitybar .action-item .action-label[aria-label^="Promptwright"]').first().click();
   await expandOnly(page, 'Batches');
 }
