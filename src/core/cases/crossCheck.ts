@@ -24,9 +24,12 @@ export interface CrossCheck {
 
 /** A placeholder name the request uses: how many cases give it a value, and the last string whose text shows it. */
 interface Use {
+  name: string;
   defined: number;
   /** the index of the last string (of `holders`) whose value holds it */
   in: number;
+  /** where it is in the `uses` of that string */
+  at: number;
   /** the index of the last string (of `holders`) where it was found as written, -1 before */
   seen: number;
 }
@@ -34,14 +37,24 @@ interface Use {
 /** The placeholder names the request uses, in the order first met. */
 type Uses = Map<string, Use>;
 
-/** A string value of the request that holds placeholders: where it is, and the names it uses (each once). */
+/**
+ * A string value of the request that holds placeholders: where it is, the names it uses (each once), and how many
+ * times its value holds each.
+ */
 interface Holder {
   path: Path;
-  names: string[];
+  uses: Use[];
+  times: number[];
 }
 
 /** How many names of each length a var is compared with for "did you mean": of its length and ±2, 80 at most. */
 const NEAR_PER_LENGTH = 16;
+
+/**
+ * How many different unused vars of a file are weighed for "did you mean" (the same var in many cases is weighed
+ * once): a file of a thousand different typos is not one a person wrote, and each costs up to 80 comparisons.
+ */
+const NEAR_KEYS = 100;
 
 /**
  * `requestParsed`: the request text as parseRequest reads it, when the caller has it already (parsed once, not
@@ -64,16 +77,23 @@ export function crossCheck(
   const holders: Holder[] = [];
   forEachString(parsed.value, (s, pathOf) => {
     const index = holders.length;
-    let names: string[] | undefined;
+    let holder: Holder | undefined;
     scanPlaceholders(s, 0, s.length, (_start, _end, nameStart, nameEnd) => {
       const name = s.slice(nameStart, nameEnd);
       let use = uses.get(name);
-      if (!use) uses.set(name, (use = { defined: 0, in: -1, seen: -1 }));
-      if (use.in === index) return;
-      use.in = index;
-      (names ??= []).push(name);
+      if (!use) uses.set(name, (use = { name, defined: 0, in: -1, at: 0, seen: -1 }));
+      holder ??= { path: [], uses: [], times: [] };
+      if (use.in === index) holder.times[use.at]!++;
+      else {
+        use.in = index;
+        use.at = holder.uses.push(use) - 1;
+        holder.times.push(1);
+      }
     });
-    if (names) holders.push({ path: pathOf(), names });
+    if (holder) {
+      holder.path = pathOf();
+      holders.push(holder);
+    }
   });
   const cases = file.cases;
   // each case's vars, listed once (a case may have a hundred thousand), and how many of them are placeholders
@@ -124,6 +144,11 @@ class Bounded<T extends { code: RuleId; message: string }> {
     return this.said.length >= MAX_PER_RULE;
   }
 
+  /** whether a problem left out is known: those after it need no place */
+  get overflowed(): boolean {
+    return this.first !== undefined;
+  }
+
   /** `n` problems not said, the first of them `at()` (asked for the first one left out only) */
   count(n: number, at: () => T): void {
     if (!n) return;
@@ -138,8 +163,9 @@ class Bounded<T extends { code: RuleId; message: string }> {
 
 /**
  * In the request, each `{{name}}` some case gives no value, in the order of the text: each string's text read
- * once. A name the value holds but its text does not show as written (JSON `\u007b`, a line folded inside the
- * braces) is said at the whole string, before those found.
+ * until as many problems are found as can be said (and one more, the first left out); the others are counted from
+ * what the first pass found in the string's value. A name the value holds but its text does not show as written
+ * (JSON `\u007b`, a line folded inside the braces) is said at the whole string, before those found.
  */
 function lackingInRequest(
   text: string,
@@ -152,13 +178,13 @@ function lackingInRequest(
   const out = new Bounded<Problem>();
   const messages = new Map<string, string>();
   const locate = parsed.locateMany(holders.map(h => h.path));
-  holders.forEach(({ path, names }, index) => {
-    let lacking = false;
-    for (const name of names) {
-      const use = uses.get(name)!;
+  holders.forEach(({ path, uses: held, times }, index) => {
+    // occurrences of names some case lacks, in the string's value
+    let lacking = 0;
+    held.forEach((use, k) => {
       use.in = index; // as the first pass left it for the last string that holds it
-      lacking ||= lacks(use);
-    }
+      if (lacks(use)) lacking += times[k]!;
+    });
     if (!lacking) return;
     const problem = (start: number, end: number, message: string): Problem => ({
       start,
@@ -168,38 +194,35 @@ function lackingInRequest(
       path,
       message,
     });
+    const span = locate(path);
+    const whole = span ?? { start: 0, end: Math.min(1, text.length) };
+    if (out.overflowed) return out.count(lacking, () => problem(whole.start, whole.end, ''));
     const say = (name: string, start: number, end: number) => {
       if (out.full) return out.count(1, () => problem(start, end, ''));
       let message = messages.get(name);
       if (message === undefined) messages.set(name, (message = messageOf(name)));
       out.said.push(problem(start, end, message));
     };
-    // the occurrences in the string's text (what is searched ends with the string): the places of as many as can
-    // be said, and one more (the first left out), kept; the others only counted
-    const span = locate(path);
+    // the occurrences in the string's text (what is searched ends with the string): as many as can be said, and
+    // one more (the first left out); the scan stops there
     const room = MAX_PER_RULE - out.said.length + 1;
-    const found: string[] = [];
+    const found: Use[] = [];
     const at: number[] = [];
-    let more = 0;
     if (span) {
       const source = text.slice(span.start, span.end);
       scanPlaceholders(source, 0, source.length, (start, end, nameStart, nameEnd) => {
         const use = uses.get(source.slice(nameStart, nameEnd));
         if (use?.in !== index || !lacks(use)) return;
         use.seen = index;
-        if (found.length < room) {
-          found.push(source.slice(nameStart, nameEnd));
-          at.push(span.start + start, span.start + end);
-        } else more++;
+        found.push(use);
+        at.push(span.start + start, span.start + end);
+        return found.length < room;
       });
     }
-    const whole = span ?? { start: 0, end: Math.min(1, text.length) };
-    for (const name of names) {
-      const use = uses.get(name)!;
-      if (lacks(use) && use.seen !== index) say(name, whole.start, whole.end);
-    }
-    found.forEach((name, k) => say(name, at[2 * k]!, at[2 * k + 1]!));
-    out.count(more, () => problem(whole.start, whole.end, ''));
+    const stopped = found.length === room;
+    if (!stopped) for (const use of held) if (lacks(use) && use.seen !== index) say(use.name, whole.start, whole.end);
+    found.forEach((use, k) => say(use.name, at[2 * k]!, at[2 * k + 1]!));
+    if (stopped) out.count(Math.max(0, lacking - room), () => problem(whole.start, whole.end, ''));
   });
   return out.problems().sort(byPosition);
 }
@@ -249,6 +272,13 @@ function unusedVars(
 ): CaseProblem[] {
   const out = new Bounded<CaseProblem>();
   let byLength: Map<number, string[]> | undefined;
+  const suggested = new Map<string, string>();
+  const suggestion = (key: string) => {
+    let near = suggested.get(key);
+    if (near === undefined && suggested.size < NEAR_KEYS)
+      suggested.set(key, (near = nearUse(key, (byLength ??= namesByLength(uses)))));
+    return near ?? '';
+  };
   const problem = (i: number, key: string, message: string): CaseProblem => ({
     path: ['cases', i, 'vars', key],
     key: true,
@@ -263,8 +293,7 @@ function unusedVars(
       const key = keys[k]!;
       if (uses.has(key)) continue;
       unused--;
-      byLength ??= namesByLength(uses);
-      out.said.push(problem(i, key, `The request has no {{${key}}}: this value is not used.${nearUse(key, byLength)}`));
+      out.said.push(problem(i, key, `The request has no {{${key}}}: this value is not used.${suggestion(key)}`));
     }
     out.count(unused, () => {
       while (uses.has(keys[k]!)) k++;

@@ -8,13 +8,14 @@ import type { Placeholder, VarValue } from './types';
  * A placeholder: `{{name}}`, spaces allowed inside the braces. Names start with a letter or `_` and go on
  * with letters, digits, `_`, `.` and `-`; anything else between double braces is left as text. What the regular
  * expression `/\{\{\s*([A-Za-z_][A-Za-z0-9_.-]*)\s*\}\}/g` finds, found without a match object each: a request
- * file can hold a hundred thousand of them, and this runs on every check of a case file.
+ * file can hold a hundred thousand of them, and this runs on every check of a case file. `visit` returning false
+ * ends the scan.
  */
 export function scanPlaceholders(
   text: string,
   from: number,
   to: number,
-  visit: (start: number, end: number, nameStart: number, nameEnd: number) => void,
+  visit: (start: number, end: number, nameStart: number, nameEnd: number) => unknown,
 ): void {
   // the shortest placeholder, `{{a}}`, has five characters
   for (let i = text.indexOf('{{', from); i >= 0 && i + 5 <= to;) {
@@ -26,7 +27,7 @@ export function scanPlaceholders(
       const nameEnd = j;
       while (j < to && isSpace(text.charCodeAt(j))) j++;
       if (j + 2 <= to && text.charCodeAt(j) === 125 && text.charCodeAt(j + 1) === 125) {
-        visit(i, j + 2, nameStart, nameEnd);
+        if (visit(i, j + 2, nameStart, nameEnd) === false) return;
         i = text.indexOf('{{', j + 2);
         continue;
       }

@@ -173,6 +173,27 @@ describe('cases: cross-check of files built to be slow (linear time, the first p
       /^The request has no \{\{p0x\}\}: this value is not used\. Did you mean \{\{p0\}\}\?$/,
     );
     assert.match(unused.at(-1)!.message, /^19,000 more unused-var problems/);
+    // "did you mean" weighs the first 100 different vars: a thousand different typos are not a person's
+    assert.match(unused[99]!.message, /^The request has no \{\{p99x\}\}: .* Did you mean \{\{p\d+\}\}\?$/);
+    assert.match(unused[100]!.message, /^The request has no \{\{p100x\}\}: this value is not used\.$/);
+  });
+
+  it('the same unused var in 300 cases is weighed once, and each of them says "did you mean"', () => {
+    const cases = Array.from({ length: 300 }, (_, i) => ({ name: `c${i}`, vars: { p0x: 'v', [`q${i}`]: 'w' } }));
+    const { r } = crossOf(cases, request(3));
+    const typo = r.caseProblems.filter(p => p.code === 'unused-var' && p.path.at(-1) === 'p0x');
+    assert.equal(typo.length, 300);
+    assert.ok(typo.every(p => p.message.endsWith('Did you mean {{p0}}?')));
+  });
+
+  it('a placeholder written many times in one string: each time counted, past the bound too', () => {
+    const twice = Array.from({ length: 2000 }, (_, i) => `{{p${i}}} {{p${i}}}`).join(' ');
+    const requestText = JSON.stringify({ model: 'm', max_tokens: 5, messages: [{ role: 'user', content: twice }] });
+    const { r } = crossOf([{ name: 'c', vars: { z: 1 } }], requestText);
+    assert.equal(r.requestProblems.length, MAX_PER_RULE + 1);
+    // 4,000 places, 1,000 of them said: the first 500 names, twice each
+    assert.match(r.requestProblems[999]!.message, /\{\{p499\}\}/);
+    assert.match(r.requestProblems.at(-1)!.message, /^3,000 more undefined-placeholder problems/);
   });
 
   it('one string holding 20,000 placeholders no case gives: read once, not once per name', () => {
