@@ -487,6 +487,8 @@ describe('prompt test cases (real extension host)', () => {
     const check = async (name: string, text: string, line: number) => {
       const u = copy.at(name);
       fs.writeFileSync(u.fsPath, text);
+      // opened, so checked now: a file only written waits for the file watcher, which a loaded machine delays
+      await vscode.workspace.openTextDocument(u);
       const [d] = await waitFor(`${name}: path-outside-repository`, () => {
         const found = withCode(u, 'path-outside-repository');
         return found.length ? found : undefined;

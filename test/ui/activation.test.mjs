@@ -7,22 +7,18 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ui } from './context.mjs';
-import { editorText, openFile, openWorkbench, runCommand, runCommandExpect, screenshotOnFailure } from './drive.mjs';
+import { editorText, openFile, runCommand, runCommandExpect, workbenchSession } from './drive.mjs';
 
 describe('activation (DOM)', function () {
-  let session;
-  before(async () => {
-    const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'promptwright-activation-'));
-    fs.writeFileSync(path.join(folder, 'notes.md'), '# Notes\n\nNothing for Promptwright here.\n');
-    const body = { model: 'model-opus-4-7', max_tokens: 64, messages: [{ role: 'user', content: 'Hello' }] };
-    fs.writeFileSync(path.join(folder, 'later.prompt.json'), `${JSON.stringify(body, null, 2)}\n`);
-    session = await openWorkbench(folder);
-  });
-  afterEach(async function () {
-    await screenshotOnFailure(this, session?.page);
-  });
-  after(async () => {
-    await session?.close();
+  // a folder with no request file open: nothing of Promptwright's loads until one is
+  const session = workbenchSession(undefined, {
+    folder: () => {
+      const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'promptwright-activation-'));
+      fs.writeFileSync(path.join(folder, 'notes.md'), '# Notes\n\nNothing for Promptwright here.\n');
+      const body = { model: 'model-opus-4-7', max_tokens: 64, messages: [{ role: 'user', content: 'Hello' }] };
+      fs.writeFileSync(path.join(folder, 'later.prompt.json'), `${JSON.stringify(body, null, 2)}\n`);
+      return folder;
+    },
   });
 
   /** The Promptwright log as the Output panel shows it. */

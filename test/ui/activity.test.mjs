@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { ui } from './context.mjs';
-import { openWorkbench, runCommand, runCommandExpect, screenshotOnFailure } from './drive.mjs';
+import { runCommand, runCommandExpect, workbenchSession } from './drive.mjs';
 
 const COMPLIANCE_KEY = 'sk-vendor-api01-full';
 const FEED = '/v1/compliance/activities';
@@ -36,17 +36,10 @@ async function waitRows(page, n, timeout = 20000) {
 }
 
 describe('Activity Feed (DOM)', function () {
-  const s = {};
-  before(async function () {
-    // the README's picture is taken at a common laptop size
-    Object.assign(s, await openWorkbench(ui.freshWorkspace(), 'hello.prompt.json', { width: 1280, height: 800 }));
-  });
-  afterEach(async function () {
-    await screenshotOnFailure(this, s.page);
-  });
-  after(async () => {
-    if (s.page) await runCommand(s.page, 'Promptwright: Clear Compliance Key').catch(() => {});
-    await s.close?.();
+  // the README's picture is taken at a common laptop size
+  const s = workbenchSession('hello.prompt.json', {
+    size: { width: 1280, height: 800 },
+    beforeClose: s => runCommand(s.page, 'Promptwright: Clear Compliance Key').catch(() => {}),
   });
 
   it('pages as the table scrolls: a filter, three pages, one record opened with the keyboard', async () => {

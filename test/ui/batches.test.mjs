@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { ui } from './context.mjs';
-import { expandOnly, openWorkbench, runCommand, screenshotOnFailure, setApiKey } from './drive.mjs';
+import { copyFixtures, expandOnly, runCommand, workbenchSession } from './drive.mjs';
 
 const grid = page => page.frameLocator('iframe.webview').last().frameLocator('iframe#active-frame');
 const creates = since =>
@@ -74,25 +74,20 @@ async function showBatches(page) {
 }
 
 describe('Message Batches: the batch profile, the grid, the Batches view (DOM)', function () {
-  const s = {};
-  before(async function () {
-    const folder = ui.freshWorkspace();
-    const fixtures = path.join(ui.root, 'test', 'fixtures', 'cases');
-    for (const f of fs.readdirSync(fixtures)) fs.copyFileSync(path.join(fixtures, f), path.join(folder, f));
-    Object.assign(s, await openWorkbench(folder, 'support.cases.yaml', { width: 1280, height: 800 }));
-    await setApiKey(s.page, ui.fake.apiKey);
+  const s = workbenchSession('support.cases.yaml', {
+    withApiKey: true,
+    size: { width: 1280, height: 800 },
+    folder: () => copyFixtures(ui.freshWorkspace(), 'cases'),
     // a direct run first: the grid each test opens (Show Cases Grid) is there, whichever test runs alone
-    await runCommand(s.page, 'Promptwright: Run Cases');
-    await waitVerdicts(s.page, 4, 2);
-    s.directCost = await summaryCost(s.page);
-    assert.ok(s.directCost > 0, 'the direct run has a price');
-  });
-  afterEach(async function () {
-    await screenshotOnFailure(this, s.page);
-    ui.fake.batches.processingMs = 300;
-  });
-  after(async () => {
-    await s.close?.();
+    ready: async s => {
+      await runCommand(s.page, 'Promptwright: Run Cases');
+      await waitVerdicts(s.page, 4, 2);
+      s.directCost = await summaryCost(s.page);
+      assert.ok(s.directCost > 0, 'the direct run has a price');
+    },
+    eachAfter: () => {
+      ui.fake.batches.processingMs = 300;
+    },
   });
 
   it('the Test Explorer runs the case file as a batch through "Run as Batch (half price)"', async () => {

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { ui } from './context.mjs';
-import { openWorkbench, runCommand, screenshotOnFailure, setApiKey } from './drive.mjs';
+import { runCommand, workbenchSession } from './drive.mjs';
 
 const FILE = 'support-cached.prompt.yaml';
 const RULE =
@@ -44,19 +44,15 @@ cache_control: { type: ephemeral }
 const panel = page => page.frameLocator('iframe.webview').last().frameLocator('iframe#active-frame');
 
 describe('cache breakpoints (DOM)', function () {
-  const s = {};
-  before(async function () {
-    const folder = ui.freshWorkspace();
-    fs.writeFileSync(path.join(folder, FILE), REQUEST);
-    // the README's picture is taken at a common laptop size
-    Object.assign(s, await openWorkbench(folder, FILE, { width: 1280, height: 800 }));
-    await setApiKey(s.page, ui.fake.apiKey);
-  });
-  afterEach(async function () {
-    await screenshotOnFailure(this, s.page);
-  });
-  after(async () => {
-    await s.close?.();
+  // the README's picture is taken at a common laptop size
+  const s = workbenchSession(FILE, {
+    withApiKey: true,
+    size: { width: 1280, height: 800 },
+    folder: () => {
+      const folder = ui.freshWorkspace();
+      fs.writeFileSync(path.join(folder, FILE), REQUEST);
+      return folder;
+    },
   });
 
   it('a CodeLens above each breakpoint: its counted prefix, ttl and minimum; the picture', async () => {

@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { ui } from './context.mjs';
-import { openFile, openWorkbench, runCommand, screenshotOnFailure, setApiKey } from './drive.mjs';
+import { copyFixtures, openFile, runCommand, workbenchSession } from './drive.mjs';
 
 const SONNET = 'model-sonnet-4-6';
 const HAIKU = 'model-haiku-4-5';
@@ -65,47 +65,41 @@ async function toggleTheme(page) {
 }
 
 describe('Cases grid and Test Explorer (DOM)', function () {
-  const s = {};
-  before(async function () {
-    const folder = ui.freshWorkspace();
-    const fixtures = path.join(ui.root, 'test', 'fixtures', 'cases');
-    for (const f of fs.readdirSync(fixtures)) fs.copyFileSync(path.join(fixtures, f), path.join(folder, f));
-    // for Cancel All: six slow cases on one model: four run at once (the default concurrency), two wait
-    const slow = Array.from(
-      { length: 6 },
-      (_, i) => `  - name: slow ${i + 1}\n    vars: { question: "#slow=600 n${i}", tone: calm }`,
-    );
-    fs.writeFileSync(
-      path.join(folder, 'slow.cases.yaml'),
-      ['request: support.prompt.yaml', `models: [${HAIKU}]`, 'cases:', ...slow, ''].join('\n'),
-    );
-    // a reply with Markdown and markup in it, and a failure whose reason is far longer than its cell
-    fs.writeFileSync(
-      path.join(folder, 'reading.cases.yaml'),
-      [
-        'request: support.prompt.yaml',
-        `models: [${SONNET}, ${HAIKU}]`,
-        'cases:',
-        '  - name: markdown',
-        `    vars: { question: ${JSON.stringify(HOSTILE)}, tone: calm }`,
-        '    assert:',
-        '      - contains: "You said"',
-        '  - name: a long reason',
-        '    vars: { question: "When do you open?", tone: calm }',
-        '    assert:',
-        `      - equals: ${JSON.stringify(LONG)}`,
-        '',
-      ].join('\n'),
-    );
-    // the README's pictures are taken at a common laptop size
-    Object.assign(s, await openWorkbench(folder, 'support.cases.yaml', { width: 1280, height: 800 }));
-    await setApiKey(s.page, ui.fake.apiKey);
-  });
-  afterEach(async function () {
-    await screenshotOnFailure(this, s.page);
-  });
-  after(async () => {
-    await s.close?.();
+  // the README's pictures are taken at a common laptop size
+  const s = workbenchSession('support.cases.yaml', {
+    withApiKey: true,
+    size: { width: 1280, height: 800 },
+    folder: () => {
+      const folder = copyFixtures(ui.freshWorkspace(), 'cases');
+      // for Cancel All: six slow cases on one model: four run at once (the default concurrency), two wait
+      const slow = Array.from(
+        { length: 6 },
+        (_, i) => `  - name: slow ${i + 1}\n    vars: { question: "#slow=600 n${i}", tone: calm }`,
+      );
+      fs.writeFileSync(
+        path.join(folder, 'slow.cases.yaml'),
+        ['request: support.prompt.yaml', `models: [${HAIKU}]`, 'cases:', ...slow, ''].join('\n'),
+      );
+      // a reply with Markdown and markup in it, and a failure whose reason is far longer than its cell
+      fs.writeFileSync(
+        path.join(folder, 'reading.cases.yaml'),
+        [
+          'request: support.prompt.yaml',
+          `models: [${SONNET}, ${HAIKU}]`,
+          'cases:',
+          '  - name: markdown',
+          `    vars: { question: ${JSON.stringify(HOSTILE)}, tone: calm }`,
+          '    assert:',
+          '      - contains: "You said"',
+          '  - name: a long reason',
+          '    vars: { question: "When do you open?", tone: calm }',
+          '    assert:',
+          `      - equals: ${JSON.stringify(LONG)}`,
+          '',
+        ].join('\n'),
+      );
+      return folder;
+    },
   });
 
   it('a 3 × 2 grid from the CodeLens, in the main area; the failing cell says why; one cell re-runs', async () => {
@@ -327,8 +321,7 @@ describe('Cases grid and Test Explorer (DOM)', function () {
   it('a tool-use loop cell’s detail: its model requests, then each call with its answer and source', async () => {
     const { page, folder } = s;
     // the agent's files join the workspace now: the pictures of the tests before do not list them
-    const fixtures = path.join(ui.root, 'test', 'fixtures', 'agent');
-    for (const f of fs.readdirSync(fixtures)) fs.copyFileSync(path.join(fixtures, f), path.join(folder, f));
+    copyFixtures(folder, 'agent');
     await openFile(page, 'agent.cases.yaml');
     await runCommand(page, 'Promptwright: Run Cases');
     const g = grid(page);

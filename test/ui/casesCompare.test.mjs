@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { ui } from './context.mjs';
-import { freshRepository, openWorkbench, runCommand, screenshotOnFailure, setApiKey } from './drive.mjs';
+import { freshRepository, runCommand, workbenchSession } from './drive.mjs';
 
 const SONNET = 'model-sonnet-4-6';
 const HAIKU = 'model-haiku-4-5';
@@ -53,30 +53,26 @@ async function choose(page, text) {
 }
 
 describe('Cases grid: compare mode (DOM)', function () {
-  const s = {};
   let folder;
-  before(async function () {
-    const repo = await freshRepository();
-    folder = repo.dir;
-    fs.writeFileSync(path.join(folder, 'greet.prompt.json'), request('Q'));
-    const kept = [
-      ['keeps', 'hi', 'hi'],
-      ['breaks', 'hi', 'Q:'],
-      ['fixed', 'hi', 'A:'],
-      ['markup', HOSTILE, 'You said'],
-    ];
-    fs.writeFileSync(path.join(folder, 'greet.cases.yaml'), caseFile([...kept, ['gone', 'bye', 'bye']]));
-    repo.commit('cases');
-    fs.writeFileSync(path.join(folder, 'greet.prompt.json'), request('A'));
-    fs.writeFileSync(path.join(folder, 'greet.cases.yaml'), caseFile([...kept, ['fresh', 'new', 'new']]));
-    Object.assign(s, await openWorkbench(folder, 'greet.cases.yaml', { width: 1280, height: 800 }));
-    await setApiKey(s.page, ui.fake.apiKey);
-  });
-  afterEach(async function () {
-    await screenshotOnFailure(this, s.page);
-  });
-  after(async () => {
-    await s.close?.();
+  const s = workbenchSession('greet.cases.yaml', {
+    withApiKey: true,
+    size: { width: 1280, height: 800 },
+    folder: async () => {
+      const repo = await freshRepository();
+      folder = repo.dir;
+      fs.writeFileSync(path.join(folder, 'greet.prompt.json'), request('Q'));
+      const kept = [
+        ['keeps', 'hi', 'hi'],
+        ['breaks', 'hi', 'Q:'],
+        ['fixed', 'hi', 'A:'],
+        ['markup', HOSTILE, 'You said'],
+      ];
+      fs.writeFileSync(path.join(folder, 'greet.cases.yaml'), caseFile([...kept, ['gone', 'bye', 'bye']]));
+      repo.commit('cases');
+      fs.writeFileSync(path.join(folder, 'greet.prompt.json'), request('A'));
+      fs.writeFileSync(path.join(folder, 'greet.cases.yaml'), caseFile([...kept, ['fresh', 'new', 'new']]));
+      return folder;
+    },
   });
 
   it('each cell: its outcome at HEAD → now and the change; the detail pane: both replies and their diff', async () => {

@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { ui } from './context.mjs';
-import { openFile, openWorkbench, runCommand, screenshotOnFailure, setApiKey } from './drive.mjs';
+import { copyFixtures, openFile, runCommand, workbenchSession } from './drive.mjs';
 
 const SONNET = 'model-sonnet-4-6';
 const HAIKU = 'model-haiku-4-5';
@@ -58,20 +58,14 @@ async function waitDone(page, timeout = 60000) {
 }
 
 describe('Cases grid: rubrics, samples, cost and grades (DOM)', function () {
-  const s = {};
-  before(async function () {
-    const folder = ui.freshWorkspace();
-    const fixtures = path.join(ui.root, 'test', 'fixtures', 'cases');
-    fs.copyFileSync(path.join(fixtures, 'support.prompt.yaml'), path.join(folder, 'support.prompt.yaml'));
-    fs.writeFileSync(path.join(folder, 'judged.cases.yaml'), CASES);
-    Object.assign(s, await openWorkbench(folder, 'judged.cases.yaml', { width: 1280, height: 800 }));
-    await setApiKey(s.page, ui.fake.apiKey);
-  });
-  afterEach(async function () {
-    await screenshotOnFailure(this, s.page);
-  });
-  after(async () => {
-    await s.close?.();
+  const s = workbenchSession('judged.cases.yaml', {
+    withApiKey: true,
+    size: { width: 1280, height: 800 },
+    folder: () => {
+      const folder = copyFixtures(ui.freshWorkspace(), 'cases', ['support.prompt.yaml']);
+      fs.writeFileSync(path.join(folder, 'judged.cases.yaml'), CASES);
+      return folder;
+    },
   });
 
   it('samples passed in each cell, a flaky mark, the cost in the header; the detail lists the samples', async () => {

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { ui } from './context.mjs';
-import { openWorkbench, runCommandExpect, screenshotOnFailure } from './drive.mjs';
+import { runCommandExpect, workbenchSession } from './drive.mjs';
 
 const ROWS = 10_000;
 const HAIKU = 'model-haiku-4-5';
@@ -28,24 +28,20 @@ const focused = page =>
     });
 
 describe('Cases grid of a 10,000-row dataset (DOM)', function () {
-  const s = {};
-  before(async function () {
-    const folder = ui.freshWorkspace();
-    fs.writeFileSync(
-      path.join(folder, 'say.prompt.yaml'),
-      `model: ${HAIKU}\nmax_tokens: 50\nmessages:\n  - role: user\n    content: "Say {{word}} in a {{tone}} tone"\n`,
-    );
-    const lines = ['word,tone'];
-    for (let i = 0; i < ROWS; i++) lines.push(`word${i},${i % 2 ? 'calm' : 'warm'}`);
-    fs.writeFileSync(path.join(folder, 'words.csv'), `${lines.join('\n')}\n`);
-    fs.writeFileSync(path.join(folder, 'words.cases.yaml'), 'request: say.prompt.yaml\ndataset: words.csv\n');
-    Object.assign(s, await openWorkbench(folder, 'words.cases.yaml', { width: 1280, height: 800 }));
-  });
-  afterEach(async function () {
-    await screenshotOnFailure(this, s.page);
-  });
-  after(async () => {
-    await s.close?.();
+  const s = workbenchSession('words.cases.yaml', {
+    size: { width: 1280, height: 800 },
+    folder: () => {
+      const folder = ui.freshWorkspace();
+      fs.writeFileSync(
+        path.join(folder, 'say.prompt.yaml'),
+        `model: ${HAIKU}\nmax_tokens: 50\nmessages:\n  - role: user\n    content: "Say {{word}} in a {{tone}} tone"\n`,
+      );
+      const lines = ['word,tone'];
+      for (let i = 0; i < ROWS; i++) lines.push(`word${i},${i % 2 ? 'calm' : 'warm'}`);
+      fs.writeFileSync(path.join(folder, 'words.csv'), `${lines.join('\n')}\n`);
+      fs.writeFileSync(path.join(folder, 'words.cases.yaml'), 'request: say.prompt.yaml\ndataset: words.csv\n');
+      return folder;
+    },
   });
 
   it('opens fast, draws only the rows in view, scrolls to the end, the arrows walk past the drawn rows', async () => {

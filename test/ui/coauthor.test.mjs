@@ -10,16 +10,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { ui } from './context.mjs';
-import {
-  answerInput,
-  editorText,
-  notification,
-  openFile,
-  openWorkbench,
-  runCommand,
-  screenshotOnFailure,
-  setApiKey,
-} from './drive.mjs';
+import { answerInput, editorText, notification, openFile, runCommand, workbenchSession } from './drive.mjs';
 
 const REQUEST = `# A support assistant: each case fills {{question}} and {{tone}}.
 model: model-sonnet-4-6
@@ -58,23 +49,21 @@ async function closeNotifications(page) {
 }
 
 describe('Improve Prompt… and Generate Test Cases… (DOM)', function () {
-  const s = {};
   let folder;
-  before(async () => {
-    folder = ui.freshWorkspace();
-    fs.writeFileSync(path.join(folder, 'support.prompt.yaml'), REQUEST);
-    fs.writeFileSync(path.join(folder, 'support.cases.yaml'), CASES);
-    // the README's picture is taken at a common laptop size
-    Object.assign(s, await openWorkbench(folder, 'support.prompt.yaml', { width: 1440, height: 860 }));
-    await setApiKey(s.page, ui.fake.apiKey);
-    await runCommand(s.page, 'View: Close Primary Side Bar');
-    await runCommand(s.page, 'View: Hide Secondary Side Bar');
-  });
-  afterEach(async function () {
-    await screenshotOnFailure(this, s.page);
-  });
-  after(async () => {
-    await s.close?.();
+  // the README's picture is taken at a common laptop size
+  const s = workbenchSession('support.prompt.yaml', {
+    withApiKey: true,
+    size: { width: 1440, height: 860 },
+    folder: () => {
+      folder = ui.freshWorkspace();
+      fs.writeFileSync(path.join(folder, 'support.prompt.yaml'), REQUEST);
+      fs.writeFileSync(path.join(folder, 'support.cases.yaml'), CASES);
+      return folder;
+    },
+    ready: async s => {
+      await runCommand(s.page, 'View: Close Primary Side Bar');
+      await runCommand(s.page, 'View: Hide Secondary Side Bar');
+    },
   });
 
   it('Improve Prompt: the goal, a diff with the reasons; Accept in the title bar, and one Undo', async () => {

@@ -9,16 +9,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { ui } from './context.mjs';
-import {
-  answerInput,
-  freshRepository,
-  openFile,
-  openWorkbench,
-  runCommand,
-  screenshotOnFailure,
-  setApiKey,
-  support,
-} from './drive.mjs';
+import { answerInput, freshRepository, openFile, runCommand, support, workbenchSession } from './drive.mjs';
 
 const OPUS = 'model-opus-4-7';
 const HAIKU = 'model-haiku-4-5';
@@ -53,36 +44,32 @@ async function choose(page, text) {
 }
 
 describe('Compare (DOM)', function () {
-  const s = {};
   let folder;
-  before(async function () {
-    const repo = await freshRepository();
-    folder = repo.dir;
-    fs.writeFileSync(
-      path.join(folder, 'weather.prompt.json'),
-      request("What's the weather in Paris? #thinking #tool #slow=120"),
-    );
-    fs.writeFileSync(path.join(folder, 'slow.prompt.json'), request('A long answer please #long=600 #slow=25'));
-    fs.writeFileSync(path.join(folder, 'faq.prompt.json'), request('Where can I find the opening hours?'));
-    // the fixture workspace's files too: only what the test changes differs from HEAD
-    repo.commit('prompts');
-    // the working copy: a system prompt and a sharper question
-    fs.writeFileSync(
-      path.join(folder, 'weather.prompt.json'),
-      request(
-        "What's the weather in Paris tomorrow morning? #thinking #tool #slow=120",
-        'You are a concise weather assistant. Answer in one sentence and use the get_weather tool.',
-      ),
-    );
-    // the README's picture is taken at a common laptop size
-    Object.assign(s, await openWorkbench(folder, 'weather.prompt.json', { width: 1440, height: 860 }));
-    await setApiKey(s.page, ui.fake.apiKey);
-  });
-  afterEach(async function () {
-    await screenshotOnFailure(this, s.page);
-  });
-  after(async () => {
-    await s.close?.();
+  // the README's picture is taken at a common laptop size
+  const s = workbenchSession('weather.prompt.json', {
+    withApiKey: true,
+    size: { width: 1440, height: 860 },
+    folder: async () => {
+      const repo = await freshRepository();
+      folder = repo.dir;
+      fs.writeFileSync(
+        path.join(folder, 'weather.prompt.json'),
+        request("What's the weather in Paris? #thinking #tool #slow=120"),
+      );
+      fs.writeFileSync(path.join(folder, 'slow.prompt.json'), request('A long answer please #long=600 #slow=25'));
+      fs.writeFileSync(path.join(folder, 'faq.prompt.json'), request('Where can I find the opening hours?'));
+      // the fixture workspace's files too: only what the test changes differs from HEAD
+      repo.commit('prompts');
+      // the working copy: a system prompt and a sharper question
+      fs.writeFileSync(
+        path.join(folder, 'weather.prompt.json'),
+        request(
+          "What's the weather in Paris tomorrow morning? #thinking #tool #slow=120",
+          'You are a concise weather assistant. Answer in one sentence and use the get_weather tool.',
+        ),
+      );
+      return folder;
+    },
   });
 
   it('three columns chosen in the picks stream side by side; Run Again; Diff; the keyboard', async () => {

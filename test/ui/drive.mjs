@@ -1,4 +1,6 @@
 // DOM helpers for the UI suites (selectors checked on VS Code 1.139; CONTRIBUTING.md says how the harness runs).
+import fs from 'node:fs';
+import path from 'node:path';
 import { ui } from './context.mjs';
 
 /** Opens the workbench on `folder` with the extension loaded from source, and opens `file` if given. */
@@ -167,21 +169,38 @@ export async function runCommandExpect(page, title, locator, timeout = 20000) {
   await locator.first().waitFor({ timeout });
 }
 
+/** Copies the files of test/fixtures/<set> (or those named) into `folder`; returns it. */
+export function copyFixtures(folder, set, names) {
+  const fixtures = path.join(ui.root, 'test', 'fixtures', set);
+  for (const f of names ?? fs.readdirSync(fixtures)) fs.copyFileSync(path.join(fixtures, f), path.join(folder, f));
+  return folder;
+}
+
 /**
- * Mocha hooks for a suite that works in one workbench window: opens it on a fresh copy of the fixture
- * workspace with `file` open (and the API key entered, when asked), screenshots failures, closes it.
- * Returns an object whose `page` is set once the window is open.
+ * Mocha hooks for a suite that works in one workbench window: opens it on a workspace with `file` open (and the API
+ * key entered, when asked), screenshots failures, closes it. Returns an object whose `page` is set once the window
+ * is open; the suite may keep its own state on it.
+ * - `folder`: makes the workspace (a fresh copy of the fixture workspace by default); may be async
+ * - `size`: the window's `{ width, height }` (the README's pictures are taken at a common laptop size)
+ * - `ready(s)`: what the suite does once the window is open (a first run, a layout)
+ * - `eachAfter(s)`, `beforeClose(s)`: after each test (once its failure is pictured), and before the window closes
  */
-export function workbenchSession(file, { withApiKey = false } = {}) {
+export function workbenchSession(
+  file,
+  { withApiKey = false, folder = () => ui.freshWorkspace(), size, ready, eachAfter, beforeClose } = {},
+) {
   const s = {};
   before(async function () {
-    Object.assign(s, await openWorkbench(ui.freshWorkspace(), file));
+    Object.assign(s, await openWorkbench(await folder(), file, size));
     if (withApiKey) await setApiKey(s.page, ui.fake.apiKey);
+    await ready?.(s);
   });
   afterEach(async function () {
     await screenshotOnFailure(this, s.page);
+    await eachAfter?.(s);
   });
   after(async () => {
+    if (s.page) await beforeClose?.(s);
     await s.close?.();
   });
   return s;
