@@ -79,8 +79,11 @@ describe('Compliance view (real extension host)', () => {
     );
   });
 
-  it('the linked organizations as the tree they form', async () => {
+  it('the linked organizations as the tree they form, through the window’s one client', async () => {
     const f = await features();
+    const a = (await api()).api;
+    const shared = await a.client();
+    const built = a.created;
     const roots = await children(await rootOf('organizations'));
     assert.equal(roots.length, 1);
     const top = roots[0]!;
@@ -90,6 +93,14 @@ describe('Compliance view (real extension host)', () => {
     assert.match(f.complianceTree.getTreeItem(top).description as string, /3 linked organizations/);
     const all = holder.fake.compliance.organizations;
     assert.ok(linked.every(n => n.kind === 'org' && n.org.parent_id === all[0]!.id));
+    // the compliance calls build no client of their own; they still wait on the window's rate limiter
+    assert.equal(a.created, built, 'no client built for the compliance calls');
+    assert.equal(await a.client(), shared);
+    const { client } = await f.access.client();
+    assert.equal((client as unknown as { http: unknown }).http, shared.http, 'the shared transport');
+    const before = f.access.limiter.inWindow();
+    await client.organizations();
+    assert.equal(f.access.limiter.inWindow(), before + 1, 'the call waited on the limiter');
   });
 
   it('chats of a user, a page at a time; chats the user soft-deleted are dimmed and marked', async () => {

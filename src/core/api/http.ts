@@ -59,6 +59,31 @@ export interface CallOptions extends CallHooks {
  */
 export type CallHooks = Pick<HttpOptions, 'onRetry' | 'onRateLimit' | 'beforeAttempt' | 'afterAttempt'>;
 
+/** Both sets of hooks, `first`'s before `then`'s of the same name. */
+export function joinHooks(first: CallHooks, then: CallHooks): CallHooks {
+  const out: CallHooks = { ...first, ...then };
+  if (first.beforeAttempt && then.beforeAttempt) {
+    const [a, b] = [first.beforeAttempt, then.beforeAttempt];
+    out.beforeAttempt = async signal => {
+      await a(signal);
+      await b(signal);
+    };
+  }
+  if (first.afterAttempt && then.afterAttempt) {
+    const [a, b] = [first.afterAttempt, then.afterAttempt];
+    out.afterAttempt = () => (a(), b());
+  }
+  if (first.onRetry && then.onRetry) {
+    const [a, b] = [first.onRetry, then.onRetry];
+    out.onRetry = e => (a(e), b(e));
+  }
+  if (first.onRateLimit && then.onRateLimit) {
+    const [a, b] = [first.onRateLimit, then.onRateLimit];
+    out.onRateLimit = i => (a(i), b(i));
+  }
+  return out;
+}
+
 export interface RequestSpec {
   method: string;
   path: string;

@@ -2,7 +2,7 @@
 // Activity Feed only (doc3 §5 rule 4). Every request first waits on the shared rate limiter (doc3 §8),
 // and bad filters are refused before anything is sent.
 import { InputError } from '../api/errors';
-import type { CallOptions, Http, KeyKind } from '../api/http';
+import { joinHooks, type CallHooks, type CallOptions, type Http, type KeyKind } from '../api/http';
 import { cursorPages, tokenPages, type CursorOptions, type CursorPage, type TokenPage } from '../api/paging';
 import { filterProblems, filterQuery, type ActivityFilter } from './filters';
 import type { Activity, Attachment, Chat, ComplianceOrganization, Deletion } from './types';
@@ -14,11 +14,19 @@ export class ComplianceClient {
   /**
    * @param activityKey which key reads the Activity Feed: the Compliance Access Key, or an Admin key
    * when that is all there is (the other endpoints always use the Compliance Access Key)
+   * @param hooks given to every call (the editor's shared rate limiter), so `http` can be a client shared with
+   * every other request
    */
   constructor(
     private readonly http: Http,
     private readonly activityKey: KeyKind = 'compliance',
+    private readonly hooks: CallHooks = {},
   ) {}
+
+  /** A call's options with the client's hooks first. */
+  private with<T extends CallOptions>(c: T): T {
+    return { ...c, ...joinHooks(this.hooks, c) };
+  }
 
   activities(filter: ActivityFilter = {}, o: CursorOptions = {}): AsyncGenerator<CursorPage<Activity>> {
     const problems = filterProblems(filter);
@@ -29,7 +37,7 @@ export class ComplianceClient {
     return cursorPages<Activity>(
       this.http,
       { method: 'GET', path: `${BASE}/activities`, query: filterQuery(filter), key: this.activityKey },
-      o,
+      this.with(o),
     );
   }
 
@@ -45,7 +53,7 @@ export class ComplianceClient {
   async organizations(c: CallOptions = {}): Promise<ComplianceOrganization[]> {
     const r = await this.http.json<{ data: ComplianceOrganization[] }>(
       { method: 'GET', path: `${BASE}/organizations`, key: 'compliance' },
-      c,
+      this.with(c),
     );
     return r.data.data;
   }
@@ -54,12 +62,13 @@ export class ComplianceClient {
     const users = userIds.map(u => u.trim()).filter(Boolean);
     if (!users.length) throw new InputError('Chats are listed per user: give at least one user id.');
     const query = { 'user_ids[]': users, ...(projectIds.length ? { 'project_ids[]': projectIds } : {}) };
-    return cursorPages<Chat>(this.http, { method: 'GET', path: `${BASE}/apps/chats`, query, key: 'compliance' }, o);
+    const spec = { method: 'GET', path: `${BASE}/apps/chats`, query, key: 'compliance' as const };
+    return cursorPages<Chat>(this.http, spec, this.with(o));
   }
 
   attachments(projectId: string, o: CallOptions & { page?: string } = {}): AsyncGenerator<TokenPage<Attachment>> {
     const path = `${BASE}/apps/projects/${seg(projectId)}/attachments`;
-    return tokenPages<Attachment>(this.http, { method: 'GET', path, key: 'compliance' }, o);
+    return tokenPages<Attachment>(this.http, { method: 'GET', path, key: 'compliance' }, this.with(o));
   }
 
   /** Immediate and permanent (doc3 §1). */
@@ -78,6 +87,6 @@ export class ComplianceClient {
   }
 
   private async remove(path: string, c: CallOptions): Promise<Deletion> {
-    return (await this.http.json<Deletion>({ method: 'DELETE', path, key: 'compliance' }, c)).data;
+    return (await this.http.json<Deletion>({ method: 'DELETE', path, key: 'compliance' }, this.with(c))).data;
   }
 }

@@ -1,6 +1,6 @@
 import * as vscode from 'vscode';
 import { ApiError, ConfigError } from '../../core/api/errors';
-import { Http, type KeyKind } from '../../core/api/http';
+import type { CallHooks, KeyKind } from '../../core/api/http';
 import { ComplianceClient } from '../../core/compliance/client';
 import { COMPLIANCE_BUDGET, RateLimiter } from '../../core/compliance/limiter';
 import { COMPLIANCE_KEY_PREFIX, explainComplianceError, parseScopeError, SCOPES } from '../../core/compliance/scopes';
@@ -19,6 +19,12 @@ export class ComplianceAccess extends Disposable {
     now: () => Date.now(),
     sleep,
   });
+  private readonly limiterHooks: CallHooks = {
+    beforeAttempt: signal => this.limiter.acquire(signal),
+    onRetry: e => {
+      if (e.error instanceof ApiError && e.error.status === 429) this.limiter.pause(e.delayMs);
+    },
+  };
   /** the scopes a 403 said the current key has (undefined until one says: no endpoint lists them) */
   knownScopes: string[] | undefined;
   private readonly learnt = new vscode.EventEmitter<void>();
@@ -62,14 +68,9 @@ export class ComplianceAccess extends Disposable {
     const kind = await this.kind();
     if (!kind)
       throw new ConfigError('No Compliance Access Key: run "Promptwright: Set Compliance Key".', 'set-compliance-key');
-    const options = await this.api.options({
-      beforeAttempt: signal => this.limiter.acquire(signal),
-      onRetry: e => {
-        if (e.error instanceof ApiError && e.error.status === 429) this.limiter.pause(e.delayMs);
-      },
-    });
     const activityKey: KeyKind = kind === 'compliance' ? 'compliance' : 'admin';
-    return { client: new ComplianceClient(new Http(options), activityKey), kind };
+    // the window's shared client, each call waiting on this window's limiter
+    return { client: new ComplianceClient((await this.api.client()).http, activityKey, this.limiterHooks), kind };
   }
 
   /** What a failure means, scopes learnt from a 403 kept to decide what to offer next. */

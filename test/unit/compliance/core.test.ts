@@ -214,6 +214,21 @@ describe('compliance client (doc3 §4, against the fake)', () => {
     assert.equal(new Set(pages.flatMap(p => p.data.map(a => a.id))).size, 2000);
   });
 
+  it('gives its hooks to every request and page, before a call’s own: a shared client waits on them', async () => {
+    const attempts: string[] = [];
+    const c = new ComplianceClient(http(), 'compliance', {
+      beforeAttempt: async () => void attempts.push(fake.requests.length.toString()),
+    });
+    for await (const _page of c.activities({}, { pageSize: 700 })) void _page;
+    await c.organizations();
+    assert.equal(attempts.length, 4, 'three pages and the organizations');
+    assert.equal(fake.requests.length, 4);
+    // a call's own hooks run after the client's: the limiter still applies
+    let own = 0;
+    await c.organizations({ beforeAttempt: async () => void own++ });
+    assert.deepEqual([attempts.length, own], [5, 1]);
+  });
+
   it('goes back with before_id (the previous first_id)', async () => {
     const c = client();
     const second = await c.activityPage(
