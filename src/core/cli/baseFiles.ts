@@ -7,10 +7,10 @@ import { GitError, GitRepo, type FileChange } from '../git/git';
 import { caseFileAt, revisionSource, textsAt, type RevisionText } from '../cases/versions';
 import { parseCaseFile } from '../cases/caseFile';
 import { CASE_FILE_PATTERNS, formatOf, isCaseFile } from '../fileNames';
+import { globMatcher, walk } from '../files';
 import { COUNT_FILE_PATTERNS } from '../request/count';
 import { UsageError } from './args';
 import { filesOf, readText, type FileSource } from './caseFiles';
-import { globMatcher, walk } from './files';
 
 /**
  * The files `--changed` looks at: the editor's defaults for request files (promptwright.requestFilePatterns),

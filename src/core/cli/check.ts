@@ -1,10 +1,12 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { ConfigError } from '../api/errors';
 import { isCountFileName } from '../request/count';
 import { requestDiagnostics } from '../language/diagnostics';
 import type { Endpoint } from '../request/validate';
 import { count } from '../text';
 import { isCaseFile } from '../fileNames';
+import { loadModelsFile } from '../models/file';
 import type { ModelFacts } from '../models/table';
 import { loadSuite } from '../cases/load';
 import { formatOption, one, parseArgs, UsageError, type Command, type Parsed } from './args';
@@ -12,7 +14,6 @@ import { datasetOnDisk, loadCaseFile } from './caseFiles';
 import { EXIT } from './guard';
 import { decodeUtf8, expandFiles } from './files';
 import { betasFromEnv, type CliIo } from './io';
-import { loadModelsFile } from './models';
 import { printJsonArray } from './output';
 import { lineColumn, toRecords, type CheckRecord } from '../request/records';
 
@@ -125,7 +126,7 @@ export async function runCheck(args: string[], io: CliIo, cwd = process.cwd()): 
     try {
       models = loadModelsFile(modelsFile, cwd);
     } catch (e) {
-      if (!(e instanceof UsageError)) throw e;
+      if (!(e instanceof ConfigError)) throw e;
       io.stderr.write(`promptwright check: ${e.message}\n`);
       return 2;
     }

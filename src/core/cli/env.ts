@@ -1,12 +1,14 @@
-// The service and its keys from the environment (the CLI has no SecretStorage), and how a failure is
-// said in a terminal: which variable to set, or the service's status, error.type, message and request-id.
+// The service and its keys from the environment (the CLI has no SecretStorage), and how a failure is said in a
+// terminal: which variable to set, or the service's status, error.type, message and request-id (core/environment.ts,
+// whose words the language server's log shares).
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { ApiError, ConfigError, describeError, hintFor } from '../api/errors';
 import { Http, type HttpOptions } from '../api/http';
 import { redactKnown } from '../redact';
 import { clientOptions, Settings, settingsFromEnv } from '../settings';
 import { terminalText, type CliIo } from './io';
+
+export { describeForCli } from '../environment';
 
 /** The client's options from the environment: its settings (read as the language server reads them) and keys. */
 export function httpOptionsFromEnv(env: CliIo['env'], extra: Partial<HttpOptions> = {}): HttpOptions {
@@ -60,31 +62,6 @@ export function withoutKeys(io: CliIo): CliIo {
 
 export function httpFromEnv(env: CliIo['env'], extra: Partial<HttpOptions> = {}): Http {
   return new Http(httpOptionsFromEnv(env, extra));
-}
-
-const VARIABLE: Record<string, string> = {
-  'set-api-key': 'no API key: set the environment variable PROMPTWRIGHT_API_KEY.',
-  'set-admin-key': 'no Admin key: set the environment variable PROMPTWRIGHT_ADMIN_KEY (sk-vendor-admin…).',
-  'set-compliance-key':
-    'no Compliance Access Key: set the environment variable PROMPTWRIGHT_COMPLIANCE_KEY (sk-vendor-api01…).',
-  'set-base-url':
-    'no service address: set the environment variable PROMPTWRIGHT_BASE_URL to the address of the service, ' +
-    'without /v1 (e.g. https://api.example.com).',
-};
-
-/**
- * A failure as a terminal says it: the variable to set, or the service's answer (status, error.type, message,
- * request-id) and what to do about it when there is something to say.
- */
-export function describeForCli(e: unknown): string {
-  if (e instanceof ConfigError && VARIABLE[e.action]) return VARIABLE[e.action]!;
-  if (e instanceof ApiError) {
-    // the 401/403 hints name the editor's commands; in a terminal the variable is what matters, said above
-    const hint = e.status === 401 || e.status === 403 ? '' : hintFor(e);
-    const id = e.requestId ? ` (request-id ${e.requestId})` : '';
-    return `${e.status} ${e.type}: ${e.message}${id}${hint ? ` — ${hint}` : ''}`;
-  }
-  return describeError(e);
 }
 
 /**

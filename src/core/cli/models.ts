@@ -1,9 +1,7 @@
 // `promptwright models [ID]`: the service's model list (every page), or one model by id or alias (doc3 §9.5),
 // with the standard API key. `--format json` prints the service's objects as they came, so the output of
 // `promptwright models --format json` saved to a file is a catalog `promptwright check --models FILE` reads.
-import * as fs from 'node:fs';
-import * as path from 'node:path';
-import { capabilityLines, ModelCatalog, parseModelList } from '../models/catalog';
+import { capabilityLines, ModelCatalog } from '../models/catalog';
 import { ModelsClient } from '../models/client';
 import type { ServiceModel } from '../models/types';
 import { parseArgs, UsageError, type Command } from './args';
@@ -74,27 +72,4 @@ export function runModels(argv: string[], io: CliIo): Promise<number> {
     await printPages(io, f, client.pages({ ...c, pageSize: 1000 }), COLUMNS);
     return EXIT.ok;
   });
-}
-
-/**
- * A saved catalog (`--models FILE`, PROMPTWRIGHT_MODELS): the output of `promptwright models --format json`.
- * Throws a UsageError that says what is wrong with the file (the command exits 2), never a crash.
- */
-export function loadModelsFile(file: string, cwd: string): ModelCatalog {
-  const at = `--models ${file}`;
-  let text: string;
-  try {
-    text = fs.readFileSync(path.resolve(cwd, file), 'utf8');
-  } catch (e) {
-    throw new UsageError(`${at}: cannot be read (${(e as Error).message})`);
-  }
-  let value: unknown;
-  try {
-    value = JSON.parse(text.replace(/^\uFEFF/, ''));
-  } catch (e) {
-    throw new UsageError(`${at}: not JSON (${(e as Error).message})`);
-  }
-  const list = parseModelList(value);
-  if ('error' in list) throw new UsageError(`${at}: ${list.error}`);
-  return new ModelCatalog(list.models);
 }
