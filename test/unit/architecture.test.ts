@@ -55,8 +55,8 @@ describe('architecture', () => {
     assert.ok(lsp.some(i => i.includes('vscode-languageserver')) && lsp.includes('src/lsp/server.ts'));
     assert.match(fs.readFileSync('src/cli.ts', 'utf8'), /require\('\.\/lsp\.js'\)/);
   });
-  it('each CLI command starts in the file named for it (core/cli/<command>.ts), as CONTRIBUTING.md says', () => {
-    const main = fs.readFileSync('src/core/cli/main.ts', 'utf8');
+  it('each CLI command starts in the file named for it (cli/<command>.ts), as CONTRIBUTING.md says', () => {
+    const main = fs.readFileSync('src/cli/main.ts', 'utf8');
     const fileOf = new Map(
       [...main.matchAll(/^import \{ ([^}]+) \} from '\.\/(\w+)';$/gm)].flatMap(m =>
         m[1]!.split(', ').map(name => [name, m[2]!] as const),
@@ -252,13 +252,14 @@ function importGraph(): Map<string, string[]> {
 
 /**
  * A module's feature: its folder on its layer (`core/cases/…`, `vscode/cases/…`, `webview/cases/…` and
- * `protocol/cases.ts` are all `cases`). The pages named otherwise are their feature's. The shared folders are
- * `api` (core/api: the service's client), `platform` (vscode/platform, webview/common, protocol/common) and
- * `language` (core/language: the language service every front end calls);
+ * `protocol/cases.ts` are all `cases`); the CLI (src/cli/) is one feature, `cli`. The pages named otherwise are
+ * their feature's. The shared folders are `api` (core/api: the service's client), `platform` (vscode/platform,
+ * webview/common, protocol/common) and `language` (core/language: the language service every front end calls);
  * core's own files (text.ts, redact.ts) and the composition roots (src/*.ts) belong to no feature.
  */
 function featureOf(file: string): string | undefined {
   const [, layer, name, rest] = file.split(path.sep);
+  if (layer === 'cli' && name) return 'cli';
   if (!layer || !name || (!rest && layer !== 'protocol')) return undefined;
   const folder = name.replace(/\.ts$/, '');
   if (folder === 'common' || (layer === 'vscode' && folder === 'platform')) return 'platform';
