@@ -1,8 +1,8 @@
-// The layering of docs/architecture.md, checked: core never imports `vscode` (nor the DOM), the webview
-// imports only the protocol and pure helpers, no module imports itself back through others (type-only imports
-// included), core's folders are stacked one way (no folder loop), a feature imports another only where
-// docs/architecture.md lists the link and no two features import each other, and every failure a person sees is
-// shown the one way (Api.showError).
+// The layering of docs/architecture.md, checked: core never imports `vscode` (nor the DOM) or a front end, the
+// three front ends (cli, lsp, vscode) never import each other, the webview imports only the protocol and pure
+// helpers, no module imports itself back through others (type-only imports included), core's folders are stacked
+// one way (no folder loop), a feature imports another only where docs/architecture.md lists the link and no two
+// features import each other, and every failure a person sees is shown the one way (Api.showError).
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -17,9 +17,9 @@ function sources(dir: string): string[] {
 }
 
 describe('architecture', () => {
-  it('src/core imports neither vscode, vscode-languageserver, the adapters, the server, webview or protocol', () => {
+  it('src/core imports neither vscode, vscode-languageserver, a front end, webview or protocol', () => {
     const bad = sources('src/core').filter(f =>
-      /from '(vscode|vscode-languageserver[^']*|\.\.\/(\.\.\/)*(vscode|lsp|webview|protocol)\/[^']*)'/.test(
+      /from '(vscode|vscode-languageserver[^']*|\.\.\/(\.\.\/)*(vscode|lsp|cli|webview|protocol)\/[^']*)'/.test(
         fs.readFileSync(f, 'utf8'),
       ),
     );
@@ -35,6 +35,20 @@ describe('architecture', () => {
           /^(node:\w+|vscode-languageserver(\/node|-textdocument)?|\.\/\w+|\.\.\/core\/[\w/]+)$/,
           `${f}: ${m[1]}`,
         );
+  });
+  it('core imports no front end, and no front end another: cli, lsp and vscode are peers over core', () => {
+    // type-only imports included (`import type`, `typeof import()`): a front end that names another's types has
+    // made them part of its own. A bundle's entry (src/lsp.ts, which `promptwright lsp` loads by path) is in no
+    // layer as an import: it is the bundle, not its modules.
+    const bad: string[] = [];
+    for (const [file, imports] of importGraph()) {
+      const from = layerOf(file);
+      for (const imported of imports.filter(i => !isEntry(i))) {
+        const to = layerOf(imported);
+        if (to !== from && !MAY_IMPORT[from].includes(to)) bad.push(`${file} (${from}) imports ${imported} (${to})`);
+      }
+    }
+    assert.deepEqual(bad, []);
   });
   it('the language server is a bundle of its own: the extension and the CLI carry none of it', async function () {
     this.timeout(30_000);
@@ -248,6 +262,41 @@ function importGraph(): Map<string, string[]> {
     );
   }
   return graph;
+}
+
+/** The layers of src/ (docs/architecture.md, The layers), and those each may import besides itself. */
+type Layer = 'core' | 'protocol' | 'webview' | 'vscode' | 'lsp' | 'cli';
+const MAY_IMPORT: Record<Layer, readonly Layer[]> = {
+  core: [],
+  protocol: ['core'],
+  webview: ['protocol', 'core'],
+  vscode: ['protocol', 'core'],
+  lsp: ['core'],
+  cli: ['core'],
+};
+
+/** The layer of each bundle's entry (src/*.ts): the front end that loads it; mcp.ts and csv.ts are core's. */
+const ENTRY_LAYER: Record<string, Layer> = {
+  'cli.ts': 'cli',
+  'lsp.ts': 'lsp',
+  'extension.ts': 'vscode',
+  'editor.ts': 'vscode',
+  'features.ts': 'vscode',
+  'core.ts': 'vscode',
+  'shared.ts': 'vscode',
+  'editorShared.ts': 'vscode',
+  'mcp.ts': 'core',
+  'csv.ts': 'core',
+};
+
+const isEntry = (file: string) => file.split(path.sep).length === 2;
+
+/** A module's layer: its folder under src/, or an entry's in ENTRY_LAYER (an entry it does not list fails). */
+function layerOf(file: string): Layer {
+  const [, first] = file.split(path.sep);
+  const layer = isEntry(file) ? ENTRY_LAYER[first!] : first;
+  assert.ok(layer && layer in MAY_IMPORT, `${file} is in no layer (MAY_IMPORT, test/unit/architecture.test.ts)`);
+  return layer as Layer;
 }
 
 /**
