@@ -36,7 +36,8 @@ describe('architecture', () => {
           `${f}: ${m[1]}`,
         );
   });
-  it('core imports no front end, and no front end another: cli, lsp and vscode are peers over core', () => {
+  it('core imports no front end, and no front end another: cli, lsp and vscode are peers over core', function () {
+    this.timeout(10_000); // the first to read the import graph of every module of src/ (the tests below share it)
     // type-only imports included (`import type`, `typeof import()`): a front end that names another's types has
     // made them part of its own. A bundle's entry (src/lsp.ts, which `promptwright lsp` loads by path) is in no
     // layer as an import: it is the bundle, not its modules.
@@ -245,6 +246,12 @@ describe('architecture', () => {
  * `export … from`), and `import()`. A `require()` of a bundle (`./features.js`) is the build's, not a module's.
  */
 function importGraph(): Map<string, string[]> {
+  return (readGraph ??= readImportGraph());
+}
+/** The graph, read once for the tests that share it. */
+let readGraph: Map<string, string[]> | undefined;
+
+function readImportGraph(): Map<string, string[]> {
   const files = new Set(sources('src'));
   const graph = new Map<string, string[]>();
   for (const file of files) {
