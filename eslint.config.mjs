@@ -66,9 +66,10 @@ export default tseslint.config(
           paths: [{ name: 'vscode', message: 'src/core never imports vscode: put this in src/vscode.' }],
           patterns: [
             {
-              group: ['**/vscode/**', '**/webview/**', '**/protocol/**', '**/lsp/**'],
+              group: ['**/vscode/**', '**/webview/**', '**/protocol/**', '**/lsp/**', '**/cli/**'],
               message:
-                'core imports neither the adapters, the server, the pages nor the protocol (which imports core).',
+                'core imports no front end (the adapters, the server, the CLI), no page and not the protocol (which ' +
+                'imports core).',
             },
             {
               group: ['vscode-languageserver*'],
@@ -79,7 +80,8 @@ export default tseslint.config(
       ],
     },
   },
-  // The language server is the other front end over core: it never sees VS Code or the extension's adapters.
+  // Three front ends over core, peers: the extension (src/vscode), the language server (src/lsp) and the CLI
+  // (src/cli). None imports another; the CLI loads the server's bundle by path (dist/lsp.js), not its modules.
   {
     files: ['src/lsp/**/*.ts', 'src/lsp.ts'],
     rules: {
@@ -88,7 +90,41 @@ export default tseslint.config(
         {
           paths: [{ name: 'vscode', message: 'the language server runs outside VS Code: no vscode.' }],
           patterns: [
-            { group: ['**/vscode/**', '**/webview/**', '**/protocol/**'], message: 'the server imports core only.' },
+            {
+              group: ['**/vscode/**', '**/webview/**', '**/protocol/**', '**/cli/**'],
+              message: 'the server imports core only.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['src/cli/**/*.ts', 'src/cli.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [{ name: 'vscode', message: 'the CLI runs outside VS Code: no vscode.' }],
+          patterns: [
+            {
+              group: ['**/vscode/**', '**/webview/**', '**/protocol/**', '**/lsp/**', 'vscode-languageserver*'],
+              message:
+                'the CLI imports core only (`promptwright lsp` loads the server as its own bundle, dist/lsp.js).',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    files: ['src/vscode/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['**/cli/**', '**/lsp/**'], message: 'the extension imports neither the CLI nor the server.' },
           ],
         },
       ],

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import type { StreamEvent } from '../src/core/api/types';
-import { runCli } from '../src/core/cli/main';
+import { runCli } from '../src/cli/main';
 import { runColumns, sendWith } from '../src/core/compare/runner';
 import { EventBatcher } from '../src/core/run/batcher';
 import { startFake, type Fake } from '../test/fake/server';

@@ -4,7 +4,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { runCheck } from '../src/core/cli/check';
+import { runCheck } from '../src/cli/check';
 import { fakeModels } from '../test/fake/models';
 import { ratioCase, type Figure } from './bench';
 

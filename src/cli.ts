@@ -1,8 +1,8 @@
 import { createInterface } from 'node:readline/promises';
-import { lspArgs } from './core/cli/lsp';
-import { terminalText } from './core/cli/io';
-import { keysFromEnv } from './core/cli/env';
-import { runCli } from './core/cli/main';
+import { lspArgs } from './cli/lsp';
+import { terminalText } from './cli/io';
+import { keysFromEnv } from './cli/env';
+import { runCli } from './cli/main';
 import { redactKnown } from './core/redact';
 
 const argv = process.argv.slice(2);

@@ -10,7 +10,7 @@ import type { Connection, Diagnostic } from 'vscode-languageserver/node';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { TextDocuments } from 'vscode-languageserver/node';
 import { isCaseFile } from '../core/fileNames';
-import { walk } from '../core/cli/files';
+import { walk } from '../core/files';
 import { checkCaseText, couldNotCheck, type CaseCheck } from '../core/language/caseCheck';
 import type { ModelFacts } from '../core/models/table';
 import { checkRequestText, requestProblems, type PrefixCounts, type RequestCheck } from '../core/language/diagnostics';

@@ -4,7 +4,7 @@
 import * as path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { isCaseFile } from '../core/fileNames';
-import { globMatcher, type Glob } from '../core/cli/files';
+import { globMatcher, type Glob } from '../core/files';
 import type { FileKind } from '../core/language/schemaAssist';
 import { endpointByPatterns, type Settings } from '../core/settings';
 

@@ -9,7 +9,7 @@ import { ApiClient } from '../core/api/client';
 import { pickCountFields } from '../core/api/countFields';
 import { PrefixCounter } from '../core/cache/counter';
 import { estimatePrefix, type PrefixRequest } from '../core/cache/prefix';
-import { describeForCli } from '../core/cli/env';
+import { describeForCli } from '../core/environment';
 import {
   breakdownLenses,
   breakdownParts,

@@ -1,6 +1,6 @@
 // `promptwright lsp --stdio`: the language server over stdin and stdout. Loaded only by this command (dist/lsp.js,
 // a bundle of its own), so the CLI's other commands and the VS Code extension never carry it. Its options and
-// usage are the CLI's (src/core/cli/lsp.ts), checked before this bundle is loaded.
+// usage are the CLI's (src/cli/lsp.ts), checked before this bundle is loaded.
 import { createConnection, ProposedFeatures } from 'vscode-languageserver/node';
 import { Server } from './server';
 

@@ -20,8 +20,7 @@ import {
   type Position,
 } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import { UsageError } from '../core/cli/args';
-import { loadModelsFile } from '../core/cli/models';
+import { ConfigError } from '../core/api/errors';
 import { varsCompletions, placeholderHover } from '../core/language/caseAssist';
 import { caseFixActions, fixActions, problemAt } from '../core/language/fixActions';
 import { modelCompletions, modelHover, modelValueAt, type LoadedModels } from '../core/language/modelAssist';
@@ -29,6 +28,7 @@ import { schemaCompletions, schemaHover, type FileKind } from '../core/language/
 import { templateCompletions } from '../core/language/templateCompletion';
 import type { CompletionData, HoverData } from '../core/language/types';
 import { builtinEntries, type ModelCatalog } from '../core/models/catalog';
+import { loadModelsFile } from '../core/models/file';
 import { requestTemplates } from '../core/request/requestTemplates';
 import type { Template } from '../core/request/templates';
 import { formatOf } from '../core/fileNames';
@@ -212,7 +212,7 @@ export class Server {
       const catalog: ModelCatalog = loadModelsFile(abs, this.files.roots[0] ?? process.cwd());
       loaded = { catalog, source: 'file', file };
     } catch (e) {
-      const why = e instanceof UsageError ? e.message : String(e);
+      const why = e instanceof ConfigError ? e.message : String(e);
       this.log.show('warning', `Promptwright: the model list is not used (${why}); checking with the built-in table.`);
       loaded = { source: 'builtin', problem: why };
     }

@@ -1,8 +1,8 @@
-// The layering of docs/architecture.md, checked: core never imports `vscode` (nor the DOM), the webview
-// imports only the protocol and pure helpers, no module imports itself back through others (type-only imports
-// included), core's folders are stacked one way (no folder loop), a feature imports another only where
-// docs/architecture.md lists the link and no two features import each other, and every failure a person sees is
-// shown the one way (Api.showError).
+// The layering of docs/architecture.md, checked: core never imports `vscode` (nor the DOM) or a front end, the
+// three front ends (cli, lsp, vscode) never import each other, the webview imports only the protocol and pure
+// helpers, no module imports itself back through others (type-only imports included), core's folders are stacked
+// one way (no folder loop), a feature imports another only where docs/architecture.md lists the link and no two
+// features import each other, and every failure a person sees is shown the one way (Api.showError).
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -17,9 +17,9 @@ function sources(dir: string): string[] {
 }
 
 describe('architecture', () => {
-  it('src/core imports neither vscode, vscode-languageserver, the adapters, the server, webview or protocol', () => {
+  it('src/core imports neither vscode, vscode-languageserver, a front end, webview or protocol', () => {
     const bad = sources('src/core').filter(f =>
-      /from '(vscode|vscode-languageserver[^']*|\.\.\/(\.\.\/)*(vscode|lsp|webview|protocol)\/[^']*)'/.test(
+      /from '(vscode|vscode-languageserver[^']*|\.\.\/(\.\.\/)*(vscode|lsp|cli|webview|protocol)\/[^']*)'/.test(
         fs.readFileSync(f, 'utf8'),
       ),
     );
@@ -35,6 +35,21 @@ describe('architecture', () => {
           /^(node:\w+|vscode-languageserver(\/node|-textdocument)?|\.\/\w+|\.\.\/core\/[\w/]+)$/,
           `${f}: ${m[1]}`,
         );
+  });
+  it('core imports no front end, and no front end another: cli, lsp and vscode are peers over core', function () {
+    this.timeout(10_000); // the first to read the import graph of every module of src/ (the tests below share it)
+    // type-only imports included (`import type`, `typeof import()`): a front end that names another's types has
+    // made them part of its own. A bundle's entry (src/lsp.ts, which `promptwright lsp` loads by path) is in no
+    // layer as an import: it is the bundle, not its modules.
+    const bad: string[] = [];
+    for (const [file, imports] of importGraph()) {
+      const from = layerOf(file);
+      for (const imported of imports.filter(i => !isEntry(i))) {
+        const to = layerOf(imported);
+        if (to !== from && !MAY_IMPORT[from].includes(to)) bad.push(`${file} (${from}) imports ${imported} (${to})`);
+      }
+    }
+    assert.deepEqual(bad, []);
   });
   it('the language server is a bundle of its own: the extension and the CLI carry none of it', async function () {
     this.timeout(30_000);
@@ -55,8 +70,8 @@ describe('architecture', () => {
     assert.ok(lsp.some(i => i.includes('vscode-languageserver')) && lsp.includes('src/lsp/server.ts'));
     assert.match(fs.readFileSync('src/cli.ts', 'utf8'), /require\('\.\/lsp\.js'\)/);
   });
-  it('each CLI command starts in the file named for it (core/cli/<command>.ts), as CONTRIBUTING.md says', () => {
-    const main = fs.readFileSync('src/core/cli/main.ts', 'utf8');
+  it('each CLI command starts in the file named for it (cli/<command>.ts), as CONTRIBUTING.md says', () => {
+    const main = fs.readFileSync('src/cli/main.ts', 'utf8');
     const fileOf = new Map(
       [...main.matchAll(/^import \{ ([^}]+) \} from '\.\/(\w+)';$/gm)].flatMap(m =>
         m[1]!.split(', ').map(name => [name, m[2]!] as const),
@@ -231,6 +246,12 @@ describe('architecture', () => {
  * `export … from`), and `import()`. A `require()` of a bundle (`./features.js`) is the build's, not a module's.
  */
 function importGraph(): Map<string, string[]> {
+  return (readGraph ??= readImportGraph());
+}
+/** The graph, read once for the tests that share it. */
+let readGraph: Map<string, string[]> | undefined;
+
+function readImportGraph(): Map<string, string[]> {
   const files = new Set(sources('src'));
   const graph = new Map<string, string[]>();
   for (const file of files) {
@@ -250,15 +271,51 @@ function importGraph(): Map<string, string[]> {
   return graph;
 }
 
+/** The layers of src/ (docs/architecture.md, The layers), and those each may import besides itself. */
+type Layer = 'core' | 'protocol' | 'webview' | 'vscode' | 'lsp' | 'cli';
+const MAY_IMPORT: Record<Layer, readonly Layer[]> = {
+  core: [],
+  protocol: ['core'],
+  webview: ['protocol', 'core'],
+  vscode: ['protocol', 'core'],
+  lsp: ['core'],
+  cli: ['core'],
+};
+
+/** The layer of each bundle's entry (src/*.ts): the front end that loads it; mcp.ts and csv.ts are core's. */
+const ENTRY_LAYER: Record<string, Layer> = {
+  'cli.ts': 'cli',
+  'lsp.ts': 'lsp',
+  'extension.ts': 'vscode',
+  'editor.ts': 'vscode',
+  'features.ts': 'vscode',
+  'core.ts': 'vscode',
+  'shared.ts': 'vscode',
+  'editorShared.ts': 'vscode',
+  'mcp.ts': 'core',
+  'csv.ts': 'core',
+};
+
+const isEntry = (file: string) => file.split(path.sep).length === 2;
+
+/** A module's layer: its folder under src/, or an entry's in ENTRY_LAYER (an entry it does not list fails). */
+function layerOf(file: string): Layer {
+  const [, first] = file.split(path.sep);
+  const layer = isEntry(file) ? ENTRY_LAYER[first!] : first;
+  assert.ok(layer && layer in MAY_IMPORT, `${file} is in no layer (MAY_IMPORT, test/unit/architecture.test.ts)`);
+  return layer as Layer;
+}
+
 /**
  * A module's feature: its folder on its layer (`core/cases/…`, `vscode/cases/…`, `webview/cases/…` and
- * `protocol/cases.ts` are all `cases`). The pages named otherwise are their feature's. The shared folders are
- * `api` (core/api: the service's client), `platform` (vscode/platform, webview/common, protocol/common) and
- * `language` (core/language: the language service every front end calls);
+ * `protocol/cases.ts` are all `cases`); the CLI (src/cli/) is one feature, `cli`. The pages named otherwise are
+ * their feature's. The shared folders are `api` (core/api: the service's client), `platform` (vscode/platform,
+ * webview/common, protocol/common) and `language` (core/language: the language service every front end calls);
  * core's own files (text.ts, redact.ts) and the composition roots (src/*.ts) belong to no feature.
  */
 function featureOf(file: string): string | undefined {
   const [, layer, name, rest] = file.split(path.sep);
+  if (layer === 'cli' && name) return 'cli';
   if (!layer || !name || (!rest && layer !== 'protocol')) return undefined;
   const folder = name.replace(/\.ts$/, '');
   if (folder === 'common' || (layer === 'vscode' && folder === 'platform')) return 'platform';

@@ -5,7 +5,7 @@ import { batchError, BatchesClient } from '../../src/core/api/batches';
 import { ApiClient } from '../../src/core/api/client';
 import { ApiError, StreamError } from '../../src/core/api/errors';
 import { Http } from '../../src/core/api/http';
-import { describeForCli } from '../../src/core/cli/env';
+import { describeForCli } from '../../src/core/environment';
 import { redactKnown, redactSecrets } from '../../src/core/redact';
 import { useFake } from '../support/fake';
 

@@ -149,7 +149,7 @@ export class AbortedError extends PromptwrightError {
   }
 }
 
-/** Settings are missing: no base URL, no key. */
+/** Settings are missing or unusable: no base URL, no key, a saved model list that cannot be read. */
 export class ConfigError extends PromptwrightError {
   static readonly kind = 'ConfigError';
   override name = 'ConfigError';

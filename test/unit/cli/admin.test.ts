@@ -1,7 +1,7 @@
 // `promptwright admin …` against the fake service: every command, its formats and exit codes, and every
 // refusal made before a request (checked against the requests the fake saw).
 import * as assert from 'node:assert/strict';
-import { runCli } from '../../../src/core/cli/main';
+import { runCli } from '../../../src/cli/main';
 import { useFake } from '../../support/fake';
 
 interface Run {

@@ -3,8 +3,8 @@ import fc from 'fast-check';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { runCli } from '../../../src/core/cli/main';
-import { globMatcher } from '../../../src/core/cli/files';
+import { runCli } from '../../../src/cli/main';
+import { globMatcher } from '../../../src/core/files';
 import { cliEnv, useFake, withFake } from '../../support/fake';
 import { spawnCli } from '../../support/spawnCli';
 

@@ -3,9 +3,9 @@
 // refusal made before a request (checked against the requests the fake saw).
 import * as assert from 'node:assert/strict';
 import { EventEmitter } from 'node:events';
-import { groupUsage } from '../../../src/core/cli/args';
-import { COMPLIANCE } from '../../../src/core/cli/compliance';
-import { runCli } from '../../../src/core/cli/main';
+import { groupUsage } from '../../../src/cli/args';
+import { COMPLIANCE } from '../../../src/cli/compliance';
+import { runCli } from '../../../src/cli/main';
 import { DEFAULT_COMPLIANCE_KEYS, type Chat } from '../../../src/core/demo/compliance';
 import type { Fake } from '../../fake/server';
 import { useFake, withFake } from '../../support/fake';

@@ -1,13 +1,13 @@
-// The CLI's docs say what the code does, from the one declaration of each command (src/core/cli/args.ts): the
+// The CLI's docs say what the code does, from the one declaration of each command (src/cli/args.ts): the
 // synopsis of every command in docs/cli.md's "Commands", every exit code each command declares on a "**Exit code**"
 // line, the table of exit codes and the README's line; and the docs a reader follows hold together: every link and
 // anchor in the README and docs/ resolves, and docs/cli.md's contents list its sections in their order.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { exitLine, synopsis, type Command } from '../../../src/core/cli/args';
-import { EXIT_MEANINGS } from '../../../src/core/cli/guard';
-import { COMMANDS } from '../../../src/core/cli/main';
+import { exitLine, synopsis, type Command } from '../../../src/cli/args';
+import { EXIT_MEANINGS } from '../../../src/cli/guard';
+import { COMMANDS } from '../../../src/cli/main';
 
 const CLI_MD = fs.readFileSync('docs/cli.md', 'utf8');
 const flat = (s: string) => s.replace(/\s+/g, ' ');

@@ -6,7 +6,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { runCli as runInProcess } from '../../../src/core/cli/main';
+import { runCli as runInProcess } from '../../../src/cli/main';
 import { cliEnv, useFake } from '../../support/fake';
 import { assertPrompt, runCli, type Ran } from '../../support/spawnCli';
 import { gitRepo, type TempRepo } from '../../support/tempRepo';

@@ -1,8 +1,8 @@
 // How the CLI prints `--format json` lists: printJsonArray writes, a record at a time, exactly the bytes of
 // `JSON.stringify(list, null, 2)` and a line end, in pieces rather than as one string.
 import * as assert from 'node:assert/strict';
-import { printJsonArray } from '../../../src/core/cli/output';
-import type { CliIo } from '../../../src/core/cli/io';
+import { printJsonArray } from '../../../src/cli/output';
+import type { CliIo } from '../../../src/cli/io';
 
 /** What printJsonArray writes, as the pieces it wrote them in. */
 async function printed<T>(items: readonly T[], json?: (item: T) => unknown): Promise<string[]> {

@@ -5,7 +5,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { runCli } from '../../../src/core/cli/main';
+import { runCli } from '../../../src/cli/main';
 import { cliEnv, useFake } from '../../support/fake';
 
 interface Run {

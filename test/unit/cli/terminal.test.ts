@@ -7,7 +7,7 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { rewriteLine, terminalSafe, terminalText, type CliIo } from '../../../src/core/cli/io';
+import { rewriteLine, terminalSafe, terminalText, type CliIo } from '../../../src/cli/io';
 import { fakeModels } from '../../fake/models';
 import { TERMINAL_ESCAPES, type Fake } from '../../fake/server';
 import { cliEnv, useFake, withFake } from '../../support/fake';

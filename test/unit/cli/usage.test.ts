@@ -6,8 +6,8 @@ import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { groupUsage, usageOf, type Command } from '../../../src/core/cli/args';
-import { COMMANDS, runCli as runInProcess } from '../../../src/core/cli/main';
+import { groupUsage, usageOf, type Command } from '../../../src/cli/args';
+import { COMMANDS, runCli as runInProcess } from '../../../src/cli/main';
 import { cliEnv, useFake } from '../../support/fake';
 import { runCli, type Ran } from '../../support/spawnCli';
 

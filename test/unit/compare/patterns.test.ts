@@ -2,7 +2,7 @@
 // package.json, so a file the editor treats as a prompt is one the CLI compares.
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
-import { COMPARED_FILE_PATTERNS, isComparedFile } from '../../../src/core/cli/baseFiles';
+import { COMPARED_FILE_PATTERNS, isComparedFile } from '../../../src/cli/baseFiles';
 import { CASE_FILE_GLOB } from '../../../src/core/fileNames';
 
 describe('compare: the files --changed looks at', () => {

@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { Validator } from '@cfworker/json-schema';
-import { runCli } from '../../../src/core/cli/main';
+import { runCli } from '../../../src/cli/main';
 import { AdminClient } from '../../../src/core/admin/client';
 import { BatchesClient } from '../../../src/core/api/batches';
 import { ApiClient } from '../../../src/core/api/client';

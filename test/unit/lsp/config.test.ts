@@ -4,7 +4,7 @@
 // the default in both.
 import * as assert from 'node:assert/strict';
 import type { HttpOptions } from '../../../src/core/api/http';
-import { httpOptionsFromEnv } from '../../../src/core/cli/env';
+import { httpOptionsFromEnv } from '../../../src/cli/env';
 import { ServerConfig } from '../../../src/lsp/config';
 
 /** What a client's options say of the service, without the CLI's log hook. */

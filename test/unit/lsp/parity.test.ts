@@ -11,7 +11,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { PrefixCounter } from '../../../src/core/cache/counter';
 import type { PrefixRequest } from '../../../src/core/cache/prefix';
-import { walk } from '../../../src/core/cli/files';
+import { walk } from '../../../src/core/files';
 import { checkRequestText, requestProblems, type PrefixCounts } from '../../../src/core/language/diagnostics';
 import { toRecords, type CheckRecord } from '../../../src/core/request/records';
 import { clientOf, withFake } from '../../support/fake';

@@ -1,7 +1,7 @@
 // "Did you mean": one distance for the checks (a model id, a case-file key, a stop reason) and the CLI (a command,
 // an option, a value): insertions, deletions, substitutions and an adjacent swap each count one edit.
 import * as assert from 'node:assert/strict';
-import { closest as closestOption } from '../../../src/core/cli/args';
+import { closest as closestOption } from '../../../src/cli/args';
 import { closest, editDistance } from '../../../src/core/models/table';
 
 describe('closest and editDistance (core/models/table)', () => {
