@@ -10,7 +10,7 @@ import type { BatchesClient, BatchResultLine, MessageBatch } from '../api/batche
 import { ConnectionError, TimeoutError } from '../api/errors';
 import { backoffMs, sleep as realSleep } from '../api/retry';
 import { waitUntilEnded, type PollPace } from './poll';
-import { BATCH_CAPS, splitIntoBatches, type BatchCaps } from './requests';
+import { BATCH_CAPS, splitBySize, type BatchCaps } from './requests';
 import {
   BatchStore,
   recordOf,
@@ -26,7 +26,21 @@ import {
 export interface BatchJob {
   customId: string;
   ref: CellRef;
-  params: Record<string, unknown>;
+  /** absent when the run is spooled (`SessionOptions.spool`): read from there as it is sent */
+  params?: Record<string, unknown>;
+}
+
+/**
+ * Where a run too large to hold keeps its requests and cells (core/cli/testBatchSpool.ts), each as JSON: read as
+ * each batch is made and kept, then let go.
+ */
+export interface JobSpool {
+  /** a job's request as a create body holds it: `{"custom_id":…,"params":…}` */
+  request(job: BatchJob): string;
+  /** the bytes of `request(job)` */
+  bytes(job: BatchJob): number;
+  /** a cell as sent (a SentCell), by its place in the run (`ref.cell`) */
+  cell(at: number): string;
 }
 
 export type SessionEvent =
@@ -52,6 +66,8 @@ export interface SessionOptions {
   run: { cwd: string; files: string[]; args: RunArgs; rounds?: RoundOf };
   /** the run's cells as sent, each job's `ref.cell` a place in it: kept with each batch for `batch collect ID` */
   cells?: readonly SentCell[];
+  /** the run's requests and cells on disk (its jobs carry no params): `cells` is not given then */
+  spool?: JobSpool;
   caps?: BatchCaps;
   pace?: PollPace;
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
@@ -142,16 +158,25 @@ export class BatchSession {
     // kept before anything is sent: a folder that cannot be written stops the run while it costs nothing
     await this.o.store.saveRun(record);
     const created: MessageBatch[] = [];
-    const chunks = splitIntoBatches(
-      toSend.map(j => ({ custom_id: j.customId, params: j.params })),
-      this.o.caps ?? BATCH_CAPS,
-    );
-    for (const chunk of chunks) {
+    const spool = this.o.spool;
+    const sizeOf = (j: BatchJob) => ({
+      id: j.customId,
+      bytes: spool ? spool.bytes(j) : Buffer.byteLength(JSON.stringify({ custom_id: j.customId, params: j.params })),
+    });
+    for (const chunk of splitBySize(toSend, sizeOf, this.o.caps ?? BATCH_CAPS)) {
       if (signal?.aborted) break;
       // no signal: a create that went out is let finish and kept (see the head of this file)
-      const { batch } = await this.o.client.create(chunk);
-      const { cells, sent } = this.keptWith(chunk.map(r => this.byId.get(r.custom_id)!));
-      await this.o.store.addBatch(recordOf(batch, { key: this.key, ...this.o.run }, chunk.length), cells, sent);
+      const { batch } = spool
+        ? await this.o.client.createJson(chunk.length, function* () {
+            for (const j of chunk) yield spool.request(j);
+          })
+        : await this.o.client.create(chunk.map(j => ({ custom_id: j.customId, params: j.params ?? {} })));
+      const kept = recordOf(batch, { key: this.key, ...this.o.run }, chunk.length);
+      if (spool) await this.o.store.addBatchFrom(kept, ...spooledWith(chunk, spool));
+      else {
+        const { cells, sent } = this.keptWith(chunk);
+        await this.o.store.addBatch(kept, cells, sent);
+      }
       record.batchIds.push(batch.id);
       await this.o.store.saveRun(record);
       this.batches.set(batch.id, batch);
@@ -267,6 +292,26 @@ export class BatchSession {
       await this.o.store.saveRun(this.record);
     }
   }
+}
+
+/**
+ * A spooled batch's cell map and its sent cells, as `keptWith` makes them: its cells renumbered in the order the
+ * batch holds them, each read from the spool when it is written.
+ */
+function spooledWith(jobs: readonly BatchJob[], spool: JobSpool): [Iterable<[string, CellRef]>, Iterable<string>] {
+  const place = new Map<number, number>();
+  const order: number[] = [];
+  function* cells(): Generator<[string, CellRef]> {
+    for (const j of jobs) {
+      const at = j.ref.cell ?? 0;
+      if (!place.has(at)) place.set(at, order.push(at) - 1);
+      yield [j.customId, { ...j.ref, cell: place.get(at)! }];
+    }
+  }
+  function* sent(): Generator<string> {
+    for (const at of order) yield spool.cell(at);
+  }
+  return [cells(), sent()];
 }
 
 /** A kept batch as a MessageBatch (what the service last said of it). */
