@@ -38,7 +38,7 @@ import {
   type TestCell,
 } from './testRun';
 import { RunTools } from './testTools';
-import { endOfSpooledRun, runSpooled, sentOf, spoolSuite, SpooledSuite } from './testBatchSpool';
+import { endOfSpooledRun, hasLoops, runSpooled, sentOf, spoolSuite, SpooledSuite } from './testBatchSpool';
 import type { CaseChoice } from '../cases/choose';
 import { chosenLine } from './choice';
 
@@ -259,11 +259,11 @@ export async function testSpooledBatch(
   io: CliIo,
   o: { models: string[]; settings: RunSettings; choice?: CaseChoice },
 ): Promise<((run: Omit<BatchRunOptions, 'spooled' | 'chosen'>) => Promise<number>) | undefined> {
+  if (files.some(f => hasLoops(f, cwd))) return undefined;
   const spool = new SpooledSuite(path.join(batchStoreFromEnv(io.env).dir, 'spool', `${process.pid}-${Date.now()}`));
   let handed = false;
   try {
     const read = await spoolSuite(spool, files, cwd, io, o);
-    if (read.loops) return undefined;
     const chosen = chosenLine(read.cases, o.choice);
     const ends = (code: number) => Promise.resolve(code);
     if (read.errors) {

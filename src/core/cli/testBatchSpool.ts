@@ -217,13 +217,17 @@ class Appender {
 export interface Spooled {
   errors: number;
   cases: { chosen: number; of: number };
-  /** a cell is a tool-use loop: the suite goes a round at a time (testBatch.ts), not from the spool */
-  loops: boolean;
+}
+
+/** Whether a case file runs tool-use loops (a dataset's rows cannot add tools): they go a round at a time. */
+export function hasLoops(abs: string, cwd: string): boolean {
+  const { file } = loadCaseFile(abs, cwd).loaded ?? {};
+  return !!file && (!!file.tools || file.cases.some(c => !!c.tools));
 }
 
 /**
  * Reads the case files as `prepareCells` does (every problem said, `file:line:col`), each chosen case's cells
- * written to `spool` as they are read.
+ * written to `spool` as they are read. Not for tool-use loops (`hasLoops`).
  */
 export async function spoolSuite(
   spool: SpooledSuite,
@@ -236,7 +240,6 @@ export async function spoolSuite(
   const cases = { chosen: 0, of: 0 };
   const judged: TestCell[] = [];
   let errors = 0;
-  let loops = false;
   for (const abs of files) {
     const { loaded, records } = loadCaseFile(abs, cwd);
     const problems: { cell: string; problem: string }[] = [];
@@ -263,10 +266,9 @@ export async function spoolSuite(
           ...(loaded.file.mcpServers ? { mcpServers: loaded.file.mcpServers } : {}),
           caseId: c.id,
         };
-        if (cell.tools) loops = true;
         if (!rubricWithoutJudge && !cell.judge?.model && cell.assertions.some(a => 'rubric' in a))
           rubricWithoutJudge = cell;
-        if (!loops) spool.add(cell);
+        spool.add(cell);
       }
     };
     const errs = () => records.filter(r => r.severity === 'error').length;
@@ -301,7 +303,7 @@ export async function spoolSuite(
   }
   errors += judgeProblems(judged, io);
   spool.finish();
-  return { errors, cases, loops };
+  return { errors, cases };
 }
 
 /** What a spooled run did, as the end of the run reads it. */
