@@ -114,17 +114,22 @@ export async function batchBench(figs: Figure[]): Promise<void> {
   }
 }
 
+/** The CLI's environment for a batch run against `fake`: its own cache, a quick poll. */
+function batchEnv(fake: { url: string; apiKey: string }, dir: string): Record<string, string | undefined> {
+  return {
+    ...process.env,
+    PROMPTWRIGHT_BASE_URL: fake.url,
+    PROMPTWRIGHT_API_KEY: fake.apiKey,
+    PROMPTWRIGHT_CACHE_DIR: path.join(dir, 'cache'),
+    PROMPTWRIGHT_BATCH_POLL_MS: POLL_MS,
+  };
+}
+
 async function asBatch(dir: string, figs: Figure[]): Promise<void> {
   const fake = await startFake({ keepAliveMs: 60_000, batchProcessingMs: PROCESSING_MS });
   try {
     const file = writeSuite(dir, 'batch', CASES, SAMPLES);
-    const env = {
-      ...process.env,
-      PROMPTWRIGHT_BASE_URL: fake.url,
-      PROMPTWRIGHT_API_KEY: fake.apiKey,
-      PROMPTWRIGHT_CACHE_DIR: path.join(dir, 'cache'),
-      PROMPTWRIGHT_BATCH_POLL_MS: POLL_MS,
-    };
+    const env = batchEnv(fake, dir);
     // the floor: the median of three (a single one varied by a third between runs)
     const floors: number[] = [];
     for (let i = 0; i < 3; i++) floors.push((await runCli(dir, env, ['--version'])).peakKb);
@@ -216,13 +221,7 @@ function writeDataset(dir: string, rows: number): string {
 async function datasetBatch(dir: string, figs: Figure[]): Promise<void> {
   const fake = await startFake({ keepAliveMs: 60_000, batchProcessingMs: 200 });
   try {
-    const env = {
-      ...process.env,
-      PROMPTWRIGHT_BASE_URL: fake.url,
-      PROMPTWRIGHT_API_KEY: fake.apiKey,
-      PROMPTWRIGHT_CACHE_DIR: path.join(dir, 'cache'),
-      PROMPTWRIGHT_BATCH_POLL_MS: POLL_MS,
-    };
+    const env = batchEnv(fake, dir);
     const run = async (rows: number) => {
       const file = writeDataset(dir, rows);
       const ran = await runCli(dir, env, ['test', file, '--batch', '--format', 'jsonl', '--max-requests', `${rows}`]);

@@ -122,15 +122,8 @@ export class BatchesClient {
     return this.answer(await this.http.json<MessageBatch>({ method: 'POST', path: this.path(), body, betas }, c));
   }
 
-  /**
-   * POST /v1/messages/batches with `count` requests already written as JSON, one `{custom_id, params}` each
-   * (non-streaming, their ids checked, as `create` does), streamed into the body as `requests()` reads them
-   * (again if the create is retried): a batch of 100,000 is never held.
-   */
-  async createJson(count: number, requests: () => Iterable<string>, c: CallOptions = {}): Promise<BatchAnswer> {
-    if (count < 1 || count > BATCH_MAX_REQUESTS)
-      throw new RangeError(`a batch holds 1 to ${BATCH_MAX_REQUESTS} requests, got ${count}`);
-    const json = () => jsonStream(requests());
+  /** POST /v1/messages/batches with a body written as JSON elsewhere, streamed (core/cli/testBatchSpool.ts). */
+  async createStreamed(json: () => ReadableStream<Uint8Array>, c: CallOptions = {}): Promise<BatchAnswer> {
     return this.answer(await this.http.json<MessageBatch>({ method: 'POST', path: this.path(), json, betas }, c));
   }
 
@@ -212,31 +205,6 @@ export class BatchesClient {
 }
 
 const betas = [BATCHES_BETA];
-
-/** `{"requests":[…]}` from the requests' JSON, 64 KB at a time as the connection takes it. */
-function jsonStream(requests: Iterable<string>): ReadableStream<Uint8Array> {
-  const it = requests[Symbol.iterator]();
-  const encoder = new TextEncoder();
-  let first = true;
-  let done = false;
-  return new ReadableStream<Uint8Array>({
-    pull(controller) {
-      let text = first ? '{"requests":[' : '';
-      while (!done && text.length < 65_536) {
-        const next = it.next();
-        if (next.done) {
-          done = true;
-          text += ']}';
-        } else {
-          text += `${first ? '' : ','}${next.value}`;
-          first = false;
-        }
-      }
-      if (text) controller.enqueue(encoder.encode(text));
-      if (done) controller.close();
-    },
-  });
-}
 
 /** A request in a batch is answered whole, never streamed: `stream` is left out. */
 export function nonStreaming(params: Record<string, unknown>): Record<string, unknown> {

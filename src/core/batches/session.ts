@@ -6,7 +6,7 @@
 //
 // A create that has been sent is not cut short by a cancel: it is let finish and kept, so the batch it made
 // (paid for) is never lost track of; the cancel then takes effect.
-import type { BatchesClient, BatchResultLine, MessageBatch } from '../api/batches';
+import type { BatchAnswer, BatchesClient, BatchResultLine, MessageBatch } from '../api/batches';
 import { ConnectionError, TimeoutError } from '../api/errors';
 import { backoffMs, sleep as realSleep } from '../api/retry';
 import { waitUntilEnded, type PollPace } from './poll';
@@ -15,6 +15,7 @@ import {
   BatchStore,
   recordOf,
   runKeyOf,
+  type BatchRecord,
   type CellRef,
   type RoundOf,
   type RunArgs,
@@ -35,12 +36,12 @@ export interface BatchJob {
  * each batch is made and kept, then let go.
  */
 export interface JobSpool {
-  /** a job's request as a create body holds it: `{"custom_id":…,"params":…}` */
-  request(job: BatchJob): string;
-  /** the bytes of `request(job)` */
+  /** the bytes of a job's request as a create body holds it */
   bytes(job: BatchJob): number;
-  /** a cell as sent (a SentCell), by its place in the run (`ref.cell`) */
-  cell(at: number): string;
+  /** makes the batch of these jobs, their requests read as they are sent */
+  create(client: BatchesClient, jobs: readonly BatchJob[]): Promise<BatchAnswer>;
+  /** keeps a batch made of these jobs: its cell map and its sent cells, as `keptWith` makes them */
+  keep(store: BatchStore, record: BatchRecord, jobs: readonly BatchJob[]): Promise<void>;
 }
 
 export type SessionEvent =
@@ -167,12 +168,10 @@ export class BatchSession {
       if (signal?.aborted) break;
       // no signal: a create that went out is let finish and kept (see the head of this file)
       const { batch } = spool
-        ? await this.o.client.createJson(chunk.length, function* () {
-            for (const j of chunk) yield spool.request(j);
-          })
+        ? await spool.create(this.o.client, chunk)
         : await this.o.client.create(chunk.map(j => ({ custom_id: j.customId, params: j.params ?? {} })));
       const kept = recordOf(batch, { key: this.key, ...this.o.run }, chunk.length);
-      if (spool) await this.o.store.addBatchFrom(kept, ...spooledWith(chunk, spool));
+      if (spool) await spool.keep(this.o.store, kept, chunk);
       else {
         const { cells, sent } = this.keptWith(chunk);
         await this.o.store.addBatch(kept, cells, sent);
@@ -292,26 +291,6 @@ export class BatchSession {
       await this.o.store.saveRun(this.record);
     }
   }
-}
-
-/**
- * A spooled batch's cell map and its sent cells, as `keptWith` makes them: its cells renumbered in the order the
- * batch holds them, each read from the spool when it is written.
- */
-function spooledWith(jobs: readonly BatchJob[], spool: JobSpool): [Iterable<[string, CellRef]>, Iterable<string>] {
-  const place = new Map<number, number>();
-  const order: number[] = [];
-  function* cells(): Generator<[string, CellRef]> {
-    for (const j of jobs) {
-      const at = j.ref.cell ?? 0;
-      if (!place.has(at)) place.set(at, order.push(at) - 1);
-      yield [j.customId, { ...j.ref, cell: place.get(at)! }];
-    }
-  }
-  function* sent(): Generator<string> {
-    for (const at of order) yield spool.cell(at);
-  }
-  return [cells(), sent()];
 }
 
 /** A kept batch as a MessageBatch (what the service last said of it). */

@@ -167,12 +167,12 @@ export class BatchStore {
   }
 
   /**
-   * `addBatch` for a batch too large to hold at once (core/cli/testBatchSpool.ts): its cell map's entries, and its
-   * sent cells each already as JSON, written as they come; the files are the same.
+   * `addBatch` for a batch too large to hold at once (core/cli/testBatchSpool.ts): `write` writes its cell map and
+   * its sent cells to these files (whole, then renamed into place), as `addBatch` would.
    */
-  async addBatchFrom(record: BatchRecord, cells: Iterable<[string, CellRef]>, sent: Iterable<string>): Promise<void> {
-    await writePieces(this.batchFile(record.id, '.cells'), mapPieces(cells));
-    await writePieces(this.batchFile(record.id, '.sent'), sentPieces(sent));
+  async addBatchWith(record: BatchRecord, write: (cells: string, sent: string) => Promise<void>): Promise<void> {
+    await fs.mkdir(this.dir, { recursive: true });
+    await write(this.batchFile(record.id, '.cells'), this.batchFile(record.id, '.sent'));
     await writeJson(this.batchFile(record.id), record);
   }
 
@@ -294,56 +294,11 @@ async function readJson<T>(file: string): Promise<T | undefined> {
   }
 }
 
-function* mapPieces(entries: Iterable<[string, CellRef]>): Generator<string> {
-  let first = true;
-  yield '{';
-  for (const [k, v] of entries) {
-    yield `${first ? '' : ','}${JSON.stringify(k)}:${JSON.stringify(v)}`;
-    first = false;
-  }
-  yield '}\n';
-}
-
-function* sentPieces(cells: Iterable<string>): Generator<string> {
-  let first = true;
-  yield `{"version":${VERSION},"cells":[`;
-  for (const c of cells) {
-    yield `${first ? '' : ','}${c}`;
-    first = false;
-  }
-  yield ']}\n';
-}
-
-/** `writeJson` of a value given as the pieces of its JSON text, written 64 KB at a time. */
-async function writePieces(file: string, pieces: Iterable<string>): Promise<void> {
-  await writeFileAtomically(file, async temp => {
-    const out = await fs.open(temp, 'w');
-    try {
-      let buffered = '';
-      for (const piece of pieces) {
-        buffered += piece;
-        if (buffered.length >= 65_536) {
-          await out.write(buffered);
-          buffered = '';
-        }
-      }
-      await out.write(buffered);
-    } finally {
-      await out.close();
-    }
-  });
-}
-
 async function writeJson(file: string, value: unknown): Promise<void> {
-  await writeFileAtomically(file, temp => fs.writeFile(temp, `${JSON.stringify(value)}\n`));
-}
-
-/** Writes a file whole, then renames it into place: a process stopped mid-write leaves the previous version. */
-async function writeFileAtomically(file: string, write: (temp: string) => Promise<void>): Promise<void> {
   const temp = `${file}.${process.pid}.${crypto.randomBytes(4).toString('hex')}.tmp`;
   await fs.mkdir(path.dirname(file), { recursive: true });
   try {
-    await write(temp);
+    await fs.writeFile(temp, `${JSON.stringify(value)}\n`);
     await fs.rename(temp, file);
   } catch (e) {
     await fs.rm(temp, { force: true }).catch(() => undefined);

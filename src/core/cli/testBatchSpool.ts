@@ -8,10 +8,10 @@
 // by the same engine, printed as a JSON Lines record, and let go. The spool is removed when the run ends.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { nonStreaming } from '../api/batches';
+import { nonStreaming, type BatchAnswer, type BatchesClient } from '../api/batches';
 import type { ApiClient } from '../api/client';
 import type { JobSpool, BatchJob, BatchSession } from '../batches/session';
-import type { CellRef, SentCell } from '../batches/store';
+import { VERSION, type BatchRecord, type BatchStore, type CellRef, type SentCell } from '../batches/store';
 import { customIdOf } from '../batches/requests';
 import { MISSING, outcomeOf, settler } from '../cases/batchTransport';
 import type { CaseChoice } from '../cases/choose';
@@ -91,8 +91,8 @@ export class SpooledSuite implements JobSpool {
   /** Everything is written: what follows reads. */
   finish(): void {
     this.seen.clear();
-    this.requests.close();
-    this.cellsOut.close();
+    this.requests.flush();
+    this.cellsOut.flush();
     this.requestsAt.push(this.requests.size);
     this.cellsAt.push(this.cellsOut.size);
   }
@@ -105,6 +105,62 @@ export class SpooledSuite implements JobSpool {
   bytes(job: BatchJob): number {
     const i = this.jobIndex(job);
     return this.requestsAt[i + 1]! - 1 - this.requestsAt[i]!;
+  }
+
+  /** The batch of these jobs: `{"requests":[…]}` streamed from the spool, 64 KB at a time as it is taken. */
+  create(client: BatchesClient, jobs: readonly BatchJob[]): Promise<BatchAnswer> {
+    return client.createStreamed(() => {
+      const encoder = new TextEncoder();
+      let next = 0;
+      return new ReadableStream<Uint8Array>({
+        pull: controller => {
+          let text = next === 0 ? '{"requests":[' : '';
+          for (; next < jobs.length && text.length < 65_536; next++)
+            text += `${next ? ',' : ''}${this.request(jobs[next]!)}`;
+          if (next === jobs.length) text += ']}';
+          controller.enqueue(encoder.encode(text));
+          if (next === jobs.length) controller.close();
+        },
+      });
+    });
+  }
+
+  /**
+   * Keeps a batch made of these jobs as the store keeps any (session.ts's `keptWith`): its cell map, and its cells
+   * renumbered in the order it holds them, each read from the spool as it is written.
+   */
+  async keep(store: BatchStore, record: BatchRecord, jobs: readonly BatchJob[]): Promise<void> {
+    const place = new Map<number, number>();
+    const order: number[] = [];
+    const key = (at: number) => this.key(at);
+    const cellAt = (at: number) => this.cell(at);
+    function* cells(): Generator<string> {
+      yield '{';
+      for (const [n, j] of jobs.entries()) {
+        const { cell, sample } = j as SpoolJob;
+        if (!place.has(cell)) place.set(cell, order.push(cell) - 1);
+        const ref: CellRef = { ...key(cell), sample, cell: place.get(cell)! };
+        yield `${n ? ',' : ''}${JSON.stringify(j.customId)}:${JSON.stringify(ref)}`;
+      }
+      yield '}\n';
+    }
+    function* sent(): Generator<string> {
+      yield `{"version":${VERSION},"cells":[`;
+      for (const [n, at] of order.entries()) yield `${n ? ',' : ''}${cellAt(at)}`;
+      yield ']}\n';
+    }
+    await store.addBatchWith(record, (cellsFile, sentFile) => {
+      for (const [file, pieces] of [
+        [cellsFile, cells()],
+        [sentFile, sent()],
+      ] as const) {
+        const temp = new Appender(`${file}.${process.pid}.tmp`);
+        for (const piece of pieces) temp.write(piece);
+        temp.close();
+        fs.renameSync(temp.file, file);
+      }
+      return Promise.resolve();
+    });
   }
 
   /** Which cell a request stands for (read back, the last one kept: a cell's samples come together). */
@@ -182,34 +238,40 @@ class Appender {
   private pending = '';
   size = 0;
 
-  constructor(private readonly file: string) {
+  constructor(readonly file: string) {
     this.fd = fs.openSync(file, 'w+');
   }
 
   /** Appends a line; its place. */
   append(line: string): number {
     const at = this.size;
-    this.pending += `${line}\n`;
-    this.size += Buffer.byteLength(line) + 1;
-    if (this.pending.length >= 65_536) this.flush();
+    this.write(`${line}\n`);
     return at;
+  }
+
+  write(text: string): void {
+    this.pending += text;
+    this.size += Buffer.byteLength(text);
+    if (this.pending.length >= 65_536) this.flush();
   }
 
   read(from: number, to: number): string {
     this.flush();
     const buf = Buffer.allocUnsafe(to - from);
-    fs.readSync(this.fd ?? (this.fd = fs.openSync(this.file, 'r')), buf, 0, buf.length, from);
+    fs.readSync(this.fd!, buf, 0, buf.length, from);
     return buf.toString('utf8');
+  }
+
+  flush(): void {
+    if (!this.pending || this.fd === undefined) return;
+    fs.writeSync(this.fd, this.pending);
+    this.pending = '';
   }
 
   close(): void {
     this.flush();
-  }
-
-  private flush(): void {
-    if (!this.pending || this.fd === undefined) return;
-    fs.writeSync(this.fd, this.pending);
-    this.pending = '';
+    if (this.fd !== undefined) fs.closeSync(this.fd);
+    this.fd = undefined;
   }
 }
 
