@@ -62,10 +62,6 @@ export class SpooledSuite implements JobSpool {
     this.cellsOut = new Appender(path.join(dir, 'cells.jsonl'));
   }
 
-  get cells(): number {
-    return this.cellsAt.length;
-  }
-
   /** Adds a cell and its samples' requests, each with its custom_id (a second of the same gets `-2`…). */
   add(cell: TestCell): void {
     const at = this.cellsAt.length;
