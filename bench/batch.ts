@@ -1,7 +1,8 @@
 // Suites at scale (npm run bench): `promptwright test FILE --batch` as a whole process, against the fake over TCP,
-// on a suite of 10,000 requests (2,500 cases × 2 models × 2 samples) sent as one Message Batch; and a direct run of
-// 2,000 cells against the fake's request limit, paced by the rate-limit headers. Figures: creates made; the CLI's
-// peak resident memory against the same process printing `--version`; results matched to their cells; the time
+// on a suite of 10,000 requests (2,500 cases × 2 models × 2 samples) sent as one Message Batch; `--batch --format
+// jsonl` on a dataset of 100,000 rows against one of 1,000; and a direct run of 2,000 cells against the fake's
+// request limit, paced by the rate-limit headers. Figures: creates made; the CLI's peak resident memory against the
+// same process printing `--version`, and on 100,000 rows against 1,000; results matched to their cells; the time
 // from the first poll that saw the batch `ended` to the last verdict printed; and the 429s of the direct run.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -23,7 +24,10 @@ const LIMIT = { limit: 600, windowMs: 3_000 };
 const PROCESSING_MS = 3_000;
 const POLL_MS = '50,200';
 /** A process still running after this is killed (and the bench fails). */
-const RUN_LIMIT_MS = 120_000;
+const RUN_LIMIT_MS = 240_000;
+/** The dataset of the JSON Lines batch run, and the one its memory is measured against. */
+const DATASET_ROWS = 100_000;
+const FLOOR_ROWS = 1_000;
 
 interface Cell {
   case: string;
@@ -103,23 +107,29 @@ export async function batchBench(figs: Figure[]): Promise<void> {
   );
   try {
     await asBatch(dir, figs);
+    await datasetBatch(dir, figs);
     await direct(dir, figs);
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
 }
 
+/** The CLI's environment for a batch run against `fake`: its own cache, a quick poll. */
+function batchEnv(fake: { url: string; apiKey: string }, dir: string): Record<string, string | undefined> {
+  return {
+    ...process.env,
+    PROMPTWRIGHT_BASE_URL: fake.url,
+    PROMPTWRIGHT_API_KEY: fake.apiKey,
+    PROMPTWRIGHT_CACHE_DIR: path.join(dir, 'cache'),
+    PROMPTWRIGHT_BATCH_POLL_MS: POLL_MS,
+  };
+}
+
 async function asBatch(dir: string, figs: Figure[]): Promise<void> {
   const fake = await startFake({ keepAliveMs: 60_000, batchProcessingMs: PROCESSING_MS });
   try {
     const file = writeSuite(dir, 'batch', CASES, SAMPLES);
-    const env = {
-      ...process.env,
-      PROMPTWRIGHT_BASE_URL: fake.url,
-      PROMPTWRIGHT_API_KEY: fake.apiKey,
-      PROMPTWRIGHT_CACHE_DIR: path.join(dir, 'cache'),
-      PROMPTWRIGHT_BATCH_POLL_MS: POLL_MS,
-    };
+    const env = batchEnv(fake, dir);
     // the floor: the median of three (a single one varied by a third between runs)
     const floors: number[] = [];
     for (let i = 0; i < 3; i++) floors.push((await runCli(dir, env, ['--version'])).peakKb);
@@ -180,6 +190,63 @@ async function asBatch(dir: string, figs: Figure[]): Promise<void> {
           `the poll's wait, ${POLL_MS} ms, and the fake making the results) to the JSON printed`,
       },
     );
+  } finally {
+    await fake.close();
+  }
+}
+
+/** A case file whose dataset has `rows` rows `wN,contains: wN`. */
+function writeDataset(dir: string, rows: number): string {
+  fs.writeFileSync(
+    path.join(dir, 'word.prompt.yaml'),
+    'model: model-haiku-4-5\nmax_tokens: 50\nmessages:\n  - role: user\n    content: "{{word}}"\n',
+  );
+  const out = fs.openSync(path.join(dir, `rows${rows}.csv`), 'w');
+  fs.writeSync(out, 'word,__expected\n');
+  for (let from = 0; from < rows; from += 1000) {
+    const block: string[] = [];
+    for (let i = from; i < Math.min(rows, from + 1000); i++) block.push(`w${i},contains: w${i}\n`);
+    fs.writeSync(out, block.join(''));
+  }
+  fs.closeSync(out);
+  const file = `rows${rows}.cases.yaml`;
+  fs.writeFileSync(path.join(dir, file), `request: word.prompt.yaml\ndataset: rows${rows}.csv\n`);
+  return file;
+}
+
+/**
+ * `test --batch --format jsonl` on a dataset of 100,000 rows, which goes through a spool on disk: its peak memory
+ * against the same command on 1,000 rows of the same shape.
+ */
+async function datasetBatch(dir: string, figs: Figure[]): Promise<void> {
+  const fake = await startFake({ keepAliveMs: 60_000, batchProcessingMs: 200 });
+  try {
+    const env = batchEnv(fake, dir);
+    const run = async (rows: number) => {
+      const file = writeDataset(dir, rows);
+      const ran = await runCli(dir, env, ['test', file, '--batch', '--format', 'jsonl', '--max-requests', `${rows}`]);
+      fake.clear(); // the fake's log of what it was sent is not the CLI's memory, but the bench's
+      const printed = ran.out.split('\n').length - 1;
+      if (ran.code !== 0 || printed !== rows)
+        throw new Error(`test --batch on ${rows} rows exited ${ran.code}, ${printed} records\n${ran.err.slice(-2000)}`);
+      return ran.peakKb;
+    };
+    const floorKb = await run(FLOOR_ROWS);
+    const t0 = Date.now();
+    const peakKb = await run(DATASET_ROWS);
+    const secs = (Date.now() - t0) / 1000;
+    const ratio = peakKb / floorKb;
+    figs.push({
+      // the goal: the suite streams through a spool on disk, so memory is bounded by what is in flight, not the rows
+      name: `test --batch --format jsonl, ${DATASET_ROWS.toLocaleString('en-US')} rows: peak memory vs 1,000`,
+      value: `${ratio.toFixed(2)}x`,
+      target: '<= 1.5x',
+      ok: ratio <= 1.5,
+      extra:
+        `the CLI's maxRSS at exit: ${(peakKb / 1024).toFixed(0)} MB vs ${(floorKb / 1024).toFixed(0)} MB on ` +
+        `${FLOOR_ROWS.toLocaleString('en-US')} rows; ${DATASET_ROWS.toLocaleString('en-US')} records in ` +
+        `${secs.toFixed(0)} s`,
+    });
   } finally {
     await fake.close();
   }

@@ -8,7 +8,7 @@ import { age, countsText, expiry } from '../core/batches/view';
 import { requireService } from './api';
 import { formatOption, parseArgs, UsageError, type Command, type Group, type Parsed } from './args';
 import { format, groupCommand, listOptions, notConfirmed, positionals, TEXT_OR_JSON, yesOption } from './common';
-import { describeForCli } from './env';
+import { describeForCli } from '../core/environment';
 import { confirmed, CTRL_C, EXIT, guarded, REFUSED } from './guard';
 import { PRICES } from './prices';
 import { TEST } from './test';

@@ -110,7 +110,7 @@ export function recordLine(r: CheckRecord): string {
  * The problems of cells that cannot be sent, each said once with the cells it affects (a request error
  * affects every cell alike): `file: problem (case "a" on m1, case "b" on m1 and 4 more)`.
  */
-function cellProblemLines(display: string, problems: { cell: string; problem: string }[]): string[] {
+export function cellProblemLines(display: string, problems: { cell: string; problem: string }[]): string[] {
   const byProblem = new Map<string, string[]>();
   for (const { cell, problem } of problems) {
     const cells = byProblem.get(problem);

@@ -8,8 +8,6 @@ import { redactKnown } from '../core/redact';
 import { clientOptions, Settings, settingsFromEnv } from '../core/settings';
 import { terminalText, type CliIo } from './io';
 
-export { describeForCli } from '../core/environment';
-
 /** The client's options from the environment: its settings (read as the language server reads them) and keys. */
 export function httpOptionsFromEnv(env: CliIo['env'], extra: Partial<HttpOptions> = {}): HttpOptions {
   const keys = {

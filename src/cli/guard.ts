@@ -4,7 +4,7 @@
 // (`Command.exits`), and `--help`, README and docs/cli.md say the same (test/unit/cli/docs.test.ts).
 import { AbortedError, ConfigError, InputError, StreamError } from '../core/api/errors';
 import { UsageError } from './args';
-import { describeForCli } from './env';
+import { describeForCli } from '../core/environment';
 import type { CliIo } from './io';
 
 export const EXIT = { ok: 0, service: 1, refused: 2, cancelled: 130 } as const;

@@ -18,7 +18,7 @@ import { all, formatOption, one, parseArgs, UsageError, type Command, type Parse
 import { PRICES, pricesOption } from './prices';
 import { toRecords } from '../core/request/records';
 import { clientFromEnv } from './api';
-import { describeForCli } from './env';
+import { describeForCli } from '../core/environment';
 import { decodeUtf8 } from './files';
 import { cancelled, CTRL_C, EXIT } from './guard';
 import { betasFromEnv, type CliIo } from './io';

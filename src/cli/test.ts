@@ -21,7 +21,7 @@ import { CTRL_C, EXIT, guarded } from './guard';
 import type { CliIo } from './io';
 import { PRICES, pricesOption } from './prices';
 import { testAgainstBase } from './testBase';
-import { testAsBatch } from './testBatch';
+import { testAsBatch, testSpooledBatch } from './testBatch';
 import { mergeResults } from './testMerge';
 import { outputsOf, REPORT_OPTIONS } from './testOutputs';
 import { RunTools } from './testTools';
@@ -151,6 +151,16 @@ export function runTest(args: string[], io: CliIo, cwd = process.cwd()): Promise
     if (changed) throw new UsageError('--changed compares with a revision: give --base REF too');
     const files = filesOf(p.positionals, cwd, CASE_FILE_GLOB);
 
+    const report = { format: outputFormat, outputs };
+    const noWait = p.switches.has('no-wait');
+    const again = ['test', ...args.filter(a => a !== '--no-wait')];
+    const batchRun = { ...report, noWait, again, args: runArgs(p) };
+    // a batch of JSON Lines: the suite goes through a spool on disk, in memory bounded by what is in flight
+    if (batch && outputFormat === 'jsonl' && !outputs.length) {
+      const spooled = await testSpooledBatch(files, cwd, io, { models, settings, ...(choice ? { choice } : {}) });
+      if (spooled !== undefined) return spooled(batchRun);
+    }
+
     // everything is checked before anything is sent
     const { cells, errors, cases } = await prepareCells(files, cwd, io, models, settings, choice);
     const chosen = chosenLine(cases, choice);
@@ -161,13 +171,7 @@ export function runTest(args: string[], io: CliIo, cwd = process.cwd()): Promise
     const over = await overRequestLimit(cells, settings, io);
     if (over !== undefined) return over;
     requireService(io);
-    const report = { format: outputFormat, outputs };
-    if (batch) {
-      const noWait = p.switches.has('no-wait');
-      const again = ['test', ...args.filter(a => a !== '--no-wait')];
-      const o = { ...report, noWait, again, args: runArgs(p), ...(chosen ? { chosen } : {}) };
-      return testAsBatch(cells, settings, io, cwd, o);
-    }
+    if (batch) return testAsBatch(cells, settings, io, cwd, { ...batchRun, ...(chosen ? { chosen } : {}) });
 
     // the direct transport, paced by the rate-limit headers (core/api/pacer.ts): slower before the limit, not
     // after a storm of 429s; a wait over 2 s is said

@@ -29,13 +29,25 @@ import type { Assertion, AssertionResult, CellResult, Outcome } from '../core/ca
 import { count } from '../core/text';
 import { clientFromEnv, requireService, waitNotice } from './api';
 import { one, UsageError, type Parsed } from './args';
-import { cacheDir, describeForCli } from './env';
+import { describeForCli } from '../core/environment';
+import { cacheDir } from './env';
 import { EXIT } from './guard';
 import { rewriteLine, type CliIo } from './io';
 import { pricesOption } from './prices';
 import { outputsOf } from './testOutputs';
-import { endOfRun, printRun, runTestCells, type ReportTo, type RunSettings, type TestCell } from './testRun';
+import {
+  endOfRun,
+  overRequestLimit,
+  printRun,
+  runTestCells,
+  type ReportTo,
+  type RunSettings,
+  type TestCell,
+} from './testRun';
 import { RunTools } from './testTools';
+import { endOfSpooledRun, hasLoops, runSpooled, sentOf, spoolSuite, SpooledSuite } from './testBatchSpool';
+import type { CaseChoice } from '../core/cases/choose';
+import { chosenLine } from './choice';
 
 export interface BatchRunOptions extends ReportTo {
   noWait: boolean;
@@ -50,6 +62,8 @@ export interface BatchRunOptions extends ReportTo {
   collect?: { runKey: string; batchIds: string[]; idOf: Map<string, string> };
   /** how many cases were chosen of how many (`--filter`, `--sample`, `--shard`…) */
   chosen?: string;
+  /** the suite as written to disk (`--format jsonl`, testBatchSpool.ts): `cells` is empty then */
+  spooled?: SpooledSuite;
 }
 
 /** Where the CLI keeps its batches: PROMPTWRIGHT_CACHE_DIR/batches (beside the judges' verdicts). */
@@ -95,17 +109,7 @@ function batchJobs(
     const customId = idOf.get(`${j.cell}:${j.sample}`);
     return customId ? [{ customId, ref: refs[i]!, params: j.body }] : [];
   });
-  const sent = cells.map(c => ({
-    file: c.file,
-    caseName: c.caseName,
-    model: c.model,
-    body: c.body,
-    assertions: c.assertions,
-    repeat: c.repeat,
-    minPass: c.minPass,
-    ...(c.judge ? { judge: c.judge } : {}),
-    ...(c.caseId ? { caseId: c.caseId } : {}),
-  }));
+  const sent = cells.map(sentOf);
   return { batch, idOf: new Map([...idOf].filter((e): e is [string, string] => !!e[1])), sent };
 }
 
@@ -119,9 +123,10 @@ export async function testAsBatch(
   // the judge's requests (rubrics) and the simulated tools go direct, paced by the rate-limit headers
   const client = clientFromEnv(io, realPacer(sleep, waitNotice(io)).hooks());
   const progress = progressPrinter(io, statusEveryMs(io.env));
-  const files = [...new Set(cells.map(c => c.file))];
+  const spooled = o.spooled;
+  const files = [...new Set(spooled ? spooled.files : cells.map(c => c.file))];
   const store = batchStoreFromEnv(io.env);
-  const sessionOf = (jobs: BatchJob[], extra: Pick<SessionOptions, 'cells' | 'collect'> & { rounds?: RoundOf }) =>
+  const sessionOf = (jobs: BatchJob[], extra: SessionExtra) =>
     new BatchSession({
       client: new BatchesClient(client.http),
       store,
@@ -131,11 +136,17 @@ export async function testAsBatch(
       onEvent: e => progress.event(e),
       ...(extra.cells ? { cells: extra.cells } : {}),
       ...(extra.collect ? { collect: extra.collect } : {}),
+      ...(extra.spool ? { spool: extra.spool } : {}),
     });
   // a suite of tool-use loops goes a round at a time (core/cases/batchRounds.ts); any other, as one submission
   const tools = cells.some(c => c.tools) ? new RunTools(io, client, { record: false }) : undefined;
   const rounds = tools && roundsOf(cells, tools, store, io, sessionOf);
-  const single = rounds ? undefined : singleRun(cells, o, sessionOf);
+  let spooledTools: RunTools | undefined;
+  const single = rounds
+    ? undefined
+    : spooled
+      ? { session: sessionOf(spooled.jobs, { spool: spooled }), jobs: spooled.jobs.length, idOf: undefined }
+      : singleRun(cells, o, sessionOf);
   const session = () => (rounds ? rounds.session : single!.session);
   const resume = () => {
     const ids = session()?.batchIds ?? [];
@@ -189,11 +200,28 @@ export async function testAsBatch(
       const current = session();
       progress.ended((current?.batchIds ?? []).map(id => current!.batches.get(id)).filter(b => !!b));
     };
+    if (spooled) {
+      const run = await runSpooled(spooled, single!.session, {
+        settings,
+        io,
+        client,
+        cwd,
+        tools: (spooledTools ??= new RunTools(io, client, { record: false })),
+        onEnded: ended,
+      });
+      progress.done();
+      if (io.signal?.aborted) {
+        io.stderr.write(resume());
+        return EXIT.cancelled;
+      }
+      await single!.session.collected();
+      return endOfSpooledRun(run, io, o.chosen);
+    }
     const transport = rounds
       ? rounds.transport({ concurrency: settings.concurrency, onEnded: ended })
       : batchTransport({
           session: single!.session,
-          idOf: job => single!.idOf.get(`${job.cell}:${job.sample}`)!,
+          idOf: job => single!.idOf!.get(`${job.cell}:${job.sample}`)!,
           concurrency: settings.concurrency,
           onEnded: ended,
         });
@@ -222,6 +250,40 @@ export async function testAsBatch(
   } finally {
     progress.stop();
     await tools?.close();
+    await spooledTools?.close();
+    spooled?.remove();
+  }
+}
+
+/**
+ * `test --batch --format jsonl`: the suite read into a spool (problems said; nothing sent when there are any, exit
+ * 2), the run's limit on requests checked, then a function that runs it (testBatch.ts) and ends it; undefined when
+ * the suite has tool-use loops, which go a round at a time from cells held in memory.
+ */
+export async function testSpooledBatch(
+  files: readonly string[],
+  cwd: string,
+  io: CliIo,
+  o: { models: string[]; settings: RunSettings; choice?: CaseChoice },
+): Promise<((run: Omit<BatchRunOptions, 'spooled' | 'chosen'>) => Promise<number>) | undefined> {
+  if (files.some(f => hasLoops(f, cwd))) return undefined;
+  const spool = new SpooledSuite(path.join(batchStoreFromEnv(io.env).dir, 'spool', `${process.pid}-${Date.now()}`));
+  let handed = false;
+  try {
+    const read = await spoolSuite(spool, files, cwd, io, o);
+    const chosen = chosenLine(read.cases, o.choice);
+    const ends = (code: number) => Promise.resolve(code);
+    if (read.errors) {
+      io.stderr.write(`promptwright test: nothing sent: ${count(read.errors, 'error')} (above)\n`);
+      return () => ends(EXIT.refused);
+    }
+    const over = await overRequestLimit(spool.count, o.settings, io);
+    if (over !== undefined) return () => ends(over);
+    requireService(io);
+    handed = true;
+    return run => testAsBatch([], o.settings, io, cwd, { ...run, spooled: spool, ...(chosen ? { chosen } : {}) });
+  } finally {
+    if (!handed) spool.remove();
   }
 }
 
@@ -239,10 +301,8 @@ function keepVerdictOnly(r: CellResult): void {
   for (const s of r.samples ?? []) slim(s);
 }
 
-type SessionOf = (
-  jobs: BatchJob[],
-  extra: Pick<SessionOptions, 'cells' | 'collect'> & { rounds?: RoundOf },
-) => BatchSession;
+type SessionExtra = Pick<SessionOptions, 'cells' | 'collect' | 'spool'> & { rounds?: RoundOf };
+type SessionOf = (jobs: BatchJob[], extra: SessionExtra) => BatchSession;
 
 /** A suite without loops: every cell × sample in one submission (split at the caps), or a run to collect. */
 function singleRun(cells: readonly TestCell[], o: BatchRunOptions, sessionOf: SessionOf) {

@@ -15,6 +15,7 @@ import {
   runCells,
   type CellUpdate,
   type RunCell,
+  type RequestCount,
   type RunOutcome,
   type Transport,
 } from '../core/cases/engine';
@@ -109,11 +110,11 @@ const inCi = (env: CliIo['env']) => !!env.CI && !/^(false|0)$/i.test(env.CI);
  * default and a person at a terminal outside CI says yes to sending them.
  */
 export async function overRequestLimit(
-  cells: readonly Pick<RunCell, 'repeat' | 'assertions'>[],
+  cells: readonly Pick<RunCell, 'repeat' | 'assertions'>[] | RequestCount,
   settings: Pick<RunSettings, 'maxRequests'>,
   io: CliIo,
 ): Promise<number | undefined> {
-  const n = requestCount(cells);
+  const n = 'samples' in cells ? cells : requestCount(cells);
   const limit = settings.maxRequests ?? DEFAULT_MAX_REQUESTS;
   if (n.samples + n.judge <= limit) return undefined;
   const would = `this run would send ${requestCountWords(n)}`;

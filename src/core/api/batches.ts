@@ -122,6 +122,11 @@ export class BatchesClient {
     return this.answer(await this.http.json<MessageBatch>({ method: 'POST', path: this.path(), body, betas }, c));
   }
 
+  /** POST /v1/messages/batches with a body written as JSON elsewhere, streamed (core/cli/testBatchSpool.ts). */
+  async createStreamed(json: () => ReadableStream<Uint8Array>, c: CallOptions = {}): Promise<BatchAnswer> {
+    return this.answer(await this.http.json<MessageBatch>({ method: 'POST', path: this.path(), json, betas }, c));
+  }
+
   /** GET /v1/messages/batches/{id}. */
   async retrieve(id: string, c: CallOptions = {}): Promise<BatchAnswer> {
     return this.answer(await this.http.json<MessageBatch>({ method: 'GET', path: this.path(id), betas }, c));
@@ -202,7 +207,7 @@ export class BatchesClient {
 const betas = [BATCHES_BETA];
 
 /** A request in a batch is answered whole, never streamed: `stream` is left out. */
-function nonStreaming(params: Record<string, unknown>): Record<string, unknown> {
+export function nonStreaming(params: Record<string, unknown>): Record<string, unknown> {
   if (!('stream' in params)) return params;
   const { stream: _omit, ...rest } = params;
   return rest;

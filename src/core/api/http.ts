@@ -89,6 +89,11 @@ export interface RequestSpec {
   path: string;
   query?: Record<string, string | readonly string[] | undefined>;
   body?: unknown;
+  /**
+   * the body already written as JSON, or made as a stream each time it is sent (a batch's requests, read from where
+   * they were kept: never held whole)
+   */
+  json?: string | (() => ReadableStream<Uint8Array>);
   key?: KeyKind;
   /** extra vendor-beta values this endpoint needs */
   betas?: readonly string[];
@@ -239,7 +244,7 @@ export class Http {
       'vendor-version': this.o.apiVersion || DEFAULT_API_VERSION,
       accept: spec.accept ?? (spec.stream ? 'text/event-stream' : 'application/json'),
     };
-    if (spec.body !== undefined) headers['content-type'] = 'application/json';
+    if (spec.body !== undefined || spec.json !== undefined) headers['content-type'] = 'application/json';
     if (betas.length) headers['vendor-beta'] = betas.join(',');
     const path = spec.path + queryString(spec.query);
     if (this.connectionFree) await this.connectionFree;
@@ -256,7 +261,9 @@ export class Http {
     let res: Response;
     let body: string | undefined;
     try {
-      body = spec.body !== undefined ? JSON.stringify(spec.body) : undefined;
+      const streamed = typeof spec.json === 'function' ? spec.json() : undefined;
+      body =
+        typeof spec.json === 'string' ? spec.json : spec.body !== undefined ? JSON.stringify(spec.body) : undefined;
       res = await fetch(`${base}${path}`, {
         method: spec.method,
         headers,
@@ -265,6 +272,8 @@ export class Http {
         // wherever it points, another origin included
         redirect: 'manual',
         ...(body !== undefined ? { body } : {}),
+        // a stream goes as it is made (chunked): fetch asks to be told it is sent before the answer is read
+        ...(streamed ? ({ body: streamed, duplex: 'half' } as RequestInit) : {}),
       });
     } catch (e) {
       this.o.afterAttempt?.();

@@ -82,12 +82,21 @@ export class RequestTooLarge extends Error {
  * `maxRequests` or its create body over `maxBytes` (the requests, their commas and the envelope).
  */
 export function splitIntoBatches(requests: readonly BatchRequest[], caps: BatchCaps = BATCH_CAPS): BatchRequest[][] {
-  const out: BatchRequest[][] = [];
-  let current: BatchRequest[] = [];
+  return splitBySize(requests, r => ({ id: r.custom_id, bytes: Buffer.byteLength(JSON.stringify(r)) }), caps);
+}
+
+/** `splitIntoBatches` for requests whose size is known without them (kept on disk): `sizeOf` says it. */
+export function splitBySize<T>(
+  requests: readonly T[],
+  sizeOf: (r: T) => { id: string; bytes: number },
+  caps: BatchCaps = BATCH_CAPS,
+): T[][] {
+  const out: T[][] = [];
+  let current: T[] = [];
   let bytes = ENVELOPE_BYTES;
   for (const r of requests) {
-    const size = Buffer.byteLength(JSON.stringify(r));
-    if (ENVELOPE_BYTES + size > caps.maxBytes) throw new RequestTooLarge(r.custom_id, size, caps.maxBytes);
+    const { id, bytes: size } = sizeOf(r);
+    if (ENVELOPE_BYTES + size > caps.maxBytes) throw new RequestTooLarge(id, size, caps.maxBytes);
     const comma = current.length ? 1 : 0;
     if (current.length && (current.length >= caps.maxRequests || bytes + comma + size > caps.maxBytes)) {
       out.push(current);

@@ -6,15 +6,16 @@
 //
 // A create that has been sent is not cut short by a cancel: it is let finish and kept, so the batch it made
 // (paid for) is never lost track of; the cancel then takes effect.
-import type { BatchesClient, BatchResultLine, MessageBatch } from '../api/batches';
+import type { BatchAnswer, BatchesClient, BatchResultLine, MessageBatch } from '../api/batches';
 import { ConnectionError, TimeoutError } from '../api/errors';
 import { backoffMs, sleep as realSleep } from '../api/retry';
 import { waitUntilEnded, type PollPace } from './poll';
-import { BATCH_CAPS, splitIntoBatches, type BatchCaps } from './requests';
+import { BATCH_CAPS, splitBySize, type BatchCaps } from './requests';
 import {
   BatchStore,
   recordOf,
   runKeyOf,
+  type BatchRecord,
   type CellRef,
   type RoundOf,
   type RunArgs,
@@ -26,7 +27,21 @@ import {
 export interface BatchJob {
   customId: string;
   ref: CellRef;
-  params: Record<string, unknown>;
+  /** absent when the run is spooled (`SessionOptions.spool`): read from there as it is sent */
+  params?: Record<string, unknown>;
+}
+
+/**
+ * Where a run too large to hold keeps its requests and cells (core/cli/testBatchSpool.ts), each as JSON: read as
+ * each batch is made and kept, then let go.
+ */
+export interface JobSpool {
+  /** the bytes of a job's request as a create body holds it */
+  bytes(job: BatchJob): number;
+  /** makes the batch of these jobs, their requests read as they are sent */
+  create(client: BatchesClient, jobs: readonly BatchJob[]): Promise<BatchAnswer>;
+  /** keeps a batch made of these jobs: its cell map and its sent cells, as `keptWith` makes them */
+  keep(store: BatchStore, record: BatchRecord, jobs: readonly BatchJob[]): Promise<void>;
 }
 
 export type SessionEvent =
@@ -52,6 +67,8 @@ export interface SessionOptions {
   run: { cwd: string; files: string[]; args: RunArgs; rounds?: RoundOf };
   /** the run's cells as sent, each job's `ref.cell` a place in it: kept with each batch for `batch collect ID` */
   cells?: readonly SentCell[];
+  /** the run's requests and cells on disk (its jobs carry no params): `cells` is not given then */
+  spool?: JobSpool;
   caps?: BatchCaps;
   pace?: PollPace;
   sleep?: (ms: number, signal?: AbortSignal) => Promise<void>;
@@ -142,16 +159,23 @@ export class BatchSession {
     // kept before anything is sent: a folder that cannot be written stops the run while it costs nothing
     await this.o.store.saveRun(record);
     const created: MessageBatch[] = [];
-    const chunks = splitIntoBatches(
-      toSend.map(j => ({ custom_id: j.customId, params: j.params })),
-      this.o.caps ?? BATCH_CAPS,
-    );
-    for (const chunk of chunks) {
+    const spool = this.o.spool;
+    const sizeOf = (j: BatchJob) => ({
+      id: j.customId,
+      bytes: spool ? spool.bytes(j) : Buffer.byteLength(JSON.stringify({ custom_id: j.customId, params: j.params })),
+    });
+    for (const chunk of splitBySize(toSend, sizeOf, this.o.caps ?? BATCH_CAPS)) {
       if (signal?.aborted) break;
       // no signal: a create that went out is let finish and kept (see the head of this file)
-      const { batch } = await this.o.client.create(chunk);
-      const { cells, sent } = this.keptWith(chunk.map(r => this.byId.get(r.custom_id)!));
-      await this.o.store.addBatch(recordOf(batch, { key: this.key, ...this.o.run }, chunk.length), cells, sent);
+      const { batch } = spool
+        ? await spool.create(this.o.client, chunk)
+        : await this.o.client.create(chunk.map(j => ({ custom_id: j.customId, params: j.params ?? {} })));
+      const kept = recordOf(batch, { key: this.key, ...this.o.run }, chunk.length);
+      if (spool) await spool.keep(this.o.store, kept, chunk);
+      else {
+        const { cells, sent } = this.keptWith(chunk);
+        await this.o.store.addBatch(kept, cells, sent);
+      }
       record.batchIds.push(batch.id);
       await this.o.store.saveRun(record);
       this.batches.set(batch.id, batch);

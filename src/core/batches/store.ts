@@ -166,6 +166,16 @@ export class BatchStore {
     await writeJson(this.batchFile(record.id), record);
   }
 
+  /**
+   * `addBatch` for a batch too large to hold at once (core/cli/testBatchSpool.ts): `write` writes its cell map and
+   * its sent cells to these files (whole, then renamed into place), as `addBatch` would.
+   */
+  async addBatchWith(record: BatchRecord, write: (cells: string, sent: string) => Promise<void>): Promise<void> {
+    await fs.mkdir(this.dir, { recursive: true });
+    await write(this.batchFile(record.id, '.cells'), this.batchFile(record.id, '.sent'));
+    await writeJson(this.batchFile(record.id), record);
+  }
+
   /** Keeps what the service last said of a batch (a record this store does not have is left alone). */
   async updateBatch(batch: MessageBatch): Promise<BatchRecord | undefined> {
     const r = await this.batch(batch.id);

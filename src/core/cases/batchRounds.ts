@@ -15,7 +15,7 @@ import type { BatchJob, BatchSession } from '../batches/session';
 import { runKeyOf, VERSION, type BatchStore, type CellRef, type RoundOf } from '../batches/store';
 import type { LiveBackends } from '../tools/answers';
 import { ToolLoop, type LoopState } from '../tools/loop';
-import { MISSING, outcomeOf } from './batchTransport';
+import { MISSING, outcomeOf, settler } from './batchTransport';
 import type { RunCell, SampleJob, Transport } from './engine';
 import { sampleJobs } from './engine';
 import { loopOutcome } from './loops';
@@ -181,14 +181,8 @@ export class BatchRounds<C extends RunCell> {
     return {
       send: async (jobs, handlers, signal) => {
         const at = new Map(this.jobs.map((j, i) => [`${j.cell}:${j.sample}`, i]));
-        const settling = new Set<Promise<void>>();
-        const limit = Math.max(1, Math.floor(o.concurrency) || 1);
-        const settle = async (job: SampleJob, i: number) => {
-          handlers.started(job);
-          const p = handlers.done(job, this.outcome(i)).finally(() => settling.delete(p));
-          settling.add(p);
-          if (settling.size >= limit) await Promise.race(settling);
-        };
+        const settling = settler(handlers, o.concurrency);
+        const settle = (job: SampleJob, i: number) => settling.add(job, this.outcome(i));
         const byIndex = new Map<number, SampleJob>();
         for (const job of jobs) {
           const i = at.get(`${job.cell}:${job.sample}`);
@@ -212,7 +206,7 @@ export class BatchRounds<C extends RunCell> {
         } catch (e) {
           if (!signal.aborted) throw e;
         } finally {
-          await Promise.all(settling);
+          await settling.all();
         }
       },
     };

@@ -6,7 +6,7 @@ import type { BatchResult } from '../api/batches';
 import { batchError } from '../api/batches';
 import type { BatchSession } from '../batches/session';
 import { replyText } from './assertions';
-import { EXPIRED, type SampleJob, type Transport } from './engine';
+import { EXPIRED, type SampleJob, type Transport, type TransportHandlers } from './engine';
 import type { Outcome } from './types';
 
 /** The error type of a request no result line answered. */
@@ -37,6 +37,24 @@ export function outcomeOf(result: BatchResult, batchId: string): Outcome {
   }
 }
 
+/**
+ * Hands jobs their outcomes a few at a time (a sample's rubrics call the judge): `add` waits while `concurrency`
+ * are being settled; `all` waits for the rest.
+ */
+export function settler(handlers: TransportHandlers, concurrency: number) {
+  const settling = new Set<Promise<void>>();
+  const limit = Math.max(1, Math.floor(concurrency) || 1);
+  return {
+    add: async (job: SampleJob, outcome: Outcome): Promise<void> => {
+      handlers.started(job);
+      const p = handlers.done(job, outcome).finally(() => settling.delete(p));
+      settling.add(p);
+      if (settling.size >= limit) await Promise.race(settling);
+    },
+    all: () => Promise.all(settling),
+  };
+}
+
 export interface BatchTransportOptions {
   /** the run's batches, already submitted (or found) */
   session: BatchSession;
@@ -65,14 +83,7 @@ export function batchTransport(o: BatchTransportOptions): Transport {
       o.onEnded?.();
       const byId = new Map(jobs.map(j => [o.idOf(j), j]));
       const answered = new Set<SampleJob>();
-      const settling = new Set<Promise<void>>();
-      const limit = Math.max(1, Math.floor(o.concurrency) || 1);
-      const settle = async (job: SampleJob, outcome: Outcome) => {
-        handlers.started(job);
-        const p = handlers.done(job, outcome).finally(() => settling.delete(p));
-        settling.add(p);
-        if (settling.size >= limit) await Promise.race(settling);
-      };
+      const { add: settle, all: settled } = settler(handlers, o.concurrency);
       try {
         for await (const m of o.session.results(signal)) {
           const job = byId.get(m.job.customId);
@@ -81,7 +92,7 @@ export function batchTransport(o: BatchTransportOptions): Transport {
           await settle(job, outcomeOf(m.result, m.batchId));
         }
       } catch (e) {
-        await Promise.all(settling);
+        await settled();
         if (signal.aborted) return;
         throw e;
       }
@@ -91,7 +102,7 @@ export function batchTransport(o: BatchTransportOptions): Transport {
         const message = `no result for ${id} in ${batches}: not a request the batch holds (changed since it was sent?)`;
         await settle(job, { text: '', error: { type: MISSING, message } });
       }
-      await Promise.all(settling);
+      await settled();
     },
   };
 }

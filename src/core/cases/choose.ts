@@ -80,7 +80,14 @@ export class Chooser<T> {
   /** the sample: a max-heap by key, of at most `sample` items */
   private readonly heap: Candidate<T>[] = [];
 
-  constructor(private readonly choice: CaseChoice = {}) {}
+  /**
+   * `onKept`: each case chosen as soon as the choice can say (every choice but a sample, decided at the end) is
+   * handed to it instead of kept, so a run can stream its cases.
+   */
+  constructor(
+    private readonly choice: CaseChoice = {},
+    private readonly onKept?: (item: T) => void,
+  ) {}
 
   /** Offers a case (its name and id); `item` is what is kept when it is chosen. */
   offer(name: string, id: string, item: T): void {
@@ -94,7 +101,8 @@ export class Chooser<T> {
       return;
     }
     if (c.shard && shardOf(id, c.shard.n) !== c.shard.k - 1) return;
-    this.kept.push({ key: 0, ordinal, item });
+    if (this.onKept) this.onKept(item);
+    else this.kept.push({ key: 0, ordinal, item });
   }
 
   /** Whether an id would be kept by the choice's shard (a sample is decided at the end). */

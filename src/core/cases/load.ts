@@ -148,7 +148,7 @@ export async function loadSuite(
   loaded: LoadedCaseFile,
   cwd: string,
   open: DatasetOpener,
-  o: { choice?: CaseChoice; keep?: boolean } = {},
+  o: { choice?: CaseChoice; keep?: boolean; onChosen?: (c: SuiteCase) => void } = {},
 ): Promise<{ scan?: SuiteScan; records: CheckRecord[] }> {
   const { file } = loaded;
   const lines = new LineIndex(loaded.text);
@@ -176,6 +176,7 @@ export async function loadSuite(
     ...(placeholders ? { placeholders } : {}),
     ...(o.choice ? { choice: o.choice } : {}),
     keep: !!o.keep,
+    ...(o.onChosen ? { onChosen: o.onChosen } : {}),
   });
   for (const p of scan.problems)
     records.push({

@@ -73,17 +73,19 @@ export async function scanSuite(o: {
   placeholders?: ReadonlySet<string>;
   choice?: CaseChoice;
   keep?: boolean;
+  /** each chosen case as it is read (a sample's, at the end in `chosen`), instead of kept */
+  onChosen?: (c: SuiteCase) => void;
   page?: { from: number; size: number };
 }): Promise<SuiteScan> {
   const problems: DatasetProblem[] = [];
-  const chooser = new Chooser<SuiteCase>(o.choice);
+  const chooser = new Chooser<SuiteCase>(o.choice, o.onChosen);
   const ids = new IdSet();
   const names = new IdSet();
   let total = 0;
   // without `keep` nothing is kept: a check of a million rows holds none of them
   const offer = (c: SuiteCase) => {
     total++;
-    if (o.keep) chooser.offer(c.name, c.id, c);
+    if (o.keep || o.onChosen) chooser.offer(c.name, c.id, c);
   };
   for (const c of o.listed) {
     const id = caseIdOf(c, true);
@@ -154,7 +156,7 @@ export async function scanSuite(o: {
     problems,
     total,
     rows,
-    chosen: o.page ? page : o.keep ? chooser.chosen(c => c.id) : [],
+    chosen: o.page ? page : o.keep || o.onChosen ? chooser.chosen(c => c.id) : [],
     unasserted,
     ...(o.page ? { more } : {}),
   };
