@@ -110,6 +110,20 @@ describe('the lenses: each part of a request and each cache breakpoint', () => {
     }
   });
 
+  it('each part at its own element after system blocks and tools, as one path at a time finds it', () => {
+    const parsed = parseRequest(TEXT, 'json');
+    const parts = breakdownParts(BODY);
+    const lenses = breakdownLenses(parts, () => undefined, parsed, false);
+    assert.deepEqual(
+      lenses.map(l => l.start),
+      parts.map(p => parsed.locate(p.path, p.path.length === 1)!.start),
+    );
+    assert.deepEqual(
+      lenses.map(l => TEXT.slice(l.start, l.start + 8)),
+      ['"system"', '"tools":', '{\n      ', '{\n      ', '{\n      '],
+    );
+  });
+
   it("a lens on each breakpoint's cache_control, and its hover", () => {
     const parsed = parseRequest(TEXT, 'json');
     const breakpoints = breakpointsOf(BODY);
