@@ -21,7 +21,7 @@ import {
 import type { HoverData } from '../core/language/types';
 import type { PrefixCount } from '../core/cache/counter';
 import { cacheViewOf, type PrefixCounts } from '../core/language/diagnostics';
-import { LensCounts, notCountedWords } from '../core/language/workspace';
+import { LensCounts, notCountedWords } from '../core/language/lensCounts';
 import type { ServerConfig } from './config';
 import { COUNT_TOKENS } from './convert';
 import type { RequestState } from './checks';

@@ -8,7 +8,7 @@
 import * as vscode from 'vscode';
 import { cacheHover, cacheLenses, type CacheView } from '../../core/language/lenses';
 import type { PrefixCounts } from '../../core/language/diagnostics';
-import { LensCounts, notCountedWords } from '../../core/language/workspace';
+import { LensCounts, notCountedWords } from '../../core/language/lensCounts';
 import type { Api } from '../platform/api';
 import { Config } from '../platform/config';
 import { codeLens, hover } from '../platform/language';
