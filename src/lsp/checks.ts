@@ -92,7 +92,7 @@ export class Checks {
     this.timers.get(uri)?.cancel();
     this.timers.delete(uri);
     this.requests.delete(uri);
-    if (this.cases.has(uri)) void this.checkCaseFromDisk(uri);
+    if (this.cases.get(uri)) void this.checkCaseFromDisk(uri);
     else this.publishRequest(uri);
     // the case files that name it read it from disk now
     for (const caseUri of this.cases.readers(uri)) this.schedule(caseUri, 0);
@@ -110,7 +110,7 @@ export class Checks {
   private async check(uri: string): Promise<void> {
     const doc = this.documents.get(uri);
     if (!doc) {
-      if (this.cases.has(uri)) await this.checkCaseFromDisk(uri);
+      if (this.cases.get(uri)) await this.checkCaseFromDisk(uri);
       return;
     }
     const kind = this.files.kindOf(uri);
@@ -264,7 +264,7 @@ export class Checks {
       this.log.info(`case files: stopped looking after ${SCAN_LIMIT.files} files; open a case file to check it`);
     for (const f of found) {
       const uri = uriOf(f);
-      if (!this.documents.get(uri) && !this.cases.has(uri)) await this.checkCaseFromDisk(uri);
+      if (!this.documents.get(uri) && !this.cases.get(uri)) await this.checkCaseFromDisk(uri);
     }
   }
 

@@ -35,13 +35,20 @@ export interface FileEventWork<K> {
   forget?: K;
 }
 
+/** A case file in the index: its key, what the front end keeps of its last check, and the files that check read. */
+export interface IndexedCase<K, E> {
+  key: K;
+  entry: E;
+  reads: CaseReads<K>;
+}
+
 /**
  * Every case file known, with its last check, and which files each reads: a request file's diagnostics, hover and
  * completion find its cases here, and a case file its request. A check in flight is numbered, so one that ends
  * after a newer one started is dropped. `E` is what the front end keeps of a checked case file.
  */
 export class CaseIndex<K, E> {
-  private readonly entries = new Map<string, { key: K; entry: E; reads: CaseReads<K> }>();
+  private readonly entries = new Map<string, IndexedCase<K, E>>();
   /** the latest check started for each case file */
   private readonly generations = new Map<string, number>();
 
@@ -54,13 +61,9 @@ export class CaseIndex<K, E> {
     return this.entries.get(this.id(key))?.entry;
   }
 
-  has(key: K): boolean {
-    return this.entries.has(this.id(key));
-  }
-
-  /** Every case file known, with its key. */
-  all(): { key: K; entry: E }[] {
-    return [...this.entries.values()].map(({ key, entry }) => ({ key, entry }));
+  /** Every case file known, in the order first checked. */
+  all(): IndexedCase<K, E>[] {
+    return [...this.entries.values()];
   }
 
   /**
@@ -84,27 +87,26 @@ export class CaseIndex<K, E> {
 
   /** A case file gone (deleted, unreadable): a check still in flight is dropped too. Answers what was known. */
   forget(key: K): E | undefined {
-    const k = this.id(key);
-    this.generations.set(k, (this.generations.get(k) ?? 0) + 1);
-    const was = this.entries.get(k)?.entry;
-    this.entries.delete(k);
+    const was = this.get(key);
+    this.begin(key);
+    this.entries.delete(this.id(key));
     return was;
   }
 
   /** The case files that name a request file. */
-  forRequest(key: K): { key: K; entry: E }[] {
-    const k = this.id(key);
-    return [...this.entries.values()]
-      .filter(e => e.reads.request !== undefined && this.id(e.reads.request) === k)
-      .map(({ key, entry }) => ({ key, entry }));
+  forRequest(key: K): IndexedCase<K, E>[] {
+    return this.all().filter(c => this.same(c.reads.request, key));
   }
 
   /** The case files that read a file: as their request, their judge prompt or their dataset. */
   readers(key: K): K[] {
-    const k = this.id(key);
-    return [...this.entries.values()]
-      .filter(e => e.reads.files.some(f => f !== undefined && this.id(f) === k))
-      .map(e => e.key);
+    return this.all()
+      .filter(c => c.reads.files.some(f => this.same(f, key)))
+      .map(c => c.key);
+  }
+
+  private same(a: K | undefined, b: K): boolean {
+    return a !== undefined && this.id(a) === this.id(b);
   }
 
   /**

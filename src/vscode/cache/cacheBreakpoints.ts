@@ -11,7 +11,7 @@ import type { PrefixCounts } from '../../core/language/diagnostics';
 import { LensCounts, notCountedWords } from '../../core/language/lensCounts';
 import type { Api } from '../platform/api';
 import { Config } from '../platform/config';
-import { codeLens, hover } from '../platform/language';
+import { hover } from '../platform/language';
 import { coreBundle } from '../platform/lazy';
 import type { Log } from '../platform/log';
 import type { Keys } from '../platform/secrets';
@@ -169,9 +169,14 @@ export class CacheBreakpoints extends Disposable implements vscode.CodeLensProvi
     const st = this.diagnostics.state(doc);
     const v = this.view(doc, st);
     if (!v || !st) return [];
-    return cacheLenses(v, st.validation.parsed).map(l =>
-      codeLens(doc, l, 'promptwright.countCacheBreakpoints', [doc.uri]),
-    );
+    return cacheLenses(v, st.validation.parsed).map(({ start, ...l }) => {
+      const pos = doc.positionAt(start);
+      return new vscode.CodeLens(new vscode.Range(pos, pos), {
+        ...l,
+        command: 'promptwright.countCacheBreakpoints',
+        arguments: [doc.uri],
+      });
+    });
   }
 
   provideHover(doc: vscode.TextDocument, pos: vscode.Position): vscode.Hover | undefined {

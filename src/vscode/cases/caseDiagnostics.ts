@@ -200,16 +200,9 @@ export class CaseDiagnostics extends Disposable {
       caseDiagnostics: checked.caseProblems.map(p => diagnostic(p, lines)),
       requestDiagnostics: [],
       ...(checked.dataset ? { datasetUri: checked.dataset.key } : {}),
-      datasetDiagnostics: checked.datasetProblems.map(p => {
-        const d = new vscode.Diagnostic(
-          new vscode.Range(p.line - 1, p.column - 1, p.line - 1, (p.endColumn ?? p.column + 1) - 1),
-          p.message,
-          SEVERITY[p.severity],
-        );
-        d.source = 'Promptwright';
-        d.code = { value: p.code, target: vscode.Uri.parse(ruleUrl(p.code)) };
-        return d;
-      }),
+      datasetDiagnostics: checked.datasetProblems.map(p =>
+        ours(p, new vscode.Range(p.line - 1, p.column - 1, p.line - 1, (p.endColumn ?? p.column + 1) - 1)),
+      ),
       ...(checked.requestModel ? { requestModel: checked.requestModel } : {}),
       ...(checked.judgePrompt ? { judgePromptUri: checked.judgePrompt.key } : {}),
     };
@@ -327,7 +320,12 @@ function range(lines: LineIndex, start: number, end: number): vscode.Range {
 }
 
 function diagnostic(p: Problem, lines: LineIndex): vscode.Diagnostic {
-  const d = new vscode.Diagnostic(range(lines, p.start, p.end), p.message, SEVERITY[p.severity]);
+  return ours(p, range(lines, p.start, p.end));
+}
+
+/** A problem at a range, with our source and its rule's code. */
+function ours(p: Pick<Problem, 'code' | 'message' | 'severity'>, where: vscode.Range): vscode.Diagnostic {
+  const d = new vscode.Diagnostic(where, p.message, SEVERITY[p.severity]);
   d.source = 'Promptwright';
   d.code = { value: p.code, target: vscode.Uri.parse(ruleUrl(p.code)) };
   return d;

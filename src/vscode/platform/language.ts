@@ -1,6 +1,5 @@
 // The language features' answers (core/language, in offsets) as VS Code's types.
 import * as vscode from 'vscode';
-import type { LensData } from '../../core/language/lenses';
 import type { CompletionData, CompletionKind, HoverData } from '../../core/language/types';
 import type { TextEdit } from '../../core/request/fixes';
 
@@ -34,14 +33,6 @@ export function completionItem(doc: vscode.TextDocument, c: CompletionData): vsc
 
 export function hover(doc: vscode.TextDocument, h: HoverData): vscode.Hover {
   return new vscode.Hover(markdown(h.markdown), new vscode.Range(doc.positionAt(h.start), doc.positionAt(h.end)));
-}
-
-/** A lens of core's (an offset, its title and tooltip) above its line, running `command` with `args`. */
-export function codeLens(doc: vscode.TextDocument, l: LensData, command: string, args?: unknown[]): vscode.CodeLens {
-  const at = doc.positionAt(l.start);
-  const run: vscode.Command = { title: l.title, tooltip: l.tooltip, command };
-  if (args) run.arguments = args;
-  return new vscode.CodeLens(new vscode.Range(at, at), run);
 }
 
 /** Core's edits of a document (offsets) as one WorkspaceEdit: applied, one undoable step. */

@@ -6,7 +6,6 @@ import { partLenses } from '../../core/language/lenses';
 import type { GitBase } from '../git/gitBase';
 import type { Api } from '../platform/api';
 import { Config, endpointOf, isRequestFile } from '../platform/config';
-import { codeLens } from '../platform/language';
 import { coreBundle } from '../platform/lazy';
 import type { RequestDiagnostics } from '../request/requestDiagnostics';
 import { count } from '../../core/text';
@@ -145,6 +144,9 @@ export class TokenBreakdown extends Disposable implements vscode.CodeLensProvide
         (r.base ? `, and the change against the same part in ${r.base.ref}` : '') +
         '. Run "Token Breakdown" again after editing.',
     }));
-    return lenses.map(l => codeLens(doc, l, 'promptwright.tokenBreakdown'));
+    return lenses.map(({ start, ...l }) => {
+      const pos = doc.positionAt(start);
+      return new vscode.CodeLens(new vscode.Range(pos, pos), { ...l, command: 'promptwright.tokenBreakdown' });
+    });
   }
 }

@@ -53,7 +53,7 @@ describe('CaseIndex: which case files read which files, in both editors', () => 
       ['a.cases.yaml'],
     );
     assert.deepEqual(cases.forget('a.cases.yaml'), { request: 'q.prompt.yaml' });
-    assert.equal(cases.has('a.cases.yaml'), false);
+    assert.equal(cases.get('a.cases.yaml'), undefined);
     assert.deepEqual(cases.readers('q.prompt.yaml'), []);
     assert.equal(cases.forget('a.cases.yaml'), undefined);
   });
@@ -76,7 +76,7 @@ describe('CaseIndex: which case files read which files, in both editors', () => 
       c => ({ request: c.request ? new URL(c.request) : undefined, files: [] }),
     );
     cases.set(new URL('file:///w/a.cases.yaml'), { request: 'file:///w/p.prompt.yaml' });
-    assert.equal(cases.has(new URL('file:///w/a.cases.yaml')), true);
+    assert.deepEqual(cases.get(new URL('file:///w/a.cases.yaml')), { request: 'file:///w/p.prompt.yaml' });
     assert.deepEqual(
       cases.forRequest(new URL('file:///w/p.prompt.yaml')).map(c => c.key.href),
       ['file:///w/a.cases.yaml'],
