@@ -14,7 +14,7 @@ import { walk } from '../core/files';
 import { checkCaseText, couldNotCheck, type CaseCheck } from '../core/language/caseCheck';
 import type { ModelFacts } from '../core/models/table';
 import { checkRequestText, requestProblems, type PrefixCounts, type RequestCheck } from '../core/language/diagnostics';
-import { checkDelay } from '../core/language/workspace';
+import { CaseIndex, checkDelay } from '../core/language/workspace';
 import type { Problem } from '../core/request/types';
 import type { ServerConfig } from './config';
 import { datasetDiagnostic, diagnostic, positionsOf, type Positions } from './convert';
@@ -37,13 +37,17 @@ const SCAN_LIMIT = { caseFiles: 1000, files: 50_000 };
 
 export class Checks {
   readonly requests = new Map<string, RequestState>();
-  readonly cases = new Map<string, CaseState>();
+  readonly cases = new CaseIndex<string, CaseState>(
+    uri => uri,
+    c => ({
+      request: c.check.request?.key,
+      files: [c.check.request?.key, c.check.judgePrompt?.key, c.check.dataset?.key],
+    }),
+  );
   /** each document's check to come: after a pause (a timer), or at once (an immediate) */
   private readonly timers = new Map<string, { cancel(): void }>();
   /** documents that have diagnostics published, so they are cleared when nothing speaks of them any more */
   private readonly shown = new Set<string>();
-  /** the latest check started for each case file: an older one that ends later is dropped */
-  private readonly generation = new Map<string, number>();
   /** called after a request file was checked (its lenses count what it now holds) */
   onChecked: (doc: TextDocument, state: RequestState) => void = () => {};
   /** what the service counted of a file's cache prefixes (with a key), or undefined: the local estimate */
@@ -80,7 +84,7 @@ export class Checks {
   /** Every open document again (the settings or the model list changed). */
   recheckAll(): void {
     for (const doc of this.documents.all()) this.schedule(doc.uri, 0);
-    for (const uri of this.cases.keys()) if (!this.documents.get(uri)) void this.checkCaseFromDisk(uri);
+    for (const { key: uri } of this.cases.all()) if (!this.documents.get(uri)) void this.checkCaseFromDisk(uri);
   }
 
   /** A document closed: a case file is read from disk again (what the client held unsaved is gone). */
@@ -88,10 +92,10 @@ export class Checks {
     this.timers.get(uri)?.cancel();
     this.timers.delete(uri);
     this.requests.delete(uri);
-    if (this.cases.has(uri)) void this.checkCaseFromDisk(uri);
+    if (this.cases.get(uri)) void this.checkCaseFromDisk(uri);
     else this.publishRequest(uri);
     // the case files that name it read it from disk now
-    for (const [caseUri, c] of this.cases) if (names(c, uri)) this.schedule(caseUri, 0);
+    for (const caseUri of this.cases.readers(uri)) this.schedule(caseUri, 0);
   }
 
   /** The check of a request document as it is now: the last one if current, else one made now. */
@@ -106,7 +110,7 @@ export class Checks {
   private async check(uri: string): Promise<void> {
     const doc = this.documents.get(uri);
     if (!doc) {
-      if (this.cases.has(uri)) await this.checkCaseFromDisk(uri);
+      if (this.cases.get(uri)) await this.checkCaseFromDisk(uri);
       return;
     }
     const kind = this.files.kindOf(uri);
@@ -124,7 +128,7 @@ export class Checks {
       this.publish(uri, [diagnostic(problem, positionsOf(doc.getText()))]);
     }
     // case files that name this one check it as it is now
-    for (const [caseUri, c] of this.cases) if (names(c, uri) && caseUri !== uri) this.schedule(caseUri, 0);
+    for (const caseUri of this.cases.readers(uri)) if (caseUri !== uri) this.schedule(caseUri, 0);
   }
 
   private checkRequest(doc: TextDocument, kind: 'messages' | 'count_tokens'): RequestState {
@@ -166,8 +170,7 @@ export class Checks {
   }
 
   private async checkCase(uri: string, text: string, version: number | undefined): Promise<void> {
-    const generation = (this.generation.get(uri) ?? 0) + 1;
-    this.generation.set(uri, generation);
+    const latest = this.cases.begin(uri);
     const file = pathOf(uri);
     const check = await checkCaseText<string>(
       text,
@@ -189,9 +192,8 @@ export class Checks {
           : undefined;
       },
     );
-    if (this.generation.get(uri) !== generation) return; // a newer check is under way
-    const before = this.cases.get(uri)?.check.request?.key;
-    this.cases.set(uri, { ...(version !== undefined ? { version } : {}), check });
+    if (!latest()) return; // a newer check is under way
+    const before = this.cases.set(uri, { ...(version !== undefined ? { version } : {}), check });
     const at = positionsOf(text);
     this.publish(
       uri,
@@ -204,9 +206,7 @@ export class Checks {
   }
 
   private forgetCase(uri: string): void {
-    const request = this.cases.get(uri)?.check.request?.key;
-    this.cases.delete(uri);
-    this.generation.set(uri, (this.generation.get(uri) ?? 0) + 1);
+    const request = this.cases.forget(uri)?.check.request?.key;
     this.publish(uri, []);
     if (request) this.publishRequest(request);
   }
@@ -218,7 +218,7 @@ export class Checks {
   private publishRequest(uri: string): void {
     const doc = this.documents.get(uri);
     const own = doc && this.requests.get(uri);
-    const caseStates = [...this.cases.values()].filter(c => c.check.request?.key === uri && c.check.requestText);
+    const caseStates = this.cases.forRequest(uri).flatMap(c => (c.entry.check.requestText ? [c.entry] : []));
     const text = doc?.getText() ?? caseStates[0]?.check.requestText;
     if (text === undefined) {
       this.publish(uri, []);
@@ -264,7 +264,7 @@ export class Checks {
       this.log.info(`case files: stopped looking after ${SCAN_LIMIT.files} files; open a case file to check it`);
     for (const f of found) {
       const uri = uriOf(f);
-      if (!this.documents.get(uri) && !this.cases.has(uri)) await this.checkCaseFromDisk(uri);
+      if (!this.documents.get(uri) && !this.cases.get(uri)) await this.checkCaseFromDisk(uri);
     }
   }
 
@@ -272,11 +272,6 @@ export class Checks {
     for (const t of this.timers.values()) t.cancel();
     this.timers.clear();
   }
-}
-
-/** Whether a case file reads `uri`: as its request, its judge prompt or its dataset. */
-function names(c: CaseState, uri: string): boolean {
-  return c.check.request?.key === uri || c.check.judgePrompt?.key === uri || c.check.dataset?.key === uri;
 }
 
 async function readFile(file: string): Promise<string | undefined> {

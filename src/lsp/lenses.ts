@@ -7,7 +7,6 @@ import { CodeLensRefreshRequest } from 'vscode-languageserver/node';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { ApiClient } from '../core/api/client';
 import { pickCountFields } from '../core/api/countFields';
-import { PrefixCounter } from '../core/cache/counter';
 import { estimatePrefix, type PrefixRequest } from '../core/cache/prefix';
 import { describeForCli } from '../core/environment';
 import {
@@ -20,7 +19,9 @@ import {
   type LensData,
 } from '../core/language/lenses';
 import type { HoverData } from '../core/language/types';
+import type { PrefixCount } from '../core/cache/counter';
 import { cacheViewOf, type PrefixCounts } from '../core/language/diagnostics';
+import { LensCounts, notCountedWords } from '../core/language/lensCounts';
 import type { ServerConfig } from './config';
 import { COUNT_TOKENS } from './convert';
 import type { RequestState } from './checks';
@@ -46,14 +47,12 @@ interface Measured {
 }
 
 export class Lenses {
-  private readonly counter: PrefixCounter;
+  /** what the service counted, and which files are being counted */
+  private readonly counted: LensCounts;
   private readonly timers = new Map<string, NodeJS.Timeout>();
-  private readonly counting = new Map<string, AbortController>();
   /** what each check measures (made once per check, shared by the lenses, the hover and the counts) */
   private readonly measured = new WeakMap<object, Measured | undefined>();
   private client: { key: string; api: ApiClient } | undefined;
-  /** bumped when what the counter knows changes */
-  private generation = 0;
   /** the client takes workspace/codeLens/refresh */
   refreshSupport = false;
   /** called when a file's counts came (its under-minimum warnings may change) */
@@ -64,9 +63,9 @@ export class Lenses {
     private readonly config: ServerConfig,
     private readonly log: Log,
   ) {
-    this.counter = new PrefixCounter(
+    this.counted = new LensCounts(
       async (body, signal) => (await this.api().countTokens(body, signal ? { signal } : {})).input_tokens,
-      { concurrency: 4 },
+      4,
     );
   }
 
@@ -81,18 +80,17 @@ export class Lenses {
 
   /** Counts forgotten: another service or key (old numbers may not apply). */
   settingsChanged(): void {
-    this.counter.clear();
-    this.generation++;
+    this.counted.clear();
   }
 
   /** What the service counted for a request, if it did (nothing is looked up before anything was counted). */
   private known(m: Measured, r: PrefixRequest): number | undefined {
-    if (!this.counter.calls) return undefined;
-    if (m.knownAt !== this.generation) {
+    if (!this.counted.counter.calls) return undefined;
+    if (m.knownAt !== this.counted.generation) {
       m.known.clear();
-      m.knownAt = this.generation;
+      m.knownAt = this.counted.generation;
     }
-    if (!m.known.has(r)) m.known.set(r, this.counter.known(r));
+    if (!m.known.has(r)) m.known.set(r, this.counted.counter.known(r));
     return m.known.get(r);
   }
 
@@ -102,7 +100,8 @@ export class Lenses {
     let m: Measured | undefined;
     if (value && typeof value === 'object' && !Array.isArray(value)) {
       const body = value as Obj;
-      m = { body, total: { kind: 'whole', body: pickCountFields(body) }, known: new Map(), knownAt: this.generation };
+      const total: PrefixRequest = { kind: 'whole', body: pickCountFields(body) };
+      m = { body, total, known: new Map(), knownAt: this.counted.generation };
     }
     this.measured.set(state, m);
     return m;
@@ -117,24 +116,16 @@ export class Lenses {
    * its diagnostics, lenses and hover alike.
    */
   counts(state: RequestState, uri: string): PrefixCounts | undefined {
-    const counting = this.counting.has(uri);
-    if (!this.counter.calls && !counting) return undefined;
     const m = this.measure(state);
-    return {
-      counting,
-      of: r => {
-        const known = m && r && this.known(m, r);
-        if (known !== undefined) return known;
-        const failed = this.counter.calls ? this.counter.failure(r) : undefined;
-        return failed ? { error: { message: failed } } : undefined;
-      },
-    };
+    return this.counted.prefixCounts(this.counted.isCounting(uri), this.counted.counter.calls > 0, r =>
+      m && r ? this.known(m, r) : undefined,
+    );
   }
 
   lenses(doc: TextDocument, state: RequestState): CodeLens[] {
     const m = this.measure(state);
     if (!m) return [];
-    const counting = this.counting.has(doc.uri);
+    const counting = this.counted.isCounting(doc.uri);
     const parsed = state.validation.parsed;
     const total = totalLens(this.known(m, m.total), () => estimatePrefix(m.total), counting);
     const parts = this.partsOf(m);
@@ -160,7 +151,7 @@ export class Lenses {
   /** After a check: with counting on, the file's figures are counted after a pause in typing. */
   checked(doc: TextDocument, state: RequestState): void {
     clearTimeout(this.timers.get(doc.uri));
-    this.counting.get(doc.uri)?.abort();
+    this.counted.forget(doc.uri);
     if (!this.config.live || !this.measure(state)) return;
     this.timers.set(
       doc.uri,
@@ -178,28 +169,20 @@ export class Lenses {
   async count(doc: TextDocument, state: RequestState, again = false): Promise<void> {
     const m = this.measure(state);
     if (!m) return;
-    this.counting.get(doc.uri)?.abort();
-    const abort = new AbortController();
-    this.counting.set(doc.uri, abort);
+    this.counted.forget(doc.uri);
     const all = this.partsOf(m);
     const parts = all.length <= COUNTED_PARTS ? all.map(p => p.request) : [];
     const requests = [m.total, ...parts, ...(state.cache?.breakpoints.map(b => b.request) ?? [])];
-    if (again) this.counter.retry(requests);
+    // nothing when the count was stopped (an edit, a close): no refresh for it
+    let results: PrefixCount[] | undefined = [];
     try {
-      const results = await this.counter.countAll(requests, abort.signal);
-      const failed = results.find(r => 'error' in r);
-      if (failed && 'error' in failed)
-        this.log.warn(
-          `${doc.uri}: not counted: ${failed.error.type ?? ''} ${failed.error.message}` +
-            (failed.error.requestId ? ` request-id=${failed.error.requestId}` : ''),
-        );
+      results = await this.counted.count(doc.uri, requests, again);
     } catch (e) {
-      if (!abort.signal.aborted) this.log.warn(`${doc.uri}: not counted: ${describeForCli(e)}`);
-    } finally {
-      if (this.counting.get(doc.uri) === abort) this.counting.delete(doc.uri);
-      this.generation++;
+      this.log.warn(`${doc.uri}: not counted: ${describeForCli(e)}`);
     }
-    if (abort.signal.aborted) return;
+    if (!results) return;
+    const failed = results.find(r => 'error' in r);
+    if (failed && 'error' in failed) this.log.warn(`${doc.uri}: not counted: ${notCountedWords(failed.error)}`);
     this.onCounted(doc.uri);
     this.refresh();
   }
@@ -213,11 +196,11 @@ export class Lenses {
   forget(uri: string): void {
     clearTimeout(this.timers.get(uri));
     this.timers.delete(uri);
-    this.counting.get(uri)?.abort();
-    this.counting.delete(uri);
+    this.counted.forget(uri);
   }
 
   dispose(): void {
-    for (const uri of [...this.timers.keys(), ...this.counting.keys()]) this.forget(uri);
+    for (const uri of [...this.timers.keys()]) this.forget(uri);
+    this.counted.dispose();
   }
 }

@@ -267,11 +267,11 @@ export class Server {
     if (isRequestKind(kind)) {
       const state = this.checks.requestState(doc);
       const at = modelValueAt(text, offset, format, state?.validation.parsed);
-      const caseFiles = [...this.checks.cases].flatMap(([caseUri, c]) =>
-        c.check.request?.key === uri && c.check.file
-          ? [{ name: path.basename(pathOf(caseUri)), file: c.check.file }]
-          : [],
-      );
+      const caseFiles = this.checks.cases
+        .forRequest(uri)
+        .flatMap(({ key, entry }) =>
+          entry.check.file ? [{ name: path.basename(pathOf(key)), file: entry.check.file }] : [],
+        );
       found =
         (at && modelHover(at, this.loaded())) ??
         (state && this.lenses.hover(state, uri, offset)) ??

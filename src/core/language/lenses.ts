@@ -143,11 +143,22 @@ export function breakdownLenses(
   parsed: Placed,
   counting: boolean,
 ): LensData[] {
+  return partLenses(parts, parsed, p => tokensLens(p.label, counted(p), () => p.estimate(), counting));
+}
+
+/**
+ * A lens per part of a request (the lenses' parts, the Token Breakdown's), at the part's element: a top-level
+ * part's key (`system`), a message's value. One walk of the text for every part (a message list can be long).
+ */
+export function partLenses<P extends { path: Path }>(
+  parts: readonly P[],
+  parsed: Placed,
+  lens: (part: P) => Omit<LensData, 'start'>,
+): LensData[] {
   const locate = parsed.locateMany(parts.map(p => p.path));
   return parts.flatMap(p => {
     const span = locate(p.path, p.path.length === 1) ?? locate(p.path);
-    if (!span) return [];
-    return [{ start: span.start, ...tokensLens(p.label, counted(p), () => p.estimate(), counting) }];
+    return span ? [{ start: span.start, ...lens(p) }] : [];
   });
 }
 

@@ -6,9 +6,9 @@
 // `promptwright.tokenCount.live`), after the author pauses, a few calls at a time and cached by body; otherwise
 // they are local estimates, and say so. The logic is core/cache's and core/language/diagnostics.ts's.
 import * as vscode from 'vscode';
-import { PrefixCounter } from '../../core/cache/counter';
 import { cacheHover, cacheLenses, type CacheView } from '../../core/language/lenses';
 import type { PrefixCounts } from '../../core/language/diagnostics';
+import { LensCounts, notCountedWords } from '../../core/language/lensCounts';
 import type { Api } from '../platform/api';
 import { Config } from '../platform/config';
 import { hover } from '../platform/language';
@@ -23,19 +23,16 @@ type View = CacheView;
 const SELECTOR: vscode.DocumentSelector = [{ language: 'json' }, { language: 'yaml' }, { language: 'jsonc' }];
 
 export class CacheBreakpoints extends Disposable implements vscode.CodeLensProvider, vscode.HoverProvider {
-  private readonly counter: PrefixCounter;
+  /** what the service counted, and which documents are being counted now */
+  private readonly counted: LensCounts;
   private readonly timers = new Map<string, NodeJS.Timeout>();
   private readonly changed = this.register(new vscode.EventEmitter<void>());
   readonly onDidChangeCodeLenses = this.changed.event;
   private hasKey = false;
-  /** documents whose prefixes are being counted now */
-  private readonly counting = new Set<string>();
   /** with live counting off, the version of each document "Count Cache Breakpoints" counted (until an edit) */
   private readonly explicit = new Map<string, number>();
-  /** each check's view, with the `known` it was made at */
+  /** each check's view, with the generation of the counts it was made at */
   private readonly views = new WeakMap<object, { known: number; view: View | undefined }>();
-  /** bumped whenever what is known of prefixes, or how they are counted, changes */
-  private known = 0;
 
   constructor(
     private readonly config: Config,
@@ -45,16 +42,13 @@ export class CacheBreakpoints extends Disposable implements vscode.CodeLensProvi
     private readonly log: Log,
   ) {
     super();
-    this.counter = new PrefixCounter(
-      async (body, signal) => {
-        const client = await this.api.client();
-        return (await client.countTokens(body, signal ? { signal } : {})).input_tokens;
-      },
-      { concurrency: 3 },
-    );
+    this.counted = new LensCounts(async (body, signal) => {
+      const client = await this.api.client();
+      return (await client.countTokens(body, signal ? { signal } : {})).input_tokens;
+    }, 3);
     diagnostics.counts = doc => this.countsOf(doc);
     const refreshAll = () => {
-      this.known++;
+      this.counted.generation++;
       for (const doc of vscode.workspace.textDocuments) this.diagnostics.republish(doc);
       for (const ed of vscode.window.visibleTextEditors) this.update(ed.document);
       this.changed.fire();
@@ -66,12 +60,12 @@ export class CacheBreakpoints extends Disposable implements vscode.CodeLensProvi
       vscode.window.onDidChangeVisibleTextEditors(eds => eds.forEach(ed => this.update(ed.document))),
       vscode.workspace.onDidCloseTextDocument(doc => this.forget(doc.uri)),
       keys.onDidChange(() => {
-        this.counter.clear();
+        this.counted.clear();
         void this.readKey().then(refreshAll);
       }),
       vscode.workspace.onDidGrantWorkspaceTrust(refreshAll),
       vscode.workspace.onDidChangeConfiguration(e => {
-        if (Config.affects(e, 'baseUrl', 'apiVersion', 'betas')) this.counter.clear();
+        if (Config.affects(e, 'baseUrl', 'apiVersion', 'betas')) this.counted.clear();
         if (Config.affects(e, 'cache', 'tokenCount', 'baseUrl', 'apiVersion', 'betas')) refreshAll();
       }),
     );
@@ -80,7 +74,7 @@ export class CacheBreakpoints extends Disposable implements vscode.CodeLensProvi
 
   /** count_tokens calls made for breakpoints (tests read it) */
   get calls(): number {
-    return this.counter.calls;
+    return this.counted.counter.calls;
   }
 
   /** Whether prefixes are counted as the author types, as the status bar counts. */
@@ -94,8 +88,8 @@ export class CacheBreakpoints extends Disposable implements vscode.CodeLensProvi
 
   /**
    * The document's breakpoints as they are now, each with what is known of its prefix. Made once per check of
-   * the document and per change of what is known (`known`): the lenses, the hover and the warnings share it, and
-   * a large request is cut and estimated once, not on every call.
+   * the document and per change of what is known (the counts' generation): the lenses, the hover and the warnings
+   * share it, and a large request is cut and estimated once, not on every call.
    */
   private view(
     doc: vscode.TextDocument,
@@ -103,9 +97,9 @@ export class CacheBreakpoints extends Disposable implements vscode.CodeLensProvi
   ): View | undefined {
     if (!st) return undefined;
     const memo = this.views.get(st.validation);
-    if (memo && memo.known === this.known) return memo.view;
+    if (memo && memo.known === this.counted.generation) return memo.view;
     const view = this.make(doc, st);
-    this.views.set(st.validation, { known: this.known, view });
+    this.views.set(st.validation, { known: this.counted.generation, view });
     return view;
   }
 
@@ -120,19 +114,8 @@ export class CacheBreakpoints extends Disposable implements vscode.CodeLensProvi
    */
   private countsOf(doc: vscode.TextDocument): PrefixCounts | undefined {
     const key = doc.uri.toString();
-    const counting = this.live || this.counting.has(key);
-    const counts = this.live || this.explicit.get(key) === doc.version;
-    if (!counting && !counts) return undefined;
-    return {
-      counting,
-      of: r => {
-        if (!counts) return undefined;
-        const known = this.counter.known(r);
-        if (known !== undefined) return known;
-        const failed = this.counter.failure(r);
-        return failed ? { error: { message: failed } } : undefined;
-      },
-    };
+    const counting = this.live || this.counted.isCounting(key);
+    return this.counted.prefixCounts(counting, this.live || this.explicit.get(key) === doc.version);
   }
 
   /** After a check of the document: its lenses now, and a count after the author pauses. */
@@ -164,31 +147,19 @@ export class CacheBreakpoints extends Disposable implements vscode.CodeLensProvi
     if (!(await this.api.ready('Count Cache Breakpoints'))) return;
     await this.readKey();
     this.explicit.set(doc.uri.toString(), doc.version);
-    this.known++;
+    this.counted.generation++;
     await this.count(doc, true);
   }
 
   private async count(doc: vscode.TextDocument, again = false): Promise<void> {
     const v = this.view(doc, this.diagnostics.current(doc));
     if (!v) return;
-    const key = doc.uri.toString();
-    this.counting.add(key);
-    this.known++;
-    try {
-      const requests = v.breakpoints.map(b => b.request);
-      if (again) this.counter.retry(requests);
-      const results = await this.counter.countAll(requests);
-      results.forEach((r, i) => {
-        if (!requests[i] || !('error' in r)) return;
-        this.log.warn(
-          `cache breakpoint ${i + 1} of ${doc.uri.fsPath} not counted: ${r.error.type ?? ''} ${r.error.message}` +
-            (r.error.requestId ? ` request-id=${r.error.requestId}` : ''),
-        );
-      });
-    } finally {
-      this.counting.delete(key);
-      this.known++;
-    }
+    const requests = v.breakpoints.map(b => b.request);
+    const results = await this.counted.count(doc.uri.toString(), requests, again);
+    results?.forEach((r, i) => {
+      if (!requests[i] || !('error' in r)) return;
+      this.log.warn(`cache breakpoint ${i + 1} of ${doc.uri.fsPath} not counted: ${notCountedWords(r.error)}`);
+    });
     if (doc.isClosed) return;
     this.diagnostics.republish(doc);
     this.changed.fire();
@@ -198,11 +169,10 @@ export class CacheBreakpoints extends Disposable implements vscode.CodeLensProvi
     const st = this.diagnostics.state(doc);
     const v = this.view(doc, st);
     if (!v || !st) return [];
-    return cacheLenses(v, st.validation.parsed).map(l => {
-      const pos = doc.positionAt(l.start);
+    return cacheLenses(v, st.validation.parsed).map(({ start, ...l }) => {
+      const pos = doc.positionAt(start);
       return new vscode.CodeLens(new vscode.Range(pos, pos), {
-        title: l.title,
-        tooltip: l.tooltip,
+        ...l,
         command: 'promptwright.countCacheBreakpoints',
         arguments: [doc.uri],
       });

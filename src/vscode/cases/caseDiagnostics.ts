@@ -11,6 +11,7 @@ import type { Log } from '../platform/log';
 import { CASE_FILE_EXCLUDE, CASE_FILE_GLOB, isCaseFile } from '../../core/fileNames';
 import { LineIndex } from '../../core/text';
 import { Disposable } from '../platform/lifecycle';
+import { CaseIndex } from '../../core/language/workspace';
 
 const SEVERITY: Record<Severity, vscode.DiagnosticSeverity> = {
   error: vscode.DiagnosticSeverity.Error,
@@ -54,10 +55,11 @@ const key = (uri: vscode.Uri) => uri.toString();
  */
 export class CaseDiagnostics extends Disposable {
   readonly collection = this.register(vscode.languages.createDiagnosticCollection('promptwright-cases'));
-  private readonly entries = new Map<string, CaseEntry>();
+  private readonly index = new CaseIndex<vscode.Uri, CaseEntry>(key, e => ({
+    request: e.requestUri,
+    files: [e.requestUri, e.judgePromptUri, e.datasetUri],
+  }));
   private readonly timers = new Map<string, NodeJS.Timeout>();
-  /** the latest check started for each case file: an older one that ends later is dropped */
-  private readonly generation = new Map<string, number>();
   /**
    * request files and datasets that hold diagnostics of ours, so they are cleared when no case file names them any
    * more
@@ -92,16 +94,16 @@ export class CaseDiagnostics extends Disposable {
 
   /** Every case file known, checked. */
   all(): CaseEntry[] {
-    return [...this.entries.values()];
+    return this.index.all().map(e => e.entry);
   }
 
   get(uri: vscode.Uri): CaseEntry | undefined {
-    return this.entries.get(key(uri));
+    return this.index.get(uri);
   }
 
   /** The case files that name a request file. */
   forRequest(uri: vscode.Uri): CaseEntry[] {
-    return this.all().filter(e => e.requestUri && key(e.requestUri) === key(uri));
+    return this.index.forRequest(uri).map(e => e.entry);
   }
 
   /** Checks a case file now (commands and tests); resolves with what is known of it. */
@@ -124,25 +126,16 @@ export class CaseDiagnostics extends Disposable {
 
   /** An edit, or a file opened or closed: a case file is checked again, and so is every one naming a request. */
   private onText(doc: vscode.TextDocument, delay?: number): void {
-    if (isCaseFile(doc.fileName)) this.schedule(doc.uri, delay);
-    else for (const e of this.naming(doc.uri)) this.schedule(e.uri, delay);
+    for (const u of this.index.changed(doc.uri, isCaseFile(doc.fileName), { kind: 'text' }).check)
+      this.schedule(u, delay);
   }
 
   /** A file changed on disk (another program, a save, a git checkout). */
   private onDisk(uri: vscode.Uri, deleted = false): void {
     const open = vscode.workspace.textDocuments.some(d => key(d.uri) === key(uri));
-    if (isCaseFile(uri.path)) {
-      if (deleted) this.forget(uri);
-      // an open file's truth is the editor's text, which changes through onDidChangeTextDocument
-      else if (!open) this.schedule(uri, 0);
-      return;
-    }
-    if (!open || deleted) for (const e of this.naming(uri)) this.schedule(e.uri, 0);
-  }
-
-  /** The case files a file is checked with: as their request, their judge prompt or their dataset. */
-  private naming(uri: vscode.Uri): CaseEntry[] {
-    return this.all().filter(e => [e.requestUri, e.judgePromptUri, e.datasetUri].some(u => u && key(u) === key(uri)));
+    const work = this.index.changed(uri, isCaseFile(uri.path), { kind: 'disk', deleted, open });
+    if (work.forget) this.forget(work.forget);
+    for (const u of work.check) this.schedule(u, 0);
   }
 
   private schedule(uri: vscode.Uri, delay?: number): void {
@@ -160,9 +153,7 @@ export class CaseDiagnostics extends Disposable {
 
   /** Reads and checks one case file and its request file. Never throws. */
   private async check(uri: vscode.Uri): Promise<CaseEntry | undefined> {
-    const k = key(uri);
-    const generation = (this.generation.get(k) ?? 0) + 1;
-    this.generation.set(k, generation);
+    const latest = this.index.begin(uri);
     try {
       const text = await readText(uri);
       if (text === undefined) {
@@ -170,8 +161,8 @@ export class CaseDiagnostics extends Disposable {
         return undefined;
       }
       const entry = await this.checkText(uri, text);
-      if (this.generation.get(k) !== generation) return this.entries.get(k); // a newer check is under way
-      this.entries.set(k, entry);
+      if (!latest()) return this.index.get(uri); // a newer check is under way
+      this.index.set(uri, entry);
       this.publish(entry);
       this.changed.fire(entry);
       return entry;
@@ -179,7 +170,7 @@ export class CaseDiagnostics extends Disposable {
       // one diagnostic and a log line: the file keeps a visible state, the others are checked as usual
       const message = e instanceof Error ? e.message : String(e);
       this.log.error(`case file check failed for ${uri.fsPath}: ${e instanceof Error && e.stack ? e.stack : message}`);
-      if (this.generation.get(k) !== generation) return undefined;
+      if (!latest()) return undefined;
       const problem = coreBundle().couldNotCheck('case file', e, '"Promptwright: Show Log"');
       this.collection.set(uri, [diagnostic(problem, new LineIndex(' '))]);
       return undefined;
@@ -209,16 +200,9 @@ export class CaseDiagnostics extends Disposable {
       caseDiagnostics: checked.caseProblems.map(p => diagnostic(p, lines)),
       requestDiagnostics: [],
       ...(checked.dataset ? { datasetUri: checked.dataset.key } : {}),
-      datasetDiagnostics: checked.datasetProblems.map(p => {
-        const d = new vscode.Diagnostic(
-          new vscode.Range(p.line - 1, p.column - 1, p.line - 1, (p.endColumn ?? p.column + 1) - 1),
-          p.message,
-          SEVERITY[p.severity],
-        );
-        d.source = 'Promptwright';
-        d.code = { value: p.code, target: vscode.Uri.parse(ruleUrl(p.code)) };
-        return d;
-      }),
+      datasetDiagnostics: checked.datasetProblems.map(p =>
+        ours(p, new vscode.Range(p.line - 1, p.column - 1, p.line - 1, (p.endColumn ?? p.column + 1) - 1)),
+      ),
       ...(checked.requestModel ? { requestModel: checked.requestModel } : {}),
       ...(checked.judgePrompt ? { judgePromptUri: checked.judgePrompt.key } : {}),
     };
@@ -253,7 +237,7 @@ export class CaseDiagnostics extends Disposable {
       ...(e.requestUri ? [{ uri: e.requestUri, diagnostics: e.requestDiagnostics }] : []),
       ...(e.datasetUri ? [{ uri: e.datasetUri, diagnostics: e.datasetDiagnostics }] : []),
     ];
-    for (const e of this.entries.values())
+    for (const { entry: e } of this.index.all())
       for (const n of named(e)) {
         const k = key(n.uri);
         const slot = byRequest.get(k) ?? { uri: n.uri, diagnostics: [], seen: new Set<string>() };
@@ -275,13 +259,9 @@ export class CaseDiagnostics extends Disposable {
   }
 
   private forget(uri: vscode.Uri): void {
-    const k = key(uri);
-    this.generation.set(k, (this.generation.get(k) ?? 0) + 1);
-    if (!this.entries.delete(k)) {
-      this.collection.delete(uri);
-      return;
-    }
+    const known = this.index.forget(uri);
     this.collection.delete(uri);
+    if (!known) return;
     this.publishRequests();
     this.changed.fire(undefined);
   }
@@ -340,7 +320,12 @@ function range(lines: LineIndex, start: number, end: number): vscode.Range {
 }
 
 function diagnostic(p: Problem, lines: LineIndex): vscode.Diagnostic {
-  const d = new vscode.Diagnostic(range(lines, p.start, p.end), p.message, SEVERITY[p.severity]);
+  return ours(p, range(lines, p.start, p.end));
+}
+
+/** A problem at a range, with our source and its rule's code. */
+function ours(p: Pick<Problem, 'code' | 'message' | 'severity'>, where: vscode.Range): vscode.Diagnostic {
+  const d = new vscode.Diagnostic(where, p.message, SEVERITY[p.severity]);
   d.source = 'Promptwright';
   d.code = { value: p.code, target: vscode.Uri.parse(ruleUrl(p.code)) };
   return d;

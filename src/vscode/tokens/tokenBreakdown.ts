@@ -2,6 +2,7 @@ import * as vscode from 'vscode';
 import { partDeltas, signedTokens } from '../../core/tokens/deltas';
 import { tokenBreakdown, type Count, type Part } from '../../core/tokens/breakdown';
 import { formatOf } from '../../core/fileNames';
+import { partLenses } from '../../core/language/lenses';
 import type { GitBase } from '../git/gitBase';
 import type { Api } from '../platform/api';
 import { Config, endpointOf, isRequestFile } from '../platform/config';
@@ -134,28 +135,18 @@ export class TokenBreakdown extends Disposable implements vscode.CodeLensProvide
     const st = this.diagnostics.state(doc);
     if (!r || !st) return [];
     const stale = r.version !== doc.version;
-    const lenses: vscode.CodeLens[] = [];
-    // one walk of the text for every part's place (a message list can be long)
-    const locate = st.validation.parsed.locateMany(r.parts.map(p => p.path));
-    for (const p of r.parts) {
-      const span = locate(p.path, p.path.length === 1) ?? locate(p.path);
-      if (!span) continue;
-      const pos = doc.positionAt(span.start);
-      lenses.push(
-        new vscode.CodeLens(new vscode.Range(pos, pos), {
-          title:
-            // words only: an icon before the number reads as part of it ("#102 tokens")
-            count(p.tokens, 'token') +
-            TokenBreakdown.changeOf(r.base, p.label) +
-            (stale ? ' (before your last edit)' : ''),
-          tooltip:
-            `${p.label}: input tokens counted by the service` +
-            (r.base ? `, and the change against the same part in ${r.base.ref}` : '') +
-            '. Run "Token Breakdown" again after editing.',
-          command: 'promptwright.tokenBreakdown',
-        }),
-      );
-    }
-    return lenses;
+    const lenses = partLenses(r.parts, st.validation.parsed, p => ({
+      // words only: an icon before the number reads as part of it ("#102 tokens")
+      title:
+        count(p.tokens, 'token') + TokenBreakdown.changeOf(r.base, p.label) + (stale ? ' (before your last edit)' : ''),
+      tooltip:
+        `${p.label}: input tokens counted by the service` +
+        (r.base ? `, and the change against the same part in ${r.base.ref}` : '') +
+        '. Run "Token Breakdown" again after editing.',
+    }));
+    return lenses.map(({ start, ...l }) => {
+      const pos = doc.positionAt(start);
+      return new vscode.CodeLens(new vscode.Range(pos, pos), { ...l, command: 'promptwright.tokenBreakdown' });
+    });
   }
 }

@@ -1,7 +1,14 @@
 import * as assert from 'node:assert/strict';
 import { estimatePrefix } from '../../../src/core/cache/prefix';
 import { breakpointsOf, prefixOf } from '../../../src/core/cache/report';
-import { breakdownLenses, breakdownParts, cacheHover, cacheLenses, totalLens } from '../../../src/core/language/lenses';
+import {
+  breakdownLenses,
+  breakdownParts,
+  cacheHover,
+  cacheLenses,
+  partLenses,
+  totalLens,
+} from '../../../src/core/language/lenses';
 import { parseRequest } from '../../../src/core/request/parse';
 import { tokenBreakdown } from '../../../src/core/tokens/breakdown';
 
@@ -59,6 +66,62 @@ describe('the lenses: each part of a request and each cache breakpoint', () => {
     assert.ok(counted.every(l => l.title === '1,234 tokens'));
     assert.equal(totalLens(undefined, () => 40, true).title, '≈ 40 input tokens (estimate, counting…)');
     assert.equal(totalLens(12, () => 40, false).title, '12 input tokens');
+  });
+
+  it("the Token Breakdown's parts get their lenses where the lenses' parts get theirs, in JSON and YAML", async () => {
+    const body = {
+      model: 'model-sonnet-4-6',
+      max_tokens: 5,
+      system: 'You are terse.',
+      messages: [
+        { role: 'user', content: 'Hello there' },
+        { role: 'assistant', content: 'Hi' },
+      ],
+    };
+    const yaml = [
+      'model: model-sonnet-4-6',
+      'max_tokens: 5',
+      'system: You are terse.',
+      'messages:',
+      '  - role: user',
+      '    content: Hello there',
+      '  - role: assistant',
+      '    content: Hi',
+      '',
+    ].join('\n');
+    const breakdown = await tokenBreakdown(body, async b => JSON.stringify(b).length);
+    for (const [text, format, first] of [
+      [JSON.stringify(body, null, 2), 'json', '{'],
+      [yaml, 'yaml', 'role: user'],
+    ] as const) {
+      const parsed = parseRequest(text, format);
+      const lenses = partLenses(breakdown, parsed, p => ({ title: `${p.tokens}`, tooltip: p.label }));
+      assert.deepEqual(
+        lenses.map(l => l.start),
+        breakdownLenses(breakdownParts(body), () => undefined, parsed, false).map(l => l.start),
+        format,
+      );
+      assert.deepEqual(
+        lenses.map(l => l.tooltip),
+        ['system', 'messages[0] (user)', 'messages[1] (assistant)'],
+      );
+      assert.equal(text.slice(lenses[0]!.start).replace(/^"/, '').slice(0, 6), 'system', format);
+      assert.equal(text.slice(lenses[1]!.start, lenses[1]!.start + first.length), first, format);
+    }
+  });
+
+  it('each part at its own element after system blocks and tools, as one path at a time finds it', () => {
+    const parsed = parseRequest(TEXT, 'json');
+    const parts = breakdownParts(BODY);
+    const lenses = breakdownLenses(parts, () => undefined, parsed, false);
+    assert.deepEqual(
+      lenses.map(l => l.start),
+      parts.map(p => parsed.locate(p.path, p.path.length === 1)!.start),
+    );
+    assert.deepEqual(
+      lenses.map(l => TEXT.slice(l.start, l.start + 8)),
+      ['"system"', '"tools":', '{\n      ', '{\n      ', '{\n      '],
+    );
   });
 
   it("a lens on each breakpoint's cache_control, and its hover", () => {

@@ -145,6 +145,8 @@ describe('placing many problems', function () {
       ' [ {"a": 1}, [], {"b": {"c": 2}}, {} ] ',
       // integer-like keys come first in the value, whatever their place in the text
       '{"b": 1, "2": {"x": [1, {}]}, "a": {"1": 2, "z": [ {"k": 1}, [], {} , "s"]}}',
+      // a wanted array whose items (or those after the last one wanted) hold keys: a request's system and tools
+      '{"system": [{"type": "text", "text": "t"}], "tools": [{"name": "n"}], "m": [{"r": "u"}, {"r": "a", "c": 1}]}',
     ];
     for (const text of texts) {
       const parsed = parseRequest(text, 'json');
@@ -164,7 +166,9 @@ describe('placing many problems', function () {
         ['m', 0, 'r'],
         ['x', 'k'],
       ];
-      const prepared = [paths, paths.filter((_, i) => i % 3 === 0), few, []];
+      // and as the lenses ask: each top-level value, and the first item of each (a message)
+      const parts = paths.filter(p => p.length === 1 || (p.length === 2 && p[1] === 0));
+      const prepared = [paths, paths.filter((_, i) => i % 3 === 0), few, [], parts];
       for (const locate of prepared.map(p => parsed.locateMany(p))) {
         for (const path of paths)
           for (const key of [false, true])

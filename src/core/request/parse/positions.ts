@@ -212,6 +212,12 @@ function anchorWanted(root: Wanted, value: unknown, wanted: number): boolean {
         if (!walk(v[i], child, depth + 1)) return false;
         from = i + 1;
       }
+      // the items after the last one wanted (all of them, in an array wanted whole) hold keys that come before the
+      // next wanted path's
+      for (; left > 0 && from < v.length; from++) {
+        const x: unknown = v[from];
+        if (holds(x) && !count(x, depth + 1)) return false;
+      }
       return true;
     }
     w.firstKey = keys;
