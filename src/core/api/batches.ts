@@ -122,7 +122,7 @@ export class BatchesClient {
     return this.answer(await this.http.json<MessageBatch>({ method: 'POST', path: this.path(), body, betas }, c));
   }
 
-  /** POST /v1/messages/batches with a body written as JSON elsewhere, streamed (core/cli/testBatchSpool.ts). */
+  /** POST /v1/messages/batches with a body written as JSON elsewhere, streamed (cli/testBatchSpool.ts). */
   async createStreamed(json: () => ReadableStream<Uint8Array>, c: CallOptions = {}): Promise<BatchAnswer> {
     return this.answer(await this.http.json<MessageBatch>({ method: 'POST', path: this.path(), json, betas }, c));
   }

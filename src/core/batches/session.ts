@@ -32,7 +32,7 @@ export interface BatchJob {
 }
 
 /**
- * Where a run too large to hold keeps its requests and cells (core/cli/testBatchSpool.ts), each as JSON: read as
+ * Where a run too large to hold keeps its requests and cells (cli/testBatchSpool.ts), each as JSON: read as
  * each batch is made and kept, then let go.
  */
 export interface JobSpool {

@@ -167,7 +167,7 @@ export class BatchStore {
   }
 
   /**
-   * `addBatch` for a batch too large to hold at once (core/cli/testBatchSpool.ts): `write` writes its cell map and
+   * `addBatch` for a batch too large to hold at once (cli/testBatchSpool.ts): `write` writes its cell map and
    * its sent cells to these files (whole, then renamed into place), as `addBatch` would.
    */
   async addBatchWith(record: BatchRecord, write: (cells: string, sent: string) => Promise<void>): Promise<void> {
