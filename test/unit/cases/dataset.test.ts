@@ -9,9 +9,13 @@ import { caseIdOf } from '../../../src/core/cases/caseId';
 import { readDataset } from '../../../src/core/cases/dataset';
 import { assertionOfText } from '../../../src/core/cases/datasetRows';
 import { scanSuite, unassertedRows, type SuiteScan } from '../../../src/core/cases/suite';
-import type { DatasetFormat } from '../../../src/core/cases/types';
+import type { Assertion, DatasetFormat, TestCase, VarValue } from '../../../src/core/cases/types';
 
 const bytes = (s: string) => new TextEncoder().encode(s);
+
+/** Sets a key, "__proto__" as a key of its own (as JSON.parse and a CSV header make it). */
+const own = (o: Record<string, unknown>, k: string, v: unknown) =>
+  Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
 
 /** A text as byte chunks of `size` (a character's bytes may be cut between two). */
 function* chunked(text: string | Uint8Array, size: number): Generator<Uint8Array> {
@@ -258,6 +262,57 @@ describe('cases: datasets', () => {
         caseIdOf({ name: 'x', vars: JSON.parse('{"__proto__": "p", "z": -0.5, "10": "a", "9": "b"}') }, false),
       ];
       assert.deepEqual(ids, PINNED_IDS);
+    });
+
+    it('an id is the first 16 hex digits of the SHA-256 of JSON.stringify([name, keys, values, assertions])', () => {
+      const odd = [
+        'plain',
+        '',
+        'q"uote \\ back\u0000\u001f\u007f',
+        'é😀\u2028',
+        '\ud800 lone',
+        'lone \udfff',
+        0,
+        -0,
+        1e21,
+        -1.5e-7,
+        NaN,
+        Infinity,
+        true,
+        false,
+        null,
+        undefined,
+      ];
+      let seed = 7;
+      const pick = <T>(a: readonly T[]): T => a[(seed = (seed * 48271) % 2147483647) % a.length]!;
+      const value = (depth: number): unknown => {
+        const kind = depth > 3 ? 0 : pick([0, 0, 0, 1, 2, 3]);
+        if (kind === 0) return pick(odd);
+        if (kind === 1) return Array.from({ length: pick([0, 1, 3]) }, () => value(depth + 1));
+        if (kind === 3) return new Date(0);
+        const o: Record<string, unknown> = {};
+        for (const k of ['b', '10', '2', '__proto__', 'a"\\', '']) if (pick([0, 1])) own(o, k, value(depth + 1));
+        return o;
+      };
+      const reference = (c: TestCase, named: boolean) => {
+        const keys = Object.keys(c.vars ?? {}).sort();
+        const text = JSON.stringify([named ? c.name : null, keys, keys.map(k => c.vars![k]), c.assert ?? []]);
+        return crypto.hash('sha256', text, 'hex').slice(0, 16);
+      };
+      for (let i = 0; i < 2000; i++) {
+        const vars: Record<string, VarValue> = {};
+        for (const k of ['q', 'a', 'é', '__proto__', 'Z', '1']) if (pick([0, 1])) own(vars, k, pick(odd));
+        const c = {
+          name: String(pick(odd)),
+          vars,
+          ...(pick([0, 1]) ? { assert: Array.from({ length: 3 }, () => value(0)) as Assertion[] } : {}),
+        };
+        for (const named of [true, false]) assert.equal(caseIdOf(c, named), reference(c, named), JSON.stringify(c));
+      }
+      let deep: unknown = 'x';
+      for (let i = 0; i < 3000; i++) deep = i % 2 ? [deep] : { x: deep };
+      const c = { name: 'deep', vars: {}, assert: [deep as Assertion] };
+      assert.equal(caseIdOf(c, true), reference(c, true));
     });
 
     it('a dataset of every kind of row reads as it always has: cases, ids, assertions, lines, problems', async () => {
