@@ -129,15 +129,16 @@ interface Holes {
 
 /**
  * One step of building a copy: the value put at `key` of the copy's `parent`th container (-1: the copy itself). A
- * string with placeholders is filled from its `holes`; a container is made empty, and filled by the steps after it.
+ * string with placeholders is filled from its `holes`; a container is copied whole (its strings without placeholders,
+ * numbers… as they are), and the steps after it put its containers and filled strings in the copy.
  */
 interface Step {
   parent: number;
   key: string | number;
-  /** the value as it is (not a container, no placeholder) */
+  /** the container, or the string as written */
   value: unknown;
   holes: Holes | undefined;
-  /** a container's place in the list of those made; -1 for the others */
+  /** a container's place in the list of those made; -1 for a string */
   container: number;
   array: boolean;
 }
@@ -171,6 +172,8 @@ export function placeholderFiller(value: unknown): Filler {
   const step = (parent: number, key: string | number, v: unknown) => {
     const container = v !== null && typeof v === 'object' ? containers++ : -1;
     const holes = typeof v === 'string' ? holesOf(v) : undefined;
+    // what the copy of its container holds already: a value that is neither a container nor filled
+    if (container < 0 && !holes && parent >= 0) return;
     steps.push({ parent, key, value: v, holes, container, array: Array.isArray(v) });
     if (container >= 0) {
       sources.push(v as object);
@@ -206,7 +209,9 @@ export function placeholderFiller(value: unknown): Filler {
         }
         v = text;
       } else if (s.container >= 0) {
-        v = s.array ? new Array<unknown>((s.value as unknown[]).length) : {};
+        // a shallow copy, its containers and filled strings put in by the steps after this one (a spread copies
+        // an own "__proto__" key as a key)
+        v = s.array ? [...(s.value as unknown[])] : { ...(s.value as object) };
         made[s.container] = v as Record<string, unknown>;
       }
       if (s.parent < 0) copy = v;
