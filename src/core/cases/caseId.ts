@@ -24,6 +24,18 @@ export function caseIdOf(c: TestCase, named: boolean): string {
   return sha256(content).slice(0, ID_DIGITS);
 }
 
+/** Keys of objects as JSON: those of assertions are a few, met a million times. */
+const keysJson = new Map<string, string>();
+
+function keyJson(key: string): string {
+  let text = keysJson.get(key);
+  if (text === undefined) {
+    text = json(key);
+    if (keysJson.size < 256) keysJson.set(key, text);
+  }
+  return text;
+}
+
 /** What JSON.stringify writes escaped in a string: a quote, a backslash, a control character, a lone surrogate. */
 // eslint-disable-next-line no-control-regex -- control characters are what it finds
 const ESCAPED = /["\\\u0000-\u001f\ud800-\udfff]/;
@@ -46,7 +58,7 @@ function json(v: unknown, depth = 0): string {
       return v ? 'true' : 'false';
     case 'object': {
       if (v === null) return 'null';
-      if (depth > JSON_DEPTH || 'toJSON' in v) return JSON.stringify(v);
+      if (depth > JSON_DEPTH || typeof (v as { toJSON?: unknown }).toJSON === 'function') return JSON.stringify(v);
       if (Array.isArray(v)) {
         let out = '';
         for (let i = 0; i < v.length; i++) out += (i ? ',' : '') + json(v[i], depth + 1);
@@ -57,7 +69,7 @@ function json(v: unknown, depth = 0): string {
       for (const k of Object.keys(v)) {
         const x = (v as Record<string, unknown>)[k];
         if (x === undefined || typeof x === 'function' || typeof x === 'symbol') continue;
-        out += `${out ? ',' : ''}${json(k)}:${json(x, depth + 1)}`;
+        out += `${out ? ',' : ''}${keyJson(k)}:${json(x, depth + 1)}`;
       }
       return `{${out}}`;
     }

@@ -121,7 +121,8 @@ function kindEnd(text: string): { nameEnd: number; colon: number } | undefined {
   )
     c = text.charCodeAt(++i);
   const nameEnd = i;
-  while (i < text.length && /\s/.test(text[i]!)) i++;
+  for (let c = text.charCodeAt(i); c === 32 || (c >= 9 && c <= 13) || (c > 127 && /\s/.test(text[i]!));)
+    c = text.charCodeAt(++i);
   return text.charCodeAt(i) === 58 ? { nameEnd, colon: i } : undefined;
 }
 
@@ -225,11 +226,14 @@ function columnsCase(row: Record<string, unknown>, line: number): RowCase {
         message: `The value of "${key}" must be text, a number or true/false, not ${kindOfValue(value)}.`,
       });
   }
-  return {
-    testCase: { name: name ?? `row ${line}`, vars, ...(assert.length ? { assert } : {}) },
-    named: name !== undefined,
-    problems,
-  };
+  return { testCase: testCaseOf(name ?? `row ${line}`, vars, assert), named: name !== undefined, problems };
+}
+
+/** A case of a name, vars and assertions (none: no `assert`). */
+function testCaseOf(name: string, vars: Record<string, VarValue>, assert: Assertion[]): TestCase {
+  const testCase: TestCase = { name, vars };
+  if (assert.length) testCase.assert = assert;
+  return testCase;
 }
 
 /** The keys of a case object. */
@@ -261,7 +265,7 @@ function objectCase(row: Record<string, unknown>, line: number): RowCase {
     });
   const ignoredKeys = Object.keys(row).filter(k => !CASE_KEYS.has(k));
   return {
-    testCase: { name: name ?? `row ${line}`, vars, ...(assert.length ? { assert } : {}) },
+    testCase: testCaseOf(name ?? `row ${line}`, vars, assert),
     named: name !== undefined,
     problems,
     ...(ignoredKeys.length ? { ignoredKeys } : {}),
