@@ -1,8 +1,9 @@
 // A case file's dataset read a record at a time: CSV (a header row), TSV, JSON Lines or a JSON array, from a
 // stream of chunks (a file read 64 KB at a time, a git blob, an editor's text), never held whole. CSV and TSV
 // go through csv-parse; a JSON Lines line and a JSON array's element through JSON.parse (the array is cut
-// into its elements first, by their brackets and strings, so one element is held at a time). Memory is the
-// record in hand and the chunk being read. Every problem has its line and column: invalid UTF-8, a ragged row,
+// into its elements first, by their brackets and strings, so one element is held at a time). The items come in
+// batches, those of one chunk (64 KB at most): an await for each of a million rows was a sixth of the time. Memory
+// is the chunk being read and its records. Every problem has its line and column: invalid UTF-8, a ragged row,
 // a bad quote, a line that is not JSON. Nothing here reads the disk.
 import { Parser, type CsvError, type Options } from 'csv-parse';
 import type { DatasetFormat } from './types';
@@ -36,23 +37,26 @@ export type DatasetItem =
 const MAX_SYNTAX_PROBLEMS = 50;
 
 /**
- * The records of a dataset, streamed. A problem does not stop the reading (the next record is read), except
- * invalid UTF-8, which stops it: nothing after it can be trusted.
+ * The records of a dataset, streamed, in batches (in file order, each batch the items of a chunk read). A problem
+ * does not stop the reading (the next record is read), except invalid UTF-8, which stops it: nothing after it can
+ * be trusted.
  */
 export async function* readDataset(
   chunks: AsyncIterable<Uint8Array | string> | Iterable<Uint8Array | string>,
   format: DatasetFormat,
-): AsyncGenerator<DatasetItem> {
+): AsyncGenerator<DatasetItem[]> {
   const text = decoded(chunks);
   let said = 0;
-  const items = format === 'csv' || format === 'tsv' ? csvItems(text, format) : jsonItems(text, format);
-  for await (const item of items) {
-    if (item.kind === 'problem' && ++said > MAX_SYNTAX_PROBLEMS) continue;
-    yield item;
+  const batches = format === 'csv' || format === 'tsv' ? csvItems(text, format) : jsonItems(text, format);
+  for await (const batch of batches) {
+    const kept = batch.some(item => item.kind === 'problem')
+      ? batch.filter(item => item.kind !== 'problem' || ++said <= MAX_SYNTAX_PROBLEMS)
+      : batch;
+    if (kept.length) yield kept;
   }
   if (said > MAX_SYNTAX_PROBLEMS) {
     const more = said - MAX_SYNTAX_PROBLEMS;
-    yield { kind: 'problem', line: 1, column: 1, message: `…and ${more} more problems like these in this file.` };
+    yield [{ kind: 'problem', line: 1, column: 1, message: `…and ${more} more problems like these in this file.` }];
   }
 }
 
@@ -150,50 +154,44 @@ const QUOTE_ERRORS = new Set<string>([
   'INVALID_OPENING_QUOTE',
 ]);
 
-/** csv-parse's parser, noting the line each record ends on as it hands the record out (in that order). */
-interface LinedParser extends Parser {
-  /** The last line of the next record read. */
-  lineOfNext(): number;
+/** csv-parse's engine: what its stream Parser runs on each chunk written to it, and its counts. */
+interface CsvEngine {
+  /** Reads a chunk (undefined and `end` at the end of the file), handing each record to `push`, in order. */
+  parse(
+    chunk: Buffer | undefined,
+    end: boolean,
+    push: (record: string[]) => void,
+    close: () => void,
+  ): Error | undefined;
+  /** `lines`: the line the engine is on (a record's last line, when it is pushed) */
+  readonly info: { readonly lines: number };
 }
-
-let linedParserClass: (new (options: Options) => LinedParser) | undefined;
 
 /**
- * A LinedParser. Its own `info: true` builds an object of a dozen fields a record for the same number: a sixth of
- * the time of a million-row file. The class is made on first use: in the extension, csv-parse's Parser comes from
- * the bundle loaded when a dataset is first read (scripts/bundles.mjs), not when this module loads.
+ * csv-parse's engine, run a chunk at a time: the stream Parser around it hands the records out one at a time through
+ * a Readable (an await a record: a fifth of the time of a million-row file) and its `info: true` builds an object of
+ * a dozen fields a record. It is the Parser's own `api` (csv-parse 5 on; the version is pinned, and the CSV tests
+ * read through it). The Parser is made here, not when this module loads: in the extension, csv-parse comes from the
+ * bundle loaded when a dataset is first read (scripts/bundles.mjs).
  */
-function linedParser(options: Options): LinedParser {
-  linedParserClass ??= class extends Parser {
-    /** the last line of each record handed out and not read yet, from `next` on */
-    private readonly lines: number[] = [];
-    private next = 0;
-
-    override push(record: unknown): boolean {
-      if (record !== null) this.lines.push(this.info.lines);
-      return super.push(record);
-    }
-
-    lineOfNext(): number {
-      const line = this.lines[this.next++]!;
-      if (this.next > 4096 && this.next * 2 > this.lines.length) {
-        this.lines.splice(0, this.next);
-        this.next = 0;
-      }
-      return line;
-    }
-  };
-  return new linedParserClass(options);
+function csvEngine(options: Options): CsvEngine {
+  const engine = (new Parser(options) as unknown as { api?: CsvEngine }).api;
+  if (typeof engine?.parse !== 'function')
+    throw new Error('csv-parse has no engine (Parser.api): its version changed.');
+  return engine;
 }
+
+/** The most of a text handed to the engine at once: the records of a batch are those of this many bytes at most. */
+const BATCH_BYTES = 65_536;
 
 /** Whether a value holds a line end (a quoted value may). */
 const hasLineEnd = (s: string) => s.includes('\n') || s.includes('\r');
 
-async function* csvItems(text: AsyncIterable<string>, format: 'csv' | 'tsv'): AsyncGenerator<DatasetItem> {
+async function* csvItems(text: AsyncIterable<string>, format: 'csv' | 'tsv'): AsyncGenerator<DatasetItem[]> {
   /** what csv-parse skipped, said in order with the records around it */
   const skipped: CsvError[] = [];
   let columns: string[] | undefined;
-  const parser = linedParser({
+  const engine = csvEngine({
     delimiter: format === 'tsv' ? '\t' : ',',
     skip_empty_lines: true,
     skip_records_with_error: true,
@@ -203,27 +201,23 @@ async function* csvItems(text: AsyncIterable<string>, format: 'csv' | 'tsv'): As
       if (e) skipped.push(e);
     },
   });
-  // the text is written as the parser takes it (backpressure), while its records are read below
-  const feeding = (async () => {
-    try {
-      for await (const chunk of text) {
-        if (parser.destroyed) break;
-        if (!parser.write(chunk)) await drained(parser);
-      }
-      parser.end();
-    } catch (e) {
-      parser.destroy(e instanceof Error ? e : new Error(String(e)));
-    }
-  })();
+  /** the records of the chunk read, and the last line of each */
+  const records: string[][] = [];
+  const lastLines: number[] = [];
+  const push = (record: string[]) => {
+    records.push(record);
+    lastLines.push(engine.info.lines);
+  };
+  const close = () => {};
   let stop = false;
   /** the problems of records skipped before `line` (all of them when undefined), in order */
-  function* said(line?: number): Generator<DatasetItem> {
+  function said(items: DatasetItem[], line?: number): void {
     while (skipped.length && !stop) {
       const e = skipped[0]!;
       const at = typeof e.lines === 'number' ? e.lines : 1;
       if (line !== undefined && at >= line) return;
       skipped.shift();
-      yield { kind: 'problem', line: at, column: 1, message: csvMessage(e, columns?.length ?? 0) };
+      items.push({ kind: 'problem', line: at, column: 1, message: csvMessage(e, columns?.length ?? 0) });
       // a quote out of place: what follows it cannot be read as the author meant
       if (QUOTE_ERRORS.has(e.code)) stop = true;
     }
@@ -232,9 +226,11 @@ async function* csvItems(text: AsyncIterable<string>, format: 'csv' | 'tsv'): As
   let crlf = 0;
   /** a column named "__proto__" is set as a property, not as the record's prototype */
   let protoColumn = false;
-  try {
-    for await (const record of parser as AsyncIterable<string[]>) {
-      const lastLine = parser.lineOfNext();
+  /** The records read so far as items, with the problems of the records skipped between them. */
+  function items(): DatasetItem[] {
+    const out: DatasetItem[] = [];
+    for (let r = 0; r < records.length; r++) {
+      const record = records[r]!;
       // where the record starts: its last line, less the line ends inside its quoted values
       let inside = 0;
       for (const field of record)
@@ -243,13 +239,13 @@ async function* csvItems(text: AsyncIterable<string>, format: 'csv' | 'tsv'): As
           crlf += pairs;
           inside += (field.match(/\r\n|\r|\n/g) ?? []).length;
         }
-      const line = Math.max(1, lastLine - crlf - inside);
-      if (skipped.length) yield* said(line);
+      const line = Math.max(1, lastLines[r]! - crlf - inside);
+      if (skipped.length) said(out, line);
       if (stop) break;
       if (!columns) {
         columns = record;
         protoColumn = columns.includes('__proto__');
-        yield { kind: 'header', columns, line };
+        out.push({ kind: 'header', columns, line });
         continue;
       }
       const value: Record<string, string> = {};
@@ -262,25 +258,28 @@ async function* csvItems(text: AsyncIterable<string>, format: 'csv' | 'tsv'): As
             configurable: true,
           });
       else for (let i = 0; i < columns.length; i++) value[columns[i]!] = record[i] ?? '';
-      yield { kind: 'record', line, endLine: line + inside, value };
+      out.push({ kind: 'record', line, endLine: line + inside, value });
     }
-    yield* said();
-  } finally {
-    if (stop || !parser.writableFinished) parser.destroy();
-    await feeding;
+    records.length = 0;
+    lastLines.length = 0;
+    return out;
   }
-}
-
-function drained(stream: NodeJS.WritableStream): Promise<void> {
-  return new Promise(resolve => {
-    const done = () => {
-      stream.removeListener('drain', done);
-      stream.removeListener('close', done);
-      resolve();
-    };
-    stream.once('drain', done);
-    stream.once('close', done);
-  });
+  const read = (chunk: Buffer | undefined) => {
+    const e = engine.parse(chunk, chunk === undefined, push, close);
+    if (e) throw e;
+    return items();
+  };
+  for await (const chunk of text) {
+    const bytes = Buffer.from(chunk);
+    for (let at = 0; at < bytes.length && !stop; at += BATCH_BYTES) {
+      const batch = read(bytes.subarray(at, at + BATCH_BYTES));
+      if (batch.length) yield batch;
+    }
+    if (stop) return;
+  }
+  const last = read(undefined);
+  said(last);
+  if (last.length) yield last;
 }
 
 // ---- JSON Lines and JSON arrays --------------------------------------------------------------------------
@@ -298,36 +297,36 @@ function jsonErrorAt(e: unknown, text: string): { line: number; column: number; 
   return { line: 1 + newlines(before), column: before.length - nl, why };
 }
 
-async function* jsonItems(text: AsyncIterable<string>, format: 'jsonl' | 'json'): AsyncGenerator<DatasetItem> {
-  const pieces = format === 'jsonl' ? jsonLines(text) : arrayElements(text);
-  for await (const piece of pieces) {
-    if ('problem' in piece) {
-      yield { kind: 'problem', ...piece.problem };
-      continue;
-    }
-    try {
-      const value: unknown = JSON.parse(piece.text);
-      const endLine = format === 'jsonl' ? piece.line : piece.line + newlines(piece.text);
-      yield { kind: 'record', line: piece.line, endLine, column: piece.column, value, text: piece.text };
-    } catch (e) {
-      const at = jsonErrorAt(e, piece.text);
-      const what = format === 'jsonl' ? 'This line is not JSON' : 'This item of the array is not JSON';
-      yield {
-        kind: 'problem',
-        line: piece.line + at.line - 1,
-        column: (at.line === 1 ? piece.column - 1 : 0) + at.column,
-        message:
-          `${what} (${at.why}). ` +
-          (format === 'jsonl' ? 'Each line holds one JSON object, on one line.' : 'Check its quotes and commas.'),
-      };
-    }
+async function* jsonItems(text: AsyncIterable<string>, format: 'jsonl' | 'json'): AsyncGenerator<DatasetItem[]> {
+  const batches = format === 'jsonl' ? jsonLines(text) : arrayElements(text);
+  for await (const pieces of batches) yield pieces.map(piece => jsonItem(piece, format));
+}
+
+/** A JSON Lines line or a JSON array's element as a record, or the problem that it is not JSON. */
+function jsonItem(piece: Piece, format: 'jsonl' | 'json'): DatasetItem {
+  if ('problem' in piece) return { kind: 'problem', ...piece.problem };
+  try {
+    const value: unknown = JSON.parse(piece.text);
+    const endLine = format === 'jsonl' ? piece.line : piece.line + newlines(piece.text);
+    return { kind: 'record', line: piece.line, endLine, column: piece.column, value, text: piece.text };
+  } catch (e) {
+    const at = jsonErrorAt(e, piece.text);
+    const what = format === 'jsonl' ? 'This line is not JSON' : 'This item of the array is not JSON';
+    return {
+      kind: 'problem',
+      line: piece.line + at.line - 1,
+      column: (at.line === 1 ? piece.column - 1 : 0) + at.column,
+      message:
+        `${what} (${at.why}). ` +
+        (format === 'jsonl' ? 'Each line holds one JSON object, on one line.' : 'Check its quotes and commas.'),
+    };
   }
 }
 
 type Piece = { text: string; line: number; column: number } | { problem: DatasetSyntaxProblem };
 
-/** Each non-blank line of a JSON Lines file (a line end `\r\n` or `\n`), with its line number. */
-async function* jsonLines(text: AsyncIterable<string>): AsyncGenerator<Piece> {
+/** Each non-blank line of a JSON Lines file (a line end `\r\n` or `\n`) and its line number, a chunk's at once. */
+async function* jsonLines(text: AsyncIterable<string>): AsyncGenerator<Piece[]> {
   let pending = '';
   let line = 1;
   const piece = (s: string, at: number): Piece | undefined => {
@@ -337,22 +336,25 @@ async function* jsonLines(text: AsyncIterable<string>): AsyncGenerator<Piece> {
   for await (const chunk of text) {
     pending += chunk;
     let start = 0;
+    const pieces: Piece[] = [];
     for (let nl = pending.indexOf('\n'); nl >= 0; nl = pending.indexOf('\n', start)) {
       const p = piece(pending.slice(start, nl), line++);
-      if (p) yield p;
+      if (p) pieces.push(p);
       start = nl + 1;
     }
     pending = pending.slice(start);
+    if (pieces.length) yield pieces;
   }
   const last = piece(pending, line);
-  if (last) yield last;
+  if (last) yield [last];
 }
 
 /**
- * The elements of a JSON array, each as its own text: the array is read a character at a time for its brackets
- * and strings only (JSON.parse reads each element), so one element is held at a time, however long the array.
+ * The elements of a JSON array, each as its own text (those ending in a chunk at once): the array is read a character
+ * at a time for its brackets and strings only (JSON.parse reads each element), so one element is held at a time,
+ * however long the array.
  */
-async function* arrayElements(text: AsyncIterable<string>): AsyncGenerator<Piece> {
+async function* arrayElements(text: AsyncIterable<string>): AsyncGenerator<Piece[]> {
   let line = 1;
   let column = 0;
   /** 0: before `[`; 1: in the array; 2: after `]` */
@@ -368,6 +370,7 @@ async function* arrayElements(text: AsyncIterable<string>): AsyncGenerator<Piece
   const problem = (message: string): Piece => ({ problem: { line, column, message } });
   for await (const chunk of text) {
     let from = 0;
+    const pieces: Piece[] = [];
     for (let i = 0; i < chunk.length; i++) {
       const c = chunk.charCodeAt(i);
       if (c === 10) {
@@ -393,11 +396,14 @@ async function* arrayElements(text: AsyncIterable<string>): AsyncGenerator<Piece
           from = i + 1;
           continue;
         }
-        yield problem(
-          state === 0
-            ? 'A .json dataset holds one array of rows: [ {…}, {…} ]. Use .jsonl for one row a line.'
-            : 'Text after the end of the array: a .json dataset holds one array.',
+        pieces.push(
+          problem(
+            state === 0
+              ? 'A .json dataset holds one array of rows: [ {…}, {…} ]. Use .jsonl for one row a line.'
+              : 'Text after the end of the array: a .json dataset holds one array.',
+          ),
         );
+        yield pieces;
         return;
       }
       if (c === 44 || c === 93) {
@@ -406,8 +412,9 @@ async function* arrayElements(text: AsyncIterable<string>): AsyncGenerator<Piece
         from = i + 1;
         const t = element.trim();
         element = '';
-        if (t) yield { text: t, line: elementLine, column: elementColumn };
-        else if (c === 44 || afterComma) yield problem('An empty item in the array (two commas, or one too many).');
+        if (t) pieces.push({ text: t, line: elementLine, column: elementColumn });
+        else if (c === 44 || afterComma)
+          pieces.push(problem('An empty item in the array (two commas, or one too many).'));
         started = false;
         afterComma = c === 44;
         if (c === 93) state = 2;
@@ -422,6 +429,7 @@ async function* arrayElements(text: AsyncIterable<string>): AsyncGenerator<Piece
       else if (c === 123 || c === 91) depth = 1;
     }
     if (state === 1) element += chunk.slice(from);
+    if (pieces.length) yield pieces;
   }
-  if (state === 1) yield problem('The array is not closed: a .json dataset ends with "]".');
+  if (state === 1) yield [problem('The array is not closed: a .json dataset ends with "]".')];
 }

@@ -100,52 +100,53 @@ export async function scanSuite(o: {
   if (o.dataset) {
     const checker = new RowChecker(problems, o.placeholders);
     try {
-      for await (const item of readDataset(o.dataset.chunks, o.dataset.format)) {
-        if (item.kind === 'problem') {
-          const { line, column, message } = item;
-          problems.push({ line, column, message, severity: 'error', code: 'dataset-syntax' });
-          continue;
+      reading: for await (const batch of readDataset(o.dataset.chunks, o.dataset.format))
+        for (const item of batch) {
+          if (item.kind === 'problem') {
+            const { line, column, message } = item;
+            problems.push({ line, column, message, severity: 'error', code: 'dataset-syntax' });
+            continue;
+          }
+          if (item.kind === 'header') {
+            checker.header(item.columns, item.line);
+            continue;
+          }
+          rows++;
+          const row = caseOfRecord(item.value, item.line);
+          const at: Where = {
+            line: item.line,
+            column: item.column ?? 1,
+            ...(item.text !== undefined ? { text: item.text } : {}),
+          };
+          for (const p of row.problems) checker.rowProblem(at, p.message, p.key);
+          for (const key of row.ignoredKeys ?? []) checker.ignoredKey(key, at);
+          if (!row.testCase) continue;
+          const c = row.testCase;
+          if (!c.assert?.length && !unasserted.rows++) unasserted.firstLine = item.line;
+          if (item.text !== undefined) checker.rowKeys(c, at);
+          const id = caseIdOf(c, row.named);
+          const first = ids.add(bitsOf(id), item.line);
+          if (first !== undefined) {
+            checker.duplicate(item.line, first, c.name, row.named);
+            continue;
+          }
+          // a name given twice to rows of different content: the later rows are told apart by their line
+          const name = row.named && names.add(bitsOf(c.name, false), item.line) !== undefined;
+          const suiteCase: SuiteCase = {
+            ...c,
+            ...(name ? { name: `${c.name} (line ${item.line})` } : {}),
+            id,
+            from: 'dataset',
+            line: item.line,
+            endLine: item.endLine,
+          };
+          if (!o.page) offer(suiteCase);
+          else if (page.length === o.page.size) {
+            more = true;
+            break reading;
+          } else if (skipped < o.page.from) skipped++;
+          else page.push(suiteCase);
         }
-        if (item.kind === 'header') {
-          checker.header(item.columns, item.line);
-          continue;
-        }
-        rows++;
-        const row = caseOfRecord(item.value, item.line);
-        const at: Where = {
-          line: item.line,
-          column: item.column ?? 1,
-          ...(item.text !== undefined ? { text: item.text } : {}),
-        };
-        for (const p of row.problems) checker.rowProblem(at, p.message, p.key);
-        for (const key of row.ignoredKeys ?? []) checker.ignoredKey(key, at);
-        if (!row.testCase) continue;
-        const c = row.testCase;
-        if (!c.assert?.length && !unasserted.rows++) unasserted.firstLine = item.line;
-        if (item.text !== undefined) checker.rowKeys(c, at);
-        const id = caseIdOf(c, row.named);
-        const first = ids.add(bitsOf(id), item.line);
-        if (first !== undefined) {
-          checker.duplicate(item.line, first, c.name, row.named);
-          continue;
-        }
-        // a name given twice to rows of different content: the later rows are told apart by their line
-        const name = row.named && names.add(bitsOf(c.name, false), item.line) !== undefined;
-        const suiteCase: SuiteCase = {
-          ...c,
-          ...(name ? { name: `${c.name} (line ${item.line})` } : {}),
-          id,
-          from: 'dataset',
-          line: item.line,
-          endLine: item.endLine,
-        };
-        if (!o.page) offer(suiteCase);
-        else if (page.length === o.page.size) {
-          more = true;
-          break;
-        } else if (skipped < o.page.from) skipped++;
-        else page.push(suiteCase);
-      }
     } catch (e) {
       if (!(e instanceof InvalidUtf8)) throw e;
       problems.push({ line: e.line, column: 1, severity: 'error', code: 'dataset-syntax', message: e.message });

@@ -2,15 +2,20 @@
 // column conventions, stable case ids, duplicates, the columns against the request's placeholders, and the problems
 // of a file that cannot be read, each at its line.
 import * as assert from 'node:assert/strict';
+import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import { parseCaseFile } from '../../../src/core/cases/caseFile';
 import { caseIdOf } from '../../../src/core/cases/caseId';
 import { readDataset } from '../../../src/core/cases/dataset';
 import { assertionOfText } from '../../../src/core/cases/datasetRows';
 import { scanSuite, unassertedRows, type SuiteScan } from '../../../src/core/cases/suite';
-import type { DatasetFormat } from '../../../src/core/cases/types';
+import type { Assertion, DatasetFormat, TestCase, VarValue } from '../../../src/core/cases/types';
 
 const bytes = (s: string) => new TextEncoder().encode(s);
+
+/** Sets a key, "__proto__" as a key of its own (as JSON.parse and a CSV header make it). */
+const own = (o: Record<string, unknown>, k: string, v: unknown) =>
+  Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
 
 /** A text as byte chunks of `size` (a character's bytes may be cut between two). */
 function* chunked(text: string | Uint8Array, size: number): Generator<Uint8Array> {
@@ -29,6 +34,19 @@ async function scan(text: string | Uint8Array, format: DatasetFormat, placeholde
 
 const rows = (s: SuiteScan) => s.chosen.map(c => ({ name: c.name, line: c.line, vars: c.vars, assert: c.assert }));
 const problems = (s: SuiteScan) => s.problems.map(p => `${p.line}:${p.column} ${p.severity} ${p.code}`);
+
+/** Case ids as released: a change here changes the ids in users' CI history. */
+const PINNED_IDS = [
+  'cec8d1418fa574a8',
+  '3ef366505c7404d0',
+  'a7f9d5825782cbae',
+  '592c0ad087dde9b5',
+  'dada59b361dc3388',
+  '4cb23602d54c304c',
+];
+/** What a scan of the generated CSV and JSON Lines files below gives, as released (a digest of all of it). */
+const PINNED_CSV_SCAN = '73d4984059e83ae2edd86e65bf161d4c08e6404f4dac2d384ee92567bb85326f';
+const PINNED_JSONL_SCAN = '45e9bbd09426d34c3b750c3bcf9cd1659c005544cfa8db3de8f3b36dfd9cc5a5';
 
 describe('cases: datasets', () => {
   describe('CSV', () => {
@@ -224,6 +242,103 @@ describe('cases: datasets', () => {
       assert.match(idOf(a, 'one'), /^[0-9a-f]{16}$/);
     });
 
+    it('ids are stable across releases: these cases keep the ids users have in their CI history', () => {
+      const ids = [
+        caseIdOf({ name: 'row 2', vars: { q: 'hello' } }, false),
+        caseIdOf({ name: 'row 7', vars: { word: 'w0' }, assert: [{ contains: 'w0' }] }, false),
+        caseIdOf(
+          {
+            name: 'greeting',
+            vars: { q: 'hi', n: 3, ok: true },
+            assert: [{ rubric: 'is friendly' }, { 'max-output-tokens': 30 }],
+          },
+          true,
+        ),
+        caseIdOf({ name: 'été "quoted"\n', vars: { b: 'naïve, 😀', a: '\u2028\\' } }, true),
+        caseIdOf(
+          { name: 'x', vars: {}, assert: [{ rubric: { criteria: 'c', threshold: 0.5 } }, { 'json-schema': {} }] },
+          false,
+        ),
+        caseIdOf({ name: 'x', vars: JSON.parse('{"__proto__": "p", "z": -0.5, "10": "a", "9": "b"}') }, false),
+      ];
+      assert.deepEqual(ids, PINNED_IDS);
+    });
+
+    it('an id is the first 16 hex digits of the SHA-256 of JSON.stringify([name, keys, values, assertions])', () => {
+      const odd = [
+        'plain',
+        '',
+        'q"uote \\ back\u0000\u001f\u007f',
+        'é😀\u2028',
+        '\ud800 lone',
+        'lone \udfff',
+        0,
+        -0,
+        1e21,
+        -1.5e-7,
+        NaN,
+        Infinity,
+        true,
+        false,
+        null,
+        undefined,
+      ];
+      let seed = 7;
+      const pick = <T>(a: readonly T[]): T => a[(seed = (seed * 48271) % 2147483647) % a.length]!;
+      const value = (depth: number): unknown => {
+        const kind = depth > 3 ? 0 : pick([0, 0, 0, 1, 2, 3]);
+        if (kind === 0) return pick(odd);
+        if (kind === 1) return Array.from({ length: pick([0, 1, 3]) }, () => value(depth + 1));
+        if (kind === 3) return new Date(0);
+        const o: Record<string, unknown> = {};
+        for (const k of ['b', '10', '2', '__proto__', 'a"\\', '']) if (pick([0, 1])) own(o, k, value(depth + 1));
+        return o;
+      };
+      const reference = (c: TestCase, named: boolean) => {
+        const keys = Object.keys(c.vars ?? {}).sort();
+        const text = JSON.stringify([named ? c.name : null, keys, keys.map(k => c.vars![k]), c.assert ?? []]);
+        return crypto.hash('sha256', text, 'hex').slice(0, 16);
+      };
+      for (let i = 0; i < 2000; i++) {
+        const vars: Record<string, VarValue> = {};
+        for (const k of ['q', 'a', 'é', '__proto__', 'Z', '1']) if (pick([0, 1])) own(vars, k, pick(odd));
+        const c = {
+          name: String(pick(odd)),
+          vars,
+          ...(pick([0, 1]) ? { assert: Array.from({ length: 3 }, () => value(0)) as Assertion[] } : {}),
+        };
+        for (const named of [true, false]) assert.equal(caseIdOf(c, named), reference(c, named), JSON.stringify(c));
+      }
+      let deep: unknown = 'x';
+      for (let i = 0; i < 3000; i++) deep = i % 2 ? [deep] : { x: deep };
+      const c = { name: 'deep', vars: {}, assert: [deep as Assertion] };
+      assert.equal(caseIdOf(c, true), reference(c, true));
+    });
+
+    it('a dataset of every kind of row reads as it always has: cases, ids, assertions, lines, problems', async () => {
+      const lines = ['q,__expected,__expected1,__description,n'];
+      for (let i = 0; i < 3000; i++) {
+        const q = i % 7 === 0 ? `"say ""${i}"", please"` : i % 11 === 0 ? `"two\r\nlines ${i}"` : `w${i}`;
+        const kinds = ['contains: w', 'llm-rubric: kind ', 'Paris ', '', 'max-output-tokens: ', 'starts-with: B.'];
+        const e = i % 8 === 6 ? 'is-json' : i % 8 === 7 ? ' icontains:  x ' : `${kinds[i % 8]}${i}`;
+        const row = `${q},${e},${i % 5 ? '' : `regex: ^a${i}`},${i % 3 ? '' : `case ${i % 300}`},${i % 13}`;
+        lines.push(row);
+        if (i % 97 === 0) lines.push(row);
+        if (i % 401 === 0) lines.push('ragged');
+        if (i % 499 === 0) lines.push('');
+      }
+      const text = `${lines.join('\n')}\n`;
+      const digest = (s: SuiteScan) =>
+        crypto.hash('sha256', JSON.stringify([s.chosen, s.problems, s.total, s.rows, s.unasserted]), 'hex');
+      for (const size of [7, 65_536]) assert.equal(digest(await scan(text, 'csv', ['q'], size)), PINNED_CSV_SCAN);
+      const jsonl = Array.from({ length: 500 }, (_, i) =>
+        i % 2
+          ? JSON.stringify({ q: `w${i}`, n: i, __expected: `contains: ${i}` })
+          : JSON.stringify({ name: i % 4 ? `n${i}` : '', vars: { q: i, b: i % 3 === 0 }, assert: [`equals: ${i}`] }),
+      ).join('\n');
+      assert.equal(digest(await scan(jsonl, 'jsonl', ['q'], 100)), PINNED_JSONL_SCAN);
+    });
+
     it('the same content and name twice: duplicate-case-name, both lines; a name given twice told apart', async () => {
       const s = await scan('q,__description\nsame,n\nother,n\nsame,n\nsame,n\n', 'csv');
       assert.deepEqual(problems(s), ['4:1 error duplicate-case-name', '5:1 error duplicate-case-name']);
@@ -355,13 +470,14 @@ describe('cases: datasets', () => {
     let last = 0;
     const before = process.memoryUsage().rss;
     let peak = before;
-    for await (const item of readDataset(big(), 'csv')) {
-      if (item.kind === 'problem') assert.fail(item.message);
-      if (item.kind !== 'record') continue;
-      records++;
-      last = item.line;
-      if (records % 100_000 === 0) peak = Math.max(peak, process.memoryUsage().rss);
-    }
+    for await (const batch of readDataset(big(), 'csv'))
+      for (const item of batch) {
+        if (item.kind === 'problem') assert.fail(item.message);
+        if (item.kind !== 'record') continue;
+        records++;
+        last = item.line;
+        if (records % 100_000 === 0) peak = Math.max(peak, process.memoryUsage().rss);
+      }
     const expected = Math.ceil(n / 256) * 256;
     assert.equal(records, expected);
     assert.equal(last, expected + 1);

@@ -2,7 +2,13 @@
 // keys), filled in a copy, with the odd inputs a request file can hold (deep nesting, `__proto__` keys,
 // names that look like Object.prototype's, braces that are not placeholders).
 import * as assert from 'node:assert/strict';
-import { fillPlaceholders, findPlaceholders, placeholderNames } from '../../../src/core/cases/placeholders';
+import {
+  fillPlaceholders,
+  findPlaceholders,
+  placeholderFiller,
+  placeholderNames,
+} from '../../../src/core/cases/placeholders';
+import type { VarValue } from '../../../src/core/cases/types';
 
 describe('cases: placeholders', () => {
   describe('findPlaceholders', () => {
@@ -92,6 +98,54 @@ describe('cases: placeholders', () => {
     it('copies scalars and empty containers as they are', () => {
       assert.deepEqual(fillPlaceholders({ a: [], b: {}, c: null, d: 0 }, {}).value, { a: [], b: {}, c: null, d: 0 });
       assert.equal(fillPlaceholders(undefined, {}).value, undefined);
+    });
+    it('names the missing ones in the order it always has: each object’s keys in order, the last found first', () => {
+      const request = {
+        a: { x: '{{p}} {{ p }}' },
+        b: '{{q}}',
+        c: [{ y: '{{r}}', z: '{{a}}' }, '{{s}}', 3, null, true],
+        d: JSON.parse('{"__proto__": "{{t}} {{a}}"}') as object,
+      };
+      const { value, missing } = fillPlaceholders(request, { a: 'A', z: 1 });
+      assert.deepEqual(missing, ['q', 't', 's', 'r', 'p']);
+      assert.equal(
+        JSON.stringify(value),
+        '{"a":{"x":"{{p}} {{ p }}"},"b":"{{q}}","c":[{"y":"{{r}}","z":"A"},"{{s}}",3,null,true],' +
+          '"d":{"__proto__":"{{t}} A"}}',
+      );
+    });
+  });
+
+  describe('placeholderFiller', () => {
+    it('fills the value it compiled once, many times, each time a new copy that shares nothing with the others', () => {
+      const request = {
+        system: 'Be {{tone}}.',
+        messages: [{ role: 'user', content: [{ type: 'text', text: '{{q}}' }] }],
+      };
+      const fill = placeholderFiller(request);
+      const rows: Record<string, VarValue>[] = [
+        { tone: 'brief', q: 'a' },
+        { tone: 'kind' },
+        { q: 'c', tone: 'x{{q}}' },
+      ];
+      const filled = rows.map(fill);
+      rows.forEach((vars, i) => assert.deepEqual(filled[i], fillPlaceholders(request, vars)));
+      assert.deepEqual(filled[1]!.missing, ['q']);
+      assert.equal((filled[2]!.value as { system: string }).system, 'Be x{{q}}.', 'a value is not filled again');
+      const [a, b] = filled.map(f => f.value as typeof request);
+      assert.notEqual(a!.messages, b!.messages);
+      assert.notEqual(a!.messages[0]!.content, b!.messages[0]!.content);
+      assert.deepEqual(request.messages[0]!.content, [{ type: 'text', text: '{{q}}' }], 'the original is untouched');
+    });
+    it('compiles and fills a value nested 100,000 levels deep', () => {
+      let deep: unknown = '{{bottom}}';
+      for (let i = 0; i < 100_000; i++) deep = i % 2 ? [deep] : { x: deep };
+      const fill = placeholderFiller(deep);
+      for (const bottom of ['one', 'two']) {
+        let v = fill({ bottom }).value;
+        for (let i = 100_000 - 1; i >= 0; i--) v = i % 2 ? (v as unknown[])[0] : (v as { x: unknown }).x;
+        assert.equal(v, bottom);
+      }
     });
   });
 });
