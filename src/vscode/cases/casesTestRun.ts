@@ -174,9 +174,8 @@ export class CaseFileTestRun implements RunReporter {
       this.items.record(dataset, { state: 'passed', messages: [] });
     } else {
       const more = cells - passed > notPassed.length ? ', …' : '';
-      const message =
-        `${thousands(passed)} of ${thousands(cells)} rows' cells passed; not: ` +
-        `${notPassed.join(', ')}${more}`;
+      const not = `${notPassed.join(', ')}${more}`;
+      const message = `${thousands(passed)} of ${thousands(cells)} rows' cells passed; not: ${not}`;
       const m = new vscode.TestMessage(message);
       if (dataset.uri && dataset.range) m.location = new vscode.Location(dataset.uri, dataset.range);
       this.run.failed(dataset, m);
