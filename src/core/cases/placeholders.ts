@@ -119,7 +119,7 @@ export function fillPlaceholders(
 }
 
 /** Fills a value compiled by placeholderFiller: a new copy each call. */
-type Filler = (vars: Record<string, VarValue>) => { value: unknown; missing: string[] };
+export type Filler = (vars: Record<string, VarValue>) => { value: unknown; missing: string[] };
 
 /** A string's placeholders: the text between them (one piece more than them), their names and texts as written. */
 interface Holes {

@@ -11,7 +11,7 @@ import { pointer } from '../request/types';
 import { validateText, type Endpoint } from '../request/validate';
 import { replyText } from './assertions';
 import { modelsOf } from './outline';
-import { fillPlaceholders } from './placeholders';
+import { placeholderFiller, type Filler } from './placeholders';
 import type { CaseFile, CellKey, Outcome, OutcomeError, TestCase } from './types';
 
 /** The cells, row by row: each case on each model. Empty when no model is known at all. */
@@ -50,6 +50,9 @@ export function samplingOf(file: Pick<CaseFile, 'repeat' | 'minPass'>, override:
   return { repeat, minPass: Math.min(repeat, Math.max(1, override.minPass ?? file.minPass ?? repeat)) };
 }
 
+/** Each request's filler, compiled at its first cell and kept while the request lives: a suite's cells share it. */
+const fillers = new WeakMap<object, Filler>();
+
 /**
  * The body one cell sends: the request with the case's values filled in and `model` set, checked as a
  * request file is (for `endpoint`: count_tokens takes less). Any error, or a placeholder left without a
@@ -65,7 +68,9 @@ export function prepareCell(
   if (!testCase) return { problems: [`The case file has no case named "${cell.caseName}".`] };
   if (requestValue === null || typeof requestValue !== 'object' || Array.isArray(requestValue))
     return { problems: ['The request file does not hold one object (the body of POST /v1/messages).'] };
-  const { value, missing } = fillPlaceholders(requestValue, testCase.vars ?? {});
+  let fill = fillers.get(requestValue);
+  if (!fill) fillers.set(requestValue, (fill = placeholderFiller(requestValue)));
+  const { value, missing } = fill(testCase.vars ?? {});
   if (missing.length) {
     return {
       problems: missing.map(n => `{{${n}}} has no value in case "${testCase.name}": it would be sent as written.`),

@@ -96,6 +96,17 @@ describe('cases: runner', () => {
           prepareCell(FILE, noMax, { caseName: 'hello', model: 'model-opus-4-7' }, { endpoint: 'count_tokens' }),
       );
     });
+    it('the cells of one request each get a body of their own (the request compiled once for all of them)', () => {
+      const request = structuredClone(REQUEST);
+      const a = prepareCell(FILE, request, { caseName: 'hello', model: 'model-opus-4-7' });
+      const b = prepareCell(FILE, request, { caseName: 'tool', model: 'model-opus-4-7' });
+      assert.ok('body' in a && 'body' in b);
+      const messagesOf = (r: { body: Record<string, unknown> }) => r.body.messages as { content: string }[];
+      messagesOf(a)[0]!.content = 'changed';
+      assert.equal(messagesOf(b)[0]!.content, 'Weather? #tool');
+      assert.notEqual(messagesOf(a), messagesOf(b));
+      assert.deepEqual(request, REQUEST, 'the request itself is left as it was');
+    });
     it('a placeholder without a value, an unknown case, a request that is not an object', () => {
       const r = prepareCell({ ...FILE, cases: [{ name: 'x' }] }, REQUEST, { caseName: 'x', model: 'model-opus-4-7' });
       assert.deepEqual(r, { problems: ['{{q}} has no value in case "x": it would be sent as written.'] });
