@@ -266,7 +266,7 @@ export async function testSpooledBatch(
   io: CliIo,
   o: { models: string[]; settings: RunSettings; choice?: CaseChoice },
 ): Promise<((run: Omit<BatchRunOptions, 'spooled' | 'chosen'>) => Promise<number>) | undefined> {
-  if (files.some(f => hasLoops(f, cwd))) return undefined;
+  if (files.some(f => hasLoops(f))) return undefined;
   const spool = new SpooledSuite(path.join(batchStoreFromEnv(io.env).dir, 'spool', `${process.pid}-${Date.now()}`));
   let handed = false;
   try {

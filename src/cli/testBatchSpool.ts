@@ -16,19 +16,21 @@ import { customIdOf } from '../core/batches/requests';
 import { MISSING, outcomeOf, settler } from '../core/cases/batchTransport';
 import type { CaseChoice } from '../core/cases/choose';
 import { requestCount, runCellOf, type RequestCount, type RunOutcome, type Transport } from '../core/cases/engine';
+import { parseCaseFile } from '../core/cases/caseFile';
 import { loadSuite, type SuiteCase } from '../core/cases/load';
+import { formatOf } from '../core/fileNames';
 import { modelsOf } from '../core/cases/outline';
 import { prepareCell } from '../core/cases/runner';
 import type { Assertion, Outcome } from '../core/cases/types';
-import { cellProblemLines, datasetOnDisk, loadCaseFile, recordLine } from './caseFiles';
+import { cellProblemLines, datasetOnDisk, loadCaseFile, readText, recordLine } from './caseFiles';
 import { betasFromEnv, type CliIo } from './io';
 import { cellName, cellRecord } from './testReport';
-import { EXIT } from './guard';
 import {
   costNotes,
   judgeProblems,
   runTestCells,
   samplingProblem,
+  runEnded,
   stopLines,
   type RunSettings,
   type TestCell,
@@ -278,8 +280,10 @@ export interface Spooled {
 }
 
 /** Whether a case file runs tool-use loops (a dataset's rows cannot add tools): they go a round at a time. */
-export function hasLoops(abs: string, cwd: string): boolean {
-  const { file } = loadCaseFile(abs, cwd).loaded ?? {};
+export function hasLoops(abs: string): boolean {
+  // the case file alone: its request, cross-check and fixtures are read once, by spoolSuite
+  const read = readText(abs, abs);
+  const { file } = 'text' in read ? parseCaseFile(read.text, formatOf(abs)) : {};
   return !!file && (!!file.tools || file.cases.some(c => !!c.tools));
 }
 
@@ -474,11 +478,5 @@ export async function runSpooled(
 /** The end of a spooled run, as `endOfRun` ends a `--format jsonl` one: what is said on stderr, and the exit code. */
 export function endOfSpooledRun(ran: SpooledRun, io: CliIo, chosen?: string): number {
   if (chosen) io.stderr.write(`${chosen}\n`);
-  for (const note of ran.notes) io.stderr.write(`promptwright test: cost unknown: ${note}\n`);
-  for (const line of stopLines([], ran)) io.stderr.write(`promptwright test: ${line}\n`);
-  if (io.signal?.aborted) {
-    io.stderr.write('promptwright test: Cancelled.\n');
-    return EXIT.cancelled;
-  }
-  return ran.pass ? EXIT.ok : EXIT.service;
+  return runEnded(io, ran.notes, stopLines([], ran), ran.pass);
 }

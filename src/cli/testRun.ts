@@ -354,13 +354,23 @@ export async function endOfRun(
   await writeOutputs(io, report.outputs, kind =>
     kind === 'junit' ? toJunit(byFile) : kind === 'markdown' ? markdownReport(byFile) : jsonList(byFile, kind, record),
   );
-  for (const note of costNotes(results)) io.stderr.write(`promptwright test: cost unknown: ${note}\n`);
-  for (const line of stopLines(results, ran)) io.stderr.write(`promptwright test: ${line}\n`);
+  return runEnded(
+    io,
+    costNotes(results),
+    stopLines(results, ran),
+    results.every(r => r.pass),
+  );
+}
+
+/** What every run says last on stderr (prices it lacks, why cells were not sent, a cancel), and its exit code. */
+export function runEnded(io: CliIo, costNotes: Iterable<string>, stops: readonly string[], pass: boolean): number {
+  for (const note of costNotes) io.stderr.write(`promptwright test: cost unknown: ${note}\n`);
+  for (const line of stops) io.stderr.write(`promptwright test: ${line}\n`);
   if (io.signal?.aborted) {
     io.stderr.write('promptwright test: Cancelled.\n');
     return EXIT.cancelled;
   }
-  return results.every(r => r.pass) ? EXIT.ok : EXIT.service;
+  return pass ? EXIT.ok : EXIT.service;
 }
 
 /**
