@@ -229,12 +229,21 @@ describe('Message Batches: the batch profile, the grid, the Batches view (DOM)',
       await dialog.waitFor({ timeout: 10000 }).catch(() => {});
     }
     assert.match(await dialog.innerText(), new RegExp(`Cancel batch ${id} of support\\.cases\\.yaml\\?`));
+    // an earlier batch's row may say the same: the rows saying it are counted before and after
+    const cancelled = batchRows(page).filter({ hasText: /ended · 6 canceled/ });
+    const before = await cancelled.count();
     await dialog.locator('.monaco-button', { hasText: 'Cancel Batch' }).click();
-    await batchRows(page)
-      .filter({ hasText: /ended · 6 canceled/ })
-      .first()
-      .waitFor({ timeout: 30000 });
-    assert.equal(ui.fake.requests.filter(r => r.path === `/v1/messages/batches/${id}/cancel`).length, 1);
+    const cancels = () => ui.fake.requests.filter(r => r.path === `/v1/messages/batches/${id}/cancel`);
+    const rows = async () => (await batchRows(page).allInnerTexts()).join(' | ');
+    await until(
+      page,
+      async () => cancels().length > 0 && (await cancelled.count()) > before,
+      'the row cancelled',
+      30000,
+    ).catch(async e => {
+      throw new Error(`${e.message}: ${cancels().length} cancel requests; rows: ${await rows()}`);
+    });
+    assert.equal(cancels().length, 1);
     await g.locator('td.cell.status-cancelled').nth(5).waitFor({ timeout: 30000 });
   });
 });
