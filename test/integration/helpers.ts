@@ -27,6 +27,15 @@ export async function writeWorkspaceFile(name: string, text: string): Promise<vs
   const uri = workspaceUri(name);
   await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(text));
   written.push(uri);
+  // a document an earlier test left open (edited, or its file deleted since) keeps its text when the file is written
+  // again: it is read again, so each test starts from the file it wrote whatever ran before it
+  const doc = vscode.workspace.textDocuments.find(d => d.uri.toString() === uri.toString());
+  if (doc && doc.getText() !== text) {
+    await vscode.window.showTextDocument(doc);
+    await vscode.commands.executeCommand('workbench.action.files.revert');
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+    await waitFor(`${name} read again`, () => doc.isClosed || doc.getText() === text);
+  }
   return uri;
 }
 
