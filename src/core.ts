@@ -28,21 +28,11 @@ export { caseFileSize, placeholderHover, varsCompletions } from './core/language
 // rather than carry a second copy of both into the features bundle.
 export { CaseFileSchema, parseCaseFile, requestNotFound } from './core/cases/caseFile';
 export { crossCheck, valuesByCase } from './core/cases/crossCheck';
-export { cellsOf, prepareCell, runCell, samplingOf } from './core/cases/runner';
+export { cellsOf } from './core/cases/runner';
 // the case-run engine: samples, the judge and cost, the same as the CLI's
-export {
-  cellToolsOf,
-  directTransport,
-  requestCount,
-  requestCountWords,
-  runCellOf,
-  runCells,
-  sampleJobs,
-} from './core/cases/engine';
-export { withToolLoops } from './core/cases/loops';
+export { cellToolsOf, requestCount, requestCountWords, runCells } from './core/cases/engine';
 export { fixturesPathOf, parseFixtures } from './core/tools/fixtures';
-// its second transport, Message Batches: custom ids, a resumable run, the transport (the CLI's, the same)
-export { customIds } from './core/batches/requests';
+// its second transport, Message Batches: a resumable run, the transport (the CLI's, the same)
 export { BatchRounds } from './core/cases/batchRounds';
 export { BatchSession } from './core/batches/session';
 // the Batches view's store, poller and client: one copy, with the runs' (vscode/batches/batchesView.ts)
@@ -50,8 +40,6 @@ export { BatchesClient } from './core/api/batches';
 export { waitUntilEnded } from './core/batches/poll';
 export { BatchStore } from './core/batches/store';
 export { batchTransport } from './core/cases/batchTransport';
-export { judgePromptCheck } from './core/cases/judge';
-export { outsideProblems } from './core/cases/paths';
 export { DirectoryVerdictCache } from './core/cases/verdictCache';
 export { costOf, costWords } from './core/cost/cost';
 export { parsePrices, priceTable } from './core/cost/prices';
@@ -77,7 +65,17 @@ export { runColumns, sampleDifferences, sendWith } from './core/compare/runner';
 export { GitError, GitRepo } from './core/git/git';
 // A case file at a git revision (the Cases grid's "Compare with…"), read and checked as `test --base` does.
 export { caseFileAt, revisionSource } from './core/cases/versions';
-export { loadCaseFileFrom } from './core/cases/load';
+// A run made ready as every front end makes it (core/cases/session.ts), the files read as the editor has them.
+export { readText } from './core/cases/load';
+export {
+  batchJobsOf,
+  directRun,
+  filledCells,
+  openCaseFile,
+  recordText,
+  rubricsWithoutJudge,
+  versionCells,
+} from './core/cases/session';
 // the grid's cases from a dataset, and Run Sample…'s choice of them: the same as `test --sample N --seed S`
 export { datasetFormatOf } from './core/cases/caseFile';
 export { scanSuite } from './core/cases/suite';

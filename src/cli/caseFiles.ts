@@ -7,19 +7,20 @@ import * as v8 from 'node:v8';
 import { isCaseFile } from '../core/fileNames';
 import type { CaseChoice } from '../core/cases/choose';
 import {
-  fileRecord,
   loadCaseFileFrom,
-  loadSuite,
+  readText,
   type DatasetOpener,
   type FileSource,
   type LoadedCaseFile,
 } from '../core/cases/load';
-import { prepareCell } from '../core/cases/runner';
+import type { RunCell } from '../core/cases/engine';
+import type { Sampling } from '../core/cases/runner';
+import { openCaseFile, recordText, filledCells, type OpenedCaseFile } from '../core/cases/session';
 import type { CellKey } from '../core/cases/types';
 import type { Endpoint } from '../core/request/validate';
 import { UsageError } from './args';
 import type { CheckRecord } from '../core/request/records';
-import { decodeUtf8, expandFiles } from './files';
+import { expandFiles } from './files';
 import { findMcpJson, parseMcpJson } from '../core/tools/mcpConfig';
 import type { CliIo } from './io';
 
@@ -38,19 +39,7 @@ export function filesOf(args: readonly string[], cwd: string, folderGlob: string
   return files;
 }
 
-/** A file's text, or a record saying why it cannot be read. */
-export function readText(file: string, display: string): { text: string } | { record: CheckRecord } {
-  let bytes: Buffer;
-  try {
-    bytes = fs.readFileSync(file);
-  } catch (e) {
-    return { record: fileRecord(display, 'internal-error', `Cannot read this file (${(e as Error).message}).`) };
-  }
-  const decoded = decodeUtf8(bytes);
-  if ('invalidAt' in decoded)
-    return { record: fileRecord(display, 'invalid-utf8', `Invalid UTF-8 at byte ${decoded.invalidAt}.`) };
-  return { text: decoded.text };
-}
+export { readText } from '../core/cases/load';
 
 export type { FileSource, LoadedCaseFile } from '../core/cases/load';
 
@@ -71,6 +60,17 @@ export const datasetOnDisk: DatasetOpener = abs => {
 const workingCopy: FileSource = (abs, display) =>
   fs.existsSync(abs) && fs.statSync(abs).isFile() ? readText(abs, display) : undefined;
 
+/** Where `loadCaseFile` and `openSuiteFile` read: `o.source` (by default the files on disk), named `o.display`. */
+function sourceOf(abs: string, cwd: string, o: { source?: FileSource; display?: string }) {
+  const display = o.display ?? (path.relative(cwd, abs) || abs);
+  if (!isCaseFile(abs)) {
+    throw new UsageError(`${display} is not a case file (*.cases.yaml, *.cases.yml or *.cases.json)`);
+  }
+  // on disk, a case file that cannot be read says why (its request file, missing, is a problem of its own)
+  const source = o.source ?? ((p: string, d: string) => (p === abs ? readText(p, d) : workingCopy(p, d)));
+  return { display, source, mcpServers: workspaceServerNames(path.dirname(abs)) };
+}
+
 /**
  * Reads a case file and its request file and checks both (core/cases/load.ts). `loaded` is undefined when
  * the case file cannot be used at all. `source` says where both are read (by default the files on disk);
@@ -81,13 +81,26 @@ export function loadCaseFile(
   cwd: string,
   o: { source?: FileSource; display?: string } = {},
 ): { loaded?: LoadedCaseFile; records: CheckRecord[] } {
-  const display = o.display ?? (path.relative(cwd, abs) || abs);
-  if (!isCaseFile(abs)) {
-    throw new UsageError(`${display} is not a case file (*.cases.yaml, *.cases.yml or *.cases.json)`);
-  }
-  // on disk, a case file that cannot be read says why (its request file, missing, is a problem of its own)
-  const source = o.source ?? ((p: string, d: string) => (p === abs ? readText(p, d) : workingCopy(p, d)));
-  return loadCaseFileFrom(abs, cwd, source, display, { mcpServers: workspaceServerNames(path.dirname(abs)) });
+  const { display, source, mcpServers } = sourceOf(abs, cwd, o);
+  return loadCaseFileFrom(abs, cwd, source, display, { mcpServers });
+}
+
+/**
+ * A case file as a run opens it (core/cases/session.ts): with its dataset's rows (on disk, read 64 KB at a time;
+ * from `o.source` when it is a git revision), of them the cases `choice` chooses.
+ */
+export function openSuiteFile(
+  abs: string,
+  cwd: string,
+  o: { source?: FileSource; display?: string; choice?: CaseChoice },
+): Promise<OpenedCaseFile> {
+  const { display, source, mcpServers } = sourceOf(abs, cwd, o);
+  return openCaseFile(abs, cwd, source, {
+    display,
+    mcpServers,
+    ...(o.source ? {} : { dataset: datasetOnDisk }),
+    ...(o.choice ? { choice: o.choice } : {}),
+  });
 }
 
 /** The servers the `.vscode/mcp.json` governing a folder names (none when there is no such file). */
@@ -103,7 +116,7 @@ function workspaceServerNames(folder: string): string[] {
 
 /** Records as `check` prints them: `file:line:col: severity rule: message`. */
 export function recordLine(r: CheckRecord): string {
-  return `${r.file}:${r.line}:${r.column}: ${r.severity} ${r.code}: ${r.message}\n`;
+  return `${recordText(r)}\n`;
 }
 
 /**
@@ -124,69 +137,48 @@ export function cellProblemLines(display: string, problems: { cell: string; prob
   });
 }
 
-interface PreparedCell extends CellKey {
-  body: Record<string, unknown>;
-}
-
 /** What `prepareCaseFile` is told: how cells are named and made, where files are read. */
 interface PrepareOptions {
   keysOf: (loaded: LoadedCaseFile) => CellKey[];
   cellName: (key: CellKey) => string;
   betas: string[];
   endpoint?: Endpoint;
+  /** the run's samples over each file's (`--repeat`, `--min-pass`) */
+  sampling?: Sampling;
   /** where the files are read (loadCaseFile) */
   source?: FileSource;
   display?: string;
 }
 
-type Prepared = { loaded?: LoadedCaseFile; cells: PreparedCell[]; errors: number };
+type Prepared = { loaded?: LoadedCaseFile; cells: RunCell[]; errors: number };
 
 /**
- * A case file made ready to send, for `test` and `count`: read and checked with its request (problems on
- * stderr), then each cell `keysOf` names filled in and checked for `endpoint`. A problem several cells share
- * is one line naming them, and one error. `errors` counts what stops the file; nothing is sent when it is
- * not 0. Its listed cases only: `prepareSuiteFile` reads its dataset too.
+ * A case file made ready to send, for `count`: read and checked with its request (problems on stderr), then each
+ * cell `keysOf` names filled in and checked for `endpoint`. A problem several cells share is one line naming them,
+ * and one error. `errors` counts what stops the file; nothing is sent when it is not 0. Its listed cases only:
+ * `prepareSuiteFile` reads its dataset too.
  */
 export function prepareCaseFile(abs: string, cwd: string, io: CliIo, o: PrepareOptions): Prepared {
-  const { loaded, records } = loadCaseFile(abs, cwd, {
-    ...(o.source ? { source: o.source } : {}),
-    ...(o.display ? { display: o.display } : {}),
-  });
-  return preparedCells(loaded, records, io, o);
+  const { loaded, records } = loadCaseFile(abs, cwd, o);
+  return preparedCells({ ...(loaded ? { loaded } : {}), records }, io, o);
 }
 
 /**
- * `prepareCaseFile` for a run: the listed cases and the dataset's rows, read once and checked (core/cases/suite.ts),
+ * `prepareCaseFile` for a run: the listed cases and the dataset's rows, read once and checked (core/cases/session.ts),
  * and of them the cases `choice` chooses; `cases` says how many of how many.
  */
 export async function prepareSuiteFile(
   abs: string,
   cwd: string,
   io: CliIo,
-  o: PrepareOptions & { dataset?: DatasetOpener; choice?: CaseChoice },
+  o: PrepareOptions & { choice?: CaseChoice },
 ): Promise<Prepared & { cases?: { chosen: number; of: number } }> {
-  const { loaded, records } = loadCaseFile(abs, cwd, {
-    ...(o.source ? { source: o.source } : {}),
-    ...(o.display ? { display: o.display } : {}),
-  });
-  const suite =
-    loaded && !records.some(r => r.severity === 'error')
-      ? await loadSuite(loaded, cwd, o.dataset ?? datasetOnDisk, {
-          keep: true,
-          ...(o.choice ? { choice: o.choice } : {}),
-        })
-      : undefined;
-  records.push(...(suite?.records ?? []));
-  const prepared = preparedCells(suite?.scan ? loaded : undefined, records, io, o);
-  return { ...prepared, ...(suite?.scan ? { cases: { chosen: suite.scan.chosen.length, of: suite.scan.total } } : {}) };
+  const opened = await openSuiteFile(abs, cwd, o);
+  return { ...preparedCells(opened, io, o), ...(opened.cases ? { cases: opened.cases } : {}) };
 }
 
-function preparedCells(
-  loaded: LoadedCaseFile | undefined,
-  records: CheckRecord[],
-  io: CliIo,
-  o: PrepareOptions,
-): Prepared {
+function preparedCells(opened: Omit<OpenedCaseFile, 'cases'>, io: CliIo, o: PrepareOptions): Prepared {
+  const { loaded, records } = opened;
   for (const r of records) io.stderr.write(recordLine(r));
   const errors = records.filter(r => r.severity === 'error').length;
   if (!loaded || errors) return { cells: [], errors: Math.max(1, errors) };
@@ -195,16 +187,11 @@ function preparedCells(
     io.stderr.write(`${loaded.display}: error: no model: the request has no "model", the case file no "models"\n`);
     return { loaded, cells: [], errors: 1 };
   }
-  const cells: PreparedCell[] = [];
+  const cells: RunCell[] = [];
   const problems: { cell: string; problem: string }[] = [];
-  for (const key of keys) {
-    const prepared = prepareCell(loaded.file, loaded.requestValue, key, {
-      betas: o.betas,
-      ...(o.endpoint ? { endpoint: o.endpoint } : {}),
-    });
-    if ('body' in prepared) cells.push({ ...key, body: prepared.body });
-    else for (const problem of prepared.problems) problems.push({ cell: o.cellName(key), problem });
-  }
+  for (const c of filledCells(loaded, keys, o))
+    if (c.cell) cells.push(c.cell);
+    else for (const problem of c.problems) problems.push({ cell: o.cellName(c), problem });
   const lines = cellProblemLines(loaded.display, problems);
   for (const line of lines) io.stderr.write(line);
   return { loaded, cells, errors: lines.length };

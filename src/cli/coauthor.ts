@@ -9,7 +9,7 @@ import { costOf, costWords } from '../core/cost/cost';
 import type { PriceTable } from '../core/cost/prices';
 import type { RequestFile } from '../core/coauthor/coauthor';
 import { formatOf } from '../core/fileNames';
-import { decodeUtf8 } from './files';
+import { decodeUtf8 } from '../core/files';
 
 /** A request file on disk, named as the person gave it; a file that cannot be read is an InputError (exit 2). */
 export function readRequestFile(file: string, cwd: string): RequestFile & { abs: string } {

@@ -1,4 +1,4 @@
-// The CLI's file arguments: folders and globs expanded to the files they name, and a file's bytes decoded.
+// The CLI's file arguments: folders and globs expanded to the files they name.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { globMatcher, walk } from '../core/files';
@@ -34,26 +34,4 @@ export function expandFiles(args: readonly string[], cwd: string): { files: stri
     if (!n) unmatched.push(arg);
   }
   return { files: [...files].sort(), unmatched };
-}
-
-/** Decodes bytes as strict UTF-8; returns the byte offset of the first invalid sequence instead. */
-export function decodeUtf8(bytes: Uint8Array): { text: string } | { invalidAt: number } {
-  try {
-    return { text: new TextDecoder('utf-8', { fatal: true }).decode(bytes) };
-  } catch {
-    // find the first bad byte, for the message
-    let i = 0;
-    while (i < bytes.length) {
-      const b = bytes[i]!;
-      const n = b < 0x80 ? 1 : (b & 0xe0) === 0xc0 ? 2 : (b & 0xf0) === 0xe0 ? 3 : (b & 0xf8) === 0xf0 ? 4 : 0;
-      if (!n) return { invalidAt: i };
-      try {
-        new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(i, i + n));
-      } catch {
-        return { invalidAt: i };
-      }
-      i += n;
-    }
-    return { invalidAt: i };
-  }
 }

@@ -19,7 +19,7 @@ import { PRICES, pricesOption } from './prices';
 import { toRecords } from '../core/request/records';
 import { clientFromEnv } from './api';
 import { describeForCli } from '../core/environment';
-import { decodeUtf8 } from './files';
+import { decodeUtf8 } from '../core/files';
 import { cancelled, CTRL_C, EXIT } from './guard';
 import { betasFromEnv, type CliIo } from './io';
 

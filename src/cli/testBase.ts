@@ -3,16 +3,17 @@
 // is then paired with its other self and the report says what the change did: same, fixed, broke, new (not
 // at REF) or removed (only at REF). A version at REF that cannot be sent is reported with its problems (as
 // a failure: the service would have refused it). The exit code is the working copy's, as `test` gives it.
-import { runCellOf, type RunCell } from '../core/cases/engine';
-import { caseNamed, cellsOf, prepareCell } from '../core/cases/runner';
+import type { RunCell } from '../core/cases/engine';
+import { caseNamed, cellsOf } from '../core/cases/runner';
+import { versionCells } from '../core/cases/session';
 import type { CellResult } from '../core/cases/types';
 import { cellChange, pairCells, type CellChange } from '../core/diff/cells';
 import { count } from '../core/text';
 import { clientFromEnv, requireService } from './api';
 import { UsageError } from './args';
 import { baseSource, changedCaseFiles, comparedFiles, openBase, type Base, type ComparedFile } from './baseFiles';
-import { loadSuite, type SuiteCase } from '../core/cases/load';
-import { loadCaseFile, prepareSuiteFile, recordLine, type LoadedCaseFile } from './caseFiles';
+import type { SuiteCase } from '../core/cases/load';
+import { openSuiteFile, prepareSuiteFile, type LoadedCaseFile } from './caseFiles';
 import { EXIT } from './guard';
 import { betasFromEnv, type CliIo } from './io';
 import { cellName } from './testReport';
@@ -76,7 +77,8 @@ export async function testAgainstBase(o: TestBaseOptions, io: CliIo, cwd: string
   for (const f of files) {
     if (!f.abs) continue;
     const keysOf = (l: LoadedCaseFile) => cellsOf(l.file, l.requestModel, o.models);
-    const prepared = await prepareSuiteFile(f.abs, cwd, io, { keysOf, cellName, betas, display: f.display });
+    const sampling = o.settings.sampling;
+    const prepared = await prepareSuiteFile(f.abs, cwd, io, { keysOf, cellName, betas, sampling, display: f.display });
     errors += prepared.errors;
     const loaded = prepared.loaded;
     const problem = loaded && !prepared.errors && samplingProblem(loaded.file, f.display, o.settings.sampling);
@@ -93,7 +95,7 @@ export async function testAgainstBase(o: TestBaseOptions, io: CliIo, cwd: string
           caseName: c.caseName,
           model: c.model,
           ...(rowId ? { rowId } : {}),
-          cell: runCellOf(loaded, c, o.settings.sampling),
+          cell: c,
         });
       }
   }
@@ -171,34 +173,16 @@ async function baseCells(
   const fileProblems = new Map<string, string[]>();
   for (const f of files) {
     if (!f.baseAbs || !source(f.baseAbs, f.display)) continue;
-    const { loaded, records } = loadCaseFile(f.baseAbs, cwd, { source, display: f.display });
     // its dataset as it was there (read whole from git), its rows kept to pair with the working copy's
-    if (loaded && !records.some(r => r.severity === 'error')) {
-      const open = (abs: string) => {
-        const t = source(abs, abs);
-        return t && 'text' in t ? [t.text] : undefined;
-      };
-      records.push(...(await loadSuite(loaded, cwd, open, { keep: true })).records);
-    }
-    const errors = records.filter(r => r.severity === 'error');
-    const keys = loaded && !errors.length ? cellsOf(loaded.file, loaded.requestModel, o.models) : [];
-    if (!loaded || errors.length || !keys.length) {
-      const lines = errors.map(r => recordLine(r).trimEnd());
-      fileProblems.set(
-        f.display,
-        lines.length ? lines : ['no model: the request has no "model", the case file no "models"'],
-      );
+    const opened = await openSuiteFile(f.baseAbs, cwd, { source, display: f.display });
+    const version = versionCells(opened, { betas, models: o.models, sampling: o.settings.sampling });
+    if (version.problems) {
+      fileProblems.set(f.display, version.problems);
       continue;
     }
-    for (const key of keys) {
-      const prepared = prepareCell(loaded.file, loaded.requestValue, key, { betas });
-      const rowId = rowIdOf(loaded, key.caseName);
-      const side = { side: 'base' as const, file: f.display, ...key, ...(rowId ? { rowId } : {}) };
-      cells.push(
-        'body' in prepared
-          ? { ...side, cell: runCellOf(loaded, { ...key, body: prepared.body }, o.settings.sampling) }
-          : { ...side, problems: prepared.problems },
-      );
+    for (const c of version.cells) {
+      const rowId = rowIdOf(opened.loaded!, c.caseName);
+      cells.push({ side: 'base', file: f.display, ...c, ...(rowId ? { rowId } : {}) });
     }
   }
   return { cells, fileProblems };

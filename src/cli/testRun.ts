@@ -8,10 +8,8 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { ApiClient } from '../core/api/client';
 import {
-  directTransport,
   requestCount,
   requestCountWords,
-  runCellOf,
   runCells,
   type CellUpdate,
   type RunCell,
@@ -19,11 +17,11 @@ import {
   type RunOutcome,
   type Transport,
 } from '../core/cases/engine';
-import { withToolLoops } from '../core/cases/loops';
 import { gradeFor, parseResults, resultsPath } from '../core/cases/results';
 import type { CaseChoice } from '../core/cases/choose';
 import type { SuiteCase } from '../core/cases/load';
-import { caseNamed, cellsOf, runCell, type Sampling } from '../core/cases/runner';
+import { caseNamed, cellsOf, type Sampling } from '../core/cases/runner';
+import { directRun, rubricsWithoutJudge } from '../core/cases/session';
 import type { CaseFile, CellResult, OutcomeError } from '../core/cases/types';
 import { DirectoryVerdictCache } from '../core/cases/verdictCache';
 import type { PriceTable } from '../core/cost/prices';
@@ -135,10 +133,7 @@ export async function overRequestLimit(
 /** Rubrics with no judge model to grade them (none in the case file, no PROMPTWRIGHT_JUDGE_MODEL): one error per
  * case file, said before anything is sent. */
 export function judgeProblems(cells: readonly (RunCell & { file: string })[], io: CliIo): number {
-  if (io.env.PROMPTWRIGHT_JUDGE_MODEL) return 0;
-  const files = [
-    ...new Set(cells.filter(c => !c.judge?.model && c.assertions.some(a => 'rubric' in a)).map(c => c.file)),
-  ];
+  const files = [...new Set(rubricsWithoutJudge(cells, io.env.PROMPTWRIGHT_JUDGE_MODEL).map(c => c.file))];
   for (const file of files)
     io.stderr.write(
       `${file}: error: its rubric assertions have no judge model: give "judge: { model: … }" in the case ` +
@@ -199,27 +194,19 @@ function runWithTools<C extends RunCell & { abs?: string }>(
     io.stderr.write(`promptwright test: ${m}\n`),
   );
   const judgeModel = io.env.PROMPTWRIGHT_JUDGE_MODEL;
+  const direct = directRun(cells, {
+    client: () => client,
+    concurrency: settings.concurrency,
+    live: cell => o.tools.live(cell),
+    judge: { ...(judgeModel ? { defaultModel: judgeModel } : {}), cache, refresh: settings.refresh },
+  });
   return runCells({
     cells,
-    transport:
-      o.transport ??
-      directTransport({
-        concurrency: settings.concurrency,
-        send: withToolLoops(
-          cells,
-          (job, signal, onEvent) => runCell(client, job.body, { signal, onEvent }),
-          cell => o.tools.live(cell),
-        ),
-      }),
+    transport: o.transport ?? direct.transport,
     prices: settings.prices,
     ...(o.batch ? { batch: true } : {}),
     ...(settings.failFast ? { failFast: true } : {}),
-    judging: {
-      call: (body, signal) => client.createMessage(body, { signal }),
-      ...(judgeModel ? { defaultModel: judgeModel } : {}),
-      cache,
-      refresh: settings.refresh,
-    },
+    judging: direct.judging,
     gradeOf: (cell, text) => {
       // the cells of each file share its grades (read once, when a reply needs them)
       const abs = (cell as C).abs;
@@ -277,7 +264,13 @@ export async function prepareCells(
   let errors = 0;
   for (const f of files) {
     const keysOf = (l: LoadedCaseFile) => cellsOf(l.file, l.requestModel, models);
-    const prepared = await prepareSuiteFile(f, cwd, io, { keysOf, cellName, betas, ...(choice ? { choice } : {}) });
+    const prepared = await prepareSuiteFile(f, cwd, io, {
+      keysOf,
+      cellName,
+      betas,
+      sampling: settings.sampling,
+      ...(choice ? { choice } : {}),
+    });
     errors += prepared.errors;
     cases.chosen += prepared.cases?.chosen ?? 0;
     cases.of += prepared.cases?.of ?? 0;
@@ -290,7 +283,7 @@ export async function prepareCells(
       for (const c of prepared.cells) {
         const id = (caseNamed(source.file, c.caseName) as Partial<SuiteCase> | undefined)?.id;
         cells.push({
-          ...runCellOf(source, c, settings.sampling),
+          ...c,
           file: source.display,
           abs: f,
           ...(source.file.mcpServers ? { mcpServers: source.file.mcpServers } : {}),

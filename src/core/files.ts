@@ -1,5 +1,5 @@
-// Files on disk as every front end finds them: a folder walked (node_modules and .git skipped), and globs
-// (the settings' file patterns, the CLI's arguments) matched in time linear in the path.
+// Files on disk as every front end finds them: a folder walked (node_modules and .git skipped), globs (the
+// settings' file patterns, the CLI's arguments) matched in time linear in the path, and a file's bytes decoded.
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 
@@ -121,5 +121,27 @@ export function* walk(dir: string): Generator<string> {
     const p = path.join(dir, e.name);
     if (e.isDirectory()) yield* walk(p);
     else if (e.isFile()) yield p;
+  }
+}
+
+/** Decodes bytes as strict UTF-8; returns the byte offset of the first invalid sequence instead. */
+export function decodeUtf8(bytes: Uint8Array): { text: string } | { invalidAt: number } {
+  try {
+    return { text: new TextDecoder('utf-8', { fatal: true }).decode(bytes) };
+  } catch {
+    // find the first bad byte, for the message
+    let i = 0;
+    while (i < bytes.length) {
+      const b = bytes[i]!;
+      const n = b < 0x80 ? 1 : (b & 0xe0) === 0xc0 ? 2 : (b & 0xf0) === 0xe0 ? 3 : (b & 0xf8) === 0xf0 ? 4 : 0;
+      if (!n) return { invalidAt: i };
+      try {
+        new TextDecoder('utf-8', { fatal: true }).decode(bytes.subarray(i, i + n));
+      } catch {
+        return { invalidAt: i };
+      }
+      i += n;
+    }
+    return { invalidAt: i };
   }
 }

@@ -1,10 +1,12 @@
-// A case file and the request file it names, read from a source (the files on disk for the CLI, a git
-// revision for `test --base` and the Cases grid's "Compare with…") and checked against each other: every
+// A case file and the request file it names, read from a source (the files on disk, the editor's unsaved text, a
+// git revision for `test --base` and the Cases grid's "Compare with…") and checked against each other: every
 // problem as a `file:line:col` record. The request is resolved in the same source as the case file, so a
 // case file at a revision runs on the request of its own time; a path out of the case file's repository is
-// refused before anything is read (paths.ts, which alone looks at the disk here: for `.git` and links). Nothing
-// here talks to the service.
+// refused before anything is read (paths.ts looks at the disk for `.git` and links; `readText` reads a file on
+// disk for the sources that take it from there). Nothing here talks to the service.
+import * as fs from 'node:fs';
 import * as path from 'node:path';
+import { decodeUtf8 } from '../files';
 import { formatOf } from '../fileNames';
 import { parseRequest, type Locate } from '../request/parse';
 import { toRecords, type CheckRecord } from '../request/records';
@@ -50,6 +52,20 @@ export function fileRecord(file: string, code: string, message: string): CheckRe
   return { file, line: 1, column: 1, endLine: 1, endColumn: 2, severity: 'error', code, message, path: '' };
 }
 
+/** A file's text, or a record saying why it cannot be read. */
+export function readText(file: string, display: string): { text: string } | { record: CheckRecord } {
+  let bytes: Buffer;
+  try {
+    bytes = fs.readFileSync(file);
+  } catch (e) {
+    return { record: fileRecord(display, 'internal-error', `Cannot read this file (${(e as Error).message}).`) };
+  }
+  const decoded = decodeUtf8(bytes);
+  if ('invalidAt' in decoded)
+    return { record: fileRecord(display, 'invalid-utf8', `Invalid UTF-8 at byte ${decoded.invalidAt}.`) };
+  return { text: decoded.text };
+}
+
 /**
  * Reads the case file `abs` and the request file it names from `source` and checks both (the request as the
  * cases fill it is checked per cell, by prepareCell). `loaded` is undefined when the case file cannot be used
@@ -60,14 +76,16 @@ export function loadCaseFileFrom(
   cwd: string,
   source: FileSource,
   display: string,
-  o: { mcpServers?: readonly string[] } = {},
+  o: { mcpServers?: readonly string[]; ownErrorsFirst?: boolean } = {},
 ): { loaded?: LoadedCaseFile; records: CheckRecord[] } {
   const read = source(abs, display) ?? { record: fileRecord(display, 'internal-error', 'There is no such file.') };
   if ('record' in read) return { records: [read.record] };
   const parsed = parseCaseFile(read.text, formatOf(abs));
   const records = toRecords(read.text, parsed.problems, display);
   const file = parsed.file;
-  if (!file) return { records };
+  // a run reads no further than a case file's own errors (`check` reports everything): what its request is checked
+  // against would not be what its author means (two cases of one name, a misspelt key)
+  if (!file || (o.ownErrorsFirst && records.some(r => r.severity === 'error'))) return { records };
   const root = caseFileRoot(abs);
   const outside = outsideRepository(abs, 'request', file.request, parsed.locate, root);
   if (outside) {

@@ -1,5 +1,6 @@
 import * as fs from 'node:fs';
 import * as vscode from 'vscode';
+import type { FileSource } from '../../core/cases/load';
 import type { CaseFile } from '../../core/cases/types';
 import type { ToolsSpec } from '../../core/tools/answers';
 import type { Locate } from '../../core/request/parse';
@@ -302,8 +303,21 @@ export async function readFixtures(caseUri: vscode.Uri): Promise<ToolsSpec | str
   return read.tools;
 }
 
+/**
+ * The files as the editor has them, for the shared loader (core/cases/load.ts): an open document's text (unsaved
+ * edits count), else the file on disk (UTF-8 checked); undefined when there is no such file.
+ */
+export function editorSource(): FileSource {
+  const open = new Map(vscode.workspace.textDocuments.filter(d => d.uri.scheme === 'file').map(d => [d.uri.fsPath, d]));
+  return (abs, display) => {
+    const doc = open.get(abs);
+    if (doc) return { text: doc.getText() };
+    return fs.statSync(abs, { throwIfNoEntry: false })?.isFile() ? coreBundle().readText(abs, display) : undefined;
+  };
+}
+
 /** A file's text: the editor's when it is open (unsaved edits count), else what is on disk. */
-export async function readText(uri: vscode.Uri): Promise<string | undefined> {
+async function readText(uri: vscode.Uri): Promise<string | undefined> {
   const doc = vscode.workspace.textDocuments.find(d => key(d.uri) === key(uri));
   if (doc) return doc.getText();
   try {

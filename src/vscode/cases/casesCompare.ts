@@ -1,27 +1,23 @@
 // The Cases grid's "Compare with…": which git revision (a quick pick of HEAD, the branches and tags, or one
 // typed), and the case file as it was there made into cells: the case file and the request it named then,
-// read at that commit (core/cases/versions.ts), checked as the CLI's `test --base` checks them
-// (core/cases/load.ts), each cell's body filled in, or why it cannot be sent. The run itself is the grid's
+// read at that commit (core/cases/versions.ts), opened as the CLI's `test --base` opens them
+// (core/cases/session.ts), each cell's body filled in, or why it cannot be sent. The run itself is the grid's
 // (casesRunner.ts): both versions' cells in one matrix, under one concurrency limit.
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { cellKey } from '../../core/cases/grid';
 import type { BaseVersionCells } from '../../core/cases/gridCompare';
 import type { RunCell } from '../../core/cases/engine';
-import type { CaseFile, CellKey } from '../../core/cases/types';
+import type { LoadedCaseFile } from '../../core/cases/load';
+import type { FilledCell } from '../../core/cases/session';
+import type { CellKey } from '../../core/cases/types';
 import type { GitRef } from '../../core/git/git';
 import type { GitBase } from '../git/gitBase';
 import { coreBundle } from '../platform/lazy';
 import type { Prompts } from '../platform/prompts';
 
-/** A cell of the version at the revision: ready to run (its own assertions, samples and judge), or why not. */
-interface BaseCell extends CellKey {
-  cell?: RunCell;
-  problems?: string[];
-}
-
 export interface BaseVersion extends BaseVersionCells {
-  cells: BaseCell[];
+  cells: FilledCell[];
 }
 
 /** The cells of one run whose bodies passed the check, ready for the engine; `base`: a cell at the revision. */
@@ -65,36 +61,22 @@ export async function readBase(
   const abs = repo.absPath(repoPath);
   if (texts.get(abs) === undefined)
     return { ref, sha, notice: `${name} is not in ${at}: every cell is new.`, cells: [] };
-  // problems name the files as the case file does: relative to its folder
-  const { loaded, records } = core.loadCaseFileFrom(abs, path.dirname(abs), core.revisionSource(texts), name);
-  const errors = records.filter(r => r.severity === 'error');
-  const keys = loaded && !errors.length ? core.cellsOf(loaded.file, loaded.requestModel) : [];
-  if (!loaded || !keys.length) {
-    const problems = errors.length
-      ? errors.map(r => `${r.file}:${r.line}:${r.column}: ${r.code}: ${r.message}`)
-      : [`no model: the request in ${at} has no "model", the case file no "models"`];
-    const notice = `The version in ${at} cannot be run: ${problems[0]}${problems.length > 1 ? ' (and more)' : ''}`;
-    return { ref, sha, notice, problems, cells: [] };
-  }
+  // opened as the working copy is, its dataset's rows included; problems name the files relative to its folder
+  const opened = await core.openCaseFile(abs, path.dirname(abs), core.revisionSource(texts), { display: name });
   // a cell whose filled request has errors is not sent: it says why, as the working copy's cells do
-  return { ...workingCopyBase({ ...loaded, cells: keys }, betas), ref, sha };
+  const version = core.versionCells(opened, { betas });
+  if (version.cells) return { ref, sha, cells: version.cells };
+  const { problems } = version;
+  const notice = `The version in ${at} cannot be run: ${problems[0]}${problems.length > 1 ? ' (and more)' : ''}`;
+  return { ref, sha, notice, problems, cells: [] };
 }
 
 /** The name of the side that runs on an improved prompt (Improve Prompt…'s Compare with the Improved Prompt). */
 export const IMPROVED = 'the improved prompt';
 
 /** The working copy as the base of a comparison with an improved prompt: its cells, each ready or why not. */
-export function workingCopyBase(
-  loaded: { file: CaseFile; requestValue: unknown; cells: CellKey[]; judgePrompt?: string },
-  betas: string[],
-): BaseVersion {
-  const core = coreBundle();
-  const cells = loaded.cells.map((key): BaseCell => {
-    const prepared = core.prepareCell(loaded.file, loaded.requestValue, key, { betas });
-    if (!('body' in prepared)) return { ...key, problems: prepared.problems };
-    return { ...key, cell: core.runCellOf(loaded, { ...key, body: prepared.body }) };
-  });
-  return { ref: 'the working copy', sha: '', cells };
+export function workingCopyBase(loaded: LoadedCaseFile & { cells: CellKey[] }, betas: string[]): BaseVersion {
+  return { ref: 'the working copy', sha: '', cells: coreBundle().filledCells(loaded, loaded.cells, { betas }) };
 }
 
 type RefChoice = vscode.QuickPickItem & { ref?: string };

@@ -18,7 +18,8 @@ import type { Recent } from '../platform/recent';
 import { WebviewHost } from '../platform/webviewHost';
 import type { CaseDiagnostics } from './caseDiagnostics';
 import { CasesResults } from './casesResults';
-import { CasesRunner, type GridDisplay } from './casesRunner';
+import type { GridDisplay } from './casesGrid';
+import { CasesRunner } from './casesRunner';
 import type { CasesStatus } from './casesStatus';
 
 /** At most one message to the webview per frame while cells stream. */

@@ -1,9 +1,42 @@
 import * as vscode from 'vscode';
 import type { CellView } from '../../core/cases/grid';
 import { caseOutline, type CaseOutline } from '../../core/cases/outline';
-import type { CellKey } from '../../core/cases/types';
+import type { CaseFile, CellKey } from '../../core/cases/types';
+import type { Locate } from '../../core/request/parse/types';
 import { LineIndex, thousands } from '../../core/text';
-import type { RunReporter, RunStart } from './casesRunner';
+
+/** A run of a case file's cells, as the Test Explorer is told of it (casesTests.ts). */
+export interface RunStart {
+  caseUri: vscode.Uri;
+  file: CaseFile;
+  text: string;
+  locate: Locate;
+  requestModel: string | undefined;
+  /** the cells this run runs, in order */
+  cells: readonly CellKey[];
+}
+
+/**
+ * What a run reports as it goes, whichever view started it: the Test Explorer's run (casesTests.ts). The grid
+ * is drawn from the runner itself; this is the other view of the same run.
+ */
+export interface RunReporter {
+  /** the case file was read: these cells will run (queued) */
+  begin(run: RunStart): void;
+  /** nothing could run (the case file has errors, no key, …): why */
+  notRun(message: string): void;
+  started(cell: CellKey): void;
+  /** a cell ended (passed, failed, error, cancelled) */
+  ended(cell: CellView): void;
+  /** the run is over, its results saved */
+  end(): void;
+}
+
+/** Gives each run that was not started with a reporter of its own (the grid's, a command's) one. */
+export interface RunReporters {
+  /** `cancel` stops the run (the Test Explorer's Cancel) */
+  forRun(caseUri: vscode.Uri, cancel: () => void): RunReporter | undefined;
+}
 
 /** What the Test Explorer was told of an item, in words: kept for the tests that observe it. */
 export interface Reported {

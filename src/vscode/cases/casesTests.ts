@@ -6,16 +6,17 @@ import { count, LineIndex } from '../../core/text';
 import { coreBundle } from '../platform/lazy';
 import type { Log } from '../platform/log';
 import { openDataset, requestUriOf, type CaseDiagnostics, type CaseEntry } from './caseDiagnostics';
+import { varsLine } from './casesGrid';
+import type { CasesRunner, RunTarget } from './casesRunner';
+import type { CasesTestController, CasesTestHandlers } from './casesTestController';
 import {
-  varsLine,
-  type CasesRunner,
+  CaseFileTestRun,
+  type Reported,
   type RunReporter,
   type RunReporters,
   type RunStart,
-  type RunTarget,
-} from './casesRunner';
-import type { CasesTestController, CasesTestHandlers } from './casesTestController';
-import { CaseFileTestRun, type Reported, type TestItems } from './casesTestRun';
+  type TestItems,
+} from './casesTestRun';
 import { Disposable } from '../platform/lifecycle';
 
 /** What an item stands for: a case file, its dataset, one of its cases (or rows), a case on a model, more rows. */
