@@ -69,7 +69,11 @@ describe('test --batch: a suite of any size through a spool on disk', function (
       'model: model-haiku-4-5\nmax_tokens: 50\nmessages:\n  - role: user\n    content: "{{word}}"\n',
     );
     writeRows(dir, 'some', 300, i => i % 100 === 7);
-    writeRows(dir, 'few', 20, i => i % 5 === 3);
+    // a second case file, two of whose rows fail at the service: one errored, one expired
+    const few = (i: number) => `f${i}${i === 8 ? ' #errored' : i === 13 ? ' #expired' : ''}`;
+    const rows = Array.from({ length: 20 }, (_, i) => `${few(i)},contains: ${i % 5 === 3 ? 'nowhere' : `f${i}`}\n`);
+    fs.writeFileSync(path.join(dir, 'few.csv'), `word,__expected\n${rows.join('')}`);
+    fs.writeFileSync(path.join(dir, 'few.cases.yaml'), 'request: say.prompt.yaml\ndataset: few.csv\n');
     writeRows(dir, 'thousand', 1000);
     writeRows(dir, 'many', ROWS);
   });
@@ -105,6 +109,7 @@ describe('test --batch: a suite of any size through a spool on disk', function (
       ...reports.slice(1).flatMap(ext => ['--output', `${name}.${ext}`]),
     ];
     const read = (name: string, ext: string) => fs.readFileSync(path.join(dir, `${name}.${ext}`), 'utf8');
+    const printed: Record<string, string> = {};
     for (const format of ['text', 'json', 'junit', 'markdown']) {
       const args = ['--batch', '--repeat', '2', '--max-requests', '640', '--format', format];
       const ran = await cli(['test', ...files, ...args, ...outputs(`spooled-${format}`)]);
@@ -115,12 +120,19 @@ describe('test --batch: a suite of any size through a spool on disk', function (
       const held = await cli(['batch', 'collect', id, '--format', format, ...outputs(`held-${format}`)]);
       assert.equal(held.code, 1, held.err);
       assert.equal(ran.out, held.out, `--format ${format}`);
+      printed[format] = ran.out;
       for (const ext of reports) assert.equal(read(`spooled-${format}`, ext), read(`held-${format}`, ext), ext);
       const wrote = reports.map(ext => `promptwright test: wrote spooled-${format}.${ext}\n`).join('');
       assert.ok(ran.err.endsWith(wrote), ran.err);
     }
-    assert.match(read('spooled-text', 'xml'), /<testsuites name="promptwright test" tests="320" failures="7" /);
-    assert.match(read('spooled-text', 'md'), /^320 cells: 313 passed, 7 failed; 626 of 640 assertions held/m);
+    assert.match(
+      read('spooled-text', 'xml'),
+      /<testsuites name="promptwright test" tests="320" failures="5" errors="2" /,
+    );
+    assert.match(
+      printed.text!,
+      /^320 cells: 313 passed, 5 failed, 1 could not run \(the request failed\), 1 expired \(their batch ended /m,
+    );
     assert.equal(JSON.parse(read('spooled-json', 'json')).length, 320);
     assert.deepEqual(
       fs.readdirSync(dir).filter(f => f.endsWith('.tmp')),
@@ -183,15 +195,19 @@ describe('test --batch: a suite of any size through a spool on disk', function (
   });
 
   const rows = ROWS.toLocaleString('en-US');
-  it(`peak memory on ${rows} rows: at most 1.5× that on 1,000, in JSON Lines and in text with --junit`, async () => {
+  it(`peak memory on ${rows} rows: at most 1.5× that on 1,000, in JSON Lines, text with --junit, JSON`, async () => {
     const peakScript = path.join(dir, 'peak.cjs');
     fs.writeFileSync(
       peakScript,
       "process.on('exit', () => require('fs').writeFileSync(process.env.PW_PEAK_FILE, " +
         'String(process.resourceUsage().maxRSS)));\n',
     );
-    /** Peak resident memory (maxRSS, KB) of `test NAME.cases.yaml --batch ARGS`, and the lines it printed. */
-    const peak = async (name: string, args: string[]) => {
+    /**
+     * Peak resident memory (maxRSS, KB) of `test NAME.cases.yaml --batch ARGS`, and how many lines it printed that
+     * stand for a cell (JSON Lines: every line; text: every line but the file's name and the summary line; JSON: a
+     * record's first line).
+     */
+    const peak = async (name: string, args: readonly string[]) => {
       const file = path.join(dir, `peak-${process.hrtime.bigint()}`);
       const test = ['test', `${name}.cases.yaml`, '--batch', ...args, '--max-requests', '1000000'];
       const child = spawn(process.execPath, ['--require', peakScript, path.resolve('dist/cli.js'), ...test], {
@@ -199,29 +215,39 @@ describe('test --batch: a suite of any size through a spool on disk', function (
         env: { ...env, PW_PEAK_FILE: file },
         stdio: ['ignore', 'pipe', 'pipe'],
       });
+      const cell = args.includes('json') ? (l: string) => l === '  {' : () => true;
       let lines = 0;
+      let partial = '';
       let err = '';
-      child.stdout.on('data', (d: Buffer) => (lines += d.toString().split('\n').length - 1));
+      child.stdout.on('data', (d: Buffer) => {
+        const got = (partial + d.toString()).split('\n');
+        partial = got.pop()!;
+        lines += got.filter(cell).length;
+      });
       child.stderr.on('data', d => (err += String(d)));
       const code = await new Promise<number | null>(resolve => child.on('close', resolve));
       assert.equal(code, 0, err);
       return { kb: Number(fs.readFileSync(file, 'utf8')), lines };
     };
     const mb = (kb: number) => `${Math.round(kb / 1024)} MB`;
-    // JSON Lines: a record a line; text: the file's name, a line a cell, the summary line
     for (const [args, more] of [
       [['--format', 'jsonl'], 0],
       [['--junit', 'peak.xml'], 2],
+      [['--format', 'json', '--output', 'peak.md'], 0],
     ] as const) {
-      const small = await peak('thousand', [...args]);
+      const small = await peak('thousand', args);
       assert.equal(small.lines, 1000 + more);
-      const large = await peak('many', [...args]);
+      const large = await peak('many', args);
       assert.equal(large.lines, ROWS + more);
       assert.ok(
         large.kb <= 1.5 * small.kb,
         `${args.join(' ')}: ${rows} rows: ${mb(large.kb)}, 1,000 rows: ${mb(small.kb)}`,
       );
     }
-    assert.match(fs.readFileSync(path.join(dir, 'peak.xml'), 'utf8'), new RegExp(`<testsuites [^>]* tests="${ROWS}" `));
+    // the heads only: a failed match would print the whole report
+    const xml = fs.readFileSync(path.join(dir, 'peak.xml'), 'utf8').slice(0, 200);
+    assert.match(xml, new RegExp(`<testsuites [^>]* tests="${ROWS}" failures="0" `));
+    const md = fs.readFileSync(path.join(dir, 'peak.md'), 'utf8').slice(0, 200);
+    assert.match(md, new RegExp(`^${rows} cells: ${ROWS} passed, 0 failed; ${ROWS} of ${rows} assertions held`, 'm'));
   });
 });
