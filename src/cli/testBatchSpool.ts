@@ -494,7 +494,8 @@ export function removeStaleSpools(dir: string, now = Date.now()): void {
   }
 }
 
-function alive(pid: number): boolean {
+/** Whether a process has this pid (another user's too). */
+export function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import type { CellResult } from '../core/cases/types';
 import type { CliIo } from './io';
-import { Appender } from './testBatchSpool';
+import { alive, Appender } from './testBatchSpool';
 import type { ReportFile, ReportKind } from './testOutputs';
 import {
   addCase,
@@ -175,6 +175,7 @@ class FileDoc {
   private failed: unknown;
 
   constructor(readonly f: ReportFile) {
+    removeStaleAsides(f.abs);
     this.temp = `${f.abs}.${process.pid}.tmp`;
     this.guard(() => {
       this.file = new Appender(this.temp);
@@ -212,6 +213,31 @@ class FileDoc {
       f();
     } catch (e) {
       this.failed ??= e;
+    }
+  }
+}
+
+/**
+ * Removes what a killed run left beside this report (`NAME.PID.tmp`, `NAME.PID.body.tmp`): no process has its pid,
+ * and it was last written over a minute ago, as `removeStaleSpools` does with its spool.
+ */
+function removeStaleAsides(abs: string): void {
+  const dir = path.dirname(abs);
+  const base = `${path.basename(abs)}.`;
+  let names: string[];
+  try {
+    names = fs.readdirSync(dir);
+  } catch {
+    return; // said when the report is written
+  }
+  for (const name of names) {
+    const m = name.startsWith(base) ? /^(\d+)\.(?:body\.)?tmp$/.exec(name.slice(base.length)) : null;
+    if (!m || alive(Number(m[1]))) continue;
+    const file = path.join(dir, name);
+    try {
+      if (Date.now() - fs.statSync(file).mtimeMs >= 60_000) fs.rmSync(file, { force: true });
+    } catch {
+      // gone already, or not ours to remove: left
     }
   }
 }

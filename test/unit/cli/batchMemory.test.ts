@@ -178,7 +178,7 @@ describe('test --batch: a suite of any size through a spool on disk', function (
     assert.equal(fake.requests.length, 0);
   });
 
-  it("removes the spools of killed runs over a minute old, and no other's", async () => {
+  it("removes the spools and report files aside of killed runs over a minute old, and no other's", async () => {
     const spools = path.join(dir, 'cache', 'batches', 'spool');
     // a pid no process has: one that has exited
     const dead = spawnSync(process.execPath, ['-e', '']).pid;
@@ -188,10 +188,18 @@ describe('test --batch: a suite of any size through a spool on disk', function (
       fs.mkdirSync(path.join(spools, name), { recursive: true });
       fs.writeFileSync(path.join(spools, name, 'requests.jsonl'), '{}\n');
     }
-    const ran = await cli(['test', 'some.cases.yaml', '--batch', '--max-requests', '1']);
-    assert.equal(ran.code, 2, ran.err);
+    // and what one left beside its report file, written as the cells end and renamed onto its name at the end
+    const asides = [`stale.xml.${dead}.tmp`, `stale.xml.${dead}.body.tmp`, `stale.xml.${process.pid}.tmp`];
+    for (const name of asides) fs.writeFileSync(path.join(dir, name), '<');
+    for (const name of asides.slice(0, 2)) fs.utimesSync(path.join(dir, name), old / 1000, old / 1000);
+    fs.writeFileSync(path.join(dir, `stale.xml.${dead}.tmp.keep`), '');
+    const ran = await cli(['test', 'few.cases.yaml', '--batch', '--junit', 'stale.xml']);
+    assert.equal(ran.code, 1, ran.err);
     assert.deepEqual(fs.readdirSync(spools).sort(), left.slice(1).sort());
+    const beside = fs.readdirSync(dir).filter(f => f.startsWith('stale.xml'));
+    assert.deepEqual(beside.sort(), ['stale.xml', `stale.xml.${dead}.tmp.keep`, asides[2]].sort());
     for (const name of left.slice(1)) fs.rmSync(path.join(spools, name), { recursive: true });
+    for (const name of beside) fs.rmSync(path.join(dir, name));
   });
 
   const rows = ROWS.toLocaleString('en-US');
