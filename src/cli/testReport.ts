@@ -107,6 +107,7 @@ export interface TallyItem {
   judgeCost?: number | null;
 }
 
+/** What the summary line counts of a cell. */
 export function tallyItem(r: CellResult): TallyItem {
   const assertions = samplesOf(r).flatMap(s => s.assertions);
   return {
@@ -144,7 +145,7 @@ export class Tally {
       this.judge = t.judgeCost === null ? null : (this.judge ?? 0) + t.judgeCost;
   }
 
-  n(key: CellResult['status'] | 'unchecked' | ReturnType<typeof errorKind> | 'flaky'): number {
+  private n(key: CellResult['status'] | 'unchecked' | ReturnType<typeof errorKind> | 'flaky'): number {
     return this.counts.get(key) ?? 0;
   }
 
