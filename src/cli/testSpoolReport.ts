@@ -306,6 +306,7 @@ export class SpooledReport {
   private readonly needs: Set<ReportKind | 'text'>;
   /** a pipe read slowly: the next window of cells waits until what was printed has drained, rather than pile up */
   private draining: Promise<void> | undefined;
+  private pending = '';
 
   constructor(
     dir: string,
@@ -346,6 +347,7 @@ export class SpooledReport {
    */
   async drained(): Promise<void> {
     await this.inOrder.release(() => this.draining);
+    this.flush();
     await this.draining;
   }
 
@@ -361,8 +363,9 @@ export class SpooledReport {
     return runEnded(this.io, this.notes, stopLines(this.skipped, ended), ended.pass);
   }
 
-  /** Its files aside removed (a cancelled run writes no report, as `test` does not). */
+  /** Its files aside removed (a cancelled run writes no report, as `test` does not); what was judged, printed. */
   remove(): void {
+    this.flush();
     this.inOrder.close();
     this.stdout?.close();
     for (const f of this.files) f.close();
@@ -376,9 +379,17 @@ export class SpooledReport {
     for (const f of this.files) f.add(p);
   }
 
+  /** Prints, 64 KB at once: a record at a time, 100,000 records are as many writes to a pipe. */
   private print(text: string): void {
+    this.pending += text;
+    if (this.pending.length >= 65_536) this.flush();
+  }
+
+  private flush(): void {
     const { stdout } = this.io;
-    if (stdout.write(text) === false && stdout.once && !this.draining)
+    const text = this.pending;
+    this.pending = '';
+    if (text && stdout.write(text) === false && stdout.once && !this.draining)
       this.draining = new Promise<void>(resolve => stdout.once!('drain', () => resolve())).then(() => {
         this.draining = undefined;
       });
@@ -387,6 +398,7 @@ export class SpooledReport {
   /** Writes to stdout, then waits until it has drained when its buffer is full. */
   private async written(text: string): Promise<void> {
     this.print(text);
+    this.flush();
     await this.draining;
   }
 }
