@@ -1,9 +1,9 @@
-// Suites at scale (npm run bench): `promptwright test FILE --batch` as a whole process, against the fake over TCP,
-// on a suite of 10,000 requests (2,500 cases × 2 models × 2 samples) sent as one Message Batch; `--batch --format
-// jsonl` on a dataset of 100,000 rows against one of 1,000; and a direct run of 2,000 cells against the fake's
+// Suites at scale (npm run bench): `promptwright test FILE --batch` as a whole process, against the fake over TCP, on a
+// suite of 10,000 requests (2,500 cases × 2 models × 2 samples) sent as one Message Batch; `--batch` on a dataset of
+// 100,000 rows against one of 1,000 (JSON Lines; text with --junit); and a direct run of 2,000 cells against the fake's
 // request limit, paced by the rate-limit headers. Figures: creates made; the CLI's peak resident memory against the
-// same process printing `--version`, and on 100,000 rows against 1,000; results matched to their cells; the time
-// from the first poll that saw the batch `ended` to the last verdict printed; and the 429s of the direct run.
+// same process printing `--version`, and on 100,000 rows against 1,000; results matched to their cells; the time from
+// the first poll that saw the batch `ended` to the last verdict printed; and the 429s of the direct run.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -215,38 +215,45 @@ function writeDataset(dir: string, rows: number): string {
 }
 
 /**
- * `test --batch --format jsonl` on a dataset of 100,000 rows, which goes through a spool on disk: its peak memory
- * against the same command on 1,000 rows of the same shape.
+ * `test --batch` on a dataset of 100,000 rows, which goes through a spool on disk in every format: its peak memory
+ * against the same command on 1,000 rows of the same shape, in JSON Lines, and in text (the default) with `--junit`.
  */
 async function datasetBatch(dir: string, figs: Figure[]): Promise<void> {
   const fake = await startFake({ keepAliveMs: 60_000, batchProcessingMs: 200 });
   try {
     const env = batchEnv(fake, dir);
-    const run = async (rows: number) => {
+    /** `args` on `rows` rows, which prints `more` lines besides a line a row: its peak memory (KB) */
+    const run = async (rows: number, args: readonly string[], more: number) => {
       const file = writeDataset(dir, rows);
-      const ran = await runCli(dir, env, ['test', file, '--batch', '--format', 'jsonl', '--max-requests', `${rows}`]);
+      const ran = await runCli(dir, env, ['test', file, '--batch', ...args, '--max-requests', `${rows}`]);
       fake.clear(); // the fake's log of what it was sent is not the CLI's memory, but the bench's
       const printed = ran.out.split('\n').length - 1;
-      if (ran.code !== 0 || printed !== rows)
-        throw new Error(`test --batch on ${rows} rows exited ${ran.code}, ${printed} records\n${ran.err.slice(-2000)}`);
+      if (ran.code !== 0 || printed !== rows + more)
+        throw new Error(`test --batch on ${rows} rows exited ${ran.code}, ${printed} lines\n${ran.err.slice(-2000)}`);
       return ran.peakKb;
     };
-    const floorKb = await run(FLOOR_ROWS);
-    const t0 = Date.now();
-    const peakKb = await run(DATASET_ROWS);
-    const secs = (Date.now() - t0) / 1000;
-    const ratio = peakKb / floorKb;
-    figs.push({
-      // the goal: the suite streams through a spool on disk, so memory is bounded by what is in flight, not the rows
-      name: `test --batch --format jsonl, ${DATASET_ROWS.toLocaleString('en-US')} rows: peak memory vs 1,000`,
-      value: `${ratio.toFixed(2)}x`,
-      target: '<= 1.5x',
-      ok: ratio <= 1.5,
-      extra:
-        `the CLI's maxRSS at exit: ${(peakKb / 1024).toFixed(0)} MB vs ${(floorKb / 1024).toFixed(0)} MB on ` +
-        `${FLOOR_ROWS.toLocaleString('en-US')} rows; ${DATASET_ROWS.toLocaleString('en-US')} records in ` +
-        `${secs.toFixed(0)} s`,
-    });
+    for (const { args, more, said } of [
+      { args: ['--format', 'jsonl'], more: 0, said: 'records' },
+      // the text's case file name and summary line; the JUnit file written beside, then renamed onto its name
+      { args: ['--junit', 'rows.xml'], more: 2, said: 'cells in text and JUnit' },
+    ]) {
+      const floorKb = await run(FLOOR_ROWS, args, more);
+      const t0 = Date.now();
+      const peakKb = await run(DATASET_ROWS, args, more);
+      const secs = (Date.now() - t0) / 1000;
+      const ratio = peakKb / floorKb;
+      figs.push({
+        // the goal: the suite streams through a spool on disk, so memory is bounded by what is in flight, not the rows
+        name: `test --batch ${args.join(' ')}, ${DATASET_ROWS.toLocaleString('en-US')} rows: peak memory vs 1,000`,
+        value: `${ratio.toFixed(2)}x`,
+        target: '<= 1.5x',
+        ok: ratio <= 1.5,
+        extra:
+          `the CLI's maxRSS at exit: ${(peakKb / 1024).toFixed(0)} MB vs ${(floorKb / 1024).toFixed(0)} MB on ` +
+          `${FLOOR_ROWS.toLocaleString('en-US')} rows; ${DATASET_ROWS.toLocaleString('en-US')} ${said} in ` +
+          `${secs.toFixed(0)} s`,
+      });
+    }
   } finally {
     await fake.close();
   }

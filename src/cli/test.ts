@@ -155,8 +155,9 @@ export function runTest(args: string[], io: CliIo, cwd = process.cwd()): Promise
     const noWait = p.switches.has('no-wait');
     const again = ['test', ...args.filter(a => a !== '--no-wait')];
     const batchRun = { ...report, noWait, again, args: runArgs(p) };
-    // a batch of JSON Lines: the suite goes through a spool on disk, in memory bounded by what is in flight
-    if (batch && outputFormat === 'jsonl' && !outputs.length) {
+    // a batch: the suite goes through a spool on disk, in memory bounded by what is in flight, in every format and
+    // report file (a suite of tool-use loops, which goes a round at a time, is held in memory below)
+    if (batch) {
       const spooled = await testSpooledBatch(files, cwd, io, { models, settings, ...(choice ? { choice } : {}) });
       if (spooled !== undefined) return spooled(batchRun);
     }

@@ -45,7 +45,8 @@ import {
   type TestCell,
 } from './testRun';
 import { RunTools } from './testTools';
-import { endOfSpooledRun, hasLoops, runSpooled, sentOf, spoolSuite, SpooledSuite } from './testBatchSpool';
+import { hasLoops, removeStaleSpools, runSpooled, sentOf, spoolSuite, SpooledSuite } from './testBatchSpool';
+import { SpooledReport } from './testSpoolReport';
 import type { CaseChoice } from '../core/cases/choose';
 import { chosenLine } from './choice';
 
@@ -62,7 +63,7 @@ export interface BatchRunOptions extends ReportTo {
   collect?: { runKey: string; batchIds: string[]; idOf: Map<string, string> };
   /** how many cases were chosen of how many (`--filter`, `--sample`, `--shard`…) */
   chosen?: string;
-  /** the suite as written to disk (`--format jsonl`, testBatchSpool.ts): `cells` is empty then */
+  /** the suite as written to disk (`test --batch`, testBatchSpool.ts): `cells` is empty then */
   spooled?: SpooledSuite;
 }
 
@@ -142,6 +143,7 @@ export async function testAsBatch(
   const tools = cells.some(c => c.tools) ? new RunTools(io, client, { record: false }) : undefined;
   const rounds = tools && roundsOf(cells, tools, store, io, sessionOf);
   let spooledTools: RunTools | undefined;
+  let report: SpooledReport | undefined;
   const single = rounds
     ? undefined
     : spooled
@@ -201,12 +203,14 @@ export async function testAsBatch(
       progress.ended((current?.batchIds ?? []).map(id => current!.batches.get(id)).filter(b => !!b));
     };
     if (spooled) {
+      report = new SpooledReport(spooled.dir, spooled.cells, o, io);
       const run = await runSpooled(spooled, single!.session, {
         settings,
         io,
         client,
         cwd,
         tools: (spooledTools ??= new RunTools(io, client, { record: false })),
+        report,
         onEnded: ended,
       });
       progress.done();
@@ -215,7 +219,7 @@ export async function testAsBatch(
         return EXIT.cancelled;
       }
       await single!.session.collected();
-      return endOfSpooledRun(run, io, o.chosen);
+      return await report.end(run, o.chosen);
     }
     const transport = rounds
       ? rounds.transport({ concurrency: settings.concurrency, onEnded: ended })
@@ -251,14 +255,15 @@ export async function testAsBatch(
     progress.stop();
     await tools?.close();
     await spooledTools?.close();
+    report?.remove();
     spooled?.remove();
   }
 }
 
 /**
- * `test --batch --format jsonl`: the suite read into a spool (problems said; nothing sent when there are any, exit
- * 2), the run's limit on requests checked, then a function that runs it (testBatch.ts) and ends it; undefined when
- * the suite has tool-use loops, which go a round at a time from cells held in memory.
+ * `test --batch`: the suite read into a spool (problems said; nothing sent when there are any, exit 2), the run's
+ * limit on requests checked, then a function that runs it (testBatch.ts) and ends it; undefined when the suite has
+ * tool-use loops, which go a round at a time from cells held in memory.
  */
 export async function testSpooledBatch(
   files: readonly string[],
@@ -267,7 +272,9 @@ export async function testSpooledBatch(
   o: { models: string[]; settings: RunSettings; choice?: CaseChoice },
 ): Promise<((run: Omit<BatchRunOptions, 'spooled' | 'chosen'>) => Promise<number>) | undefined> {
   if (files.some(f => hasLoops(f))) return undefined;
-  const spool = new SpooledSuite(path.join(batchStoreFromEnv(io.env).dir, 'spool', `${process.pid}-${Date.now()}`));
+  const spools = path.join(batchStoreFromEnv(io.env).dir, 'spool');
+  removeStaleSpools(spools);
+  const spool = new SpooledSuite(path.join(spools, `${process.pid}-${Date.now()}`));
   let handed = false;
   try {
     const read = await spoolSuite(spool, files, cwd, io, o);

@@ -1,11 +1,12 @@
-// `promptwright test FILE... --batch --format jsonl` on a suite of any size (a dataset of 100,000 rows), in memory
-// bounded by what is in flight, not by the rows. The cases stream past once (core/cases/suite.ts): each chosen
-// case's cells are filled, checked and written to a spool in the batch store's folder (the requests as the create
-// body holds them, and the cells as `batch collect` keeps them), while the run keeps of each request only its
-// custom_id and the cell × sample it stands for. A problem anywhere sends nothing, as `test` does. The batches are
-// made from the spool, their cell maps and sent cells written from it; when they have ended, the results are read a
-// line at a time, each cell read back from the spool once its samples are in, judged a window of cells at a time
-// by the same engine, printed as a JSON Lines record, and let go. The spool is removed when the run ends.
+// `promptwright test FILE... --batch` on a suite of any size (a dataset of 100,000 rows), in memory bounded by what is
+// in flight, not by the rows, whatever the format and report files (a suite of tool-use loops excepted). The cases
+// stream past once (core/cases/suite.ts): each chosen case's cells are filled, checked and written to a spool in the
+// batch store's folder (the requests as the create body holds them, and the cells as `batch collect` keeps them), while
+// the run keeps of each request only its custom_id and the cell × sample it stands for. A problem anywhere sends
+// nothing, as `test` does. The batches are made from the spool, their cell maps and sent cells written from it; when
+// they have ended, the results are read a line at a time, each cell read back from the spool once its samples are in,
+// judged a window of cells at a time by the same engine, handed to the report (testSpoolReport.ts), and let go. The
+// spool is removed when the run ends; one a killed run left behind is removed by the next run (`removeStaleSpools`).
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { nonStreaming, type BatchAnswer, type BatchesClient } from '../core/api/batches';
@@ -24,17 +25,9 @@ import { prepareCell } from '../core/cases/runner';
 import type { Assertion, Outcome } from '../core/cases/types';
 import { cellProblemLines, datasetOnDisk, loadCaseFile, readText, recordLine } from './caseFiles';
 import { betasFromEnv, type CliIo } from './io';
-import { cellName, cellRecord } from './testReport';
-import {
-  costNotes,
-  judgeProblems,
-  runTestCells,
-  samplingProblem,
-  runEnded,
-  stopLines,
-  type RunSettings,
-  type TestCell,
-} from './testRun';
+import { cellName } from './testReport';
+import { judgeProblems, runTestCells, samplingProblem, type RunSettings, type TestCell } from './testRun';
+import type { SpooledReport } from './testSpoolReport';
 import type { RunTools } from './testTools';
 
 /** How many cells whose samples are all in are judged at once. */
@@ -189,6 +182,11 @@ export class SpooledSuite implements JobSpool {
     return this.firstJob[cell]! + sample;
   }
 
+  /** How many cells the run has. */
+  get cells(): number {
+    return this.firstJob.length - 1;
+  }
+
   /** How many samples a cell has. */
   samples(at: number): number {
     return this.firstJob[at + 1]! - this.firstJob[at]!;
@@ -231,7 +229,7 @@ export function sentOf(c: TestCell): SentCell<Assertion> {
 }
 
 /** A file written a line at a time (64 KB at once), then read back by place. */
-class Appender {
+export class Appender {
   private fd: number | undefined;
   private pending = '';
   size = 0;
@@ -254,10 +252,15 @@ class Appender {
   }
 
   read(from: number, to: number): string {
+    return this.bytes(from, to).toString('utf8');
+  }
+
+  /** What is written from one place to another (a piece may end inside a character). */
+  bytes(from: number, to: number): Buffer {
     this.flush();
     const buf = Buffer.allocUnsafe(to - from);
     fs.readSync(this.fd!, buf, 0, buf.length, from);
-    return buf.toString('utf8');
+    return buf;
   }
 
   flush(): void {
@@ -371,23 +374,30 @@ export async function spoolSuite(
 /** What a spooled run did, as the end of the run reads it. */
 export interface SpooledRun extends Pick<RunOutcome, 'judgeCalls' | 'judgeCached' | 'stopped' | 'stoppedModels'> {
   pass: boolean;
-  notes: Set<string>;
 }
 
 /**
  * Waits for the session's batches to end, then reads their results a line at a time: a cell whose samples are all in
  * is read back from the spool and judged with the others of its window (`runTestCells`, the batch's outcomes handed
- * back as they came), its record printed as a JSON Lines line and let go. A request no result answered ends as an
+ * back as they came), handed to the report (testSpoolReport.ts) and let go. A request no result answered ends as an
  * error that says so; a read that fails ends every cell not yet judged with its error, as the engine does.
  */
 export async function runSpooled(
   spool: SpooledSuite,
   session: BatchSession,
-  o: { settings: RunSettings; io: CliIo; client: ApiClient; cwd: string; tools: RunTools; onEnded: () => void },
+  o: {
+    settings: RunSettings;
+    io: CliIo;
+    client: ApiClient;
+    cwd: string;
+    tools: RunTools;
+    report: SpooledReport;
+    onEnded: () => void;
+  },
 ): Promise<SpooledRun> {
   const { io } = o;
   const signal = io.signal ?? new AbortController().signal;
-  const ran: SpooledRun = { pass: true, notes: new Set(), judgeCalls: 0, judgeCached: 0 };
+  const ran: SpooledRun = { pass: true, judgeCalls: 0, judgeCached: 0 };
   try {
     await session.wait(signal);
   } catch (e) {
@@ -398,15 +408,6 @@ export async function runSpooled(
   const answered = new Uint8Array(spool.jobs.length);
   const waiting = new Map<number, (Outcome | undefined)[]>();
   let window: { cell: number; outcomes: Outcome[] }[] = [];
-  // a pipe read slowly: the next window waits until what was printed has drained, rather than pile up here
-  let draining: Promise<void> | undefined;
-  const print = (line: string) => {
-    const { stdout } = io;
-    if (stdout.write(line) === false && stdout.once && !draining)
-      draining = new Promise<void>(resolve => stdout.once!('drain', () => resolve())).then(() => {
-        draining = undefined;
-      });
-  };
   const judge = async () => {
     const w = window;
     window = [];
@@ -425,16 +426,15 @@ export async function runSpooled(
       tools: o.tools,
       onUpdate: (r, u, i) => {
         if (u.kind !== 'ended' || signal.aborted) return;
-        print(`${JSON.stringify(cellRecord(cells[i]!.file, r, cells[i]!.caseId))}\n`);
+        o.report.ended(w[i]!.cell, cells[i]!, r);
         ran.pass &&= r.pass;
-        for (const note of costNotes([r])) ran.notes.add(note);
       },
     });
     ran.judgeCalls += run.judgeCalls;
     ran.judgeCached += run.judgeCached;
     ran.stopped ??= run.stopped;
     for (const [model, stop] of run.stoppedModels ?? []) (ran.stoppedModels ??= new Map()).set(model, stop);
-    await draining;
+    await o.report.drained();
   };
   const take = async (job: BatchJob, outcome: Outcome) => {
     const { cell, sample } = job as SpoolJob;
@@ -475,8 +475,31 @@ export async function runSpooled(
   return ran;
 }
 
-/** The end of a spooled run, as `endOfRun` ends a `--format jsonl` one: what is said on stderr, and the exit code. */
-export function endOfSpooledRun(ran: SpooledRun, io: CliIo, chosen?: string): number {
-  if (chosen) io.stderr.write(`${chosen}\n`);
-  return runEnded(io, ran.notes, stopLines([], ran), ran.pass);
+/**
+ * Removes the spools (`PID-TIME`, each as large as its suite) of runs that were killed: no process has their pid
+ * (ESRCH), and they were made over a minute ago. A live run's is left alone, another user's too (its pid says
+ * EPERM); one whose pid a later process took is left until that one ends.
+ */
+export function removeStaleSpools(dir: string, now = Date.now()): void {
+  let names: string[];
+  try {
+    names = fs.readdirSync(dir);
+  } catch {
+    return; // no spool yet
+  }
+  for (const name of names) {
+    const m = /^(\d+)-(\d+)$/.exec(name);
+    if (!m || now - Number(m[2]) < 60_000 || alive(Number(m[1]))) continue;
+    fs.rmSync(path.join(dir, name), { recursive: true, force: true });
+  }
+}
+
+/** Whether a process has this pid (another user's too). */
+export function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code !== 'ESRCH';
+  }
 }

@@ -2,7 +2,6 @@
 // (testBase.ts): each cell's verdict and figures in text, its record in JSON, and JUnit XML.
 import type { AssertionResult, CellKey, CellResult, Outcome, SampleResult } from '../core/cases/types';
 import { trajectoryLines } from '../core/tools/loop';
-import { sumCosts } from '../core/cost/cost';
 import { formatUsd } from '../core/cost/format';
 import { count } from '../core/text';
 import { markdownCode, markdownText } from './markdown';
@@ -86,16 +85,6 @@ export function whyLines(r: CellResult): string[] {
   );
 }
 
-/** The run's cost: "$0.0132, judge $0.0021", or that it is unknown. */
-function costSummary(results: readonly CellResult[]): string {
-  const cost = sumCosts(results.map(r => (r.costUsd === undefined ? 0 : r.costUsd)));
-  const judged = results.filter(r => r.judgeCostUsd !== undefined);
-  const judge = judged.length ? sumCosts(judged.map(r => r.judgeCostUsd!)) : undefined;
-  const said = cost === null ? 'cost unknown' : formatUsd(cost);
-  if (judge === undefined) return said;
-  return `${said}, judge ${judge === null ? 'cost unknown' : formatUsd(judge)}`;
-}
-
 /** Why a cell is an error: its request failed, its judge did, or a max-cost had no price to be checked with. */
 function errorKind(r: CellResult): 'request' | 'judge' | 'price' {
   const s = samplesOf(r).find(x => x.status === 'error');
@@ -103,29 +92,103 @@ function errorKind(r: CellResult): 'request' | 'judge' | 'price' {
   return s.assertions.some(a => a.error?.type === 'no_price') ? 'price' : 'judge';
 }
 
+/** A cell as the summary line counts it: what a run of 100,000 cells keeps of each, rather than its result. */
+export interface TallyItem {
+  status: CellResult['status'];
+  /** passed with nothing to check */
+  unchecked?: boolean;
+  /** why an error is one */
+  kind?: ReturnType<typeof errorKind>;
+  flaky?: boolean;
+  /** its samples' assertions: how many held, of how many */
+  held: number;
+  assertions: number;
+  cost?: number | null;
+  judgeCost?: number | null;
+}
+
+/** What the summary line counts of a cell. */
+export function tallyItem(r: CellResult): TallyItem {
+  const assertions = samplesOf(r).flatMap(s => s.assertions);
+  return {
+    status: r.status,
+    ...(unchecked(r) ? { unchecked: true } : {}),
+    ...(r.status === 'error' ? { kind: errorKind(r) } : {}),
+    ...(r.flaky ? { flaky: true } : {}),
+    held: assertions.filter(a => a.pass).length,
+    assertions: assertions.length,
+    ...(r.costUsd !== undefined ? { cost: r.costUsd } : {}),
+    ...(r.judgeCostUsd !== undefined ? { judgeCost: r.judgeCostUsd } : {}),
+  };
+}
+
+/**
+ * What the summary line says of a run, added up a cell at a time in the cells' order (the costs summed as
+ * core/cost's `sumCosts` sums them, so the line is the same to the last digit whether the run kept its results or not).
+ */
+export class Tally {
+  cells = 0;
+  private readonly counts = new Map<string, number>();
+  private held = 0;
+  private assertions = 0;
+  private cost: number | null = 0;
+  private judge: number | null | undefined;
+
+  add(t: TallyItem): void {
+    this.cells++;
+    for (const key of [t.status, t.unchecked && 'unchecked', t.kind, t.flaky && 'flaky'])
+      if (key) this.counts.set(key, (this.counts.get(key) ?? 0) + 1);
+    this.held += t.held;
+    this.assertions += t.assertions;
+    if (this.cost !== null) this.cost = t.cost === null ? null : this.cost + (t.cost ?? 0);
+    if (t.judgeCost !== undefined && this.judge !== null)
+      this.judge = t.judgeCost === null ? null : (this.judge ?? 0) + t.judgeCost;
+  }
+
+  private n(key: CellResult['status'] | 'unchecked' | ReturnType<typeof errorKind> | 'flaky'): number {
+    return this.counts.get(key) ?? 0;
+  }
+
+  /** "6 cells: 4 passed, 2 failed, 1 flaky; 7 of 9 assertions held · $0.0132, judge $0.0021" */
+  line(): string {
+    const none = this.n('unchecked');
+    const parts = [`${this.n('passed') - none} passed`, `${this.n('failed')} failed`];
+    if (none) parts.push(`${none} with no assertions`);
+    if (this.n('request')) parts.push(`${this.n('request')} could not run (the request failed)`);
+    if (this.n('judge')) parts.push(`${this.n('judge')} not judged (the judge failed)`);
+    if (this.n('price')) parts.push(`${this.n('price')} not priced (no price for max-cost)`);
+    if (this.n('skipped')) parts.push(`${this.n('skipped')} skipped (not sent)`);
+    if (this.n('cancelled')) parts.push(`${this.n('cancelled')} cancelled`);
+    if (this.n('expired')) parts.push(`${this.n('expired')} expired (their batch ended before they ran)`);
+    if (this.n('flaky')) parts.push(`${this.n('flaky')} flaky`);
+    const said = this.cost === null ? 'cost unknown' : formatUsd(this.cost);
+    const judge =
+      this.judge === undefined ? '' : `, judge ${this.judge === null ? 'cost unknown' : formatUsd(this.judge)}`;
+    return (
+      `${count(this.cells, 'cell')}: ${parts.join(', ')}; ` +
+      `${this.held} of ${count(this.assertions, 'assertion')} held · ${said}${judge}\n`
+    );
+  }
+}
+
 /** "6 cells: 4 passed, 2 failed, 1 flaky; 7 of 9 assertions held · $0.0132, judge $0.0021" */
 export function summaryLine(results: readonly CellResult[]): string {
-  const by = (s: CellResult['status']) => results.filter(r => r.status === s).length;
-  // every sample's assertions
-  const assertions = results.flatMap(r => samplesOf(r).flatMap(s => s.assertions));
-  const none = results.filter(unchecked).length;
-  const parts = [`${by('passed') - none} passed`, `${by('failed')} failed`];
-  if (none) parts.push(`${none} with no assertions`);
-  const errors = results.filter(r => r.status === 'error');
-  const ofKind = (k: ReturnType<typeof errorKind>) => errors.filter(r => errorKind(r) === k).length;
-  if (ofKind('request')) parts.push(`${ofKind('request')} could not run (the request failed)`);
-  if (ofKind('judge')) parts.push(`${ofKind('judge')} not judged (the judge failed)`);
-  if (ofKind('price')) parts.push(`${ofKind('price')} not priced (no price for max-cost)`);
-  if (by('skipped')) parts.push(`${by('skipped')} skipped (not sent)`);
-  if (by('cancelled')) parts.push(`${by('cancelled')} cancelled`);
-  if (by('expired')) parts.push(`${by('expired')} expired (their batch ended before they ran)`);
-  const flaky = results.filter(r => r.flaky).length;
-  if (flaky) parts.push(`${flaky} flaky`);
-  return (
-    `${count(results.length, 'cell')}: ${parts.join(', ')}; ` +
-    `${assertions.filter(a => a.pass).length} of ${count(assertions.length, 'assertion')} held · ` +
-    `${costSummary(results)}\n`
-  );
+  const tally = new Tally();
+  for (const r of results) tally.add(tallyItem(r));
+  return tally.line();
+}
+
+/** What a run's judge did, under its summary line: nothing when it had nothing to judge. */
+export const judgeLine = (calls: number, cached: number): string =>
+  calls || cached ? `judge: ${count(calls, 'request')} sent, ${count(cached, 'verdict')} from the cache\n` : '';
+
+/** A cell in text: its verdict and figures, why it did not pass, and a loop's turns when it did not. */
+export function cellLines(r: CellResult): string {
+  const flaky = r.flaky ? '  flaky' : '';
+  const lines = [`  ${verdictWord(r).padEnd(9)} ${r.caseName} · ${r.model}${figures(r)}${flaky}`];
+  for (const why of whyLines(r)) lines.push(`            ${why}`);
+  if (r.status !== 'passed') for (const line of trajectoryLines(r.outcome)) lines.push(`            ${line}`);
+  return lines.map(l => `${l}\n`).join('');
 }
 
 /** A loop's record fields: its turns and its calls in order (none for a one-turn cell). */
@@ -227,25 +290,51 @@ export function cellRecord(file: string, r: CellResult, caseId?: string) {
 
 /** A run as Markdown (a job summary, a comment): the summary line, then a row per cell with why it did not pass. */
 export function markdownReport(results: readonly { file: string; r: CellResult }[]): string {
-  const lines = [
-    '### Test cases',
-    '',
-    markdownText(summaryLine(results.map(x => x.r)).trim()),
-    '',
-    '| Verdict | File | Case | Model | Why |',
-    '| :--- | :--- | :--- | :--- | :--- |',
-  ];
-  for (const { file, r } of results) {
-    const why = whyLines(r).join(' · ');
-    lines.push(
-      `| ${verdictWord(r)} | ${markdownCode(file)} | ${markdownText(r.caseName)} | ${markdownCode(r.model)} | ` +
-        `${why ? markdownText(why) : ''} |`,
-    );
-  }
-  return `${lines.join('\n')}\n`;
+  return markdownHead(summaryLine(results.map(x => x.r))) + results.map(x => markdownRow(x.file, x.r)).join('');
+}
+
+/** The Markdown report's heading, summary line and table head. */
+export function markdownHead(summary: string): string {
+  const head = ['### Test cases', '', markdownText(summary.trim()), '', '| Verdict | File | Case | Model | Why |'];
+  return `${[...head, '| :--- | :--- | :--- | :--- | :--- |'].join('\n')}\n`;
+}
+
+/** A cell's row of the Markdown report. */
+export function markdownRow(file: string, r: CellResult): string {
+  const why = whyLines(r).join(' · ');
+  return (
+    `| ${verdictWord(r)} | ${markdownCode(file)} | ${markdownText(r.caseName)} | ${markdownCode(r.model)} | ` +
+    `${why ? markdownText(why) : ''} |\n`
+  );
 }
 
 // ---- junit -----------------------------------------------------------------------------------------------------
+
+/** What a testsuite (or the testsuites) counts. */
+export interface JunitCounts {
+  tests: number;
+  failures: number;
+  errors: number;
+  skipped: number;
+  ms: number;
+}
+
+/** A cell's `<testcase>`, and what it adds to its testsuite's counts. */
+export interface JunitCase {
+  xml: string;
+  ms: number;
+  /** the count it adds to besides `tests` */
+  kind?: 'failures' | 'errors' | 'skipped';
+}
+
+/** Adds a testcase to its testsuite's counts (in the cells' order: the times are summed as they come). */
+export function addCase(s: JunitCounts, c: Pick<JunitCase, 'ms' | 'kind'>): void {
+  s.tests++;
+  s.ms += c.ms;
+  if (c.kind) s[c.kind]++;
+}
+
+export const noCounts = (): JunitCounts => ({ tests: 0, failures: 0, errors: 0, skipped: 0, ms: 0 });
 
 /**
  * JUnit XML as CI dashboards read it: one testsuite per case file, one testcase per case × model; a failed
@@ -253,64 +342,75 @@ export function markdownReport(results: readonly { file: string; r: CellResult }
  * the testcase's `<system-out>`.
  */
 export function toJunit(results: readonly { file: string; r: CellResult }[]): string {
-  const suites = new Map<
-    string,
-    { name: string; cases: string[]; tests: number; failures: number; errors: number; skipped: number; ms: number }
-  >();
-  results.forEach(({ file: name, r }) => {
-    let s = suites.get(name);
-    if (!s) suites.set(name, (s = { name, cases: [], tests: 0, failures: 0, errors: 0, skipped: 0, ms: 0 }));
-    s.tests++;
-    const ms = r.status === 'cancelled' || r.status === 'skipped' ? 0 : (r.outcome.latencyMs ?? 0);
-    s.ms += ms;
-    const caseName = attr(`${r.caseName} on ${r.model}`);
-    const open = `    <testcase classname="${attr(name)}" name="${caseName}" time="${seconds(ms)}"`;
-    const body: string[] = [];
-    if (r.status === 'cancelled' || r.status === 'skipped' || unchecked(r)) {
-      s.skipped++;
-      const why = r.status === 'cancelled' ? 'Cancelled' : (whyLines(r)[0] ?? 'Not sent');
-      body.push(`      <skipped message="${attr(why)}"/>`);
-    } else if ((r.status === 'error' || r.status === 'expired') && r.outcome.error && (r.samples?.length ?? 1) === 1) {
-      s.errors++;
-      const e = r.outcome.error;
-      const detail = `${e.type}: ${e.message}${e.requestId ? ` (request-id ${e.requestId})` : ''}`;
-      body.push(`      <error message="${attr(detail)}" type="${attr(e.type)}">${text(detail)}</error>`);
-    } else if (!r.pass) {
-      // an assertion that could not be checked (the judge failed, no price) is an error, not a failure
-      const why = whyLines(r);
-      const several = (r.samples?.length ?? 1) > 1;
-      const erred = r.status === 'error' || r.status === 'expired';
-      if (erred) s.errors++;
-      else s.failures++;
-      const head = several
-        ? `${r.passedSamples ?? 0} of ${r.samples!.length} samples passed (${r.minPass ?? r.samples!.length} needed)`
-        : why.length > 1
-          ? `${why.length} assertions failed`
-          : '';
-      const message = [head, why[0]?.replace('✗ ', '') ?? ''].filter(Boolean).join(': ');
-      const kind = erred ? 'error' : 'failure';
-      const type = erred ? 'error' : 'assertion';
-      body.push(`      <${kind} message="${attr(message)}" type="${type}">${text(why.join('\n'))}</${kind}>`);
-    }
-    const out = [...trajectoryLines(r.outcome), r.outcome.text].filter(Boolean).join('\n');
-    if (out) body.push(`      <system-out>${text(out)}</system-out>`);
-    s.cases.push(body.length ? `${open}>\n${body.join('\n')}\n    </testcase>` : `${open}/>`);
-  });
-  const all = [...suites.values()];
-  const sum = (k: 'tests' | 'failures' | 'errors' | 'skipped' | 'ms') => all.reduce((n, s) => n + s[k], 0);
-  const lines = [
-    '<?xml version="1.0" encoding="UTF-8"?>',
+  const suites = new Map<string, { counts: JunitCounts; cases: string[] }>();
+  for (const { file, r } of results) {
+    let s = suites.get(file);
+    if (!s) suites.set(file, (s = { counts: noCounts(), cases: [] }));
+    const c = junitCase(file, r);
+    addCase(s.counts, c);
+    s.cases.push(c.xml);
+  }
+  const body = [...suites].map(([name, s]) => `${junitSuiteHead(name, s.counts)}${s.cases.join('')}${JUNIT_SUITE_END}`);
+  return `${junitHead([...suites.values()].map(s => s.counts))}${body.join('')}${JUNIT_END}`;
+}
+
+export const JUNIT_SUITE_END = '  </testsuite>\n';
+export const JUNIT_END = '</testsuites>\n';
+
+/** The report's first lines, up to the first testsuite: the totals of its testsuites (their times summed). */
+export function junitHead(suites: readonly JunitCounts[]): string {
+  const sum = (k: keyof JunitCounts) => suites.reduce((n, s) => n + s[k], 0);
+  return (
+    '<?xml version="1.0" encoding="UTF-8"?>\n' +
     `<testsuites name="promptwright test" tests="${sum('tests')}" failures="${sum('failures')}" ` +
-      `errors="${sum('errors')}" skipped="${sum('skipped')}" time="${seconds(sum('ms'))}">`,
-    ...all.flatMap(s => [
-      `  <testsuite name="${attr(s.name)}" tests="${s.tests}" failures="${s.failures}" errors="${s.errors}" ` +
-        `skipped="${s.skipped}" time="${seconds(s.ms)}">`,
-      ...s.cases,
-      '  </testsuite>',
-    ]),
-    '</testsuites>',
-  ];
-  return `${lines.join('\n')}\n`;
+    `errors="${sum('errors')}" skipped="${sum('skipped')}" time="${seconds(sum('ms'))}">\n`
+  );
+}
+
+/** A testsuite's opening line. */
+export function junitSuiteHead(name: string, s: JunitCounts): string {
+  return (
+    `  <testsuite name="${attr(name)}" tests="${s.tests}" failures="${s.failures}" errors="${s.errors}" ` +
+    `skipped="${s.skipped}" time="${seconds(s.ms)}">\n`
+  );
+}
+
+/** A cell's `<testcase>`, with its line end. */
+export function junitCase(name: string, r: CellResult): JunitCase {
+  const ms = r.status === 'cancelled' || r.status === 'skipped' ? 0 : (r.outcome.latencyMs ?? 0);
+  const caseName = attr(`${r.caseName} on ${r.model}`);
+  const open = `    <testcase classname="${attr(name)}" name="${caseName}" time="${seconds(ms)}"`;
+  const body: string[] = [];
+  let kind: JunitCase['kind'];
+  if (r.status === 'cancelled' || r.status === 'skipped' || unchecked(r)) {
+    kind = 'skipped';
+    const why = r.status === 'cancelled' ? 'Cancelled' : (whyLines(r)[0] ?? 'Not sent');
+    body.push(`      <skipped message="${attr(why)}"/>`);
+  } else if ((r.status === 'error' || r.status === 'expired') && r.outcome.error && (r.samples?.length ?? 1) === 1) {
+    kind = 'errors';
+    const e = r.outcome.error;
+    const detail = `${e.type}: ${e.message}${e.requestId ? ` (request-id ${e.requestId})` : ''}`;
+    body.push(`      <error message="${attr(detail)}" type="${attr(e.type)}">${text(detail)}</error>`);
+  } else if (!r.pass) {
+    // an assertion that could not be checked (the judge failed, no price) is an error, not a failure
+    const why = whyLines(r);
+    const several = (r.samples?.length ?? 1) > 1;
+    const erred = r.status === 'error' || r.status === 'expired';
+    kind = erred ? 'errors' : 'failures';
+    const head = several
+      ? `${r.passedSamples ?? 0} of ${r.samples!.length} samples passed (${r.minPass ?? r.samples!.length} needed)`
+      : why.length > 1
+        ? `${why.length} assertions failed`
+        : '';
+    const message = [head, why[0]?.replace('✗ ', '') ?? ''].filter(Boolean).join(': ');
+    const tag = erred ? 'error' : 'failure';
+    const type = erred ? 'error' : 'assertion';
+    body.push(`      <${tag} message="${attr(message)}" type="${type}">${text(why.join('\n'))}</${tag}>`);
+  }
+  const out = [...trajectoryLines(r.outcome), r.outcome.text].filter(Boolean).join('\n');
+  if (out) body.push(`      <system-out>${text(out)}</system-out>`);
+  const xml = body.length ? `${open}>\n${body.join('\n')}\n    </testcase>` : `${open}/>`;
+  return { xml: `${xml}\n`, ms, ...(kind ? { kind } : {}) };
 }
 
 const seconds = (ms: number) => (ms / 1000).toFixed(3);

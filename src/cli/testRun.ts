@@ -35,17 +35,7 @@ import { betasFromEnv, type CliIo } from './io';
 import { printJsonArray } from './output';
 import { jsonList, writeOutputs, type ReportFile } from './testOutputs';
 import { RunTools } from './testTools';
-import { trajectoryLines } from '../core/tools/loop';
-import {
-  cellName,
-  cellRecord,
-  figures,
-  markdownReport,
-  summaryLine,
-  toJunit,
-  verdictWord,
-  whyLines,
-} from './testReport';
+import { cellLines, cellName, cellRecord, judgeLine, markdownReport, summaryLine, toJunit } from './testReport';
 
 /** What the command line says of a run's samples, prices and verdict cache. */
 export interface RunSettings {
@@ -371,11 +361,11 @@ export function runEnded(io: CliIo, costNotes: Iterable<string>, stops: readonly
  * know (its column), the first failure of a fail-fast run.
  */
 export function stopLines(
-  results: readonly CellResult[],
+  results: readonly Pick<CellResult, 'status' | 'model'>[],
   ran: Pick<RunOutcome, 'stopped' | 'stoppedModels'>,
 ): string[] {
   const skipped = results.filter(r => r.status === 'skipped');
-  const notSent = (rs: readonly CellResult[]) => `${count(rs.length, 'cell')} not sent`;
+  const notSent = (rs: readonly unknown[]) => `${count(rs.length, 'cell')} not sent`;
   const lines: string[] = [];
   const said = (e?: OutcomeError) =>
     e ? `${e.type}: ${e.message}${e.requestId ? ` (request-id ${e.requestId})` : ''}` : '';
@@ -402,10 +392,7 @@ function inOrderPrinter(io: CliIo, cells: readonly TestCell[]) {
   const print = (r: CellResult, i: number) => {
     const cell = cells[i]!;
     if (i === 0 || cells[i - 1]!.file !== cell.file) io.stdout.write(`${cell.file}\n`);
-    const flaky = r.flaky ? '  flaky' : '';
-    io.stdout.write(`  ${verdictWord(r).padEnd(9)} ${r.caseName} · ${r.model}${figures(r)}${flaky}\n`);
-    for (const why of whyLines(r)) io.stdout.write(`            ${why}\n`);
-    if (r.status !== 'passed') for (const line of trajectoryLines(r.outcome)) io.stdout.write(`            ${line}\n`);
+    io.stdout.write(cellLines(r));
   };
   const flush = () => {
     while (printed < cells.length && done[printed]) print(done[printed]!, printed++);
@@ -419,11 +406,7 @@ function inOrderPrinter(io: CliIo, cells: readonly TestCell[]) {
       // cells that never started (a cancel) are printed too, once everything has settled
       results.forEach((r, i) => (done[i] ??= r));
       flush();
-      io.stdout.write(summaryLine(results));
-      if (judgeCalls || judgeCached)
-        io.stdout.write(
-          `judge: ${count(judgeCalls, 'request')} sent, ${count(judgeCached, 'verdict')} from the cache\n`,
-        );
+      io.stdout.write(summaryLine(results) + judgeLine(judgeCalls, judgeCached));
     },
   };
 }
