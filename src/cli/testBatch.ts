@@ -12,7 +12,7 @@ import { BatchesClient, type MessageBatch } from '../core/api/batches';
 import { realPacer } from '../core/api/pacer';
 import { sleep } from '../core/api/retry';
 import { POLL_PACE, type PollPace } from '../core/batches/poll';
-import { customIds, RequestTooLarge } from '../core/batches/requests';
+import { RequestTooLarge } from '../core/batches/requests';
 import {
   BatchSession,
   RunNotFound,
@@ -20,11 +20,11 @@ import {
   type SessionEvent,
   type SessionOptions,
 } from '../core/batches/session';
-import { BatchStore, type RoundOf, type RunArgs, type SentCell } from '../core/batches/store';
+import { BatchStore, type RoundOf, type RunArgs } from '../core/batches/store';
 import { countsText, progressLine } from '../core/batches/view';
 import { BatchRounds } from '../core/cases/batchRounds';
 import { batchTransport } from '../core/cases/batchTransport';
-import { sampleJobs } from '../core/cases/engine';
+import { batchJobsOf } from '../core/cases/session';
 import type { Assertion, AssertionResult, CellResult, Outcome } from '../core/cases/types';
 import { count } from '../core/text';
 import { clientFromEnv, requireService, waitNotice } from './api';
@@ -88,31 +88,6 @@ function paceFromEnv(env: CliIo['env']): PollPace {
 
 /** A word of a command as a shell reads it back. */
 const shellWord = (w: string) => (/^[\w@%+=:,./-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`);
-
-/**
- * The suite's jobs, each with its custom_id and the cell × sample it stands for (`given`: the custom_ids a batch
- * holds, when collecting one); and the cells as they are sent, kept with each batch.
- */
-function batchJobs(
-  cells: readonly TestCell[],
-  given?: Map<string, string>,
-): { batch: BatchJob[]; idOf: Map<string, string>; sent: SentCell<Assertion>[] } {
-  const jobs = sampleJobs(cells);
-  const refs = jobs.map(j => {
-    const c = cells[j.cell]!;
-    return { file: c.file, caseName: c.caseName, model: c.model, sample: j.sample, cell: j.cell };
-  });
-  const made = given ? undefined : customIds(jobs.map((j, i) => ({ ...refs[i]!, body: j.body })));
-  const idOf = new Map(
-    jobs.map((j, i) => [`${j.cell}:${j.sample}`, made ? made[i]! : given!.get(`${j.cell}:${j.sample}`)]),
-  );
-  const batch = jobs.flatMap((j, i) => {
-    const customId = idOf.get(`${j.cell}:${j.sample}`);
-    return customId ? [{ customId, ref: refs[i]!, params: j.body }] : [];
-  });
-  const sent = cells.map(sentOf);
-  return { batch, idOf: new Map([...idOf].filter((e): e is [string, string] => !!e[1])), sent };
-}
 
 export async function testAsBatch(
   cells: readonly TestCell[],
@@ -225,7 +200,7 @@ export async function testAsBatch(
       ? rounds.transport({ concurrency: settings.concurrency, onEnded: ended })
       : batchTransport({
           session: single!.session,
-          idOf: job => single!.idOf!.get(`${job.cell}:${job.sample}`)!,
+          idOf: job => single!.idOf!(job)!,
           concurrency: settings.concurrency,
           onEnded: ended,
         });
@@ -313,8 +288,10 @@ type SessionOf = (jobs: BatchJob[], extra: SessionExtra) => BatchSession;
 
 /** A suite without loops: every cell × sample in one submission (split at the caps), or a run to collect. */
 function singleRun(cells: readonly TestCell[], o: BatchRunOptions, sessionOf: SessionOf) {
-  const { batch: jobs, idOf, sent } = batchJobs(cells, o.collect?.idOf);
+  // each cell × sample with its custom_id (a batch to collect: the one it holds), the cells kept with each batch
+  const { jobs, idOf } = batchJobsOf(cells, c => c.file, o.collect?.idOf);
   const collect = o.collect ? { runKey: o.collect.runKey, batchIds: o.collect.batchIds } : undefined;
+  const sent = cells.map(sentOf);
   return { session: sessionOf(jobs, { cells: sent, ...(collect ? { collect } : {}) }), idOf, jobs: jobs.length };
 }
 

@@ -9,6 +9,7 @@ import * as path from 'node:path';
 import { decodeUtf8 } from '../files';
 import { formatOf } from '../fileNames';
 import { parseRequest, type Locate } from '../request/parse';
+import type { Path } from '../request/types';
 import { toRecords, type CheckRecord } from '../request/records';
 import { LineIndex } from '../text';
 import { datasetFormatOf, datasetNotFound, parseCaseFile, requestNotFound, requestPathOf } from './caseFile';
@@ -43,6 +44,8 @@ export interface LoadedCaseFile {
   /** the case file's text and where its parts are (a dataset's problems point at its `dataset`) */
   text: string;
   locate: Locate;
+  /** `locate` for many paths at once (every listed case's place: one walk, not one a case) */
+  locateMany: (paths: readonly Path[]) => Locate;
   /** where the case file is (its dataset is relative to it) */
   abs: string;
 }
@@ -140,6 +143,7 @@ export function loadCaseFileFrom(
     abs,
     text: read.text,
     locate: parsed.locate,
+    locateMany: parsed.locateMany,
     file,
     requestValue: value,
     requestModel: typeof model === 'string' ? model : undefined,
@@ -170,8 +174,9 @@ export async function loadSuite(
 ): Promise<{ scan?: SuiteScan; records: CheckRecord[] }> {
   const { file } = loaded;
   const lines = new LineIndex(loaded.text);
+  const at = loaded.locateMany(file.cases.map((_, i) => ['cases', i]));
   const listed = file.cases.map((c, i) => {
-    const span = loaded.locate(['cases', i]);
+    const span = at(['cases', i]);
     return { ...c, line: span ? lines.position(span.start).line + 1 : 1 };
   });
   const records: CheckRecord[] = [];
