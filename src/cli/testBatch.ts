@@ -45,7 +45,8 @@ import {
   type TestCell,
 } from './testRun';
 import { RunTools } from './testTools';
-import { hasLoops, removeStaleSpools, runSpooled, sentOf, spoolSuite, SpooledSuite } from './testBatchSpool';
+import { removeStaleSpools } from './spoolFiles';
+import { hasLoops, runSpooled, sentOf, spoolSuite, SpooledSuite } from './testBatchSpool';
 import { SpooledReport } from './testSpoolReport';
 import type { CaseChoice } from '../core/cases/choose';
 import { chosenLine } from './choice';

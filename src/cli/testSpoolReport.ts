@@ -9,7 +9,7 @@ import * as path from 'node:path';
 import { StringDecoder } from 'node:string_decoder';
 import type { CellResult } from '../core/cases/types';
 import type { CliIo } from './io';
-import { alive, Appender } from './testBatchSpool';
+import { alive, Appender } from './spoolFiles';
 import type { ReportFile, ReportKind } from './testOutputs';
 import {
   addCase,
