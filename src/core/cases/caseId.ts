@@ -17,11 +17,28 @@ const sha256 = (s: string) => crypto.hash('sha256', s, 'hex');
  */
 export function caseIdOf(c: TestCase, named: boolean): string {
   const vars = c.vars ?? {};
-  const keys = Object.keys(vars).sort();
+  const keys = sortedKeys(Object.keys(vars));
   let values = '';
   for (let i = 0; i < keys.length; i++) values += (i ? ',' : '') + json(vars[keys[i]!]);
-  const content = `[${named ? json(c.name) : 'null'},${json(keys)},[${values}],${json(c.assert ?? [])}]`;
+  const content = `[${named ? json(c.name) : 'null'},${sortedJson},[${values}],${json(c.assert ?? [])}]`;
   return sha256(content).slice(0, ID_DIGITS);
+}
+
+/** The keys of the last vars as met, sorted, and as JSON: the rows of a dataset have the same keys, in one order. */
+let metKeys: string[] = [];
+let sorted: string[] = [];
+let sortedJson = '[]';
+
+/** `keys` sorted, `sortedJson` theirs: sorted and written again only when they are not those of the last vars. */
+function sortedKeys(keys: string[]): string[] {
+  let same = keys.length === metKeys.length;
+  for (let i = 0; same && i < keys.length; i++) same = keys[i] === metKeys[i];
+  if (!same) {
+    metKeys = keys;
+    sorted = [...keys].sort();
+    sortedJson = json(sorted);
+  }
+  return sorted;
 }
 
 /** Keys of objects as JSON: those of assertions are a few, met a million times. */
@@ -40,6 +57,19 @@ function keyJson(key: string): string {
 // eslint-disable-next-line no-control-regex -- control characters are what it finds
 const ESCAPED = /["\\\u0000-\u001f\ud800-\udfff]/;
 
+/** Below this length a string is looked through a character at a time: quicker than a call to the expression. */
+const SHORT = 32;
+
+/** Whether JSON.stringify escapes a character of `s` (as ESCAPED finds; any surrogate sends it to JSON.stringify). */
+function escaped(s: string): boolean {
+  if (s.length >= SHORT) return ESCAPED.test(s);
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 32 || c === 34 || c === 92 || (c >= 0xd800 && c <= 0xdfff)) return true;
+  }
+  return false;
+}
+
 /** How deep `json` writes a value itself; deeper, JSON.stringify writes the rest (a stack of its own). */
 const JSON_DEPTH = 32;
 
@@ -51,7 +81,7 @@ const JSON_DEPTH = 32;
 function json(v: unknown, depth = 0): string {
   switch (typeof v) {
     case 'string':
-      return ESCAPED.test(v) ? JSON.stringify(v) : `"${v}"`;
+      return escaped(v) ? JSON.stringify(v) : `"${v}"`;
     case 'number':
       return Number.isFinite(v) ? String(v) : 'null';
     case 'boolean':

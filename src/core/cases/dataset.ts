@@ -226,19 +226,26 @@ async function* csvItems(text: AsyncIterable<string>, format: 'csv' | 'tsv'): As
   let crlf = 0;
   /** a column named "__proto__" is set as a property, not as the record's prototype */
   let protoColumn = false;
+  /** the last line of the record read before (csv-parse counts from line 1) */
+  let lastLine = 0;
   /** The records read so far as items, with the problems of the records skipped between them. */
-  function items(): DatasetItem[] {
+  function items(atEnd: boolean): DatasetItem[] {
     const out: DatasetItem[] = [];
     for (let r = 0; r < records.length; r++) {
       const record = records[r]!;
-      // where the record starts: its last line, less the line ends inside its quoted values
+      // where the record starts: its last line, less the line ends inside its quoted values. csv-parse counts a line
+      // for each `\r` and `\n` it meets once it reads the character after it, so a record that ends on the line after
+      // the last one's has none in its values, and they are looked for only in the others; and in the last records,
+      // read at the end of the file, where a value's `\r` may be its last character
       let inside = 0;
-      for (const field of record)
-        if (hasLineEnd(field)) {
-          const pairs = field.split('\r\n').length - 1;
-          crlf += pairs;
-          inside += (field.match(/\r\n|\r|\n/g) ?? []).length;
-        }
+      if (atEnd || lastLines[r]! - lastLine !== 1)
+        for (const field of record)
+          if (hasLineEnd(field)) {
+            const pairs = field.split('\r\n').length - 1;
+            crlf += pairs;
+            inside += (field.match(/\r\n|\r|\n/g) ?? []).length;
+          }
+      lastLine = lastLines[r]!;
       const line = Math.max(1, lastLines[r]! - crlf - inside);
       if (skipped.length) said(out, line);
       if (stop) break;
@@ -267,7 +274,7 @@ async function* csvItems(text: AsyncIterable<string>, format: 'csv' | 'tsv'): As
   const read = (chunk: Buffer | undefined) => {
     const e = engine.parse(chunk, chunk === undefined, push, close);
     if (e) throw e;
-    return items();
+    return items(chunk === undefined);
   };
   for await (const chunk of text) {
     const bytes = Buffer.from(chunk);

@@ -4,7 +4,8 @@
 // known kind is `equals`; `__description` names the case, else it is `row N` (N its line). A JSON Lines or JSON
 // row with a `vars` key is a case object (`name`, `vars`, `assert`); its assertions may be ours (`contains: x`)
 // or promptfoo's (`type: contains, value: x`).
-import { isValidAssertion } from './caseFile';
+import { schemaIssues } from '../request/schemaCheck';
+import { ASSERTION_ARGUMENTS, isValidAssertion } from './caseFile';
 import { compileRegex } from './regex';
 import { ASSERTION_TYPES, type Assertion, type AssertionType, type TestCase, type VarValue } from './types';
 
@@ -19,7 +20,7 @@ export interface RowCase {
   testCase?: TestCase;
   /** `__description` or `name` gave the name (it is part of the case's id); else it is `row N` */
   named: boolean;
-  problems: RowProblem[];
+  problems: readonly RowProblem[];
   /** keys of a case object that are not case keys (ignored; warned once a file) */
   ignoredKeys?: string[];
 }
@@ -107,6 +108,30 @@ const KINDS = new Map<string, Kind | 'unsupported'>([
 /** The kind a text assertion names, promptfoo's names included. */
 const kindOf = (raw: string): Kind | 'unsupported' | undefined => KINDS.get(raw.toLowerCase());
 
+/** The kind last named at the start of a text, as written, and what it names: a column's rows name one kind. */
+let lastName = '';
+let lastKind: Kind | 'unsupported' | undefined;
+
+/** The kind named by the first `nameEnd` characters of `text`, without cutting them out when the last one matches. */
+function kindAt(text: string, nameEnd: number): Kind | 'unsupported' | undefined {
+  let same = nameEnd === lastName.length;
+  for (let i = 0; same && i < nameEnd; i++) same = text.charCodeAt(i) === lastName.charCodeAt(i);
+  if (same) return lastKind;
+  lastName = text.slice(0, nameEnd);
+  lastKind = kindOf(lastName);
+  return lastKind;
+}
+
+/** Whether a character is one `trim` removes (white space and line ends; past 127: the regular expression's `\s`). */
+const isTrimmed = (c: number) => c === 32 || (c >= 9 && c <= 13) || (c > 127 && /\s/.test(String.fromCharCode(c)));
+
+/** `text.slice(from).trim()`, one string made where the value has no white space to trim at its end. */
+function trimmedFrom(text: string, from: number): string {
+  let i = from;
+  while (i < text.length && isTrimmed(text.charCodeAt(i))) i++;
+  return i < text.length && isTrimmed(text.charCodeAt(text.length - 1)) ? text.slice(i).trim() : text.slice(i);
+}
+
 /**
  * Where `KIND:` ends in a text assertion: what `/^([A-Za-z][A-Za-z0-9_-]*)\s*:/` finds (the name's end, the colon),
  * without a match object (a million rows hold a million of them).
@@ -131,20 +156,21 @@ function kindEnd(text: string): { nameEnd: number; colon: number } | undefined {
  * what the reply must equal. An empty text is no assertion.
  */
 export function assertionOfText(text: string): { assertion?: Assertion; problem?: string } {
-  if (!text.trim()) return {};
+  // a text starting with a letter is not blank: the test of a million rows, without a trimmed copy each
+  const c0 = text.charCodeAt(0);
+  if (!((c0 >= 65 && c0 <= 90) || (c0 >= 97 && c0 <= 122)) && !text.trim()) return {};
   const at = kindEnd(text);
   // a kind that takes no value
   if (!at && /^\s*is-json\s*$/i.test(text)) return { assertion: { 'json-schema': {} } };
-  const name = at && text.slice(0, at.nameEnd);
-  const kind = name ? kindOf(name) : undefined;
+  const kind = at ? kindAt(text, at.nameEnd) : undefined;
   if (kind === 'unsupported')
     return {
       problem:
-        `"${name}" is a promptfoo assertion with no equivalent here. ` +
+        `"${text.slice(0, at!.nameEnd)}" is a promptfoo assertion with no equivalent here. ` +
         `Write one of: ${[...TEXT_KINDS, ...NUMBER_KINDS].join(', ')}, starts-with, is-json, llm-rubric.`,
     };
   if (!at || !kind) return { assertion: { equals: text } };
-  const value = text.slice(at.colon + 1).trim();
+  const value = trimmedFrom(text, at.colon + 1);
   return assertionOf(kind.kind, kind.read ? kind.read(value) : value);
 }
 
@@ -166,8 +192,10 @@ function assertionOf(kind: AssertionType, value: unknown): { assertion?: Asserti
       return { problem: `This regular expression does not compile: ${why}.` };
     }
   }
-  if (!isValidAssertion(candidate)) return { problem: `"${kind}" cannot take ${JSON.stringify(argument)}.` };
-  return { assertion: candidate };
+  // isValidAssertion's test, less what is known of a kind it names (one key, an assertion's, a regex compiled)
+  if (schemaIssues(ASSERTION_ARGUMENTS[kind], argument).length)
+    return { problem: `"${kind}" cannot take ${JSON.stringify(argument)}.` };
+  return { assertion: candidate as Assertion };
 }
 
 /** A JSON value's kind, in words. */
@@ -198,42 +226,55 @@ const isExpected = (key: string): boolean => {
   return expected;
 };
 
+/** The problems of a row that has none: one list for all of them (a million rows, a million lists otherwise). */
+const NO_PROBLEMS: readonly RowProblem[] = Object.freeze([]);
+
 /** A row of columns (CSV, TSV, or a JSON row without `vars`) as a case. */
 function columnsCase(row: Record<string, unknown>, line: number): RowCase {
-  const problems: RowProblem[] = [];
+  let problems: RowProblem[] | undefined;
   const vars: Record<string, VarValue> = {};
-  const assert: Assertion[] = [];
+  // made with its first assertion: an empty list's first push gives it room for 16
+  let assert: Assertion[] | undefined;
   let name: string | undefined;
   for (const key of Object.keys(row)) {
     const value = row[key];
     if (isExpected(key)) {
       if (value === undefined || value === null || value === '') continue;
       if (typeof value !== 'string') {
-        problems.push({ key, message: `"${key}" holds an assertion as text (KIND: VALUE), not ${typeof value}.` });
+        (problems ??= []).push({
+          key,
+          message: `"${key}" holds an assertion as text (KIND: VALUE), not ${typeof value}.`,
+        });
         continue;
       }
       const a = assertionOfText(value);
-      if (a.assertion) assert.push(a.assertion);
-      if (a.problem) problems.push({ key, message: `${key}: ${a.problem}` });
+      if (a.assertion) {
+        if (assert) assert.push(a.assertion);
+        else assert = [a.assertion];
+      }
+      if (a.problem) (problems ??= []).push({ key, message: `${key}: ${a.problem}` });
     } else if (key === DESCRIPTION) {
       if (typeof value === 'string' && value.trim()) name = value.trim();
     } else if (isSpecialColumn(key)) {
       continue; // another `__` column: ignored, said once for the file
     } else if (isVarValue(value)) own(vars, key, value);
     else
-      problems.push({
+      (problems ??= []).push({
         key,
         message: `The value of "${key}" must be text, a number or true/false, not ${kindOfValue(value)}.`,
       });
   }
-  return { testCase: testCaseOf(name ?? `row ${line}`, vars, assert), named: name !== undefined, problems };
+  return {
+    testCase: testCaseOf(name ?? `row ${line}`, vars, assert),
+    named: name !== undefined,
+    problems: problems ?? NO_PROBLEMS,
+  };
 }
 
 /** A case of a name, vars and assertions (none: no `assert`). */
-function testCaseOf(name: string, vars: Record<string, VarValue>, assert: Assertion[]): TestCase {
-  const testCase: TestCase = { name, vars };
-  if (assert.length) testCase.assert = assert;
-  return testCase;
+function testCaseOf(name: string, vars: Record<string, VarValue>, assert: Assertion[] | undefined): TestCase {
+  // a literal of each shape: a key added after, V8 keeps in a store of its own, one more object a row
+  return assert?.length ? { name, vars, assert } : { name, vars };
 }
 
 /** The keys of a case object. */

@@ -68,6 +68,39 @@ describe('cases: datasets', () => {
       }
     });
 
+    it('a row starts on its line after values holding line ends of each kind, whatever the chunks', async () => {
+      const lines = async (csv: string, size: number) => {
+        const out: number[][] = [];
+        for await (const batch of readDataset(chunked(csv, size), 'csv'))
+          for (const item of batch) if (item.kind === 'record') out.push([item.line, item.endLine]);
+        return out;
+      };
+      for (const size of [1, 2, 5, 65_536]) {
+        const lf = 'q,n\na,1\n"b\rc",2\n"d\r\ne",3\n"f\ng",4\nh,5\n';
+        assert.deepEqual(
+          await lines(lf, size),
+          [
+            [2, 2],
+            [3, 4],
+            [5, 6],
+            [7, 8],
+            [9, 9],
+          ],
+          `chunks of ${size}`,
+        );
+        const crlf = 'q,n\r\na,1\r\n"b\r\nc",2\r\n\r\nd,3';
+        assert.deepEqual(
+          await lines(crlf, size),
+          [
+            [2, 2],
+            [3, 4],
+            [6, 6],
+          ],
+          `chunks of ${size}`,
+        );
+      }
+    });
+
     it('an empty file and a header alone have no rows, and no error', async () => {
       for (const csv of ['', 'q\n', '\uFEFF', '\uFEFFq']) {
         const s = await scan(csv, 'csv', ['q']);
