@@ -133,19 +133,19 @@ export class CasesRunner {
    * repository.
    */
   async compareCases(arg?: unknown, ref?: string): Promise<string | undefined> {
-    const active = vscode.window.activeTextEditor?.document.uri;
-    const uri =
-      arg instanceof vscode.Uri
-        ? arg
-        : active && isCaseFile(active.path)
-          ? active
-          : (this.grids.current?.caseUri ?? active);
-    const caseUri = await chooseCaseFile(this.cases, this.prompts, uri);
+    const caseUri = await this.caseFileOf(arg);
     if (!caseUri) return undefined;
     const chosen = await askRevision(this.prompts, this.git, caseUri, ref ?? this.config.compareBase, !!ref);
     if (chosen && 'ref' in chosen) await this.run(caseUri, { scope: 'all' }, { compareWith: chosen.ref });
     if (chosen && 'notInGit' in chosen) void this.api.showError(chosen.notInGit, 'Compare Cases');
     return chosen && 'notInGit' in chosen ? chosen.notInGit : undefined;
+  }
+
+  /** The case file a command means: the one given, the active editor's, else the grid's (casesPick.ts). */
+  private caseFileOf(arg: unknown): Promise<vscode.Uri | undefined> {
+    const active = vscode.window.activeTextEditor?.document.uri;
+    const shown = active && isCaseFile(active.path) ? active : (this.grids.current?.caseUri ?? active);
+    return chooseCaseFile(this.cases, this.prompts, arg instanceof vscode.Uri ? arg : shown);
   }
 
   /**
@@ -155,14 +155,7 @@ export class CasesRunner {
    * Resolves when the run ends, to the sample run.
    */
   async runSample(arg?: unknown, answer?: string): Promise<{ n: number; seed: number } | undefined> {
-    const active = vscode.window.activeTextEditor?.document.uri;
-    const uri =
-      arg instanceof vscode.Uri
-        ? arg
-        : active && isCaseFile(active.path)
-          ? active
-          : (this.grids.current?.caseUri ?? active);
-    const caseUri = await chooseCaseFile(this.cases, this.prompts, uri);
+    const caseUri = await this.caseFileOf(arg);
     if (!caseUri) return undefined;
     const prepared = await this.prepare(caseUri);
     if (typeof prepared === 'string') {
