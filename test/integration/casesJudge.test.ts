@@ -43,7 +43,7 @@ cases:
 `;
 
 const uri = (name: string) => workspaceUri(DIR, name);
-const isJudge = (r: FakeRequest) => JSON.stringify(r.body).includes('"json_schema"');
+const isJudge = (r: FakeRequest) => JSON.stringify(r.body ?? null).includes('"json_schema"');
 const replies = (rs: FakeRequest[]) => rs.filter(r => r.path === '/v1/messages' && !isJudge(r));
 
 async function features(): Promise<Features> {
