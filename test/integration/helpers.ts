@@ -31,9 +31,9 @@ export async function writeWorkspaceFile(name: string, text: string): Promise<vs
   // again: it is read again, so each test starts from the file it wrote whatever ran before it
   const doc = vscode.workspace.textDocuments.find(d => d.uri.toString() === uri.toString());
   if (doc && doc.getText() !== text) {
+    // reverted and closed in one command, which never asks whether to save
     await vscode.window.showTextDocument(doc);
-    await vscode.commands.executeCommand('workbench.action.files.revert');
-    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
+    await vscode.commands.executeCommand('workbench.action.revertAndCloseActiveEditor');
     await waitFor(`${name} read again`, () => doc.isClosed || doc.getText() === text);
   }
   return uri;
