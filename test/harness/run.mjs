@@ -16,7 +16,7 @@ import { ui } from '../ui/context.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const RESULTS = path.join(ROOT, 'test-results');
-const TIMEOUT_MS = Number(process.env.HARNESS_TEST_TIMEOUT_MS || 300000);
+const TIMEOUT_MS = Number(process.env.HARNESS_TEST_TIMEOUT_MS || 600000);
 fs.mkdirSync(RESULTS, { recursive: true });
 for (const f of fs.readdirSync(RESULTS)) if (f.startsWith('FAILED-')) fs.rmSync(path.join(RESULTS, f));
 
