@@ -67,12 +67,12 @@ export { GitError, GitRepo } from './core/git/git';
 export { caseFileAt, revisionSource } from './core/cases/versions';
 // A run made ready as every front end makes it (core/cases/session.ts), the files read as the editor has them.
 export { readText } from './core/cases/load';
+export { recordText } from './core/request/records';
 export {
   batchJobsOf,
   directRun,
   filledCells,
   openCaseFile,
-  recordText,
   rubricsWithoutJudge,
   versionCells,
 } from './core/cases/session';

@@ -15,11 +15,11 @@ import {
 } from '../core/cases/load';
 import type { RunCell } from '../core/cases/engine';
 import type { Sampling } from '../core/cases/runner';
-import { openCaseFile, recordText, filledCells, type OpenedCaseFile } from '../core/cases/session';
+import { filledCells, NO_MODEL, openCaseFile, type OpenedCaseFile, type OpenOptions } from '../core/cases/session';
 import type { CellKey } from '../core/cases/types';
 import type { Endpoint } from '../core/request/validate';
 import { UsageError } from './args';
-import type { CheckRecord } from '../core/request/records';
+import { recordText, type CheckRecord } from '../core/request/records';
 import { expandFiles } from './files';
 import { findMcpJson, parseMcpJson } from '../core/tools/mcpConfig';
 import type { CliIo } from './io';
@@ -92,7 +92,7 @@ export function loadCaseFile(
 export function openSuiteFile(
   abs: string,
   cwd: string,
-  o: { source?: FileSource; display?: string; choice?: CaseChoice },
+  o: { source?: FileSource; display?: string } & Pick<OpenOptions, 'choice' | 'onChosen'>,
 ): Promise<OpenedCaseFile> {
   const { display, source, mcpServers } = sourceOf(abs, cwd, o);
   return openCaseFile(abs, cwd, source, {
@@ -100,6 +100,7 @@ export function openSuiteFile(
     mcpServers,
     ...(o.source ? {} : { dataset: datasetOnDisk }),
     ...(o.choice ? { choice: o.choice } : {}),
+    ...(o.onChosen ? { onChosen: o.onChosen } : {}),
   });
 }
 
@@ -184,7 +185,7 @@ function preparedCells(opened: Omit<OpenedCaseFile, 'cases'>, io: CliIo, o: Prep
   if (!loaded || errors) return { cells: [], errors: Math.max(1, errors) };
   const keys = o.keysOf(loaded);
   if (!keys.length && loaded.file.cases.length) {
-    io.stderr.write(`${loaded.display}: error: no model: the request has no "model", the case file no "models"\n`);
+    io.stderr.write(`${loaded.display}: error: ${NO_MODEL}\n`);
     return { loaded, cells: [], errors: 1 };
   }
   const cells: RunCell[] = [];

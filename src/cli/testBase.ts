@@ -74,14 +74,14 @@ export async function testAgainstBase(o: TestBaseOptions, io: CliIo, cwd: string
   // the working copies, checked before anything is sent, as `test` checks them
   const current: SideCell[] = [];
   let errors = 0;
+  const sampling = o.settings.sampling;
   for (const f of files) {
     if (!f.abs) continue;
     const keysOf = (l: LoadedCaseFile) => cellsOf(l.file, l.requestModel, o.models);
-    const sampling = o.settings.sampling;
     const prepared = await prepareSuiteFile(f.abs, cwd, io, { keysOf, cellName, betas, sampling, display: f.display });
     errors += prepared.errors;
     const loaded = prepared.loaded;
-    const problem = loaded && !prepared.errors && samplingProblem(loaded.file, f.display, o.settings.sampling);
+    const problem = loaded && !prepared.errors && samplingProblem(loaded.file, f.display, sampling);
     if (problem) {
       io.stderr.write(`${problem}\n`);
       errors++;

@@ -16,14 +16,14 @@ import { VERSION, type BatchRecord, type BatchStore, type CellRef, type SentCell
 import { customIdOf } from '../core/batches/requests';
 import { MISSING, outcomeOf, settler } from '../core/cases/batchTransport';
 import type { CaseChoice } from '../core/cases/choose';
-import { requestCount, runCellOf, type RequestCount, type RunOutcome, type Transport } from '../core/cases/engine';
+import { requestCount, type RequestCount, type RunOutcome, type Transport } from '../core/cases/engine';
 import { parseCaseFile } from '../core/cases/caseFile';
-import { loadSuite, type SuiteCase } from '../core/cases/load';
+import type { LoadedCaseFile, SuiteCase } from '../core/cases/load';
 import { formatOf } from '../core/fileNames';
 import { modelsOf } from '../core/cases/outline';
-import { prepareCell } from '../core/cases/runner';
+import { filledCells, NO_MODEL, rubricsWithoutJudge } from '../core/cases/session';
 import type { Assertion, Outcome } from '../core/cases/types';
-import { cellProblemLines, datasetOnDisk, loadCaseFile, readText, recordLine } from './caseFiles';
+import { cellProblemLines, openSuiteFile, readText, recordLine } from './caseFiles';
 import { betasFromEnv, type CliIo } from './io';
 import { cellName } from './testReport';
 import { judgeProblems, runTestCells, samplingProblem, type RunSettings, type TestCell } from './testRun';
@@ -259,53 +259,42 @@ export async function spoolSuite(
   const judged: TestCell[] = [];
   let errors = 0;
   for (const abs of files) {
-    const { loaded, records } = loadCaseFile(abs, cwd);
     const problems: { cell: string; problem: string }[] = [];
-    let chosen = 0;
     let rubricWithoutJudge: TestCell | undefined;
-    const models = loaded ? modelsOf(loaded.file, loaded.requestModel, o.models) : [];
-    const add = (c: SuiteCase) => {
-      chosen++;
-      if (!loaded) return;
-      const file = { ...loaded.file, cases: [c] };
-      for (const model of models) {
-        const key = { caseName: c.name, model };
-        const prepared = prepareCell(file, loaded.requestValue, key, { betas });
+    let models: string[] | undefined;
+    // each chosen case's cells filled, checked and written as the dataset is read
+    const add = (c: SuiteCase, loaded: LoadedCaseFile) => {
+      models ??= modelsOf(loaded.file, loaded.requestModel, o.models);
+      const one = { ...loaded, file: { ...loaded.file, cases: [c] } };
+      const keys = models.map(model => ({ caseName: c.name, model }));
+      for (const f of filledCells(one, keys, { betas, sampling: o.settings.sampling })) {
         // a problem many cells share is said once: its first cells are named, the others counted
-        if ('problems' in prepared) {
-          for (const problem of prepared.problems)
-            if (problems.length < 10_000) problems.push({ cell: cellName(key), problem });
+        if (!f.cell) {
+          for (const problem of f.problems) if (problems.length < 10_000) problems.push({ cell: cellName(f), problem });
           continue;
         }
         const cell: TestCell = {
-          ...runCellOf({ ...loaded, file }, { ...key, body: prepared.body }, o.settings.sampling),
+          ...f.cell,
           file: loaded.display,
           abs,
           ...(loaded.file.mcpServers ? { mcpServers: loaded.file.mcpServers } : {}),
           caseId: c.id,
         };
-        if (!rubricWithoutJudge && !cell.judge?.model && cell.assertions.some(a => 'rubric' in a))
-          rubricWithoutJudge = cell;
+        rubricWithoutJudge ??= rubricsWithoutJudge([cell], undefined)[0];
         spool.add(cell);
       }
     };
-    const errs = () => records.filter(r => r.severity === 'error').length;
-    const suite =
-      loaded && !errs()
-        ? await loadSuite(loaded, cwd, datasetOnDisk, { onChosen: add, ...(o.choice ? { choice: o.choice } : {}) })
-        : undefined;
-    // a sample is known once every case has been read
-    for (const c of suite?.scan?.chosen ?? []) add(c);
-    records.push(...(suite?.records ?? []));
-    for (const r of records) io.stderr.write(recordLine(r));
-    if (!loaded || !suite?.scan || errs()) {
-      errors += Math.max(1, errs());
+    const opened = await openSuiteFile(abs, cwd, { onChosen: add, ...(o.choice ? { choice: o.choice } : {}) });
+    for (const r of opened.records) io.stderr.write(recordLine(r));
+    const { loaded } = opened;
+    if (!loaded || !opened.cases) {
+      errors += Math.max(1, opened.records.filter(r => r.severity === 'error').length);
       continue;
     }
-    cases.chosen += chosen;
-    cases.of += suite.scan.total;
-    if (!models.length && chosen) {
-      io.stderr.write(`${loaded.display}: error: no model: the request has no "model", the case file no "models"\n`);
+    cases.chosen += opened.cases.chosen;
+    cases.of += opened.cases.of;
+    if (!models?.length && opened.cases.chosen) {
+      io.stderr.write(`${loaded.display}: error: ${NO_MODEL}\n`);
       errors++;
       continue;
     }

@@ -10,7 +10,7 @@ import type { ApiClient } from '../api/client';
 import type { CallHooks } from '../api/http';
 import type { BatchJob } from '../batches/session';
 import { customIds } from '../batches/requests';
-import type { CheckRecord } from '../request/records';
+import { recordText, type CheckRecord } from '../request/records';
 import type { Endpoint } from '../request/validate';
 import type { CaseChoice } from './choose';
 import {
@@ -23,7 +23,14 @@ import {
   type Transport,
 } from './engine';
 import { withToolLoops } from './loops';
-import { loadCaseFileFrom, loadSuite, type DatasetOpener, type FileSource, type LoadedCaseFile } from './load';
+import {
+  loadCaseFileFrom,
+  loadSuite,
+  type DatasetOpener,
+  type FileSource,
+  type LoadedCaseFile,
+  type SuiteCase,
+} from './load';
 import { cellsOf, prepareCell, runCell, type Sampling } from './runner';
 import type { LiveBackends } from '../tools/answers';
 import type { VerdictCache } from './verdictCache';
@@ -49,6 +56,11 @@ export interface OpenOptions {
   mcpServers?: readonly string[];
   /** which cases run (`--filter`, `--sample`, `--shard`…; a grid's Run Sample…) */
   choice?: CaseChoice;
+  /**
+   * each chosen case handed on as it is read (a sample's once every case has been), none kept: a run of any size
+   * (`test --batch`) streams its cases; `loaded` then keeps the file's listed cases
+   */
+  onChosen?: (c: SuiteCase, loaded: LoadedCaseFile) => void;
 }
 
 const isError = (r: CheckRecord) => r.severity === 'error';
@@ -70,13 +82,23 @@ export async function openCaseFile(
     ownErrorsFirst: true,
   });
   if (!loaded || records.some(isError)) return { records };
+  let chosenCount = 0;
+  const onChosen =
+    o.onChosen &&
+    ((c: SuiteCase) => {
+      chosenCount++;
+      o.onChosen!(c, loaded);
+    });
   const suite = await loadSuite(loaded, cwd, o.dataset ?? datasetFrom(source), {
-    keep: true,
+    keep: !onChosen,
     ...(o.choice ? { choice: o.choice } : {}),
+    ...(onChosen ? { onChosen } : {}),
   });
+  if (onChosen) for (const c of suite.scan?.chosen ?? []) onChosen(c);
+  else chosenCount = suite.scan?.chosen.length ?? 0;
   records.push(...suite.records);
   if (!suite.scan || records.some(isError)) return { records };
-  return { loaded, records, cases: { chosen: suite.scan.chosen.length, of: suite.scan.total } };
+  return { loaded, records, cases: { chosen: chosenCount, of: suite.scan.total } };
 }
 
 /** A dataset read whole from a source of texts (a git revision holds it as one). */
@@ -110,9 +132,6 @@ export function filledCells(loaded: LoadedCaseFile, keys: readonly CellKey[], o:
     return { ...key, cell: runCellOf(loaded, { ...key, body: prepared.body }, o.sampling) };
   });
 }
-
-/** A record as one line: `file:line:col: severity code: message`. */
-export const recordText = (r: CheckRecord) => `${r.file}:${r.line}:${r.column}: ${r.severity} ${r.code}: ${r.message}`;
 
 /** What says that a case file names no model: neither the case file's `models` nor the request's `model`. */
 export const NO_MODEL = 'no model: the request has no "model", the case file no "models"';

@@ -3,6 +3,7 @@
 // revision, so a case runs on the request of its own time.
 import { parseCaseFile, requestPathOf } from './caseFile';
 import { fileRecord, type FileSource } from './load';
+import { decodeUtf8 } from '../files';
 import { formatOf } from '../fileNames';
 import type { GitRepo } from '../git/git';
 
@@ -11,11 +12,8 @@ export type RevisionText = string | { invalidUtf8: true } | undefined;
 
 function decode(bytes: Buffer | undefined): RevisionText {
   if (!bytes) return undefined;
-  try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-  } catch {
-    return { invalidUtf8: true };
-  }
+  const decoded = decodeUtf8(bytes);
+  return 'text' in decoded ? decoded.text : { invalidUtf8: true };
 }
 
 /** The texts of repository paths at commit `sha`, keyed by their path on disk. */

@@ -44,3 +44,6 @@ export function toRecords(text: string, problems: readonly Problem[], display: s
     };
   });
 }
+
+/** A record as one line, as `check` prints it: `file:line:col: severity code: message`. */
+export const recordText = (r: CheckRecord) => `${r.file}:${r.line}:${r.column}: ${r.severity} ${r.code}: ${r.message}`;

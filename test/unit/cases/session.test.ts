@@ -64,6 +64,39 @@ describe('cases: a run made ready (session)', () => {
     assert.equal(opened.loaded?.file.cases.length, 2);
   });
 
+  it('streams the chosen cases to onChosen as they are read, a sample once all are; none kept', async () => {
+    const files = {
+      [CASES]: caseFile(['models: [model-haiku-4-5]', 'dataset: rows.csv', ...LISTED]),
+      [REQUEST]: request(),
+      [DATA]: 'question\nA\nB\nC\n',
+    };
+    const seen: string[] = [];
+    const all = await openCaseFile(CASES, root, sourceOf(files), {
+      display: 'support.cases.yaml',
+      onChosen: (c, loaded) => seen.push(`${c.name} of ${loaded.display}`),
+    });
+    assert.deepEqual(seen, [
+      'greeting of support.cases.yaml',
+      'row 2 of support.cases.yaml',
+      'row 3 of support.cases.yaml',
+      'row 4 of support.cases.yaml',
+    ]);
+    assert.deepEqual(all.cases, { chosen: 4, of: 4 });
+    assert.deepEqual(
+      all.loaded?.file.cases.map(c => c.name),
+      ['greeting'],
+      'the listed cases only: the rows went on',
+    );
+    seen.length = 0;
+    const sample = await openCaseFile(CASES, root, sourceOf(files), {
+      display: 'support.cases.yaml',
+      choice: { sample: 2, seed: 1 },
+      onChosen: c => seen.push(c.name),
+    });
+    assert.equal(seen.length, 2);
+    assert.deepEqual(sample.cases, { chosen: 2, of: 4 });
+  });
+
   it('is not usable when any record is an error: in the case file, its dataset or a missing request', async () => {
     const bad = await open({ [CASES]: caseFile(['cases:', '  - name: a', '  - name: a']), [REQUEST]: request() });
     assert.equal(bad.loaded, undefined);
