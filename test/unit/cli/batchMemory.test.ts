@@ -178,6 +178,26 @@ describe('test --batch: a suite of any size through a spool on disk', function (
     assert.equal(fake.requests.length, 0);
   });
 
+  it('a case file with errors of its own: those said first, as test says them, and nothing sent (exit 2)', async () => {
+    fs.writeFileSync(path.join(dir, 'twice.csv'), 'word,__expected\nok,contains: ok\n"not closed\n');
+    const twice = 'request: say.prompt.yaml\ndataset: twice.csv\ncases:\n  - name: a\n  - name: a\n';
+    fs.writeFileSync(path.join(dir, 'twice.cases.yaml'), twice);
+    const batch = await cli(['test', 'twice.cases.yaml', '--batch', '--format', 'jsonl']);
+    const direct = await cli(['test', 'twice.cases.yaml', '--format', 'jsonl']);
+    for (const r of [batch, direct]) {
+      assert.equal(r.code, 2, r.err);
+      assert.match(r.err, /^twice\.cases\.yaml:5:\d+: error duplicate-case-name: /m);
+      // the dataset is not read while its case file has errors of its own
+      assert.doesNotMatch(r.err, /twice\.csv/);
+      assert.match(r.err, /nothing sent: 1 error \(above\)/);
+    }
+    assert.equal(fake.requests.length, 0);
+    // check reads on and lists every problem
+    const check = await cli(['check', 'twice.cases.yaml']);
+    assert.equal(check.code, 1, check.err);
+    assert.match(check.out + check.err, /twice\.csv:3:1: error dataset-syntax: /);
+  });
+
   it("removes the spools and report files aside of killed runs over a minute old, and no other's", async () => {
     const spools = path.join(dir, 'cache', 'batches', 'spool');
     // a pid no process has: one that has exited
