@@ -94,11 +94,10 @@ export async function openCaseFile(
     ...(o.choice ? { choice: o.choice } : {}),
     ...(onChosen ? { onChosen } : {}),
   });
-  if (onChosen) for (const c of suite.scan?.chosen ?? []) onChosen(c);
-  else chosenCount = suite.scan?.chosen.length ?? 0;
   records.push(...suite.records);
   if (!suite.scan || records.some(isError)) return { records };
-  return { loaded, records, cases: { chosen: chosenCount, of: suite.scan.total } };
+  const chosen = onChosen ? chosenCount : suite.scan.chosen.length;
+  return { loaded, records, cases: { chosen, of: suite.scan.total } };
 }
 
 /** A dataset read whole from a source of texts (a git revision holds it as one). */

@@ -49,7 +49,7 @@ export interface SuiteScan {
   total: number;
   /** rows read from the dataset (cases or not) */
   rows: number;
-  /** the chosen cases in order (all of them without a choice); empty unless `keep` */
+  /** the chosen cases in order (all of them without a choice); empty unless `keep` (and no `onChosen`) */
   chosen: SuiteCase[];
   /** the dataset's rows with no assertion of their own: how many, and the first one's line */
   unasserted: { rows: number; firstLine: number };
@@ -73,7 +73,7 @@ export async function scanSuite(o: {
   placeholders?: ReadonlySet<string>;
   choice?: CaseChoice;
   keep?: boolean;
-  /** each chosen case as it is read (a sample's, at the end in `chosen`), instead of kept */
+  /** each chosen case as it is read (a sample's once every case has been), instead of kept */
   onChosen?: (c: SuiteCase) => void;
   page?: { from: number; size: number };
 }): Promise<SuiteScan> {
@@ -153,11 +153,16 @@ export async function scanSuite(o: {
     }
     checker.end();
   }
+  // a sample is known only now: its cases are handed on here, as the others were when read
+  let chosen: SuiteCase[] = [];
+  if (o.page) chosen = page;
+  else if (o.onChosen) for (const c of chooser.chosen(c => c.id)) o.onChosen(c);
+  else if (o.keep) chosen = chooser.chosen(c => c.id);
   return {
     problems,
     total,
     rows,
-    chosen: o.page ? page : o.keep || o.onChosen ? chooser.chosen(c => c.id) : [],
+    chosen,
     unasserted,
     ...(o.page ? { more } : {}),
   };
