@@ -81,8 +81,8 @@ export class Chooser<T> {
   private readonly heap: Candidate<T>[] = [];
 
   /**
-   * `onKept`: each case chosen as soon as the choice can say (every choice but a sample, decided at the end) is
-   * handed to it instead of kept, so a run can stream its cases.
+   * `onKept`: each case chosen is handed to it instead of kept, as soon as the choice can say (a sample's at
+   * `chosen()`), so a run can stream its cases.
    */
   constructor(
     private readonly choice: CaseChoice = {},
@@ -111,13 +111,19 @@ export class Chooser<T> {
     return !shard || shardOf(id(item.item), shard.n) === shard.k - 1;
   }
 
-  /** The chosen cases, in file order. `idOf` gives a kept item's id (for a sample's shard). */
+  /**
+   * The chosen cases, in file order, once all have been offered. `idOf` gives a kept item's id (for a sample's
+   * shard). With `onKept`, a sample's cases are handed to it here, and none is returned.
+   */
   chosen(idOf: (item: T) => string): T[] {
     if (this.choice.sample === undefined) return this.kept.map(k => k.item);
-    return this.heap
+    const sample = this.heap
       .filter(k => this.inShard(k, idOf))
       .sort((a, b) => a.ordinal - b.ordinal)
       .map(k => k.item);
+    if (!this.onKept) return sample;
+    for (const item of sample) this.onKept(item);
+    return [];
   }
 
   private offerToSample(c: Candidate<T>): void {

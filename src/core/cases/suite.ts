@@ -153,16 +153,12 @@ export async function scanSuite(o: {
     }
     checker.end();
   }
-  // a sample is known only now: its cases are handed on here, as the others were when read
-  let chosen: SuiteCase[] = [];
-  if (o.page) chosen = page;
-  else if (o.onChosen) for (const c of chooser.chosen(c => c.id)) o.onChosen(c);
-  else if (o.keep) chosen = chooser.chosen(c => c.id);
   return {
     problems,
     total,
     rows,
-    chosen,
+    // a sample is known only now: with onChosen, its cases are handed on here, as the others were when read
+    chosen: o.page ? page : o.keep || o.onChosen ? chooser.chosen(c => c.id) : [],
     unasserted,
     ...(o.page ? { more } : {}),
   };
