@@ -1,7 +1,7 @@
 // A dataset of a million rows (about 26 MB of CSV) read a row at a time and each row filled into a request, as `test`
 // prepares a suite from data: the reader (UTF-8 checked, csv-parse, each record's line), the row as a case (promptfoo's
 // columns), its case_id and the request filled with its vars (the request compiled once, placeholderFiller), against
-// csv-parse alone on the same chunks. Run alone: `node out/bench/main.js dataset` (the whole chain otherwise).
+// csv-parse alone on the same chunks. Run alone: `node out/bench/main.js dataset`.
 import { parse } from 'csv-parse';
 import { caseIdOf } from '../src/core/cases/caseId';
 import { readDataset } from '../src/core/cases/dataset';

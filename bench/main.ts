@@ -555,22 +555,31 @@ async function cliProcesses(): Promise<void> {
   }
 }
 
+// the benches run alone, each on a fresh heap: `node out/bench/main.js dataset` (any of these names)
+const alone: Record<string, () => Promise<void>> = {
+  hostile: async () => (await import('./hostile.js')).hostileBench(figs),
+  dataset: async () => (await import('./dataset.js')).datasetBench(figs),
+};
+const only = alone[process.argv[2] ?? ''];
+
 // the stream first, on the fresh heap of a process: after the checks (bodies of up to 13 MB) the heap is ~450 MB and
 // each of the collector's pauses ~2 ms, which fall in the client's runs (it allocates) more than in the raw read's
-void streaming()
-  .then(checking)
-  .then(tokenCounting)
-  .then(complianceExport)
-  .then(problemPlacement)
-  .then(caseMatrix)
-  .then(cliProcesses)
-  .then(() => modelsBench(figs))
-  .then(async () => figs.push(...(await cacheBench())))
-  .then(async () => (await import('./compare.js')).compareBench(figs))
-  .then(async () => figs.push(...(await (await import('./judge.js')).judgeBench())))
-  .then(async () => (await import('./lsp.js')).lspBench(figs))
-  .then(async () => (await import('./batch.js')).batchBench(figs))
-  .then(async () => (await import('./loops.js')).loopsBench(figs))
-  .then(async () => (await import('./hostile.js')).hostileBench(figs))
-  .then(async () => (await import('./dataset.js')).datasetBench(figs))
-  .then(() => summary(figs));
+if (only) void only().then(() => summary(figs));
+else
+  void streaming()
+    .then(checking)
+    .then(tokenCounting)
+    .then(complianceExport)
+    .then(problemPlacement)
+    .then(caseMatrix)
+    .then(cliProcesses)
+    .then(() => modelsBench(figs))
+    .then(async () => figs.push(...(await cacheBench())))
+    .then(async () => (await import('./compare.js')).compareBench(figs))
+    .then(async () => figs.push(...(await (await import('./judge.js')).judgeBench())))
+    .then(async () => (await import('./lsp.js')).lspBench(figs))
+    .then(async () => (await import('./batch.js')).batchBench(figs))
+    .then(async () => (await import('./loops.js')).loopsBench(figs))
+    .then(alone.hostile)
+    .then(alone.dataset)
+    .then(() => summary(figs));
