@@ -7,7 +7,7 @@
 import type { Locate } from '../request/parse';
 import type { Problem, RuleId, Severity } from '../request/types';
 import { count } from '../text';
-import { bitsOf, caseIdOf, IdSet } from './caseId';
+import { bitsOf, caseIdOf, caseIdsOf, IdSet } from './caseId';
 import { Chooser, type CaseChoice } from './choose';
 import { readDataset, InvalidUtf8 } from './dataset';
 import { caseOfRecord, isKnownSpecialColumn, isSpecialColumn } from './datasetRows';
@@ -100,8 +100,11 @@ export async function scanSuite(o: {
   if (o.dataset) {
     const checker = new RowChecker(problems, o.placeholders);
     try {
-      reading: for await (const batch of readDataset(o.dataset.chunks, o.dataset.format))
-        for (const item of batch) {
+      reading: for await (const batch of readDataset(o.dataset.chunks, o.dataset.format)) {
+        const rowCases = batch.map(item => (item.kind === 'record' ? caseOfRecord(item.value, item.line) : undefined));
+        const rowIds = caseIdsOf(rowCases);
+        for (let i = 0; i < batch.length; i++) {
+          const item = batch[i]!;
           if (item.kind === 'problem') {
             const { line, column, message } = item;
             problems.push({ line, column, message, severity: 'error', code: 'dataset-syntax' });
@@ -112,7 +115,7 @@ export async function scanSuite(o: {
             continue;
           }
           rows++;
-          const row = caseOfRecord(item.value, item.line);
+          const row = rowCases[i]!;
           const at: Where = {
             line: item.line,
             column: item.column ?? 1,
@@ -124,7 +127,7 @@ export async function scanSuite(o: {
           const c = row.testCase;
           if (!c.assert?.length && !unasserted.rows++) unasserted.firstLine = item.line;
           if (item.text !== undefined) checker.rowKeys(c, at);
-          const id = caseIdOf(c, row.named);
+          const id = rowIds[i]!;
           const first = ids.add(bitsOf(id), item.line);
           if (first !== undefined) {
             checker.duplicate(item.line, first, c.name, row.named);
@@ -147,6 +150,7 @@ export async function scanSuite(o: {
           } else if (skipped < o.page.from) skipped++;
           else page.push(suiteCase);
         }
+      }
     } catch (e) {
       if (!(e instanceof InvalidUtf8)) throw e;
       problems.push({ line: e.line, column: 1, severity: 'error', code: 'dataset-syntax', message: e.message });

@@ -5,7 +5,7 @@ import * as assert from 'node:assert/strict';
 import * as crypto from 'node:crypto';
 import * as fs from 'node:fs';
 import { parseCaseFile } from '../../../src/core/cases/caseFile';
-import { caseIdOf } from '../../../src/core/cases/caseId';
+import { caseIdOf, caseIdsOf } from '../../../src/core/cases/caseId';
 import { readDataset } from '../../../src/core/cases/dataset';
 import { assertionOfText } from '../../../src/core/cases/datasetRows';
 import { scanSuite, unassertedRows, type SuiteScan } from '../../../src/core/cases/suite';
@@ -295,6 +295,20 @@ describe('cases: datasets', () => {
         caseIdOf({ name: 'x', vars: JSON.parse('{"__proto__": "p", "z": -0.5, "10": "a", "9": "b"}') }, false),
       ];
       assert.deepEqual(ids, PINNED_IDS);
+    });
+
+    it("a batch's ids, hashed in a loop of their own, are each case's own; none where a row is no case", async () => {
+      const rows = [
+        { testCase: { name: 'row 2', vars: { q: 'hello' } }, named: false },
+        undefined,
+        { named: false },
+        { testCase: { name: 'greeting', vars: { q: 'hi' }, assert: [{ contains: 'hi' }] }, named: true },
+      ];
+      const one = (i: number) => caseIdOf(rows[i]!.testCase!, rows[i]!.named);
+      assert.deepEqual(caseIdsOf(rows), [one(0), undefined, undefined, one(3)]);
+      // the suite's scan hashes its rows a batch at a time: its ids are the pinned ones
+      const scanned = await scan('q\nhello\n', 'csv');
+      assert.equal(scanned.chosen[0]!.id, PINNED_IDS[0]);
     });
 
     it('an id is the first 16 hex digits of the SHA-256 of JSON.stringify([name, keys, values, assertions])', () => {
