@@ -3,10 +3,9 @@
 // columns), its case_id and the request filled with its vars (the request compiled once, placeholderFiller), against
 // csv-parse alone on the same chunks. Run alone: `node out/bench/main.js dataset`.
 import { parse } from 'csv-parse';
-import { caseIdsOf } from '../src/core/cases/caseId';
 import { readDataset } from '../src/core/cases/dataset';
-import { caseOfRecord } from '../src/core/cases/datasetRows';
 import { placeholderFiller } from '../src/core/cases/placeholders';
+import { casesOfBatch } from '../src/core/cases/suite';
 import { ratioAsync, type Figure } from './bench';
 
 const ROWS = 1_000_000;
@@ -53,17 +52,13 @@ export async function datasetBench(figs: Figure[]): Promise<void> {
         run: async () => {
           rows = 0;
           const fill = placeholderFiller(REQUEST);
-          // as the suite's scan reads them: a batch's rows as cases, then their ids
-          for await (const batch of readDataset(data, 'csv')) {
-            const cases = batch.map(item => (item.kind === 'record' ? caseOfRecord(item.value, item.line) : undefined));
-            const ids = caseIdsOf(cases);
-            for (let i = 0; i < cases.length; i++) {
-              const c = cases[i]?.testCase;
-              if (!c || ids[i] === undefined) continue;
-              fill(c.vars ?? {});
+          // as the suite's scan reads them: a batch's rows as cases with their ids, then each one's request
+          for await (const batch of readDataset(data, 'csv'))
+            for (const row of casesOfBatch(batch)[0]) {
+              if (!row?.testCase) continue;
+              fill(row.testCase.vars ?? {});
               rows++;
             }
-          }
         },
       },
       2,

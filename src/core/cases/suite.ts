@@ -9,7 +9,7 @@ import type { Problem, RuleId, Severity } from '../request/types';
 import { count } from '../text';
 import { bitsOf, caseIdOf, caseIdsOf, IdSet } from './caseId';
 import { Chooser, type CaseChoice } from './choose';
-import { readDataset, InvalidUtf8 } from './dataset';
+import { readDataset, InvalidUtf8, type DatasetItem } from './dataset';
 import { caseOfRecord, isKnownSpecialColumn, isSpecialColumn } from './datasetRows';
 import type { CaseFile, DatasetFormat, TestCase } from './types';
 
@@ -101,8 +101,7 @@ export async function scanSuite(o: {
     const checker = new RowChecker(problems, o.placeholders);
     try {
       reading: for await (const batch of readDataset(o.dataset.chunks, o.dataset.format)) {
-        const rowCases = batch.map(item => (item.kind === 'record' ? caseOfRecord(item.value, item.line) : undefined));
-        const rowIds = caseIdsOf(rowCases);
+        const [rowCases, rowIds] = casesOfBatch(batch);
         for (let i = 0; i < batch.length; i++) {
           const item = batch[i]!;
           if (item.kind === 'problem') {
@@ -166,6 +165,15 @@ export async function scanSuite(o: {
     unasserted,
     ...(o.page ? { more } : {}),
   };
+}
+
+/**
+ * A batch of a dataset's items read as cases (undefined for a header or a problem), and the cases' ids: all of the
+ * batch's cases first, then their ids, hashed in a loop of their own (caseIdsOf).
+ */
+export function casesOfBatch(batch: readonly DatasetItem[]) {
+  const rowCases = batch.map(item => (item.kind === 'record' ? caseOfRecord(item.value, item.line) : undefined));
+  return [rowCases, caseIdsOf(rowCases)] as const;
 }
 
 /**
