@@ -8,13 +8,15 @@
 import { Parser, type CsvError, type Options } from 'csv-parse';
 import type { DatasetFormat } from './types';
 
-/** One record: its first line (1-based) and its values (by column for CSV and TSV; a JSON value otherwise). */
+/** One record: its first line (1-based) and its values (CSV and TSV: its fields and the header's; JSON: a value). */
 interface DatasetRecord {
   line: number;
   /** its last line (a quoted value or a JSON element may span several) */
   endLine: number;
-  /** CSV/TSV: each column's text; JSON Lines and JSON: the parsed value */
+  /** CSV/TSV: the fields, in the order of `columns`; JSON Lines and JSON: the parsed value */
   value: unknown;
+  /** CSV/TSV: the header's columns (one list for every record) */
+  columns?: string[];
   /** JSON Lines and JSON: the record's text as written, and the column it starts at (to place a problem in it) */
   text?: string;
   column?: number;
@@ -228,8 +230,6 @@ async function* csvItems(text: AsyncIterable<string>, format: 'csv' | 'tsv'): As
   }
   /** `\r\n` inside quoted values so far: csv-parse counts each as two line ends, a person as one */
   let crlf = 0;
-  /** a column named "__proto__" is set as a property, not as the record's prototype */
-  let protoColumn = false;
   /** the last line of the record read before (csv-parse counts from line 1) */
   let lastLine = 0;
   /** The records read so far as items, with the problems of the records skipped between them. */
@@ -255,21 +255,11 @@ async function* csvItems(text: AsyncIterable<string>, format: 'csv' | 'tsv'): As
       if (stop) break;
       if (!columns) {
         columns = record;
-        protoColumn = columns.includes('__proto__');
         out.push({ kind: 'header', columns, line });
         continue;
       }
-      const value: Record<string, string> = {};
-      if (protoColumn)
-        for (let i = 0; i < columns.length; i++)
-          Object.defineProperty(value, columns[i]!, {
-            value: record[i] ?? '',
-            enumerable: true,
-            writable: true,
-            configurable: true,
-          });
-      else for (let i = 0; i < columns.length; i++) value[columns[i]!] = record[i] ?? '';
-      out.push({ kind: 'record', line, endLine: line + inside, value });
+      // csv-parse skips a record of another length than the header's
+      out.push({ kind: 'record', line, endLine: line + inside, value: record, columns });
     }
     records.length = 0;
     lastLines.length = 0;

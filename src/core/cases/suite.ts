@@ -172,7 +172,9 @@ export async function scanSuite(o: {
  * batch's cases first, then their ids, hashed in a loop of their own (caseIdsOf).
  */
 export function casesOfBatch(batch: readonly DatasetItem[]) {
-  const rowCases = batch.map(item => (item.kind === 'record' ? caseOfRecord(item.value, item.line) : undefined));
+  const rowCases = batch.map(item =>
+    item.kind === 'record' ? caseOfRecord(item.value, item.line, item.columns) : undefined,
+  );
   return [rowCases, caseIdsOf(rowCases)] as const;
 }
 

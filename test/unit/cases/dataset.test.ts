@@ -360,6 +360,18 @@ describe('cases: datasets', () => {
       for (let i = 0; i < 3000; i++) deep = i % 2 ? [deep] : { x: deep };
       const c = { name: 'deep', vars: {}, assert: [deep as Assertion] };
       assert.equal(caseIdOf(c, true), reference(c, true));
+      // an enumerable key on Object.prototype (for…in finds it): not part of any id, as JSON.stringify leaves it out
+      const polluted: TestCase[] = [
+        { name: 'p', vars: { q: 'a' }, assert: [{ contains: 'a' }] },
+        { name: 'p', vars: { q: 'b', r: 1 }, assert: [{ 'json-schema': { type: 'object' } }] as Assertion[] },
+      ];
+      for (const p of polluted) caseIdOf(p, false);
+      Object.defineProperty(Object.prototype, 'polluted', { value: 1, enumerable: true, configurable: true });
+      try {
+        for (const p of polluted) assert.equal(caseIdOf(p, false), reference(p, false));
+      } finally {
+        delete (Object.prototype as { polluted?: unknown }).polluted;
+      }
     });
 
     it('a dataset of every kind of row reads as it always has: cases, ids, assertions, lines, problems', async () => {
@@ -384,6 +396,12 @@ describe('cases: datasets', () => {
           : JSON.stringify({ name: i % 4 ? `n${i}` : '', vars: { q: i, b: i % 3 === 0 }, assert: [`equals: ${i}`] }),
       ).join('\n');
       assert.equal(digest(await scan(jsonl, 'jsonl', ['q'], 100)), PINNED_JSONL_SCAN);
+    });
+
+    it('a column named twice is an error at the header, and each row reads the later one', async () => {
+      const s = await scan('q,__expected,q,__expected,__description\na,contains: x,b,contains: y,one\n', 'csv');
+      assert.deepEqual(problems(s), ['1:14 error dataset-syntax', '1:16 error dataset-syntax']);
+      assert.deepEqual(rows(s), [{ name: 'one', line: 2, vars: { q: 'b' }, assert: [{ contains: 'y' }] }]);
     });
 
     it('the same content and name twice: duplicate-case-name, both lines; a name given twice told apart', async () => {
