@@ -215,36 +215,28 @@ const own = (o: Record<string, unknown>, k: string, v: unknown) => {
 };
 
 /** What a row's column is: a var, an assertion (`__expected…`), the name (`__description`), or not read. */
-const VAR = 0;
-const ASSERTION = 1;
-const NAME = 2;
-const IGNORED = 3;
+type Role = 'var' | 'assertion' | 'name' | 'ignored';
+
+/** What a column is, by its name. */
+const roleOf = (key: string): Role =>
+  !isSpecialColumn(key) ? 'var' : EXPECTED.test(key) ? 'assertion' : key === DESCRIPTION ? 'name' : 'ignored';
+
+/** The columns (or a row object's keys) last met, and what each is. */
+let planned: readonly string[] = [];
+let plan: Role[] = [];
 
 /**
- * The columns (or a row object's keys) last met, and what each is: a file's rows have the same ones, planned once,
- * and a CSV row is its fields with no object keyed by column (a million rows: 90 MB less garbage).
+ * What each of the keys is: a file's rows have the same ones, planned once, and a CSV row is its fields with no object
+ * keyed by column (a million rows: 90 MB less garbage).
  */
-let planned: readonly string[] = [];
-let plan: number[] = [];
-
-function planOf(keys: readonly string[]): number[] {
+function planOf(keys: readonly string[]): Role[] {
   let same = keys.length === planned.length;
   for (let i = 0; same && keys !== planned && i < keys.length; i++) same = keys[i] === planned[i];
   if (!same) {
     planned = keys;
     // a column named twice (an error of the header): the later one is read, as an object keyed by column has it
     const last = new Map(keys.map((k, i) => [k, i]));
-    plan = keys.map((k, i) =>
-      last.get(k) !== i
-        ? IGNORED
-        : EXPECTED.test(k)
-          ? ASSERTION
-          : k === DESCRIPTION
-            ? NAME
-            : isSpecialColumn(k)
-              ? IGNORED
-              : VAR,
-    );
+    plan = keys.map((k, i) => (last.get(k) === i ? roleOf(k) : 'ignored'));
   }
   return plan;
 }
@@ -264,7 +256,7 @@ function columnsCase(keys: readonly string[], values: readonly unknown[], line: 
     const key = keys[i]!;
     const value = values[i];
     const role = roles[i];
-    if (role === ASSERTION) {
+    if (role === 'assertion') {
       if (value === undefined || value === null || value === '') continue;
       if (typeof value !== 'string') {
         (problems ??= []).push({
@@ -279,9 +271,9 @@ function columnsCase(keys: readonly string[], values: readonly unknown[], line: 
         else assert = [a.assertion];
       }
       if (a.problem) (problems ??= []).push({ key, message: `${key}: ${a.problem}` });
-    } else if (role === NAME) {
+    } else if (role === 'name') {
       if (typeof value === 'string' && value.trim()) name = value.trim();
-    } else if (role === IGNORED) {
+    } else if (role === 'ignored') {
       continue; // another `__` column: ignored, said once for the file
     } else if (isVarValue(value)) own(vars, key, value);
     else
