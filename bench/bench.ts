@@ -60,15 +60,19 @@ function print(f: Figure): void {
 
 const median = (a: number[]) => [...a].sort((x, y) => x - y)[Math.floor(a.length / 2)]!;
 
-/** Median time of an async `run`, interleaved with the floor so both see the same machine state. */
+/**
+ * Median time of an async `run`, interleaved with the floor so both see the same machine state, after `warm` rounds
+ * of each.
+ */
 export async function ratioAsync(
   name: string,
   floor: { name: string; run: () => Promise<unknown> },
   ours: { name: string; run: () => Promise<unknown> },
   target: number,
   rounds = 61,
+  warm = 10,
 ): Promise<Figure> {
-  for (let i = 0; i < 10; i++) {
+  for (let i = 0; i < warm; i++) {
     await floor.run();
     await ours.run();
   }
