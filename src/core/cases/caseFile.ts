@@ -9,6 +9,7 @@ import { emptyFileProblem, parseRequest, type Locate } from '../request/parse';
 import { describe } from '../request/schema';
 import { changeToFixes, enumCandidates } from '../request/enumFixes';
 import { boundPerRule, RuleTally } from '../request/perRule';
+import { keysOf } from '../request/parse/keys';
 import { schemaIssues } from '../request/schemaCheck';
 import type { Anchor, FixData, Format, Path, Problem, RuleId, Severity } from '../request/types';
 import { count } from '../text';
@@ -792,13 +793,8 @@ const isVarValue = (v: unknown): v is VarValue =>
  * copying 100,000 keys cost a check a seventh of its time); else a copy of those that are.
  */
 function salvageVars(given: Record<string, unknown>): Record<string, VarValue> {
-  let all = true;
-  for (const k in given)
-    if (!isVarValue(given[k])) {
-      all = false;
-      break;
-    }
-  if (all && Object.getPrototypeOf(given) === Object.prototype) return given as Record<string, VarValue>;
+  if (Object.getPrototypeOf(given) === Object.prototype && keysOf(given).every(k => isVarValue(given[k])))
+    return given as Record<string, VarValue>;
   const vars: Record<string, VarValue> = {};
   for (const [k, v] of Object.entries(given))
     if (isVarValue(v)) {

@@ -8,6 +8,7 @@
 // problems: 22 s and an internal error.)
 import { closest } from '../models/table';
 import { parseRequest, type Locate, type Parsed } from '../request/parse';
+import { keysOf } from '../request/parse/keys';
 import { MAX_PER_RULE, moreOfRule } from '../request/perRule';
 import type { Format, Path, Problem, RuleId, Severity } from '../request/types';
 import { forEachString, scanPlaceholders } from './placeholders';
@@ -97,7 +98,7 @@ export function crossCheck(
   });
   const cases = file.cases;
   // each case's vars, listed once (a case may have a hundred thousand), and how many of them are placeholders
-  const vars = cases.map(c => (c.vars ? Object.keys(c.vars) : []));
+  const vars = cases.map(c => (c.vars ? keysOf(c.vars) : []));
   const given = vars.map(keys => {
     let n = 0;
     for (const key of keys) {
@@ -267,7 +268,7 @@ function lackingInCases(cases: readonly TestCase[], uses: Uses, given: readonly 
 function unusedVars(
   cases: readonly TestCase[],
   uses: Uses,
-  vars: readonly string[][],
+  vars: readonly (readonly string[])[],
   given: readonly number[],
 ): CaseProblem[] {
   const out = new Bounded<CaseProblem>();

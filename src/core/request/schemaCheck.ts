@@ -12,7 +12,7 @@
 // Values are what a JSON or YAML parser makes: plain objects whose keys are their own enumerable string
 // properties (no getters, no symbols). On those the answer is zod's (test/unit/request/schemaCheck.test.ts).
 import { config, type $ZodIssue, type $ZodType } from 'zod/v4/core';
-import { listedKeys } from './parse/keys';
+import { keysOf, listedKeys } from './parse/keys';
 import type { Path } from './types';
 
 type Issue = $ZodIssue;
@@ -392,7 +392,7 @@ function objectNode(schema: Schema, def: Def): Node {
     }
     if (!strict) return;
     const unrecognized: string[] = [];
-    for (const k of listedKeys(v) ?? Object.keys(v)) if (!keySet.has(k)) unrecognized.push(k);
+    for (const k of keysOf(v)) if (!keySet.has(k)) unrecognized.push(k);
     if (unrecognized.length) {
       const iss: RawIssue = { code: 'unrecognized_keys', keys: unrecognized, input: v, inst: schema, continue: true };
       iss.path = [...path];
@@ -536,11 +536,12 @@ function recordNode(schema: Schema, def: Def): Node {
       if (proto !== Object.prototype && proto !== null) return false;
       const o = v;
       if (anyString && anything) return true;
-      for (const k of Reflect.ownKeys(o)) {
-        if (k === '__proto__' || !Object.prototype.propertyIsEnumerable.call(o, k)) continue;
+      // own enumerable string keys: all a parser makes (the parser's list, when it kept one: no listing again)
+      for (const k of keysOf(o)) {
+        if (k === '__proto__') continue;
         // numeric keys get a second try as numbers in zod: its answer
         if (!key.ok(k)) return false;
-        if (!value.ok(o[k as string])) return false;
+        if (!value.ok(o[k])) return false;
       }
       return true;
     },

@@ -13,6 +13,9 @@ export function listedKeys(v: object): readonly string[] | undefined {
   return listed?.get(v);
 }
 
+/** The keys of a parsed object, as `Object.keys` lists them: the parser's list, when it kept one. */
+export const keysOf = (v: object): readonly string[] => listed?.get(v) ?? Object.keys(v);
+
 /** Keeps the list of a parsed object's keys, in the order for-in and `Object.keys` list them. */
 export function keepKeys(v: object, keys: readonly string[]): void {
   (listed ??= new WeakMap()).set(v, keys);

@@ -1,7 +1,7 @@
 // Where a path is in valid JSON text, found by walking only the containers on the way (no parse tree): one
 // path (locateJson), or many in one forward walk (locateJsonMany), as placing every problem of a check needs.
 import type { Path } from '../types';
-import { listedKeys } from './keys';
+import { keysOf } from './keys';
 import { MAX_DEPTH, type Locate, type Span } from './types';
 
 const isWs = (c: number) => c === 32 || c === 10 || c === 13 || c === 9;
@@ -221,7 +221,7 @@ function anchorWanted(root: Wanted, value: unknown, wanted: number): boolean {
       return true;
     }
     w.firstKey = keys;
-    for (const k of listedKeys(v) ?? Object.keys(v)) {
+    for (const k of keysOf(v)) {
       if (left <= 0) return true;
       const c = k.charCodeAt(0);
       if (c >= 48 && c <= 57 && INTEGER_KEY.test(k)) return false;
@@ -253,7 +253,7 @@ function anchorWanted(root: Wanted, value: unknown, wanted: number): boolean {
       }
       return true;
     }
-    for (const k of listedKeys(v) ?? Object.keys(v)) {
+    for (const k of keysOf(v)) {
       keys++;
       const x = (v as Record<string, unknown>)[k];
       if (holds(x) && !count(x, depth + 1)) return false;
