@@ -1,8 +1,9 @@
 // The keys of a parsed object with many of them, listed once. Listing the keys of an object of 200,000 keys takes
 // about as long as JSON.parse of it (the engine keeps so many in a hash table and sorts them to list them), and a
 // check lists an object's keys several times: to count them for the duplicate-key check, in the schema's "valid?"
-// and its issues, and to find where a problem is. A file built with that many keys made the check of it take five
-// times JSON.parse. A parsed value is read, never changed, so the list stays true while the object lives.
+// and its issues, to find where a problem is, and a case's vars to keep them and to match them with the request's
+// placeholders. A file built with that many keys made the check of it take five times JSON.parse. A parsed value is
+// read, never changed (a case's vars are the parsed object itself), so the list stays true while the object lives.
 /** How many keys an object has for its list to be kept. */
 export const MANY_KEYS = 1000;
 
