@@ -11,9 +11,9 @@
 import { hash } from 'node:crypto';
 import { parse } from 'csv-parse';
 import { readDataset, type DatasetItem } from '../src/core/cases/dataset';
-import { caseOfRecord, type RowCase } from '../src/core/cases/datasetRows';
+import type { RowCase } from '../src/core/cases/datasetRows';
 import { placeholderFiller } from '../src/core/cases/placeholders';
-import { casesOfBatch } from '../src/core/cases/suite';
+import { casesOfBatch, rowCasesOf } from '../src/core/cases/suite';
 import { ratioAsync, type Figure } from './bench';
 
 const ROWS = 1_000_000;
@@ -67,9 +67,6 @@ async function readAndFill(
   return rows;
 }
 
-const rowCases = (batch: readonly DatasetItem[]) =>
-  batch.map(item => (item.kind === 'record' ? caseOfRecord(item.value, item.line, item.columns) : undefined));
-
 export async function datasetBench(figs: Figure[]): Promise<void> {
   const data = chunks();
   const read = { filled: 0, withIds: 0 };
@@ -78,7 +75,7 @@ export async function datasetBench(figs: Figure[]): Promise<void> {
     await ratioAsync(
       `${rows}: read, each row a case, the request filled`,
       { name: 'csv-parse alone', run: () => csvParse(data, () => undefined) },
-      { name: 'readDataset + case + fill', run: async () => (read.filled = await readAndFill(data, rowCases)) },
+      { name: 'readDataset + case + fill', run: async () => (read.filled = await readAndFill(data, rowCasesOf)) },
       2,
       5,
       3,

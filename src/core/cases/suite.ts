@@ -167,14 +167,16 @@ export async function scanSuite(o: {
   };
 }
 
+/** A batch of a dataset's items read as cases, without their ids (undefined for a header or a problem). */
+export const rowCasesOf = (batch: readonly DatasetItem[]) =>
+  batch.map(item => (item.kind === 'record' ? caseOfRecord(item.value, item.line, item.columns) : undefined));
+
 /**
  * A batch of a dataset's items read as cases (undefined for a header or a problem), and the cases' ids: all of the
  * batch's cases first, then their ids, hashed in a loop of their own (caseIdsOf).
  */
 export function casesOfBatch(batch: readonly DatasetItem[]) {
-  const rowCases = batch.map(item =>
-    item.kind === 'record' ? caseOfRecord(item.value, item.line, item.columns) : undefined,
-  );
+  const rowCases = rowCasesOf(batch);
   return [rowCases, caseIdsOf(rowCases)] as const;
 }
 

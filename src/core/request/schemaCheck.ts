@@ -534,16 +534,10 @@ function recordNode(schema: Schema, def: Def): Node {
       if (!isObject(v)) return false;
       const proto: unknown = Object.getPrototypeOf(v);
       if (proto !== Object.prototype && proto !== null) return false;
-      const o = v;
       if (anyString && anything) return true;
-      // own enumerable string keys: all a parser makes (the parser's list, when it kept one: no listing again)
-      for (const k of keysOf(o)) {
-        if (k === '__proto__') continue;
-        // numeric keys get a second try as numbers in zod: its answer
-        if (!key.ok(k)) return false;
-        if (!value.ok(o[k])) return false;
-      }
-      return true;
+      // own enumerable string keys: all a parser makes (the parser's list, when it kept one: no listing again);
+      // numeric keys get a second try as numbers in zod: its answer
+      return keysOf(v).every(k => k === '__proto__' || (key.ok(k) && value.ok(v[k])));
     },
     issues: (v, path, out) => zodIssues(schema, v, path, out),
   };

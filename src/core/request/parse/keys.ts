@@ -10,9 +10,7 @@ export const MANY_KEYS = 1000;
 let listed: WeakMap<object, readonly string[]> | undefined;
 
 /** The keys of an object the parser listed, else undefined (most objects: their keys are read with for-in). */
-export function listedKeys(v: object): readonly string[] | undefined {
-  return listed?.get(v);
-}
+export const listedKeys = (v: object): readonly string[] | undefined => listed?.get(v);
 
 /** The keys of a parsed object, as `Object.keys` lists them: the parser's list, when it kept one. */
 export const keysOf = (v: object): readonly string[] => listed?.get(v) ?? Object.keys(v);
