@@ -7,7 +7,7 @@ import yauzl from 'yauzl';
 import yazl from 'yazl';
 
 /** What is compressed already: stored in the .vsix as it is (deflate would only add its own few bytes). */
-const COMPRESSED = /\.(br|png|webp)$/;
+const COMPRESSED = /\.(br|png|webp|woff2)$/;
 
 /** The fields of package.json that only npm reads (to build the project from its source): not in the .vsix's. */
 const NPM_ONLY = ['scripts', 'devDependencies', 'overrides', 'allowScripts', 'bin'];

@@ -55,6 +55,11 @@ describe('response panel (DOM)', function () {
     );
     // the tool input's JSON coloured by part
     assert.equal(await p.locator('.block-tool_use .json-key', { hasText: '"location"' }).count(), 1);
+    // the icons' font (dist/webview/codicon.woff2) is fetched and read under the panel's Content Security Policy
+    const faces = await p
+      .locator('body')
+      .evaluate(async () => (await document.fonts.load('16px codicon')).map(f => f.status));
+    assert.deepEqual(faces, ['loaded']);
     // the panel is named after its file, and its actions are in its title bar
     const tab = page.locator('.tabs-container .tab', { hasText: 'Reply · chat.prompt.yaml' });
     await tab.waitFor({ timeout: 10000 });

@@ -1,5 +1,5 @@
 // The codicons the webviews may show, and the one way they make one. The build (esbuild.mjs) ships a
-// codicon font and stylesheet holding only these glyphs (dist/webview/codicon.{ttf,css}), a few KB instead
+// codicon font and stylesheet holding only these glyphs (dist/webview/codicon.{woff2,css}), a few KB instead
 // of the whole set's 160, so a name missing here would draw an empty box: icon()'s parameter type makes it
 // a compile error, and test/unit/webview/icons.test.ts catches class strings written by hand.
 // To use a new icon, add its name (https://microsoft.github.io/vscode-codicons/dist/codicon.html) here.

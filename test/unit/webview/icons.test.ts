@@ -1,9 +1,10 @@
 // The webviews ship a codicon font cut down to src/webview/common/icons.ts (esbuild.mjs, scripts/codicons.mjs): an
 // icon outside that list draws an empty box, and nothing but these checks would notice. They read the
-// sources and the built dist/webview/codicon.{ttf,css} (`node esbuild.mjs` runs before the unit tests).
+// sources and the built dist/webview/codicon.{woff2,css} (`node esbuild.mjs` runs before the unit tests).
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
+import fontverter from 'fontverter';
 import { WEBVIEW_ICONS } from '../../../src/webview/common/icons';
 
 const listed = new Set<string>(WEBVIEW_ICONS);
@@ -112,13 +113,17 @@ describe('webview icons', () => {
     );
   });
 
-  it('the built font has a glyph for each listed icon, and the stylesheet its class, and nothing more', () => {
-    const ttfFile = 'dist/webview/codicon.ttf';
-    assert.ok(fs.existsSync(ttfFile), `${ttfFile} is missing: run node esbuild.mjs first`);
+  it('the built font has a glyph for each listed icon, and the stylesheet its class, and nothing more', async () => {
+    const fontFile = 'dist/webview/codicon.woff2';
+    assert.ok(fs.existsSync(fontFile), `${fontFile} is missing: run node esbuild.mjs first`);
     const all = codepoints(fs.readFileSync('node_modules/@vscode/codicons/dist/codicon.css', 'utf8'));
     const css = fs.readFileSync('dist/webview/codicon.css', 'utf8');
-    const font = readTtf(fs.readFileSync(ttfFile));
-    assert.match(css, /url\("\.\/codicon\.ttf\?[0-9a-f]+"\) format\("truetype"\)/);
+    const woff2 = fs.readFileSync(fontFile);
+    assert.equal(woff2.toString('latin1', 0, 4), 'wOF2');
+    // the TrueType tables inside, as a webview's Chromium reads them
+    const font = readTtf(await fontverter.convert(woff2, 'truetype'));
+    assert.match(css, /url\("\.\/codicon\.woff2\?[0-9a-f]+"\) format\("woff2"\)/);
+    assert.ok(!fs.existsSync('dist/webview/codicon.ttf'), 'the TrueType font of an earlier build is left in dist');
     assert.match(css, /^\.codicon\[class\*='codicon-'\] \{/m);
     for (const name of WEBVIEW_ICONS) {
       const cp = all.get(name);
