@@ -559,6 +559,7 @@ async function cliProcesses(): Promise<void> {
 const alone: Record<string, () => Promise<void>> = {
   hostile: async () => (await import('./hostile.js')).hostileBench(figs),
   dataset: async () => (await import('./dataset.js')).datasetBench(figs),
+  placement: problemPlacement,
 };
 const only = alone[process.argv[2] ?? ''];
 

@@ -243,6 +243,8 @@ function anchorWanted(root: Wanted, value: unknown, wanted: number): boolean {
   /**
    * Adds the keys of an object or array on no wanted path; false when it nests too deep. Called only for what
    * `holds`: most values are strings and numbers, tested where they are met rather than in a recursive call each.
+   * Only how many keys count, not their order, so for-in reads them without a list for each object (a list each
+   * was 3.4 MB of garbage for 1,000 problems in a 1.6 MB file, and most of the time they added to its check).
    */
   const count = (v: object, depth: number): boolean => {
     if (depth > MAX_DEPTH) return false;
@@ -253,7 +255,7 @@ function anchorWanted(root: Wanted, value: unknown, wanted: number): boolean {
       }
       return true;
     }
-    for (const k of keysOf(v)) {
+    for (const k in v) {
       keys++;
       const x = (v as Record<string, unknown>)[k];
       if (holds(x) && !count(x, depth + 1)) return false;
