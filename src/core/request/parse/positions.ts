@@ -1,7 +1,7 @@
 // Where a path is in valid JSON text, found by walking only the containers on the way (no parse tree): one
 // path (locateJson), or many in one forward walk (locateJsonMany), as placing every problem of a check needs.
 import type { Path } from '../types';
-import { keysOf } from './keys';
+import { keysOf, listedKeys } from './keys';
 import { MAX_DEPTH, type Locate, type Span } from './types';
 
 const isWs = (c: number) => c === 32 || c === 10 || c === 13 || c === 9;
@@ -244,7 +244,8 @@ function anchorWanted(root: Wanted, value: unknown, wanted: number): boolean {
    * Adds the keys of an object or array on no wanted path; false when it nests too deep. Called only for what
    * `holds`: most values are strings and numbers, tested where they are met rather than in a recursive call each.
    * Only how many keys count, not their order, so for-in reads them without a list for each object (a list each
-   * was 3.4 MB of garbage for 1,000 problems in a 1.6 MB file, and most of the time they added to its check).
+   * was 3.4 MB of garbage for 1,000 problems in a 1.6 MB file, and most of the time they added to its check); an
+   * object of thousands of keys has the list the parser kept (keys.ts), not a second listing.
    */
   const count = (v: object, depth: number): boolean => {
     if (depth > MAX_DEPTH) return false;
@@ -255,9 +256,17 @@ function anchorWanted(root: Wanted, value: unknown, wanted: number): boolean {
       }
       return true;
     }
-    for (const k in v) {
+    const o = v as Record<string, unknown>;
+    // a loop in each branch, not a callback: a closure over `o` would cost every call a context, garbage again
+    const listed = listedKeys(o);
+    if (listed) {
+      keys += listed.length;
+      for (const k of listed) if (holds(o[k]) && !count(o[k], depth + 1)) return false;
+      return true;
+    }
+    for (const k in o) {
       keys++;
-      const x = (v as Record<string, unknown>)[k];
+      const x = o[k];
       if (holds(x) && !count(x, depth + 1)) return false;
     }
     return true;
